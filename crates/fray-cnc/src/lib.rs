@@ -1,0 +1,1 @@
+//! C&C (placeholder).

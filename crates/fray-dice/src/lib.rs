@@ -1,0 +1,1 @@
+//! Dice-expression language (placeholder).

@@ -1,0 +1,47 @@
+//! Command-line interface: argument parsing (clap) and dispatch to one module per subcommand.
+//!
+//! Exit status: 0 success, 2 usage or input error (bad expression, malformed file, illegal
+//! choice), 1 internal failure. With `--json`, errors are printed as `{"schema":1,"error":...}`.
+
+mod dist;
+mod output;
+mod roll;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+pub use output::CliError;
+
+/// fray — one combat engine for tabletop role-playing games.
+#[derive(Debug, Parser)]
+#[command(name = "fray", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Roll a dice expression, e.g. `fray roll 4d6kh3`.
+    Roll(roll::RollArgs),
+    /// Exact probability distribution of a dice expression, e.g. `fray dist 3d6`.
+    Dist(dist::DistArgs),
+}
+
+/// Runs the parsed command and turns its result into an exit status.
+pub fn run(cli: Cli) -> ExitCode {
+    let (result, json) = match cli.command {
+        Command::Roll(args) => {
+            let json = args.json;
+            (roll::run(args), json)
+        }
+        Command::Dist(args) => {
+            let json = args.json;
+            (dist::run(args), json)
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => output::report_error(&error, json),
+    }
+}
