@@ -4,8 +4,12 @@
 //! choice), 1 internal failure. With `--json`, errors are printed as `{"schema":1,"error":...}`.
 
 mod dist;
+mod encounter_arg;
+mod fight;
+mod odds;
 mod output;
 mod roll;
+mod rulesets;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -26,6 +30,12 @@ enum Command {
     Roll(roll::RollArgs),
     /// Exact probability distribution of a dice expression, e.g. `fray dist 3d6`.
     Dist(dist::DistArgs),
+    /// Auto-resolve an encounter with the default tactics, e.g. `fray fight examples/cnc/bench.toml`.
+    Fight(fight::FightArgs),
+    /// Exact odds of one attack, e.g. `fray odds FILE --attacker fighter-1 --target orc-1`.
+    Odds(odds::OddsArgs),
+    /// The rule systems fray knows.
+    Rulesets(rulesets::RulesetsArgs),
 }
 
 /// Runs the parsed command and turns its result into an exit status.
@@ -38,6 +48,18 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Dist(args) => {
             let json = args.json;
             (dist::run(args), json)
+        }
+        Command::Fight(args) => {
+            let json = args.json;
+            (fight::run(args), json)
+        }
+        Command::Odds(args) => {
+            let json = args.json;
+            (odds::run(args), json)
+        }
+        Command::Rulesets(args) => {
+            let json = args.json;
+            (rulesets::run(args), json)
         }
     };
     match result {

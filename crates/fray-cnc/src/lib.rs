@@ -1,1 +1,166 @@
-//! C&C (placeholder).
+//! Castles & Crusades combat (seed `002_d052e44c4a5aca00.txt`, spec `cnc.md`) on the fray engine.
+//!
+//! [`Cnc`] implements [`fray_core::Ruleset`]. Rules live in [`rules`], one module per part of
+//! the seed; content (weapons, armour, monsters, classes) is data in `content/cnc/`.
+
+#![forbid(unsafe_code)]
+
+pub mod choice;
+pub mod content;
+pub mod encounter;
+pub mod rules;
+pub mod state;
+pub mod tactics;
+
+pub use choice::Choice;
+pub use content::Content;
+pub use encounter::{load, Encounter};
+pub use state::State;
+
+use fray_core::protocol::{ChoiceRequest, Chooser, Illegal, Interrupt};
+use fray_core::ruleset::{Outcome, Ruleset, RulesetId};
+use fray_core::{CombatantId, Roster, SideId, Table};
+
+/// The C&C ruleset.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Cnc;
+
+/// The spec's rules (CNC-R1…R22) and whether each is implemented.
+pub const RULES: [(&str, bool); 22] = [
+    ("CNC-R1", true),
+    ("CNC-R2", true),
+    ("CNC-R3", true),
+    ("CNC-R4", true),
+    ("CNC-R5", true),
+    ("CNC-R6", true),
+    ("CNC-R7", true),
+    ("CNC-R8", true),
+    ("CNC-R9", true),
+    ("CNC-R10", true),
+    ("CNC-R11", true),
+    ("CNC-R12", true),
+    ("CNC-R13", true),
+    ("CNC-R14", true),
+    ("CNC-R15", true),
+    ("CNC-R16", true),
+    ("CNC-R17", true),
+    ("CNC-R18", true),
+    ("CNC-R19", true),
+    ("CNC-R20", true),
+    ("CNC-R21", true),
+    ("CNC-R22", true),
+];
+
+impl Ruleset for Cnc {
+    const ID: RulesetId = RulesetId::Cnc;
+    type State = State;
+    type Choice = Choice;
+
+    fn roster(state: &State) -> &Roster {
+        &state.roster
+    }
+
+    fn begin(state: &mut State, table: &mut Table<'_, Self>) -> Result<(), Interrupt> {
+        rules::round::begin(state, table)
+    }
+
+    fn play_round(state: &mut State, table: &mut Table<'_, Self>) -> Result<(), Interrupt> {
+        rules::round::play_round(state, table)
+    }
+
+    fn outcome(state: &State) -> Outcome {
+        let mut standing: Option<SideId> = None;
+        for f in &state.fighters {
+            if f.is_up() {
+                match standing {
+                    None => standing = Some(f.side),
+                    Some(s) if s != f.side => return Outcome::Ongoing,
+                    Some(_) => {}
+                }
+            }
+        }
+        match standing {
+            Some(side) => Outcome::Won(side),
+            None => Outcome::NoneStanding,
+        }
+    }
+
+    fn choice_text(state: &State, choice: &Choice) -> String {
+        choice::text(state, choice)
+    }
+
+    fn parse_choice(
+        state: &State,
+        _request: &ChoiceRequest<'_, Choice>,
+        text: &str,
+    ) -> Result<Choice, Illegal> {
+        choice::parse(state, text)
+    }
+
+    fn answers(question: fray_core::protocol::Question, choice: &Choice) -> bool {
+        choice::answers(question, choice)
+    }
+
+    fn check_choice(
+        state: &State,
+        request: &ChoiceRequest<'_, Choice>,
+        choice: &Choice,
+    ) -> Result<(), Illegal> {
+        match request.chooser {
+            Chooser::Combatant(id) => rules::legal::check(state, id, request.question, choice),
+            Chooser::Gm => {
+                if request.options.contains(choice) {
+                    Ok(())
+                } else {
+                    Err(Illegal {
+                        rule: request.rule,
+                        reason: "not among the options offered".into(),
+                    })
+                }
+            }
+        }
+    }
+
+    fn tactics(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
+        tactics::choose(state, request)
+    }
+}
+
+/// One attack by `attacker` on `target` from the starting state, as `fray odds` enumerates it: a
+/// melee attacker that cannot reach is first placed on the nearest free square in front of the
+/// target (it is "engaged"); a combatant with only a missile weapon, or out of melee with one,
+/// shoots from where it stands.
+pub fn single_attack(
+    state: &mut State,
+    table: &mut Table<'_, Cnc>,
+    attacker: CombatantId,
+    target: CombatantId,
+) -> Result<(), Interrupt> {
+    state.round = 1;
+    let reach = state.p(attacker).reach();
+    let in_reach = state
+        .f(attacker)
+        .pos
+        .within_reach(state.f(target).pos, reach);
+    let has_melee =
+        rules::attack::can_melee(state, attacker) && !state.p(attacker).melee.is_empty();
+    if !in_reach && state.p(attacker).ranged.is_some() {
+        return rules::attack::shoot(state, table, attacker, target);
+    }
+    if !has_melee {
+        return Ok(());
+    }
+    if !in_reach {
+        let at = state.f(target).pos;
+        let facing = state.f(target).facing;
+        let front = at.step(facing);
+        let square = if rules::movement::free(state, front, attacker) {
+            front
+        } else {
+            rules::movement::strike_square(state, attacker, target, reach, i32::MAX / 4)
+                .unwrap_or(front)
+        };
+        state.f_mut(attacker).pos = square;
+    }
+    rules::attack::melee_routine(state, table, attacker, target, false, "", "CNC-R7.1")
+}

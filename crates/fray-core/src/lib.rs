@@ -1,1 +1,31 @@
-//! Core (placeholder).
+//! fray-core: the ruleset-independent combat model and the request/answer protocol.
+//!
+//! *The engine asks, drivers answer.* A ruleset (see [`Ruleset`]) resolves a fight as plain code that,
+//! whenever it needs a die result or a decision, asks its [`Table`]; the table forwards the request
+//! to a [`Driver`] (seeded dice and a tactics policy, a script, a person) and checks the answer.
+//! Rules do no I/O and own no randomness. A fight is its setup plus the list of [`Answer`]s:
+//! replaying that list reproduces it exactly (see [`replay`]).
+
+#![forbid(unsafe_code)]
+
+pub mod conditions;
+pub mod driver;
+pub mod encounter;
+pub mod event;
+pub mod grid;
+pub mod ids;
+pub mod odds;
+pub mod protocol;
+pub mod roster;
+pub mod ruleset;
+pub mod runner;
+pub mod span;
+
+pub use driver::{AutoDriver, Driver, PolicyDriver, ScriptedDriver};
+pub use event::{Event, EventSink, NullSink, VecSink};
+pub use grid::{Direction, Pos};
+pub use ids::{CombatantId, SideId};
+pub use protocol::{Answer, ChoiceRequest, Chooser, Illegal, Interrupt, RollRequest};
+pub use roster::Roster;
+pub use ruleset::{Outcome, Ruleset, RulesetId};
+pub use runner::{replay, run_fight, FightEnd, Limits, Table};

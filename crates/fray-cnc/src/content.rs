@@ -1,0 +1,780 @@
+//! C&C content as data: weapons, armour, shields, monsters, classes and the attribute-modifier
+//! table, read from `content/cnc/*.toml` (embedded at build time) and validated on load, every
+//! problem reported with file, line and field.
+
+use fray_core::span::{FileError, FileErrors, SourceFile};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// The embedded content files, `(path, text)`.
+pub const CONTENT_FILES: [(&str, &str); 5] = [
+    (
+        "content/cnc/weapons.toml",
+        include_str!("../../../content/cnc/weapons.toml"),
+    ),
+    (
+        "content/cnc/armor.toml",
+        include_str!("../../../content/cnc/armor.toml"),
+    ),
+    (
+        "content/cnc/monsters.toml",
+        include_str!("../../../content/cnc/monsters.toml"),
+    ),
+    (
+        "content/cnc/classes.toml",
+        include_str!("../../../content/cnc/classes.toml"),
+    ),
+    (
+        "content/cnc/attributes.toml",
+        include_str!("../../../content/cnc/attributes.toml"),
+    ),
+];
+
+/// A damage expression `NdS+B` (B may be negative or absent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DamageDice {
+    /// Dice.
+    pub count: u16,
+    /// Sides.
+    pub sides: u16,
+    /// Flat bonus.
+    pub bonus: i32,
+}
+
+impl DamageDice {
+    /// Reads `1d8`, `2d4+1`, `1d6-1`, `d3` or a flat `2`.
+    pub fn parse(text: &str) -> Option<DamageDice> {
+        let t: String = text
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        if let Ok(flat) = t.parse::<i32>() {
+            return Some(DamageDice {
+                count: 0,
+                sides: 1,
+                bonus: flat,
+            });
+        }
+        let (dice, bonus) = match t.find(['+', '-']) {
+            Some(i) => (&t[..i], t[i..].parse::<i32>().ok()?),
+            None => (&t[..], 0),
+        };
+        let (count, sides) = dice.split_once('d')?;
+        let count = if count.is_empty() {
+            1
+        } else {
+            count.parse().ok()?
+        };
+        let sides: u16 = sides.parse().ok()?;
+        if count == 0 || count > 100 || sides < 2 {
+            return None;
+        }
+        Some(DamageDice {
+            count,
+            sides,
+            bonus,
+        })
+    }
+}
+
+impl std::fmt::Display for DamageDice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.count == 0 {
+            return write!(f, "{}", self.bonus);
+        }
+        write!(f, "{}d{}", self.count, self.sides)?;
+        match self.bonus {
+            0 => Ok(()),
+            b if b > 0 => write!(f, "+{b}"),
+            b => write!(f, "{b}"),
+        }
+    }
+}
+
+/// How a weapon is used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WeaponKind {
+    /// Hand-to-hand.
+    Melee,
+    /// Thrown: ranged, adds STR to damage (CNC-R8.2); also usable in melee if `melee = true`.
+    Thrown,
+    /// Propelled (bows, crossbows, slings): ranged, no STR to damage (CNC-R8.2).
+    Propelled,
+}
+
+/// A weapon.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Weapon {
+    /// Key (`long sword`).
+    pub id: String,
+    /// Damage dice.
+    pub damage: DamageDice,
+    /// Melee, thrown or propelled.
+    pub kind: WeaponKind,
+    /// Range increment in feet (ranged weapons).
+    pub range_increment: i32,
+    /// Reach in feet (melee).
+    pub reach: i32,
+    /// A crossbow: its bolts fly on to long range when they miss (CNC-R8.4).
+    pub crossbow: bool,
+    /// Can also be used in melee (a thrown dagger or spear).
+    pub melee_too: bool,
+    /// Magic bonus to hit and damage.
+    pub magic: i32,
+}
+
+impl Weapon {
+    /// True for thrown and propelled weapons.
+    pub fn is_ranged(&self) -> bool {
+        !matches!(self.kind, WeaponKind::Melee)
+    }
+    /// True when it can strike in melee.
+    pub fn is_melee(&self) -> bool {
+        matches!(self.kind, WeaponKind::Melee) || self.melee_too
+    }
+}
+
+/// Shield sizes and the number of attackers each shield covers (CNC-R16.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShieldSize {
+    /// Covers 1 attacker.
+    Small,
+    /// Covers 2 attackers.
+    Medium,
+    /// Covers 3 attackers.
+    Large,
+}
+
+impl ShieldSize {
+    /// Attackers per round the shield's +1 applies against. [Seed: 10. Armor Class › Shields]
+    pub fn attackers(self) -> u8 {
+        match self {
+            ShieldSize::Small => 1,
+            ShieldSize::Medium => 2,
+            ShieldSize::Large => 3,
+        }
+    }
+}
+
+/// Body armour.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Armor {
+    /// Key.
+    pub id: String,
+    /// AC bonus (CNC-R16.2).
+    pub bonus: i32,
+    /// Magic bonus (does not count against touch attacks, CNC-R14.2).
+    pub magic: i32,
+}
+
+/// A shield.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Shield {
+    /// Key.
+    pub id: String,
+    /// Size.
+    pub size: ShieldSize,
+}
+
+/// Size categories, ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Size {
+    /// Tiny.
+    Tiny,
+    /// Small.
+    Small,
+    /// Medium.
+    Medium,
+    /// Large.
+    Large,
+    /// Huge.
+    Huge,
+    /// Gargantuan.
+    Gargantuan,
+}
+
+impl Size {
+    /// Index in the ordered list.
+    pub fn rank(self) -> i32 {
+        self as i32
+    }
+}
+
+/// One natural or weapon attack of a monster's routine.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct MonsterAttack {
+    /// Name (`bite`, `claw`, or the weapon's id).
+    pub name: String,
+    /// The weapon used, if any.
+    pub weapon: Option<Weapon>,
+    /// Damage (natural attacks).
+    pub damage: DamageDice,
+    /// Deals subdual damage (CNC-R21.1).
+    pub subdual: bool,
+    /// A touch attack (CNC-R14).
+    pub touch: bool,
+    /// Reach in feet.
+    pub reach: i32,
+}
+
+/// A monster from the bestiary.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Monster {
+    /// Key (`orc`).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Hit dice count: also its BtH (CNC-R7.2).
+    pub hit_dice: u16,
+    /// Hit die sides.
+    pub hit_die: u16,
+    /// Typical hit points.
+    pub hp: i32,
+    /// Armour class.
+    pub ac: i32,
+    /// Movement rate in feet.
+    pub movement: i32,
+    /// Size.
+    pub size: Size,
+    /// Attribute scores (STR DEX CON INT WIS CHA); 10 where not listed (CNC-A26).
+    pub scores: [i32; 6],
+    /// Prime attributes (indices into `scores`).
+    pub primes: Vec<usize>,
+    /// Its attack routine (one action makes every attack).
+    pub attacks: Vec<MonsterAttack>,
+    /// A ranged weapon it carries, if any.
+    pub ranged: Option<Weapon>,
+    /// May attempt disarms (CNC-A24: CK enables).
+    pub can_disarm: bool,
+    /// A line of description.
+    pub description: String,
+}
+
+/// A character class.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Class {
+    /// Key (`fighter`).
+    pub id: String,
+    /// Hit die sides.
+    pub hit_die: u16,
+    /// BtH by level, index 0 = level 1.
+    pub bth: Vec<i32>,
+    /// Prime attribute (index into the scores).
+    pub prime: usize,
+    /// May disarm (CNC-R17.3).
+    pub can_disarm: bool,
+    /// Gets the rogue/assassin back attack (rear bonus included in it, CNC-R17.6).
+    pub back_attack: bool,
+    /// Monk rules for two-weapon fighting (CNC-R17.8).
+    pub monk: bool,
+}
+
+/// Everything the C&C content files define.
+#[derive(Debug, Clone, Default)]
+pub struct Content {
+    /// Weapons by key.
+    pub weapons: BTreeMap<String, Weapon>,
+    /// Armour by key.
+    pub armor: BTreeMap<String, Armor>,
+    /// Shields by key.
+    pub shields: BTreeMap<String, Shield>,
+    /// Monsters by key.
+    pub monsters: BTreeMap<String, Monster>,
+    /// Classes by key.
+    pub classes: BTreeMap<String, Class>,
+    /// Attribute modifier table: `(lowest score, modifier)`, ascending.
+    pub attribute_modifiers: Vec<(i32, i32)>,
+}
+
+/// The attribute names, in score order.
+pub const ATTRIBUTES: [&str; 6] = ["str", "dex", "con", "int", "wis", "cha"];
+
+/// Index of an attribute name.
+pub fn attribute_index(name: &str) -> Option<usize> {
+    ATTRIBUTES.iter().position(|a| a.eq_ignore_ascii_case(name))
+}
+
+impl Content {
+    /// The modifier of an attribute score.
+    pub fn modifier(&self, score: i32) -> i32 {
+        self.attribute_modifiers
+            .iter()
+            .rev()
+            .find(|(low, _)| score >= *low)
+            .map_or(0, |(_, m)| *m)
+    }
+
+    /// Loads the embedded content; every problem in every file is reported together.
+    pub fn embedded() -> Result<Content, FileErrors> {
+        Content::load(&CONTENT_FILES)
+    }
+
+    /// Loads content from `(path, text)` files.
+    pub fn load(files: &[(&str, &str)]) -> Result<Content, FileErrors> {
+        let mut content = Content::default();
+        let mut errors = Vec::new();
+        let mut monster_files = Vec::new();
+        for (path, text) in files {
+            let file = SourceFile::new(path, text);
+            match toml::from_str::<ContentFile>(text) {
+                Err(e) => errors.push(file.toml_error(&e)),
+                Ok(parsed) => {
+                    content.read_items(&file, &parsed, &mut errors);
+                    monster_files.push((file, parsed));
+                }
+            }
+        }
+        // Monsters refer to weapons, so they are read once every weapon is known.
+        for (file, parsed) in &monster_files {
+            for (i, m) in parsed.monster.iter().enumerate() {
+                if let Some(monster) = content.read_monster(file, i, m, &mut errors) {
+                    if content
+                        .monsters
+                        .insert(monster.id.clone(), monster)
+                        .is_some()
+                    {
+                        errors.push(file.error(
+                            m.id.span(),
+                            Some(format!("monster[{i}].id")),
+                            format!("duplicate monster `{}`", m.id.get_ref()),
+                        ));
+                    }
+                }
+            }
+        }
+        if errors.is_empty() {
+            Ok(content)
+        } else {
+            Err(FileErrors(errors))
+        }
+    }
+
+    fn read_items(
+        &mut self,
+        file: &SourceFile<'_>,
+        parsed: &ContentFile,
+        errors: &mut Vec<FileError>,
+    ) {
+        for (i, w) in parsed.weapon.iter().enumerate() {
+            if let Some(weapon) = read_weapon(file, &format!("weapon[{i}]"), w, errors) {
+                if self.weapons.insert(weapon.id.clone(), weapon).is_some() {
+                    errors.push(file.error(
+                        w.id.span(),
+                        Some(format!("weapon[{i}].id")),
+                        format!("duplicate weapon `{}`", w.id.get_ref()),
+                    ));
+                }
+            }
+        }
+        for (i, a) in parsed.armor.iter().enumerate() {
+            if *a.bonus.get_ref() < 0 || *a.bonus.get_ref() > 20 {
+                errors.push(file.error(
+                    a.bonus.span(),
+                    Some(format!("armor[{i}].bonus")),
+                    "expected an AC bonus between 0 and 20",
+                ));
+            }
+            self.armor.insert(
+                a.id.clone(),
+                Armor {
+                    id: a.id.clone(),
+                    bonus: *a.bonus.get_ref(),
+                    magic: a.magic,
+                },
+            );
+        }
+        for s in &parsed.shield {
+            self.shields.insert(
+                s.id.clone(),
+                Shield {
+                    id: s.id.clone(),
+                    size: s.size,
+                },
+            );
+        }
+        for (i, c) in parsed.class.iter().enumerate() {
+            let prime = match attribute_index(c.prime.get_ref()) {
+                Some(p) => p,
+                None => {
+                    errors.push(file.error(
+                        c.prime.span(),
+                        Some(format!("class[{i}].prime")),
+                        "expected one of str, dex, con, int, wis, cha",
+                    ));
+                    0
+                }
+            };
+            if c.bth.get_ref().is_empty() {
+                errors.push(file.error(
+                    c.bth.span(),
+                    Some(format!("class[{i}].bth")),
+                    "expected the BtH for each level, starting at level 1",
+                ));
+            }
+            self.classes.insert(
+                c.id.clone(),
+                Class {
+                    id: c.id.clone(),
+                    hit_die: c.hit_die,
+                    bth: c.bth.get_ref().clone(),
+                    prime,
+                    can_disarm: c.disarm,
+                    back_attack: c.back_attack,
+                    monk: c.monk,
+                },
+            );
+        }
+        if let Some(table) = &parsed.attribute_modifiers {
+            let rows = table.get_ref();
+            let sorted = rows.windows(2).all(|w| w[0][0] < w[1][0]);
+            if rows.is_empty() || !sorted {
+                errors.push(file.error(
+                    table.span(),
+                    Some("attribute_modifiers".to_string()),
+                    "expected [[lowest score, modifier], …] in ascending score order",
+                ));
+            }
+            self.attribute_modifiers = rows.iter().map(|r| (r[0], r[1])).collect();
+        }
+    }
+
+    fn read_monster(
+        &self,
+        file: &SourceFile<'_>,
+        i: usize,
+        m: &MonsterDef,
+        errors: &mut Vec<FileError>,
+    ) -> Option<Monster> {
+        let before = errors.len();
+        let field = |f: &str| Some(format!("monster[{i}].{f}"));
+        let mut scores = [10; 6];
+        for (name, value) in &m.scores {
+            match attribute_index(name) {
+                Some(ix) => scores[ix] = *value,
+                None => errors.push(file.error(
+                    m.id.span(),
+                    field("scores"),
+                    format!("unknown attribute `{name}`; expected str, dex, con, int, wis, cha"),
+                )),
+            }
+        }
+        let mut primes = Vec::new();
+        for p in &m.primes {
+            match p.as_str() {
+                "physical" => primes.extend([0, 1, 2]),
+                "mental" => primes.extend([3, 4, 5]),
+                other => match attribute_index(other) {
+                    Some(ix) => primes.push(ix),
+                    None => errors.push(file.error(
+                        m.id.span(),
+                        field("primes"),
+                        format!(
+                            "unknown prime `{other}`; expected physical, mental or an attribute"
+                        ),
+                    )),
+                },
+            }
+        }
+        let mut attacks = Vec::new();
+        for (j, a) in m.attacks.iter().enumerate() {
+            let weapon = match &a.weapon {
+                Some(w) => match self.weapons.get(w.get_ref()) {
+                    Some(w) => Some(w.clone()),
+                    None => {
+                        errors.push(file.error(
+                            w.span(),
+                            field(&format!("attacks[{j}].weapon")),
+                            format!("unknown weapon `{}`", w.get_ref()),
+                        ));
+                        None
+                    }
+                },
+                None => None,
+            };
+            let damage = match (&a.damage, &weapon) {
+                (Some(d), _) => match DamageDice::parse(d.get_ref()) {
+                    Some(d) => d,
+                    None => {
+                        errors.push(file.error(
+                            d.span(),
+                            field(&format!("attacks[{j}].damage")),
+                            "expected damage dice like `1d6` or `2d4+1`",
+                        ));
+                        continue;
+                    }
+                },
+                (None, Some(w)) => w.damage,
+                (None, None) => {
+                    errors.push(file.error(
+                        m.id.span(),
+                        field(&format!("attacks[{j}]")),
+                        "an attack needs `damage` or a `weapon`",
+                    ));
+                    continue;
+                }
+            };
+            let name = a
+                .name
+                .clone()
+                .or_else(|| weapon.as_ref().map(|w| w.id.clone()))
+                .unwrap_or_else(|| "natural attack".to_string());
+            let reach = a
+                .reach
+                .or_else(|| weapon.as_ref().map(|w| w.reach))
+                .unwrap_or(5);
+            attacks.push(MonsterAttack {
+                name,
+                weapon,
+                damage,
+                subdual: a.subdual,
+                touch: a.touch,
+                reach,
+            });
+        }
+        if attacks.is_empty() {
+            errors.push(file.error(
+                m.id.span(),
+                field("attacks"),
+                "a monster needs at least one attack",
+            ));
+        }
+        let ranged = match &m.ranged {
+            Some(r) => match self.weapons.get(r.get_ref()) {
+                Some(w) if w.is_ranged() => Some(w.clone()),
+                Some(_) => {
+                    errors.push(file.error(
+                        r.span(),
+                        field("ranged"),
+                        format!("`{}` is not a ranged weapon", r.get_ref()),
+                    ));
+                    None
+                }
+                None => {
+                    errors.push(file.error(
+                        r.span(),
+                        field("ranged"),
+                        format!("unknown weapon `{}`", r.get_ref()),
+                    ));
+                    None
+                }
+            },
+            None => None,
+        };
+        let hit_dice = *m.hit_dice.get_ref();
+        if hit_dice == 0 || hit_dice > 50 {
+            errors.push(file.error(
+                m.hit_dice.span(),
+                field("hit_dice"),
+                "expected between 1 and 50 hit dice",
+            ));
+        }
+        if *m.hp.get_ref() < 1 {
+            errors.push(file.error(m.hp.span(), field("hp"), "expected at least 1 hit point"));
+        }
+        if errors.len() > before {
+            return None;
+        }
+        Some(Monster {
+            id: m.id.get_ref().clone(),
+            name: m.name.clone().unwrap_or_else(|| m.id.get_ref().clone()),
+            hit_dice,
+            hit_die: m.hit_die,
+            hp: *m.hp.get_ref(),
+            ac: m.ac,
+            movement: m.movement,
+            size: m.size,
+            scores,
+            primes,
+            attacks,
+            ranged,
+            can_disarm: m.disarm,
+            description: m.description.clone().unwrap_or_default(),
+        })
+    }
+}
+
+fn read_weapon(
+    file: &SourceFile<'_>,
+    at: &str,
+    w: &WeaponDef,
+    errors: &mut Vec<FileError>,
+) -> Option<Weapon> {
+    let damage = match DamageDice::parse(w.damage.get_ref()) {
+        Some(d) => d,
+        None => {
+            errors.push(file.error(
+                w.damage.span(),
+                Some(format!("{at}.damage")),
+                "expected damage dice like `1d8` or `2d4+1`",
+            ));
+            return None;
+        }
+    };
+    let ranged = !matches!(w.kind, WeaponKind::Melee);
+    if ranged && w.range_increment.unwrap_or(0) <= 0 {
+        errors.push(file.error(
+            w.id.span(),
+            Some(format!("{at}.range_increment")),
+            "a thrown or propelled weapon needs a range increment in feet",
+        ));
+        return None;
+    }
+    Some(Weapon {
+        id: w.id.get_ref().clone(),
+        damage,
+        kind: w.kind,
+        range_increment: w.range_increment.unwrap_or(0),
+        reach: w.reach.unwrap_or(5),
+        crossbow: w.crossbow,
+        melee_too: w.melee,
+        magic: w.magic,
+    })
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ContentFile {
+    #[serde(default)]
+    weapon: Vec<WeaponDef>,
+    #[serde(default)]
+    armor: Vec<ArmorDef>,
+    #[serde(default)]
+    shield: Vec<ShieldDef>,
+    #[serde(default)]
+    monster: Vec<MonsterDef>,
+    #[serde(default)]
+    class: Vec<ClassDef>,
+    #[serde(default)]
+    attribute_modifiers: Option<Spanned<Vec<[i32; 2]>>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WeaponDef {
+    id: Spanned<String>,
+    damage: Spanned<String>,
+    kind: WeaponKind,
+    range_increment: Option<i32>,
+    reach: Option<i32>,
+    #[serde(default)]
+    crossbow: bool,
+    #[serde(default)]
+    melee: bool,
+    #[serde(default)]
+    magic: i32,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ArmorDef {
+    id: String,
+    bonus: Spanned<i32>,
+    #[serde(default)]
+    magic: i32,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShieldDef {
+    id: String,
+    size: ShieldSize,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MonsterAttackDef {
+    name: Option<String>,
+    weapon: Option<Spanned<String>>,
+    damage: Option<Spanned<String>>,
+    reach: Option<i32>,
+    #[serde(default)]
+    subdual: bool,
+    #[serde(default)]
+    touch: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MonsterDef {
+    id: Spanned<String>,
+    name: Option<String>,
+    hit_dice: Spanned<u16>,
+    #[serde(default = "default_hit_die")]
+    hit_die: u16,
+    hp: Spanned<i32>,
+    ac: i32,
+    movement: i32,
+    #[serde(default = "default_size")]
+    size: Size,
+    #[serde(default)]
+    scores: BTreeMap<String, i32>,
+    #[serde(default)]
+    primes: Vec<String>,
+    attacks: Vec<MonsterAttackDef>,
+    ranged: Option<Spanned<String>>,
+    #[serde(default)]
+    disarm: bool,
+    #[serde(default)]
+    description: Option<String>,
+}
+
+fn default_hit_die() -> u16 {
+    8
+}
+
+fn default_size() -> Size {
+    Size::Medium
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClassDef {
+    id: String,
+    hit_die: u16,
+    bth: Spanned<Vec<i32>>,
+    prime: Spanned<String>,
+    #[serde(default)]
+    disarm: bool,
+    #[serde(default)]
+    back_attack: bool,
+    #[serde(default)]
+    monk: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn damage_dice_read_and_print() {
+        let d = DamageDice::parse("2d4+1").unwrap();
+        assert_eq!((d.count, d.sides, d.bonus), (2, 4, 1));
+        assert_eq!(d.to_string(), "2d4+1");
+        assert_eq!(DamageDice::parse("d6").unwrap().to_string(), "1d6");
+        assert_eq!(DamageDice::parse("1d6-1").unwrap().bonus, -1);
+        assert!(DamageDice::parse("1x6").is_none());
+        assert!(DamageDice::parse("0d6").is_none());
+    }
+
+    #[test]
+    fn embedded_content_loads() {
+        let content = Content::embedded().unwrap_or_else(|e| panic!("{e}"));
+        assert!(content.monsters.len() >= 12);
+        assert!(content.weapons.contains_key("long sword"));
+        assert_eq!(content.armor["chain mail"].bonus, 5);
+    }
+
+    #[test]
+    fn bad_content_is_located() {
+        let text = "[[weapon]]\nid = \"club\"\ndamage = \"1x6\"\nkind = \"melee\"\n";
+        let err = Content::load(&[("w.toml", text)]).unwrap_err();
+        assert_eq!(err.0.len(), 1);
+        assert_eq!(err.0[0].line, 3);
+        assert_eq!(err.0[0].field.as_deref(), Some("weapon[0].damage"));
+    }
+}

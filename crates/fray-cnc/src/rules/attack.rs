@@ -1,0 +1,486 @@
+//! Attack rolls and their modifiers: melee (CNC-R7), ranged with range bands and stray missiles
+//! (CNC-R8, CNC-A12), natural and touch attacks (CNC-R9, R14), situational modifiers with their
+//! precedence (CNC-R15, CNC-A6), flank and rear (CNC-R17.5–6), two weapons (CNC-R17.7–8), charge
+//! damage and negation (CNC-R6), and damage (CNC-R20).
+
+use super::damage::{self, Hit};
+use super::defense::{self, armor_class, bearing, Defense, Reach};
+use super::mods::Mods;
+use crate::content::WeaponKind;
+use crate::state::{AttackForm, Cond, Declared, State};
+use fray_core::event::{AttackResult, Event};
+use fray_core::grid::{Bearing, SQUARE_FT};
+use fray_core::protocol::RollPurpose;
+use fray_core::{CombatantId, Interrupt, Ruleset, Table};
+
+/// Range band of a missile shot. [Seed: 6. Ranged Combat; CNC-R8.3]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Band {
+    /// ≤ 1 × increment: 0.
+    Close,
+    /// ≤ 2 × increment: −2.
+    Medium,
+    /// ≤ 3 × increment: −6.
+    Long,
+    /// Beyond 3 × increment: not allowed.
+    Beyond,
+}
+
+/// The range band of a distance. [CNC-R8.3, CNC-E11]
+pub fn range_band(increment: i32, distance_ft: i32) -> Band {
+    if distance_ft <= increment {
+        Band::Close
+    } else if distance_ft <= 2 * increment {
+        Band::Medium
+    } else if distance_ft <= 3 * increment {
+        Band::Long
+    } else {
+        Band::Beyond
+    }
+}
+
+impl Band {
+    /// The to-hit modifier. [CNC-R8.3]
+    pub fn to_hit(self) -> i32 {
+        match self {
+            Band::Close => 0,
+            Band::Medium => -2,
+            Band::Long | Band::Beyond => -6,
+        }
+    }
+}
+
+/// How an attack is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// An ordinary attack.
+    Normal,
+    /// Primary hand of two-weapon fighting (−3, DEX instead of STR; CNC-R17.7, CNC-A8).
+    PrimaryHand,
+    /// Off hand of two-weapon fighting (−6; CNC-R17.7).
+    OffHand,
+    /// A monk's secondary attack from 6th level (no penalty; CNC-R17.8).
+    MonkSecondary,
+}
+
+/// Is `target` fighting someone in melee (for the −4 to missiles shot into melee)? [CNC-R15.2]
+pub fn in_melee(state: &State, target: CombatantId) -> bool {
+    let t = state.f(target);
+    state.ids().any(|o| {
+        state.enemies(o, target) && state.f(o).is_up() && state.f(o).pos.is_adjacent(t.pos)
+    })
+}
+
+/// The situational modifiers of CNC-R15.2 with the precedence of CNC-A6, plus flank/rear
+/// (CNC-R17.5–6) and the CK's standing modifiers (CNC-G4).
+pub fn situational(
+    state: &State,
+    attacker: CombatantId,
+    target: CombatantId,
+    reach: Reach,
+    mods: &mut Mods,
+) {
+    let a = state.f(attacker);
+    let t = state.f(target);
+    let held = t.held_by.is_some();
+    let prone = t.conditions.has(Cond::Prone) || held;
+    let blind = t.conditions.has(Cond::Blind);
+    if reach == Reach::Ranged && prone {
+        // CNC-A6: against a prone target, missiles take −4 instead of the +5.
+        mods.add("ranged vs prone", "CNC-R15.2", -4);
+    } else if held {
+        // Held = prone and defenseless (CNC-R11.2); replaces "prone or blind" (CNC-A6).
+        mods.add("defender prone and defenseless", "CNC-R15.2", 10);
+    } else if prone || blind {
+        mods.add("defender prone or blind", "CNC-R15.2", 5);
+    }
+    if t.elevation < a.elevation {
+        mods.add("defender lower", "CNC-R15.2", 1);
+    }
+    if t.conditions.has(Cond::Stunned) || t.conditions.has(Cond::Cowering) {
+        mods.add("defender stunned or cowering", "CNC-R15.2", 2);
+    }
+    let unseen = t.conditions.has(Cond::Invisible) || a.conditions.has(Cond::Blind);
+    if unseen {
+        mods.add("defender invisible or attacker blind", "CNC-R15.2", -10);
+    }
+    if a.mounted {
+        match reach {
+            Reach::Melee => mods.add("melee from mount", "CNC-R15.2", -2),
+            Reach::Ranged => mods.add("ranged from mount", "CNC-R15.2", -4),
+        }
+    }
+    if reach == Reach::Ranged && in_melee(state, target) {
+        mods.add("target fighting in melee", "CNC-R15.2", -4);
+    }
+    // Complete concealment and invisibility do not stack (CNC-A6).
+    let concealment = t.concealment.to_hit();
+    if !(unseen && concealment == -10) {
+        mods.add("concealment", "CNC-R15.2", concealment);
+    }
+    match bearing(state, attacker, target) {
+        Bearing::Flank if state.options.maneuvers.flank => {
+            mods.add("flank", "CNC-R17.5", 1);
+        }
+        Bearing::Rear if state.options.maneuvers.rear => {
+            let label = if state.p(attacker).back_attack {
+                "rear (part of back attack)"
+            } else {
+                "rear"
+            };
+            mods.add(label, "CNC-R17.6", 2);
+        }
+        _ => {}
+    }
+    for m in state.modifiers.iter() {
+        let a_ok = m.attacker.is_none_or(|x| x == attacker);
+        let t_ok = m.target.is_none_or(|x| x == target);
+        if a_ok && t_ok {
+            mods.add("CK ruling", "CNC-G4", m.value);
+        }
+    }
+}
+
+/// Everything about one attack roll.
+#[derive(Debug, Clone, Copy)]
+pub struct Swing<'f> {
+    /// The attack form.
+    pub form: &'f AttackForm,
+    /// Melee or ranged.
+    pub reach: Reach,
+    /// Two-weapon style.
+    pub style: Style,
+    /// Thrown (adds STR to damage) or propelled.
+    pub thrown: bool,
+    /// Extra to-hit modifier (range band, stray distance) with its label and rule.
+    pub extra: Option<(&'static str, &'static str, i32)>,
+    /// Extra to-hit modifier #2.
+    pub extra2: Option<(&'static str, &'static str, i32)>,
+    /// Label in the log.
+    pub label: &'static str,
+    /// The rule.
+    pub rule: &'static str,
+}
+
+/// The to-hit modifiers of a swing. [CNC-R7.1, CNC-R8.1]
+pub fn to_hit_mods(
+    state: &State,
+    attacker: CombatantId,
+    target: CombatantId,
+    swing: &Swing<'_>,
+) -> Mods {
+    let p = state.p(attacker);
+    let mut mods = Mods::default();
+    mods.add("BtH", "CNC-R7.1", p.bth);
+    match (swing.reach, swing.style) {
+        (Reach::Ranged, _) => mods.add("DEX", "CNC-R8.1", p.dex_mod()),
+        (Reach::Melee, Style::Normal) => mods.add("STR", "CNC-R7.1", p.str_mod()),
+        // Two-weapon rolls use DEX, not STR (CNC-A8).
+        (Reach::Melee, _) => mods.add("DEX", "CNC-A8", p.dex_mod()),
+    }
+    mods.add("magic weapon", "CNC-R7.3", swing.form.magic);
+    match swing.style {
+        Style::PrimaryHand => mods.add("two weapons, primary", "CNC-R17.7", -3),
+        Style::OffHand => mods.add("two weapons, off hand", "CNC-R17.7", -6),
+        Style::Normal | Style::MonkSecondary => {}
+    }
+    for (label, rule, value) in [swing.extra, swing.extra2].into_iter().flatten() {
+        mods.add(label, rule, value);
+    }
+    situational(state, attacker, target, swing.reach, &mut mods);
+    mods
+}
+
+/// Rolls one attack and, on a hit, its damage. Returns the result.
+pub fn swing<R: Ruleset<State = State>>(
+    state: &mut State,
+    table: &mut Table<'_, R>,
+    attacker: CombatantId,
+    target: CombatantId,
+    swing: Swing<'_>,
+) -> Result<AttackResult, Interrupt> {
+    let mods = to_hit_mods(state, attacker, target, &swing);
+    let def: Defense = armor_class(state, attacker, target, swing.reach, swing.form.touch);
+    let roll = table.roll_dice(1, 20, Some(attacker), RollPurpose::Attack, swing.rule)?;
+    let total = roll as i32 + mods.total();
+    let result = if total >= def.value {
+        AttackResult::Hit
+    } else {
+        AttackResult::Miss
+    };
+    defense::note_attack(state, attacker, target, def.mods.has("dodge"));
+    table.emit(|| Event::Attack {
+        attacker,
+        target,
+        attack: swing.label_text(),
+        roll,
+        modifiers: mods.to_vec(),
+        total,
+        defense: if swing.form.touch { "touch AC" } else { "AC" },
+        versus: def.value,
+        defense_modifiers: def.mods.to_vec(),
+        result,
+        rule: swing.rule,
+    });
+    if result.is_hit() {
+        // A hit by the charge's target before the charge attack negates the charge (CNC-A22).
+        let t = state.f(target);
+        if t.declared == Declared::Charge(attacker) && !t.acted && !t.charge_negated {
+            state.f_mut(target).charge_negated = true;
+            table.emit(|| Event::Ruling {
+                rule: "CNC-R6.5",
+                text: "the charge is negated: its target struck first (no extra damage)".into(),
+            });
+        }
+        deal_damage(state, table, attacker, target, &swing)?;
+    }
+    Ok(result)
+}
+
+impl Swing<'_> {
+    fn label_text(&self) -> String {
+        if self.label.is_empty() {
+            self.form.name.clone()
+        } else {
+            format!("{} ({})", self.form.name, self.label)
+        }
+    }
+}
+
+/// Damage of a hit: dice + STR (melee and thrown) + magic + charge. [Seed: 13. Damage; CNC-R7.4, R8.2, R6.3]
+fn deal_damage<R: Ruleset<State = State>>(
+    state: &mut State,
+    table: &mut Table<'_, R>,
+    attacker: CombatantId,
+    target: CombatantId,
+    swing: &Swing<'_>,
+) -> Result<(), Interrupt> {
+    let dice = swing.form.damage;
+    let roll = if dice.count > 0 {
+        table.roll_dice(
+            dice.count,
+            dice.sides,
+            Some(attacker),
+            RollPurpose::Damage,
+            "CNC-R20.2",
+        )? as i32
+    } else {
+        0
+    };
+    let p = state.p(attacker);
+    let mut mods = Mods::default();
+    mods.add("weapon bonus", "CNC-R20.2", dice.bonus);
+    if swing.reach == Reach::Melee || swing.thrown {
+        mods.add("STR", "CNC-R7.4", p.str_mod());
+    }
+    mods.add("magic weapon", "CNC-R7.4", swing.form.magic);
+    let a = state.f(attacker);
+    if a.declared == Declared::Charge(target) && swing.reach == Reach::Melee && !a.charge_negated {
+        mods.add("charge", "CNC-R6.3", 2);
+    }
+    let amount = roll + mods.total();
+    damage::apply(
+        state,
+        table,
+        target,
+        Hit {
+            roll,
+            modifiers: mods.as_slice(),
+            amount,
+            subdual: swing.form.subdual,
+            weapon: false,
+            rule: "CNC-R20",
+        },
+    );
+    Ok(())
+}
+
+/// The melee attack forms `attacker` uses (a disarmed combatant keeps only natural attacks).
+pub fn melee_forms(state: &State, attacker: CombatantId) -> &[AttackForm] {
+    &state.p(attacker).melee
+}
+
+/// True when `attacker` has a usable melee attack.
+pub fn can_melee(state: &State, attacker: CombatantId) -> bool {
+    !state.f(attacker).disarmed || state.p(attacker).monster
+}
+
+/// A full melee action against `target`: every attack of the routine (or both weapons).
+pub fn melee_routine<R: Ruleset<State = State>>(
+    state: &mut State,
+    table: &mut Table<'_, R>,
+    attacker: CombatantId,
+    target: CombatantId,
+    two_weapons: bool,
+    label: &'static str,
+    rule: &'static str,
+) -> Result<(), Interrupt> {
+    let profile = state.profiles.clone();
+    let p = &profile[attacker.index()];
+    face(state, attacker, target);
+    if two_weapons {
+        let primary = &p.melee[0];
+        let monk_high = p.monk && p.level >= 6;
+        let off = p.off_hand.as_ref().unwrap_or(primary);
+        let first = if monk_high {
+            Style::Normal
+        } else {
+            Style::PrimaryHand
+        };
+        let second = if monk_high {
+            Style::MonkSecondary
+        } else {
+            Style::OffHand
+        };
+        for (form, style) in [(primary, first), (off, second)] {
+            if !state.f(target).is_up() || !state.f(attacker).is_up() {
+                break;
+            }
+            swing(
+                state,
+                table,
+                attacker,
+                target,
+                melee_swing(form, style, label, "CNC-R17.7"),
+            )?;
+        }
+        return Ok(());
+    }
+    for form in &p.melee {
+        if !state.f(target).is_up() || !state.f(attacker).is_up() {
+            break;
+        }
+        swing(
+            state,
+            table,
+            attacker,
+            target,
+            melee_swing(form, Style::Normal, label, rule),
+        )?;
+    }
+    Ok(())
+}
+
+fn melee_swing<'f>(
+    form: &'f AttackForm,
+    style: Style,
+    label: &'static str,
+    rule: &'static str,
+) -> Swing<'f> {
+    Swing {
+        form,
+        reach: Reach::Melee,
+        style,
+        thrown: false,
+        extra: None,
+        extra2: None,
+        label,
+        rule,
+    }
+}
+
+/// Turns `who` to face `other`.
+pub fn face(state: &mut State, who: CombatantId, other: CombatantId) {
+    let to = state.f(other).pos;
+    if let Some(dir) = state.f(who).pos.direction_to(to) {
+        state.f_mut(who).facing = dir;
+    }
+}
+
+/// A missile attack, then the stray path of a miss (CNC-R8.4, CNC-A12).
+pub fn shoot<R: Ruleset<State = State>>(
+    state: &mut State,
+    table: &mut Table<'_, R>,
+    attacker: CombatantId,
+    target: CombatantId,
+) -> Result<(), Interrupt> {
+    let Some(weapon) = state.p(attacker).ranged.clone() else {
+        return Ok(());
+    };
+    face(state, attacker, target);
+    let from = state.f(attacker).pos;
+    let to = state.f(target).pos;
+    let distance = from.feet_to(to);
+    let band = range_band(weapon.range_increment, distance);
+    let form = AttackForm::of_weapon(&weapon);
+    let thrown = weapon.kind == WeaponKind::Thrown;
+    let result = swing(
+        state,
+        table,
+        attacker,
+        target,
+        Swing {
+            form: &form,
+            reach: Reach::Ranged,
+            style: Style::Normal,
+            thrown,
+            extra: Some(("range", "CNC-R8.3", band.to_hit())),
+            extra2: None,
+            label: "",
+            rule: "CNC-R8",
+        },
+    )?;
+    if result.is_hit() {
+        return Ok(());
+    }
+    // Stray missile: on along the line while within close range of the shooter; bolts to long range.
+    let limit_ft = if weapon.crossbow {
+        3 * weapon.range_increment
+    } else {
+        weapon.range_increment
+    };
+    let target_index = from.squares_to(to);
+    let path = from.line_through(to, limit_ft / SQUARE_FT);
+    for (i, square) in path.iter().enumerate().skip(target_index as usize) {
+        let beyond_ft = (i as i32 + 1 - target_index) * SQUARE_FT;
+        let Some(victim) = state.occupant(*square) else {
+            continue;
+        };
+        if victim == attacker || victim == target {
+            continue;
+        }
+        let stray = -((beyond_ft + 9) / 10);
+        let band = range_band(weapon.range_increment, from.feet_to(*square));
+        table.emit(|| Event::Ruling {
+            rule: "CNC-R8.4",
+            text: format!(
+                "the missed {} flies on, {beyond_ft} ft past its target",
+                weapon.id
+            ),
+        });
+        let r = swing(
+            state,
+            table,
+            attacker,
+            victim,
+            Swing {
+                form: &form,
+                reach: Reach::Ranged,
+                style: Style::Normal,
+                thrown,
+                extra: Some(("stray missile", "CNC-R8.4", stray)),
+                extra2: Some(("range", "CNC-R8.3", band.to_hit())),
+                label: "stray",
+                rule: "CNC-R8.4",
+            },
+        )?;
+        if r.is_hit() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cnc_e11_longbow_bands() {
+        assert_eq!(range_band(60, 60), Band::Close);
+        assert_eq!(range_band(60, 61), Band::Medium);
+        assert_eq!(range_band(60, 130), Band::Long);
+        assert_eq!(range_band(60, 130).to_hit(), -6);
+        assert_eq!(range_band(60, 190), Band::Beyond);
+    }
+}

@@ -1,0 +1,11 @@
+//! The rules of C&C combat, one module per part of the seed.
+
+pub mod attack;
+pub mod checks;
+pub mod damage;
+pub mod defense;
+pub mod legal;
+pub mod maneuvers;
+pub mod mods;
+pub mod movement;
+pub mod round;

@@ -1,0 +1,172 @@
+//! Movement on the grid (CNC-R5): rates and paces, where a combatant ends up when it closes on a
+//! foe or withdraws, and the charge's straight-line test (CNC-R6.2).
+//!
+//! Combatants may pass through occupied squares but never end on one; there is no terrain, so
+//! the CK's movement reductions (CNC-G5) are a per-combatant `movement` override in the file.
+
+use crate::state::State;
+use fray_core::grid::SQUARE_FT;
+use fray_core::{CombatantId, Pos};
+
+/// Squares a combatant may move for `feet` (fractions dropped). [Seed: 4. Movement; CNC-R5.3]
+pub fn squares_for(feet: i32) -> i32 {
+    feet.max(0) / SQUARE_FT
+}
+
+/// Half the movement rate in feet, fractions dropped (CNC-R5.4).
+pub fn half_move(state: &State, id: CombatantId) -> i32 {
+    state.p(id).movement / 2
+}
+
+/// True when the square is free (no living combatant, or only `except`).
+pub fn free(state: &State, pos: Pos, except: CombatantId) -> bool {
+    state
+        .fighters
+        .iter()
+        .enumerate()
+        .all(|(i, f)| i == except.index() || f.dead || f.pos != pos)
+}
+
+/// The nearest free square from which `mover` can strike `target` with reach `reach_ft`, within
+/// `budget_ft` of its square; `Some(current square)` if it already can.
+pub fn strike_square(
+    state: &State,
+    mover: CombatantId,
+    target: CombatantId,
+    reach_ft: i32,
+    budget_ft: i32,
+) -> Option<Pos> {
+    let from = state.f(mover).pos;
+    let at = state.f(target).pos;
+    if from.within_reach(at, reach_ft) {
+        return Some(from);
+    }
+    let r = squares_for(reach_ft.max(SQUARE_FT));
+    let budget = squares_for(budget_ft);
+    if from.squares_to(at) - r > budget {
+        return None;
+    }
+    let mut best: Option<(i32, i32, Pos)> = None;
+    for dy in -r..=r {
+        for dx in -r..=r {
+            let p = Pos::new(at.x + dx, at.y + dy);
+            if p == at || !p.within_reach(at, reach_ft) {
+                continue;
+            }
+            let cost = from.squares_to(p);
+            if cost > budget || !free(state, p, mover) {
+                continue;
+            }
+            // Prefer the shortest move, then the straightest line, then a fixed square order.
+            let straight = (p.x - from.x).pow(2) + (p.y - from.y).pow(2);
+            let key = (cost, straight, p);
+            if best.is_none_or(|b| (b.0, b.1, b.2) > key) {
+                best = Some(key);
+            }
+        }
+    }
+    best.map(|b| b.2)
+}
+
+/// Where `mover` ends when it moves up to `budget_ft` toward `goal` (stopping adjacent if it
+/// gets there), on a free square.
+pub fn toward(state: &State, mover: CombatantId, goal: Pos, budget_ft: i32) -> Pos {
+    let from = state.f(mover).pos;
+    let budget = squares_for(budget_ft);
+    let dist = from.squares_to(goal);
+    let steps = budget.min((dist - 1).max(0));
+    let mut p = from;
+    for _ in 0..steps {
+        let dx = (goal.x - p.x).signum();
+        let dy = (goal.y - p.y).signum();
+        p = Pos::new(p.x + dx, p.y + dy);
+    }
+    nearest_free(state, mover, p, from, goal)
+}
+
+/// Where `mover` ends when it moves up to `budget_ft` away from the nearest of `threats`.
+pub fn away_from(state: &State, mover: CombatantId, threats: &[Pos], budget_ft: i32) -> Pos {
+    let from = state.f(mover).pos;
+    if threats.is_empty() {
+        return from;
+    }
+    let (sx, sy) = threats.iter().fold((0, 0), |(x, y), t| (x + t.x, y + t.y));
+    let n = threats.len() as i32;
+    let (cx, cy) = (from.x * n - sx, from.y * n - sy);
+    let (dx, dy) = if cx == 0 && cy == 0 {
+        (1, 0)
+    } else {
+        (cx.signum(), cy.signum())
+    };
+    let budget = squares_for(budget_ft);
+    let goal = Pos::new(from.x + dx * budget, from.y + dy * budget);
+    nearest_free(state, mover, goal, from, goal)
+}
+
+/// `ideal` if free; otherwise the free square nearest to it that is no farther from `from` than
+/// `ideal` is, preferring squares close to `goal`; `from` if none.
+fn nearest_free(state: &State, mover: CombatantId, ideal: Pos, from: Pos, goal: Pos) -> Pos {
+    if free(state, ideal, mover) {
+        return ideal;
+    }
+    let limit = from.squares_to(ideal);
+    for ring in 1..=2 {
+        let mut best: Option<(i32, Pos)> = None;
+        for dy in -ring..=ring {
+            for dx in -ring..=ring {
+                let p = Pos::new(ideal.x + dx, ideal.y + dy);
+                if p.squares_to(ideal) != ring
+                    || from.squares_to(p) > limit
+                    || !free(state, p, mover)
+                {
+                    continue;
+                }
+                let key = (p.squares_to(goal), p);
+                if best.is_none_or(|b| (b.0, b.1) > key) {
+                    best = Some(key);
+                }
+            }
+        }
+        if let Some((_, p)) = best {
+            return p;
+        }
+    }
+    from
+}
+
+/// Charge distance test: at least the movement rate, at most the jogging rate (2 ×), measured
+/// to the target. [Seed: 4.1 Charging; CNC-R6.2, CNC-A21, CNC-E1]
+pub fn charge_distance_ok(rate_ft: i32, distance_ft: i32) -> bool {
+    rate_ft <= distance_ft && distance_ft <= 2 * rate_ft
+}
+
+/// The straight charge lane from `charger` to `target` is clear of other combatants. [CNC-R6.2]
+pub fn charge_lane_clear(state: &State, charger: CombatantId, target: CombatantId) -> bool {
+    let from = state.f(charger).pos;
+    let to = state.f(target).pos;
+    let steps = from.squares_to(to);
+    from.line_through(to, steps - 1)
+        .into_iter()
+        .all(|p| free(state, p, charger))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cnc_e1_una_charge_distances() {
+        // Una: movement 30, jog 60.
+        assert!(!charge_distance_ok(30, 25));
+        assert!(charge_distance_ok(30, 30));
+        assert!(charge_distance_ok(30, 60));
+        assert!(!charge_distance_ok(30, 61));
+    }
+
+    #[test]
+    fn fractions_of_squares_drop() {
+        assert_eq!(squares_for(15), 3);
+        assert_eq!(squares_for(12), 2);
+        assert_eq!(squares_for(4), 0);
+    }
+}

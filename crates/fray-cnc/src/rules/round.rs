@@ -1,0 +1,619 @@
+//! The round procedure (spec §1): surprise (CNC-R1), announcements (CNC-R6.1, CNC-R17),
+//! d10 initiative with DEX ties and group initiative (CNC-R2), the first-round reach/size
+//! exception (CNC-R3), disengagements first (CNC-A14), one action each (CNC-R4), end of round
+//! (bleeding, expiring effects).
+
+use super::attack::{face, melee_routine, shoot};
+use super::checks::attribute_check;
+use super::damage;
+use super::legal::{action_options, declaration_options};
+use super::maneuvers;
+use super::movement::{away_from, half_move, strike_square, toward};
+use crate::choice::Choice;
+use crate::content::Size;
+use crate::state::{Cond, Declared, State};
+use crate::Cnc;
+use fray_core::conditions::Expiry;
+use fray_core::event::Event;
+use fray_core::protocol::{ChoiceRequest, Chooser, Question, RollPurpose};
+use fray_core::{CombatantId, Interrupt, Pos, Table};
+
+type T<'a, 'b> = &'a mut Table<'b, Cnc>;
+
+/// Before the first round: surprise checks and the surprise round. [Seed: 1. Surprise; CNC-R1, CNC-A1]
+pub fn begin(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
+    state.round = 0;
+    let surprise = state.options.surprise.clone();
+    if surprise.is_empty() {
+        return Ok(());
+    }
+    let mut anyone = false;
+    for (side, modifier) in surprise {
+        let members: Vec<CombatantId> = state
+            .ids()
+            .filter(|&id| state.f(id).side == side && state.f(id).is_up())
+            .collect();
+        let checkers: Vec<CombatantId> = if state.options.surprise_individual {
+            members.clone()
+        } else {
+            // The member with the best chance checks for the party (CNC-R1.2).
+            members
+                .iter()
+                .copied()
+                .max_by_key(|&id| {
+                    let (bonus, target) = super::checks::check_numbers(state, id, 4, modifier);
+                    (bonus - target, std::cmp::Reverse(id))
+                })
+                .into_iter()
+                .collect()
+        };
+        for who in checkers {
+            let r = attribute_check(state, table, who, 4, modifier, "CNC-R1.2")?;
+            table.emit(|| Event::SurpriseCheck {
+                who,
+                roll: r.roll,
+                total: r.total,
+                target: r.target,
+                surprised: !r.success,
+                rule: "CNC-R1.2",
+            });
+            if !r.success {
+                let affected = if state.options.surprise_individual {
+                    vec![who]
+                } else {
+                    members.clone()
+                };
+                for id in affected {
+                    state
+                        .f_mut(id)
+                        .conditions
+                        .add(Cond::Surprised, Expiry::EndOfRound(0));
+                    anyone = true;
+                }
+            }
+        }
+    }
+    if !anyone {
+        return Ok(());
+    }
+    table.emit(|| Event::Ruling {
+        rule: "CNC-R1.1",
+        text: "surprise round: the surprised get no action".into(),
+    });
+    reset_round(state);
+    let actors: Vec<CombatantId> = state
+        .ids()
+        .filter(|&id| state.f(id).is_up() && !state.f(id).conditions.has(Cond::Surprised))
+        .collect();
+    for id in state
+        .ids()
+        .filter(|&id| state.f(id).conditions.has(Cond::Surprised))
+    {
+        table.emit(|| Event::Skipped {
+            who: id,
+            reason: "surprised",
+            rule: "CNC-R1.1",
+        });
+    }
+    let order = initiative(state, table, &actors)?;
+    act_in_order(state, table, &order)?;
+    end_of_round(state, table);
+    Ok(())
+}
+
+fn reset_round(state: &mut State) {
+    for f in &mut state.fighters {
+        f.acted = false;
+        f.attackers.clear();
+        f.dodged = 0;
+        f.free_attacked = None;
+        f.charge_negated = false;
+        f.declared = Declared::Nothing;
+    }
+}
+
+/// One round. [Seed: 2. Initiative; 3. Combat Actions; spec §1]
+pub fn play_round(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
+    let round = table.round();
+    state.round = round;
+    reset_round(state);
+    let mut options = Vec::with_capacity(32);
+    // 2. Announcements before initiative.
+    for id in state.ids().collect::<Vec<_>>() {
+        if !state.f(id).is_up() || state.f(id).held_by.is_some() {
+            continue;
+        }
+        declaration_options(state, id, &mut options);
+        let choice = table.choose(
+            state,
+            ChoiceRequest {
+                chooser: Chooser::Combatant(id),
+                question: Question::Declaration,
+                rule: "CNC-R6.1",
+                options: &options,
+            },
+        )?;
+        declare(state, table, id, choice, round);
+    }
+    // 3. Initiative for everyone who did not dodge, evade or disengage.
+    let rollers: Vec<CombatantId> = state
+        .ids()
+        .filter(|&id| state.f(id).is_up() && !state.f(id).declared.skips_initiative())
+        .collect();
+    let order = initiative(state, table, &rollers)?;
+    // 5. Disengagements resolve first (CNC-A14).
+    for id in state.ids().collect::<Vec<_>>() {
+        match state.f(id).declared {
+            Declared::DisengageHasty => disengage(state, table, id, true)?,
+            Declared::DisengageFighting => disengage(state, table, id, false)?,
+            _ => {}
+        }
+    }
+    // 6. Actions in order.
+    act_in_order(state, table, &order)?;
+    end_of_round(state, table);
+    Ok(())
+}
+
+fn declare(state: &mut State, table: T<'_, '_>, id: CombatantId, choice: Choice, round: u32) {
+    let (declared, cond, rule) = match choice {
+        Choice::Charge(t) => (Declared::Charge(t), Some(Cond::Charging), "CNC-R6.1"),
+        Choice::Dodge => (Declared::Dodge, Some(Cond::Dodging), "CNC-R17.1"),
+        Choice::Evade(t) => (Declared::Evade(t), Some(Cond::Evading), "CNC-R17.4"),
+        Choice::DisengageHasty => (
+            Declared::DisengageHasty,
+            Some(Cond::HastyDisengage),
+            "CNC-R17.2a",
+        ),
+        Choice::DisengageFighting => (Declared::DisengageFighting, None, "CNC-R17.2b"),
+        _ => (Declared::Nothing, None, ""),
+    };
+    state.f_mut(id).declared = declared;
+    if let Some(c) = cond {
+        state.f_mut(id).conditions.add(c, Expiry::EndOfRound(round));
+    }
+    if declared != Declared::Nothing {
+        table.emit(|| Event::Declared {
+            who: id,
+            declaration: crate::choice::text(state, &choice),
+            rule,
+        });
+    }
+}
+
+/// Rolls initiative for `actors` and returns the groups in order (each group simultaneous).
+/// [Seed: 2. Initiative; CNC-R2, CNC-E16]
+pub fn initiative(
+    state: &State,
+    table: T<'_, '_>,
+    actors: &[CombatantId],
+) -> Result<Vec<Vec<CombatantId>>, Interrupt> {
+    let mut rolled: Vec<(i32, i32, CombatantId)> = Vec::with_capacity(actors.len());
+    if state.options.group_initiative {
+        // One roll per party; the winner acts entirely first (CNC-R2.3). Within a party, file order.
+        let mut side_rolls: Vec<(fray_core::SideId, u32)> = Vec::new();
+        for &id in actors {
+            let side = state.f(id).side;
+            if !side_rolls.iter().any(|(s, _)| *s == side) {
+                let roll = table.roll_dice(1, 10, Some(id), RollPurpose::Initiative, "CNC-R2.3")?;
+                table.emit(|| Event::SideInitiative {
+                    side,
+                    roll,
+                    rule: "CNC-R2.3",
+                });
+                side_rolls.push((side, roll));
+            }
+        }
+        let mut order: Vec<(u32, CombatantId)> = actors
+            .iter()
+            .map(|&id| {
+                let roll = side_rolls
+                    .iter()
+                    .find(|(s, _)| *s == state.f(id).side)
+                    .map_or(0, |s| s.1);
+                (roll, id)
+            })
+            .collect();
+        order.sort_by_key(|&(roll, id)| (std::cmp::Reverse(roll), id));
+        let groups: Vec<Vec<CombatantId>> = order.into_iter().map(|(_, id)| vec![id]).collect();
+        emit_order(table, &groups);
+        return Ok(groups);
+    }
+    for &id in actors {
+        let roll = table.roll_dice(1, 10, Some(id), RollPurpose::Initiative, "CNC-R2.1")?;
+        table.emit(|| Event::Initiative {
+            who: id,
+            roll,
+            total: roll as i32,
+            rule: "CNC-R2.1",
+        });
+        rolled.push((roll as i32, state.p(id).scores[1], id));
+    }
+    Ok(order_from_rolls(table, rolled))
+}
+
+/// Highest first; ties by higher DEX; equal DEX acts simultaneously. [CNC-R2.2]
+pub fn order_groups(mut rolled: Vec<(i32, i32, CombatantId)>) -> Vec<Vec<CombatantId>> {
+    rolled.sort_by_key(|&(roll, dex, id)| (std::cmp::Reverse(roll), std::cmp::Reverse(dex), id));
+    let mut groups: Vec<Vec<CombatantId>> = Vec::new();
+    let mut last: Option<(i32, i32)> = None;
+    for (roll, dex, id) in rolled {
+        match groups.last_mut() {
+            Some(g) if last == Some((roll, dex)) => g.push(id),
+            _ => groups.push(vec![id]),
+        }
+        last = Some((roll, dex));
+    }
+    groups
+}
+
+fn order_from_rolls(
+    table: T<'_, '_>,
+    rolled: Vec<(i32, i32, CombatantId)>,
+) -> Vec<Vec<CombatantId>> {
+    let groups = order_groups(rolled);
+    emit_order(table, &groups);
+    groups
+}
+
+fn emit_order(table: T<'_, '_>, groups: &[Vec<CombatantId>]) {
+    table.emit(|| Event::Order {
+        groups: groups.to_vec(),
+    });
+}
+
+fn act_in_order(
+    state: &mut State,
+    table: T<'_, '_>,
+    order: &[Vec<CombatantId>],
+) -> Result<(), Interrupt> {
+    for group in order {
+        // Creatures acting simultaneously all act, even if one fells another (spec §1 step 6).
+        let able: Vec<CombatantId> = group
+            .iter()
+            .copied()
+            .filter(|&id| state.f(id).is_up())
+            .collect();
+        for id in group {
+            if !able.contains(id) {
+                if !state.f(*id).dead || state.f(*id).hp > -10 {
+                    table.emit(|| Event::Skipped {
+                        who: *id,
+                        reason: "down before its turn",
+                        rule: "CNC-R20.1",
+                    });
+                }
+                continue;
+            }
+            take_turn(state, table, *id)?;
+        }
+    }
+    Ok(())
+}
+
+/// A combatant's turn: its declared charge, or one chosen action. [Seed: 3. Combat Actions]
+fn take_turn(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<(), Interrupt> {
+    if state.f(id).acted {
+        return Ok(());
+    }
+    if let Declared::Charge(t) = state.f(id).declared {
+        if state.f(t).is_up() {
+            state.f_mut(id).acted = true;
+            return charge(state, table, id, t);
+        }
+        table.emit(|| Event::Ruling {
+            rule: "CNC-R6",
+            text: format!(
+                "the charge target is down; {} acts normally (still at −4 AC)",
+                state.roster.name(id)
+            ),
+        });
+    }
+    let mut options = Vec::with_capacity(48);
+    action_options(state, id, &mut options);
+    let choice = table.choose(
+        state,
+        ChoiceRequest {
+            chooser: Chooser::Combatant(id),
+            question: Question::Action,
+            rule: "CNC-R4.1",
+            options: &options,
+        },
+    )?;
+    state.f_mut(id).acted = true;
+    perform(state, table, id, choice)
+}
+
+fn move_to(
+    state: &mut State,
+    table: T<'_, '_>,
+    id: CombatantId,
+    to: Pos,
+    mode: &'static str,
+    rule: &'static str,
+) {
+    let from = state.f(id).pos;
+    if from == to {
+        return;
+    }
+    if let Some(dir) = from.direction_to(to) {
+        state.f_mut(id).facing = dir;
+    }
+    state.f_mut(id).pos = to;
+    // Moving away from a holder, or a holder moving off, ends the hold.
+    for other in state.ids().collect::<Vec<_>>() {
+        if state.f(other).held_by == Some(id) && !state.f(other).pos.is_adjacent(to) {
+            state.f_mut(other).held_by = None;
+        }
+    }
+    table.emit(|| Event::Moved {
+        who: id,
+        from,
+        to,
+        feet: from.feet_to(to),
+        mode,
+        rule,
+    });
+}
+
+fn perform(
+    state: &mut State,
+    table: T<'_, '_>,
+    id: CombatantId,
+    choice: Choice,
+) -> Result<(), Interrupt> {
+    let half = half_move(state, id);
+    match choice {
+        Choice::Attack(t) | Choice::TwoWeapons(t) => {
+            let reach = state.p(id).reach();
+            if let Some(square) = strike_square(state, id, t, reach, half) {
+                move_to(state, table, id, square, "half move", "CNC-R4.2");
+            }
+            if !first_strike(state, table, id, t)? {
+                return Ok(());
+            }
+            let two = matches!(choice, Choice::TwoWeapons(_));
+            melee_routine(state, table, id, t, two, "", "CNC-R7.1")
+        }
+        Choice::Shoot(t) => shoot(state, table, id, t),
+        Choice::Grapple(t) | Choice::Pummel(t) | Choice::Overbear(t) | Choice::Disarm(t) => {
+            let reach = if matches!(choice, Choice::Disarm(_)) {
+                state.p(id).reach()
+            } else {
+                5
+            };
+            if let Some(square) = strike_square(state, id, t, reach, half) {
+                move_to(state, table, id, square, "half move", "CNC-R4.2");
+            }
+            if !first_strike(state, table, id, t)? {
+                return Ok(());
+            }
+            match choice {
+                Choice::Grapple(_) => maneuvers::grapple(state, table, id, t),
+                Choice::Pummel(_) => maneuvers::pummel(state, table, id, t),
+                Choice::Overbear(_) => maneuvers::overbear(state, table, id, t),
+                _ => maneuvers::disarm(state, table, id, t),
+            }
+        }
+        Choice::BreakHold => maneuvers::break_hold(state, table, id),
+        Choice::Aid(t) => {
+            if let Some(square) = strike_square(state, id, t, 5, half) {
+                move_to(state, table, id, square, "half move", "CNC-R4.2");
+            }
+            state.f_mut(t).aided_in = Some(table.round());
+            table.emit(|| Event::Ruling {
+                rule: "CNC-R19",
+                text: format!(
+                    "{} tends {}'s wounds this round",
+                    state.roster.name(id),
+                    state.roster.name(t)
+                ),
+            });
+            Ok(())
+        }
+        Choice::Advance(t, pace) => {
+            let budget = state.p(id).movement * pace.multiple();
+            let reach = state.p(id).reach();
+            let to = strike_square(state, id, t, reach, budget)
+                .unwrap_or_else(|| toward(state, id, state.f(t).pos, budget));
+            move_to(state, table, id, to, pace.key(), "CNC-R4.4");
+            Ok(())
+        }
+        Choice::Withdraw(pace) => {
+            let threats: Vec<Pos> = state
+                .ids()
+                .filter(|&o| state.enemies(id, o) && state.f(o).is_up())
+                .map(|o| state.f(o).pos)
+                .collect();
+            let to = away_from(state, id, &threats, state.p(id).movement * pace.multiple());
+            move_to(state, table, id, to, pace.key(), "CNC-R4.4");
+            Ok(())
+        }
+        Choice::MoveTo(pos, pace) => {
+            move_to(state, table, id, pos, pace.key(), "CNC-R4.4");
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The charge: a straight move of up to the jogging rate and a melee attack with +2 damage.
+/// [Seed: 4.1 Charging; CNC-R6]
+fn charge(
+    state: &mut State,
+    table: T<'_, '_>,
+    id: CombatantId,
+    t: CombatantId,
+) -> Result<(), Interrupt> {
+    let budget = 2 * state.p(id).movement;
+    let reach = state.p(id).reach();
+    match strike_square(state, id, t, reach, budget) {
+        Some(square) => move_to(state, table, id, square, "charge", "CNC-R6.2"),
+        None => {
+            let to = toward(state, id, state.f(t).pos, budget);
+            move_to(state, table, id, to, "charge", "CNC-R6.2");
+            table.emit(|| Event::Ruling {
+                rule: "CNC-R6.2",
+                text: "the target moved out of the charge's reach; no attack".into(),
+            });
+            return Ok(());
+        }
+    }
+    if !first_strike(state, table, id, t)? {
+        return Ok(());
+    }
+    melee_routine(state, table, id, t, false, "charge", "CNC-R6")
+}
+
+/// The first-round reach/size exception: before `attacker` strikes `defender` in round 1, a
+/// defender with reach over 10 ft (vs under 6 ft) or a large defender (vs medium or smaller) that
+/// has not acted may strike first, as its action. Returns whether `attacker` can still attack.
+/// [Seed: 2. Initiative; CNC-R3, CNC-A17]
+fn first_strike(
+    state: &mut State,
+    table: T<'_, '_>,
+    attacker: CombatantId,
+    defender: CombatantId,
+) -> Result<bool, Interrupt> {
+    if table.round() != 1 || !qualifies_first_strike(state, attacker, defender) {
+        return Ok(state.f(attacker).is_up());
+    }
+    let options = [Choice::Yes, Choice::No];
+    let choice = table.choose(
+        state,
+        ChoiceRequest {
+            chooser: Chooser::Combatant(defender),
+            question: Question::Reaction,
+            rule: "CNC-R3",
+            options: &options,
+        },
+    )?;
+    if choice == Choice::Yes {
+        state.f_mut(defender).acted = true;
+        table.emit(|| Event::Ruling {
+            rule: "CNC-R3",
+            text: format!(
+                "{} strikes first with its longer reach or greater size (its action this round)",
+                state.roster.name(defender)
+            ),
+        });
+        melee_routine(
+            state,
+            table,
+            defender,
+            attacker,
+            false,
+            "first strike",
+            "CNC-R3",
+        )?;
+    }
+    Ok(state.f(attacker).is_up())
+}
+
+/// Whether `defender` may strike `attacker` first (CNC-R3.1–3.2).
+pub fn qualifies_first_strike(state: &State, attacker: CombatantId, defender: CombatantId) -> bool {
+    let d = state.f(defender);
+    if d.acted || !d.is_up() || d.declared.skips_initiative() || d.held_by.is_some() {
+        return false;
+    }
+    let (pa, pd) = (state.p(attacker), state.p(defender));
+    let distance = state.f(attacker).pos.feet_to(d.pos);
+    if distance > 10 || !d.pos.within_reach(state.f(attacker).pos, pd.reach()) {
+        return false;
+    }
+    let longer = pd.reach() > 10 && pa.reach() < 6;
+    let larger = pd.size >= Size::Large && pa.size <= Size::Medium;
+    longer || larger
+}
+
+/// Disengaging at the start of the round. Hasty: every engaged opponent may take a free attack,
+/// then a run away. Fighting: at most half a move away, no longer engaged next round.
+/// [Seed: 11.2 Disengagement; CNC-R17.2, CNC-A13, CNC-A14]
+fn disengage(
+    state: &mut State,
+    table: T<'_, '_>,
+    id: CombatantId,
+    hasty: bool,
+) -> Result<(), Interrupt> {
+    if !state.f(id).is_up() {
+        return Ok(());
+    }
+    let round = table.round();
+    let foes: Vec<CombatantId> = state.engaged_foes(id, round).collect();
+    if hasty {
+        for foe in &foes {
+            if !state.f(id).is_up() || !state.f(*foe).is_up() || state.f(*foe).held_by.is_some() {
+                continue;
+            }
+            let options = [Choice::Yes, Choice::No];
+            let take = table.choose(
+                state,
+                ChoiceRequest {
+                    chooser: Chooser::Combatant(*foe),
+                    question: Question::Reaction,
+                    rule: "CNC-R17.2a",
+                    options: &options,
+                },
+            )?;
+            if take == Choice::Yes {
+                state.f_mut(*foe).free_attacked = Some(id);
+                melee_routine(state, table, *foe, id, false, "free attack", "CNC-R17.2a")?;
+            }
+        }
+        if !state.f(id).is_up() {
+            return Ok(());
+        }
+    }
+    let threats: Vec<Pos> = foes.iter().map(|&f| state.f(f).pos).collect();
+    let budget = if hasty {
+        4 * state.p(id).movement
+    } else {
+        half_move(state, id)
+    };
+    let to = away_from(state, id, &threats, budget);
+    let (mode, rule) = if hasty {
+        ("hasty disengagement", "CNC-R17.2a")
+    } else {
+        ("fighting disengagement", "CNC-R17.2b")
+    };
+    move_to(state, table, id, to, mode, rule);
+    if let Some(&first) = foes.first() {
+        // Keep facing the foe while backing off.
+        face(state, id, first);
+    }
+    if !hasty {
+        state.f_mut(id).disengaged_in = Some(round);
+    }
+    state.f_mut(id).acted = true;
+    Ok(())
+}
+
+/// End of the round: mortal wounds bleed, round effects expire. [spec §1 step 7]
+fn end_of_round(state: &mut State, table: T<'_, '_>) {
+    damage::bleed(state, table);
+    let round = table.round();
+    for id in state.ids().collect::<Vec<_>>() {
+        let mut expired: [Option<Cond>; 12] = [None; 12];
+        let mut n = 0;
+        state.f_mut(id).conditions.expire_end_of_round(round, |c| {
+            if n < expired.len() {
+                expired[n] = Some(c);
+                n += 1;
+            }
+        });
+        for c in expired.into_iter().flatten() {
+            table.emit(|| Event::Condition {
+                who: id,
+                condition: c.key(),
+                gained: false,
+                rule: "spec §1 step 7",
+            });
+        }
+        // A hold ends when the holder is down.
+        if let Some(h) = state.f(id).held_by {
+            if !state.f(h).is_up() {
+                state.f_mut(id).held_by = None;
+            }
+        }
+    }
+}

@@ -1,0 +1,454 @@
+//! The state of a C&C fight: each combatant's fixed profile and changing condition, the options
+//! (CK hooks and ambiguity toggles) and standing CK modifiers.
+
+use crate::content::{DamageDice, ShieldSize, Size, Weapon};
+use fray_core::conditions::Conditions;
+use fray_core::{CombatantId, Direction, Pos, Roster, SideId};
+use std::sync::Arc;
+
+/// Conditions a C&C combatant can be in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Cond {
+    /// Prone (CNC-R15.2).
+    Prone,
+    /// Blind (CNC-R15.2).
+    Blind,
+    /// Invisible (CNC-R15.2).
+    Invisible,
+    /// Stunned (CNC-R15.2).
+    Stunned,
+    /// Cowering (CNC-R15.2).
+    Cowering,
+    /// Unaware of its attackers: loses DEX to AC (CNC-R16.4).
+    Unaware,
+    /// Surprised: no action, loses DEX to AC (CNC-R1, CNC-R16.4).
+    Surprised,
+    /// Charging this round: −4 AC (CNC-R6.4).
+    Charging,
+    /// Overbore this round: −2 AC (CNC-R13.4).
+    Overbearing,
+    /// Hasty disengagement this round: −2 AC (CNC-R17.2a).
+    HastyDisengage,
+    /// Dodging this round: +2 AC against 3 attacks (CNC-R17.1).
+    Dodging,
+    /// Evading this round: +4 AC against one opponent (CNC-R17.4).
+    Evading,
+}
+
+impl Cond {
+    /// Name used in files and events.
+    pub fn key(self) -> &'static str {
+        match self {
+            Cond::Prone => "prone",
+            Cond::Blind => "blind",
+            Cond::Invisible => "invisible",
+            Cond::Stunned => "stunned",
+            Cond::Cowering => "cowering",
+            Cond::Unaware => "unaware",
+            Cond::Surprised => "surprised",
+            Cond::Charging => "charging",
+            Cond::Overbearing => "overbearing",
+            Cond::HastyDisengage => "hastily disengaging",
+            Cond::Dodging => "dodging",
+            Cond::Evading => "evading",
+        }
+    }
+
+    /// Conditions an encounter file may set at the start.
+    pub const SETTABLE: [Cond; 6] = [
+        Cond::Prone,
+        Cond::Blind,
+        Cond::Invisible,
+        Cond::Stunned,
+        Cond::Cowering,
+        Cond::Unaware,
+    ];
+}
+
+/// Cover between a combatant and its attackers (CNC-R16.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Cover {
+    /// None.
+    #[default]
+    None,
+    /// 1/4: +2 AC.
+    Quarter,
+    /// 1/2: +4 AC.
+    Half,
+    /// 3/4: +6 AC.
+    ThreeQuarters,
+    /// Full: +10 AC.
+    Full,
+}
+
+impl Cover {
+    /// AC adjustment. [Seed: 10. Armor Class › Cover]
+    pub fn ac_bonus(self) -> i32 {
+        match self {
+            Cover::None => 0,
+            Cover::Quarter => 2,
+            Cover::Half => 4,
+            Cover::ThreeQuarters => 6,
+            Cover::Full => 10,
+        }
+    }
+}
+
+/// Concealment of a defender (CNC-R15.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Concealment {
+    /// None.
+    #[default]
+    None,
+    /// 1/4 (light fog): −2.
+    Quarter,
+    /// 1/2 (dense fog): −4.
+    Half,
+    /// 3/4 (near darkness): −6.
+    ThreeQuarters,
+    /// Complete: −10.
+    Complete,
+}
+
+impl Concealment {
+    /// To-hit modifier. [Seed: 9. Situational Modifiers]
+    pub fn to_hit(self) -> i32 {
+        match self {
+            Concealment::None => 0,
+            Concealment::Quarter => -2,
+            Concealment::Half => -4,
+            Concealment::ThreeQuarters => -6,
+            Concealment::Complete => -10,
+        }
+    }
+}
+
+/// One attack a combatant can make with a melee or ranged weapon or a natural weapon.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AttackForm {
+    /// Name (`long sword`, `bite`).
+    pub name: String,
+    /// Damage dice.
+    pub damage: DamageDice,
+    /// Reach in feet.
+    pub reach: i32,
+    /// Magic bonus to hit and damage.
+    pub magic: i32,
+    /// Deals subdual damage.
+    pub subdual: bool,
+    /// A touch attack (CNC-R14).
+    pub touch: bool,
+}
+
+impl AttackForm {
+    /// The melee attack form of a weapon.
+    pub fn of_weapon(w: &Weapon) -> AttackForm {
+        AttackForm {
+            name: w.id.clone(),
+            damage: w.damage,
+            reach: w.reach,
+            magic: w.magic,
+            subdual: false,
+            touch: false,
+        }
+    }
+}
+
+/// What does not change during a fight.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Profile {
+    /// Level (characters) or hit dice (monsters).
+    pub level: i32,
+    /// Bonus to hit (monsters: hit dice, CNC-R7.2).
+    pub bth: i32,
+    /// Attribute scores STR DEX CON INT WIS CHA.
+    pub scores: [i32; 6],
+    /// Their modifiers.
+    pub mods: [i32; 6],
+    /// Prime attributes.
+    pub primes: [bool; 6],
+    /// Hit points at full health.
+    pub max_hp: i32,
+    /// True for monsters (touch AC is 10 flat, CNC-R14.1).
+    pub monster: bool,
+    /// AC before DEX, shield, cover and round effects: 10 + armour (+ magic), or a monster's AC.
+    pub base_ac: i32,
+    /// Protective magic that also counts against touch attacks (rings, spells; CNC-R14.2).
+    pub deflection: i32,
+    /// Shield carried.
+    pub shield: Option<ShieldSize>,
+    /// Movement rate in feet.
+    pub movement: i32,
+    /// Size.
+    pub size: Size,
+    /// Melee attack routine (one action makes all of them; characters have one).
+    pub melee: Vec<AttackForm>,
+    /// Off-hand weapon for two-weapon fighting.
+    pub off_hand: Option<AttackForm>,
+    /// Ranged weapon.
+    pub ranged: Option<Weapon>,
+    /// May disarm (CNC-R17.3, CNC-A24).
+    pub can_disarm: bool,
+    /// Rogue/assassin back attack: the rear +2 is not added again (CNC-R17.6).
+    pub back_attack: bool,
+    /// Monk (CNC-R17.8).
+    pub monk: bool,
+    /// Fights with a weapon that can be knocked away (CNC-R17.3).
+    pub armed: bool,
+}
+
+impl Profile {
+    /// STR modifier.
+    pub fn str_mod(&self) -> i32 {
+        self.mods[0]
+    }
+    /// DEX modifier.
+    pub fn dex_mod(&self) -> i32 {
+        self.mods[1]
+    }
+    /// Longest melee reach in feet.
+    pub fn reach(&self) -> i32 {
+        self.melee.iter().map(|a| a.reach).max().unwrap_or(5)
+    }
+}
+
+/// A declaration made before initiative (CNC-R6.1, CNC-R17).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Declared {
+    /// Nothing announced; rolls initiative.
+    #[default]
+    Nothing,
+    /// A charge at a target.
+    Charge(CombatantId),
+    /// Dodge.
+    Dodge,
+    /// Evade one opponent.
+    Evade(CombatantId),
+    /// Hasty disengagement.
+    DisengageHasty,
+    /// Fighting disengagement.
+    DisengageFighting,
+}
+
+impl Declared {
+    /// Declarers other than chargers do not roll initiative (CNC-R17).
+    pub fn skips_initiative(self) -> bool {
+        !matches!(self, Declared::Nothing | Declared::Charge(_))
+    }
+}
+
+/// A combatant during the fight.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Fighter {
+    /// Its side.
+    pub side: SideId,
+    /// Square.
+    pub pos: Pos,
+    /// Facing.
+    pub facing: Direction,
+    /// Current hit points.
+    pub hp: i32,
+    /// Of the damage taken, how much is subdual (CNC-R21.3).
+    pub subdual_taken: i32,
+    /// Running subdual total for the 1-in-5 conversion (CNC-A9).
+    pub subdual_running: i32,
+    /// Conditions.
+    pub conditions: Conditions<Cond>,
+    /// This round's declaration.
+    pub declared: Declared,
+    /// Acted this round.
+    pub acted: bool,
+    /// Attackers this round, in order (shield and dodge counts, CNC-A7).
+    pub attackers: Vec<CombatantId>,
+    /// Attacks received while dodging this round.
+    pub dodged: u8,
+    /// Round in which it was first at −7..−9 (CNC-A11).
+    pub mortal_since: Option<u32>,
+    /// Round in which someone aided its wounds.
+    pub aided_in: Option<u32>,
+    /// Who holds it in a grapple.
+    pub held_by: Option<CombatantId>,
+    /// Lost its weapon (CNC-R17.3).
+    pub disarmed: bool,
+    /// Round after which it no longer counts as engaged (fighting disengagement, CNC-R17.2b).
+    pub disengaged_in: Option<u32>,
+    /// Who it may not attack again this round (after a free attack, CNC-R17.2a).
+    pub free_attacked: Option<CombatantId>,
+    /// Its charge was negated (CNC-R6.5).
+    pub charge_negated: bool,
+    /// Cover it stands behind.
+    pub cover: Cover,
+    /// Concealment it enjoys.
+    pub concealment: Concealment,
+    /// Elevation in feet.
+    pub elevation: i32,
+    /// Mounted or on an unstable platform.
+    pub mounted: bool,
+    /// Dead (−10 or worse).
+    pub dead: bool,
+}
+
+impl Fighter {
+    /// Able to act: above 0 hit points and alive (CNC-R19).
+    pub fn is_up(&self) -> bool {
+        !self.dead && self.hp >= 1
+    }
+}
+
+/// The CK hooks and ambiguity toggles of C&C (spec §3 and §5).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// CNC-A3 / CNC-G16: the printed grapple size direction.
+    pub grapple_size_literal: bool,
+    /// CNC-A2 / CNC-G16: cap on falling dice.
+    pub fall_max_dice: Option<u32>,
+    /// CNC-R2.3 / CNC-G3.
+    pub group_initiative: bool,
+    /// CNC-G12 / CNC-A10: a creature at 0 HP stays conscious.
+    pub zero_hp_conscious: bool,
+    /// CNC-G7: BtH counts toward overbearing.
+    pub overbear_uses_bth: bool,
+    /// CNC-G7: extra modifier to pummel and overbear attempts.
+    pub grapple_modifier: i32,
+    /// CNC-G8: a creature in cover cannot attack.
+    pub cover_forbids_attacks: bool,
+    /// CNC-G2: SIEGE challenge base for a prime attribute.
+    pub check_base_prime: i32,
+    /// CNC-G2: SIEGE challenge base for a non-prime attribute.
+    pub check_base_nonprime: i32,
+    /// CNC-G14: the optional maneuvers module.
+    pub maneuvers: Maneuvers,
+    /// CNC-G1: sides that may be surprised, with the CK's modifier.
+    pub surprise: Vec<(SideId, i32)>,
+    /// CNC-G1: each member checks (true) or the best member checks for the party (false).
+    pub surprise_individual: bool,
+    /// CNC-G10: subdual damage to −10 kills (true) or leaves unconscious 24 h (false).
+    pub subdual_kills: bool,
+}
+
+/// CNC-G14: which optional maneuvers are in play (all by default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Maneuvers {
+    /// Dodge (CNC-R17.1).
+    pub dodge: bool,
+    /// Disengaging (CNC-R17.2).
+    pub disengage: bool,
+    /// Disarm (CNC-R17.3).
+    pub disarm: bool,
+    /// Evade (CNC-R17.4).
+    pub evade: bool,
+    /// Flank attacks (CNC-R17.5).
+    pub flank: bool,
+    /// Rear attacks (CNC-R17.6).
+    pub rear: bool,
+    /// Two-weapon fighting (CNC-R17.7).
+    pub two_weapon: bool,
+}
+
+impl Default for Maneuvers {
+    fn default() -> Self {
+        Maneuvers {
+            dodge: true,
+            disengage: true,
+            disarm: true,
+            evade: true,
+            flank: true,
+            rear: true,
+            two_weapon: true,
+        }
+    }
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            grapple_size_literal: false,
+            fall_max_dice: None,
+            group_initiative: false,
+            zero_hp_conscious: false,
+            overbear_uses_bth: false,
+            grapple_modifier: 0,
+            cover_forbids_attacks: false,
+            check_base_prime: 12,
+            check_base_nonprime: 18,
+            maneuvers: Maneuvers::default(),
+            surprise: Vec::new(),
+            surprise_individual: false,
+            subdual_kills: false,
+        }
+    }
+}
+
+/// A standing CK situational modifier (CNC-G4), recorded as a ruling each time it applies.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct StandingModifier {
+    /// Attacker it applies to (None: any).
+    pub attacker: Option<CombatantId>,
+    /// Target it applies to (None: any).
+    pub target: Option<CombatantId>,
+    /// To-hit modifier.
+    pub value: i32,
+    /// The CK's reason.
+    pub reason: String,
+}
+
+/// The whole state of a C&C fight.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct State {
+    /// Names.
+    pub roster: Arc<Roster>,
+    /// Fixed profiles, by combatant id.
+    pub profiles: Arc<[Profile]>,
+    /// Changing state, by combatant id.
+    pub fighters: Vec<Fighter>,
+    /// CK hooks.
+    pub options: Arc<Options>,
+    /// CK standing modifiers.
+    pub modifiers: Arc<[StandingModifier]>,
+    /// The round being played (0 = the surprise round or before the fight).
+    pub round: u32,
+}
+
+impl State {
+    /// Combatant ids in roster order.
+    pub fn ids(&self) -> impl Iterator<Item = CombatantId> {
+        (0..self.fighters.len() as u16).map(CombatantId)
+    }
+    /// A fighter.
+    pub fn f(&self, id: CombatantId) -> &Fighter {
+        &self.fighters[id.index()]
+    }
+    /// A fighter, mutably.
+    pub fn f_mut(&mut self, id: CombatantId) -> &mut Fighter {
+        &mut self.fighters[id.index()]
+    }
+    /// A profile.
+    pub fn p(&self, id: CombatantId) -> &Profile {
+        &self.profiles[id.index()]
+    }
+    /// True when `a` and `b` are on different sides.
+    pub fn enemies(&self, a: CombatantId, b: CombatantId) -> bool {
+        self.f(a).side != self.f(b).side
+    }
+    /// Who stands on a square.
+    pub fn occupant(&self, pos: Pos) -> Option<CombatantId> {
+        self.ids()
+            .find(|&id| self.f(id).pos == pos && !self.f(id).dead)
+    }
+    /// Able foes of `id` that are within its melee reach... or that reach it.
+    pub fn engaged_foes(
+        &self,
+        id: CombatantId,
+        round: u32,
+    ) -> impl Iterator<Item = CombatantId> + '_ {
+        let me = self.f(id);
+        let pos = me.pos;
+        let disengaged = me.disengaged_in.is_some_and(|r| r + 1 == round);
+        self.ids().filter(move |&o| {
+            !disengaged
+                && self.enemies(id, o)
+                && self.f(o).is_up()
+                && self.f(o).pos.within_reach(pos, self.p(o).reach())
+        })
+    }
+}

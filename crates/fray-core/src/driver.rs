@@ -1,0 +1,255 @@
+//! Drivers answer the rules' requests: seeded dice with the default tactics, scripts, replays.
+
+use crate::protocol::{Answer, ChoiceRequest, Chooser, Illegal, Interrupt, RollRequest};
+use crate::ruleset::Ruleset;
+use fray_dice::SeededDice;
+use std::collections::VecDeque;
+
+/// Answers roll and choice requests.
+pub trait Driver<R: Ruleset> {
+    /// The total of the requested dice.
+    fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt>;
+    /// One of the options (or any choice: the table checks its legality).
+    fn choose(
+        &mut self,
+        state: &R::State,
+        request: &ChoiceRequest<'_, R::Choice>,
+    ) -> Result<R::Choice, Interrupt>;
+}
+
+/// Rolls a pool with the seeded source.
+fn roll_pool(dice: &mut SeededDice, request: &RollRequest) -> u32 {
+    (0..request.count)
+        .map(|_| dice.face(u32::from(request.sides)))
+        .sum()
+}
+
+/// Seeded dice and the ruleset's default tactics: the simulator's driver and `fray fight`'s.
+#[derive(Debug, Clone)]
+pub struct AutoDriver {
+    dice: SeededDice,
+}
+
+impl AutoDriver {
+    /// A driver whose dice come from `seed`.
+    pub fn new(seed: u64) -> Self {
+        AutoDriver {
+            dice: SeededDice::new(seed),
+        }
+    }
+}
+
+impl<R: Ruleset> Driver<R> for AutoDriver {
+    fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
+        Ok(roll_pool(&mut self.dice, request))
+    }
+    fn choose(
+        &mut self,
+        state: &R::State,
+        request: &ChoiceRequest<'_, R::Choice>,
+    ) -> Result<R::Choice, Interrupt> {
+        Ok(R::tactics(state, request))
+    }
+}
+
+/// Default tactics for choices; rolls are refused (used where only choices are expected).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PolicyDriver;
+
+impl<R: Ruleset> Driver<R> for PolicyDriver {
+    fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
+        Err(Interrupt::NeedRoll(*request))
+    }
+    fn choose(
+        &mut self,
+        state: &R::State,
+        request: &ChoiceRequest<'_, R::Choice>,
+    ) -> Result<R::Choice, Interrupt> {
+        Ok(R::tactics(state, request))
+    }
+}
+
+/// A scripted choice: `who` (a combatant key, or `gm`) and the choice's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScriptedChoice {
+    /// `una`, `orc-2`, or `gm`.
+    pub who: String,
+    /// The choice as its canonical text, e.g. `charge orc-1`.
+    pub text: String,
+}
+
+impl ScriptedChoice {
+    /// Reads `who: text`.
+    pub fn parse(line: &str) -> Option<ScriptedChoice> {
+        let (who, text) = line.split_once(':')?;
+        let (who, text) = (who.trim(), text.trim());
+        if who.is_empty() || text.is_empty() {
+            return None;
+        }
+        Some(ScriptedChoice {
+            who: who.to_ascii_lowercase(),
+            text: text.to_string(),
+        })
+    }
+}
+
+/// Scripted dice (face values, one per die, in order) and scripted choices; choices not in the
+/// script come from the default tactics. An exhausted dice script stops the fight with
+/// [`Interrupt::NeedRoll`].
+#[derive(Debug, Clone)]
+pub struct ScriptedDriver {
+    faces: VecDeque<u32>,
+    choices: VecDeque<ScriptedChoice>,
+}
+
+impl ScriptedDriver {
+    /// A driver over die faces and choices.
+    pub fn new(faces: Vec<u32>, choices: Vec<ScriptedChoice>) -> Self {
+        ScriptedDriver {
+            faces: faces.into(),
+            choices: choices.into(),
+        }
+    }
+
+    /// Dice not used yet.
+    pub fn faces_left(&self) -> usize {
+        self.faces.len()
+    }
+
+    /// Scripted choices not used yet.
+    pub fn choices_left(&self) -> &VecDeque<ScriptedChoice> {
+        &self.choices
+    }
+}
+
+fn chooser_key<R: Ruleset>(state: &R::State, chooser: Chooser) -> String {
+    match chooser {
+        Chooser::Gm => "gm".to_string(),
+        Chooser::Combatant(id) => R::roster(state).key(id).to_ascii_lowercase(),
+    }
+}
+
+impl<R: Ruleset> Driver<R> for ScriptedDriver {
+    fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
+        if self.faces.len() < request.count as usize {
+            return Err(Interrupt::NeedRoll(*request));
+        }
+        let mut total = 0;
+        for _ in 0..request.count {
+            let face = self.faces.pop_front().unwrap_or(0);
+            if face < 1 || face > u32::from(request.sides) {
+                return Err(Interrupt::BadRoll {
+                    request: *request,
+                    value: face,
+                });
+            }
+            total += face;
+        }
+        Ok(total)
+    }
+
+    fn choose(
+        &mut self,
+        state: &R::State,
+        request: &ChoiceRequest<'_, R::Choice>,
+    ) -> Result<R::Choice, Interrupt> {
+        let key = chooser_key::<R>(state, request.chooser);
+        // A scripted choice answers the next request of its chooser that asks for its kind of
+        // choice (a declaration, an action, a yes/no); other requests get the default tactics.
+        let Some(next) = self.choices.front() else {
+            return Ok(R::tactics(state, request));
+        };
+        if next.who != key {
+            return Ok(R::tactics(state, request));
+        }
+        match R::parse_choice(state, request, &next.text) {
+            Ok(choice) if R::answers(request.question, &choice) => {
+                self.choices.pop_front();
+                Ok(choice)
+            }
+            Ok(_) => Ok(R::tactics(state, request)),
+            Err(illegal) => Err(Interrupt::IllegalChoice {
+                chooser: request.chooser,
+                text: next.text.clone(),
+                illegal,
+            }),
+        }
+    }
+}
+
+/// Answers from a recorded log, in order; stops with a `Need…` interrupt where it runs out.
+#[derive(Debug, Clone)]
+pub struct ReplayDriver<'a> {
+    answers: &'a [Answer],
+    next: usize,
+}
+
+impl<'a> ReplayDriver<'a> {
+    /// A replay of `answers`.
+    pub fn new(answers: &'a [Answer]) -> Self {
+        ReplayDriver { answers, next: 0 }
+    }
+
+    /// Answers consumed so far.
+    pub fn used(&self) -> usize {
+        self.next
+    }
+}
+
+impl<R: Ruleset> Driver<R> for ReplayDriver<'_> {
+    fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
+        match self.answers.get(self.next) {
+            Some(Answer::Roll(v)) => {
+                self.next += 1;
+                Ok(*v)
+            }
+            Some(Answer::Choice(text)) => Err(Interrupt::IllegalChoice {
+                chooser: Chooser::Gm,
+                text: text.clone(),
+                illegal: Illegal {
+                    rule: request.rule,
+                    reason: format!(
+                        "the log has a choice where a roll of {} is needed",
+                        request.dice_text()
+                    ),
+                },
+            }),
+            None => Err(Interrupt::NeedRoll(*request)),
+        }
+    }
+
+    fn choose(
+        &mut self,
+        state: &R::State,
+        request: &ChoiceRequest<'_, R::Choice>,
+    ) -> Result<R::Choice, Interrupt> {
+        match self.answers.get(self.next) {
+            Some(Answer::Choice(text)) => {
+                self.next += 1;
+                R::parse_choice(state, request, text).map_err(|illegal| Interrupt::IllegalChoice {
+                    chooser: request.chooser,
+                    text: text.clone(),
+                    illegal,
+                })
+            }
+            Some(Answer::Roll(v)) => Err(Interrupt::IllegalChoice {
+                chooser: request.chooser,
+                text: v.to_string(),
+                illegal: Illegal {
+                    rule: request.rule,
+                    reason: "the log has a roll where a choice is needed".to_string(),
+                },
+            }),
+            None => Err(Interrupt::NeedChoice {
+                chooser: request.chooser,
+                question: request.question,
+                rule: request.rule,
+                options: request
+                    .options
+                    .iter()
+                    .map(|c| R::choice_text(state, c))
+                    .collect(),
+            }),
+        }
+    }
+}

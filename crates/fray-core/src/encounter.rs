@@ -1,0 +1,241 @@
+//! Ruleset-independent parts of encounter files: the header (schema and ruleset), sides,
+//! placement of combatants on the grid, scripts, and setup checks that report every problem.
+//!
+//! Each ruleset defines its own encounter structure from these pieces (its combatants carry
+//! system-specific statistics); see `docs/encounters.md`.
+
+use crate::driver::ScriptedChoice;
+use crate::grid::{Direction, Pos};
+use crate::ruleset::RulesetId;
+use crate::span::{FileError, SourceFile};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// The encounter-file schema version this build reads.
+pub const ENCOUNTER_SCHEMA: u32 = 1;
+
+/// Most combatants in one encounter.
+pub const MAX_COMBATANTS: usize = 500;
+
+#[derive(Deserialize)]
+struct Header {
+    schema: Option<Spanned<i64>>,
+    ruleset: Option<Spanned<String>>,
+}
+
+/// Reads and checks `schema` and `ruleset`, the two keys every encounter file starts with.
+pub fn read_header(file: &SourceFile<'_>) -> Result<RulesetId, Vec<FileError>> {
+    let header: Header = toml::from_str(file.text).map_err(|e| vec![file.toml_error(&e)])?;
+    let mut errors = Vec::new();
+    match &header.schema {
+        None => errors.push(file.error(
+            0..0,
+            Some("schema".to_string()),
+            format!("missing; expected `schema = {ENCOUNTER_SCHEMA}`"),
+        )),
+        Some(s) if *s.get_ref() != i64::from(ENCOUNTER_SCHEMA) => errors.push(file.error(
+            s.span(),
+            Some("schema".to_string()),
+            format!(
+                "unsupported schema {}; this fray reads schema {ENCOUNTER_SCHEMA}",
+                s.get_ref()
+            ),
+        )),
+        Some(_) => {}
+    }
+    let id = match &header.ruleset {
+        None => {
+            errors.push(file.error(
+                0..0,
+                Some("ruleset".to_string()),
+                format!("missing; expected one of {}", ruleset_keys()),
+            ));
+            None
+        }
+        Some(r) => match RulesetId::from_key(r.get_ref()) {
+            Some(id) => Some(id),
+            None => {
+                errors.push(file.error(
+                    r.span(),
+                    Some("ruleset".to_string()),
+                    format!(
+                        "unknown ruleset `{}`; expected one of {}",
+                        r.get_ref(),
+                        ruleset_keys()
+                    ),
+                ));
+                None
+            }
+        },
+    };
+    match id {
+        Some(id) if errors.is_empty() => Ok(id),
+        _ => Err(errors),
+    }
+}
+
+fn ruleset_keys() -> String {
+    RulesetId::ALL
+        .iter()
+        .map(|id| id.key())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `[[sides]]`: a side of the fight.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideDef {
+    /// Key (e.g. `heroes`).
+    pub id: Spanned<String>,
+    /// Display name (defaults to the key).
+    pub name: Option<String>,
+}
+
+/// `[script]`: scripted dice and choices.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptDef {
+    /// Die faces in order.
+    #[serde(default)]
+    pub dice: Vec<Spanned<u32>>,
+    /// Choices as `who: choice`.
+    #[serde(default)]
+    pub choices: Vec<Spanned<String>>,
+}
+
+impl ScriptDef {
+    /// Reads the script, reporting malformed choice lines.
+    pub fn read(
+        &self,
+        file: &SourceFile<'_>,
+        errors: &mut Vec<FileError>,
+    ) -> (Vec<u32>, Vec<ScriptedChoice>) {
+        let dice = self.dice.iter().map(|d| *d.get_ref()).collect();
+        let mut choices = Vec::new();
+        for (i, line) in self.choices.iter().enumerate() {
+            match ScriptedChoice::parse(line.get_ref()) {
+                Some(c) => choices.push(c),
+                None => errors.push(file.error(
+                    line.span(),
+                    Some(format!("script.choices[{i}]")),
+                    "expected `who: choice`, e.g. `una: attack orc-1`",
+                )),
+            }
+        }
+        (dice, choices)
+    }
+}
+
+/// Where a group of combatants stands: `at = [x, y]` (with `count`, a row going east) or
+/// `at = [[x, y], …]` one square each.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Placement {
+    /// One square; several combatants fill a row eastwards from it.
+    Start([i32; 2]),
+    /// One square per combatant.
+    Squares(Vec<[i32; 2]>),
+}
+
+impl Placement {
+    /// The squares of `count` combatants.
+    pub fn squares(&self, count: usize) -> Result<Vec<Pos>, String> {
+        match self {
+            Placement::Start([x, y]) => {
+                Ok((0..count as i32).map(|i| Pos::new(x + i, *y)).collect())
+            }
+            Placement::Squares(list) if list.len() == count => {
+                Ok(list.iter().map(|[x, y]| Pos::new(*x, *y)).collect())
+            }
+            Placement::Squares(list) => Err(format!(
+                "{} squares given for {count} combatants; give one square per combatant, or one \
+                 starting square",
+                list.len()
+            )),
+        }
+    }
+}
+
+/// Reads a facing (`north`, `ne`, …).
+pub fn parse_direction(text: &str) -> Option<Direction> {
+    Some(match text.to_ascii_lowercase().as_str() {
+        "n" | "north" => Direction::North,
+        "ne" | "northeast" | "north-east" => Direction::NorthEast,
+        "e" | "east" => Direction::East,
+        "se" | "southeast" | "south-east" => Direction::SouthEast,
+        "s" | "south" => Direction::South,
+        "sw" | "southwest" | "south-west" => Direction::SouthWest,
+        "w" | "west" => Direction::West,
+        "nw" | "northwest" | "north-west" => Direction::NorthWest,
+        _ => return None,
+    })
+}
+
+/// Checks that no two combatants share a square; reports each clash at the later entry.
+pub fn check_squares(
+    file: &SourceFile<'_>,
+    placed: &[(String, Pos, std::ops::Range<usize>)],
+    errors: &mut Vec<FileError>,
+) {
+    let mut seen: BTreeMap<Pos, &str> = BTreeMap::new();
+    for (key, pos, span) in placed {
+        if let Some(other) = seen.get(pos) {
+            errors.push(file.error(
+                span.clone(),
+                Some("at".to_string()),
+                format!(
+                    "`{key}` and `{other}` are both placed on square [{}, {}]; each square holds \
+                     one combatant",
+                    pos.x, pos.y
+                ),
+            ));
+        } else {
+            seen.insert(*pos, key);
+        }
+    }
+}
+
+/// Keys of `count` combatants of a group with key `id`: `id` itself when alone, else `id-1`…
+pub fn member_keys(id: &str, count: usize) -> Vec<String> {
+    if count == 1 {
+        vec![id.to_string()]
+    } else {
+        (1..=count).map(|i| format!("{id}-{i}")).collect()
+    }
+}
+
+/// Display names to match [`member_keys`].
+pub fn member_names(name: &str, count: usize) -> Vec<String> {
+    if count == 1 {
+        vec![name.to_string()]
+    } else {
+        (1..=count).map(|i| format!("{name} {i}")).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_names_unknown_ruleset_with_its_line() {
+        let text = "schema = 1\nruleset = \"gurps\"\n";
+        let err = read_header(&SourceFile::new("e.toml", text)).unwrap_err();
+        assert_eq!(err.len(), 1);
+        assert_eq!(err[0].line, 2);
+        assert!(err[0].message.contains("unknown ruleset `gurps`"));
+    }
+
+    #[test]
+    fn placements_fill_rows() {
+        let p = Placement::Start([2, 3]);
+        assert_eq!(
+            p.squares(3).unwrap(),
+            vec![Pos::new(2, 3), Pos::new(3, 3), Pos::new(4, 3)]
+        );
+        assert!(Placement::Squares(vec![[0, 0]]).squares(2).is_err());
+        assert_eq!(member_keys("orc", 2), vec!["orc-1", "orc-2"]);
+    }
+}

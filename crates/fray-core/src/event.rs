@@ -1,0 +1,593 @@
+//! The event log: what happened, each ruling naming its rule. Events are data; the text and JSON
+//! renderings live here too so every front end says the same thing.
+//!
+//! Events go to an [`EventSink`]. The simulator uses [`NullSink`], which is disabled, and rules
+//! build events lazily (see [`crate::Table::emit`]), so a simulated fight allocates nothing for them.
+
+use crate::grid::Pos;
+use crate::ids::{CombatantId, SideId};
+use crate::roster::Roster;
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+
+/// Version of the event-log schema.
+pub const EVENT_SCHEMA: u32 = 1;
+
+/// A named modifier applied to a roll or a value, with the rule that grants it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Modifier {
+    /// What it is (`BtH`, `STR`, `charge`, `flank`…).
+    pub label: &'static str,
+    /// The rule that grants it (e.g. `CNC-R17.5`), or "" for plain statistics.
+    pub rule: &'static str,
+    /// The amount.
+    pub value: i32,
+}
+
+impl Modifier {
+    /// A modifier.
+    pub const fn new(label: &'static str, rule: &'static str, value: i32) -> Self {
+        Modifier { label, rule, value }
+    }
+}
+
+/// The result of an attack roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AttackResult {
+    /// Missed.
+    Miss,
+    /// Hit.
+    Hit,
+    /// A critical hit (systems that have them).
+    Critical,
+}
+
+impl AttackResult {
+    /// `hit`, `miss`, `critical`.
+    pub fn key(self) -> &'static str {
+        match self {
+            AttackResult::Miss => "miss",
+            AttackResult::Hit => "hit",
+            AttackResult::Critical => "critical",
+        }
+    }
+    /// True for any hit.
+    pub fn is_hit(self) -> bool {
+        !matches!(self, AttackResult::Miss)
+    }
+}
+
+/// One thing that happened in a fight.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Event {
+    /// A new round begins.
+    RoundStarted,
+    /// A surprise check.
+    SurpriseCheck {
+        /// Who checked (a party's best member, or each member).
+        who: CombatantId,
+        /// The die.
+        roll: u32,
+        /// Total with modifiers.
+        total: i32,
+        /// Needed total.
+        target: i32,
+        /// True when surprised.
+        surprised: bool,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// An announcement before initiative.
+    Declared {
+        /// Who declares.
+        who: CombatantId,
+        /// What (`charge orc-1`, `dodge`…).
+        declaration: String,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// An initiative roll.
+    Initiative {
+        /// Who rolled.
+        who: CombatantId,
+        /// The die.
+        roll: u32,
+        /// Total after modifiers.
+        total: i32,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// A group initiative roll for a whole side.
+    SideInitiative {
+        /// The side.
+        side: SideId,
+        /// The die.
+        roll: u32,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// The order of action this round; each inner list acts simultaneously.
+    Order {
+        /// Groups in order.
+        groups: Vec<Vec<CombatantId>>,
+    },
+    /// A combatant moved.
+    Moved {
+        /// Who.
+        who: CombatantId,
+        /// From.
+        from: Pos,
+        /// To.
+        to: Pos,
+        /// Distance in feet.
+        feet: i32,
+        /// `walk`, `jog`, `run`, `charge`, `half move`…
+        mode: &'static str,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// An attack roll against a defence.
+    Attack {
+        /// Attacker.
+        attacker: CombatantId,
+        /// Defender.
+        target: CombatantId,
+        /// The attack (`long sword`, `grapple`, `free attack (hasty disengagement)`…).
+        attack: String,
+        /// The die.
+        roll: u32,
+        /// Modifiers added to the roll.
+        modifiers: Vec<Modifier>,
+        /// Roll plus modifiers.
+        total: i32,
+        /// What it must reach (`AC`, `grapple AC`…).
+        defense: &'static str,
+        /// The defence value, after its own adjustments.
+        versus: i32,
+        /// Adjustments to the defence value.
+        defense_modifiers: Vec<Modifier>,
+        /// The result.
+        result: AttackResult,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// Damage dealt.
+    Damage {
+        /// Who takes it.
+        target: CombatantId,
+        /// Dice total before modifiers.
+        roll: i32,
+        /// Modifiers to the damage.
+        modifiers: Vec<Modifier>,
+        /// Normal damage taken.
+        normal: i32,
+        /// Subdual (temporary) damage taken.
+        subdual: i32,
+        /// Hit points after.
+        hp: i32,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// Healing received.
+    Healed {
+        /// Who.
+        who: CombatantId,
+        /// Points restored.
+        amount: i32,
+        /// Hit points after.
+        hp: i32,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// A condition gained or lost.
+    Condition {
+        /// Who.
+        who: CombatantId,
+        /// The condition (`prone`, `held`, `charging`…).
+        condition: &'static str,
+        /// Gained (true) or lost (false).
+        gained: bool,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// A change of state (`unconscious`, `grievously wounded`, `mortally wounded`, `dead`…).
+    Status {
+        /// Who.
+        who: CombatantId,
+        /// New state.
+        status: &'static str,
+        /// Hit points now.
+        hp: i32,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// A combatant loses its action.
+    Skipped {
+        /// Who.
+        who: CombatantId,
+        /// Why.
+        reason: &'static str,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// A ruling or explanation in words.
+    Ruling {
+        /// The rule.
+        rule: &'static str,
+        /// The text.
+        text: String,
+    },
+    /// The fight is over.
+    End {
+        /// The winning side, if any.
+        winner: Option<SideId>,
+        /// Rounds played.
+        rounds: u32,
+        /// True when the round limit stopped the fight.
+        stalemate: bool,
+    },
+}
+
+/// Where events go.
+pub trait EventSink {
+    /// False when events are thrown away (rules then skip building them).
+    fn enabled(&self) -> bool;
+    /// Takes one event of the given round.
+    fn push(&mut self, round: u32, event: Event);
+}
+
+/// Throws every event away; disabled.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NullSink;
+
+impl EventSink for NullSink {
+    fn enabled(&self) -> bool {
+        false
+    }
+    fn push(&mut self, _round: u32, _event: Event) {}
+}
+
+/// Keeps every event with its round.
+#[derive(Debug, Default, Clone)]
+pub struct VecSink {
+    /// `(round, event)` in order.
+    pub events: Vec<(u32, Event)>,
+}
+
+impl EventSink for VecSink {
+    fn enabled(&self) -> bool {
+        true
+    }
+    fn push(&mut self, round: u32, event: Event) {
+        self.events.push((round, event));
+    }
+}
+
+fn modifiers_text(out: &mut String, modifiers: &[Modifier]) {
+    for m in modifiers {
+        let sign = if m.value < 0 { '-' } else { '+' };
+        let _ = write!(out, " {sign}{} {}", m.value.abs(), m.label);
+        if !m.rule.is_empty() {
+            let _ = write!(out, " ({})", m.rule);
+        }
+    }
+}
+
+fn modifiers_json(modifiers: &[Modifier]) -> Value {
+    Value::Array(
+        modifiers
+            .iter()
+            .map(|m| json!({"label": m.label, "rule": m.rule, "value": m.value}))
+            .collect(),
+    )
+}
+
+impl Event {
+    /// The event's `type` in JSON.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::RoundStarted => "round",
+            Event::SurpriseCheck { .. } => "surprise",
+            Event::Declared { .. } => "declare",
+            Event::Initiative { .. } => "initiative",
+            Event::SideInitiative { .. } => "side_initiative",
+            Event::Order { .. } => "order",
+            Event::Moved { .. } => "move",
+            Event::Attack { .. } => "attack",
+            Event::Damage { .. } => "damage",
+            Event::Healed { .. } => "heal",
+            Event::Condition { .. } => "condition",
+            Event::Status { .. } => "status",
+            Event::Skipped { .. } => "skip",
+            Event::Ruling { .. } => "ruling",
+            Event::End { .. } => "end",
+        }
+    }
+
+    /// One line of readable text.
+    pub fn describe(&self, roster: &Roster) -> String {
+        let n = |id: CombatantId| roster.name(id).to_string();
+        let mut s = String::new();
+        match self {
+            Event::RoundStarted => s.push_str("new round"),
+            Event::SurpriseCheck {
+                who,
+                roll,
+                total,
+                target,
+                surprised,
+                rule,
+            } => {
+                let _ = write!(
+                    s,
+                    "{} checks for surprise ({rule}): d20 {roll} → {total} vs {target}: {}",
+                    n(*who),
+                    if *surprised {
+                        "surprised"
+                    } else {
+                        "not surprised"
+                    }
+                );
+            }
+            Event::Declared {
+                who,
+                declaration,
+                rule,
+            } => {
+                let _ = write!(s, "{} announces {declaration} ({rule})", n(*who));
+            }
+            Event::Initiative {
+                who,
+                roll,
+                total,
+                rule,
+            } => {
+                let _ = write!(s, "{} initiative ({rule}): {roll}", n(*who));
+                if *total != *roll as i32 {
+                    let _ = write!(s, " → {total}");
+                }
+            }
+            Event::SideInitiative { side, roll, rule } => {
+                let _ = write!(
+                    s,
+                    "{} group initiative ({rule}): {roll}",
+                    roster.sides[side.index()].name
+                );
+            }
+            Event::Order { groups } => {
+                s.push_str("order: ");
+                let parts: Vec<String> = groups
+                    .iter()
+                    .map(|g| g.iter().map(|id| n(*id)).collect::<Vec<_>>().join(" & "))
+                    .collect();
+                s.push_str(&parts.join(", "));
+            }
+            Event::Moved {
+                who,
+                from,
+                to,
+                feet,
+                mode,
+                rule,
+            } => {
+                let _ = write!(
+                    s,
+                    "{} moves {feet} ft ({mode}) from ({},{}) to ({},{}) ({rule})",
+                    n(*who),
+                    from.x,
+                    from.y,
+                    to.x,
+                    to.y
+                );
+            }
+            Event::Attack {
+                attacker,
+                target,
+                attack,
+                roll,
+                modifiers,
+                total,
+                defense,
+                versus,
+                defense_modifiers,
+                result,
+                rule,
+            } => {
+                let _ = write!(
+                    s,
+                    "{} attacks {} with {attack} ({rule}): d20 {roll}",
+                    n(*attacker),
+                    n(*target)
+                );
+                modifiers_text(&mut s, modifiers);
+                let _ = write!(s, " = {total} vs {defense} {versus}");
+                if !defense_modifiers.is_empty() {
+                    s.push_str(" [");
+                    modifiers_text(&mut s, defense_modifiers);
+                    s.push_str(" ]");
+                }
+                let _ = write!(s, " — {}", result.key());
+            }
+            Event::Damage {
+                target,
+                roll,
+                modifiers,
+                normal,
+                subdual,
+                hp,
+                rule,
+            } => {
+                let _ = write!(s, "{} takes damage ({rule}): roll {roll}", n(*target));
+                modifiers_text(&mut s, modifiers);
+                let _ = write!(s, " → {normal} normal");
+                if *subdual != 0 {
+                    let _ = write!(s, " + {subdual} subdual");
+                }
+                let _ = write!(s, "; {hp} hp left");
+            }
+            Event::Healed {
+                who,
+                amount,
+                hp,
+                rule,
+            } => {
+                let _ = write!(s, "{} heals {amount} ({rule}); {hp} hp", n(*who));
+            }
+            Event::Condition {
+                who,
+                condition,
+                gained,
+                rule,
+            } => {
+                let verb = if *gained { "is now" } else { "is no longer" };
+                let _ = write!(s, "{} {verb} {condition} ({rule})", n(*who));
+            }
+            Event::Status {
+                who,
+                status,
+                hp,
+                rule,
+            } => {
+                let _ = write!(s, "{} is {status} at {hp} hp ({rule})", n(*who));
+            }
+            Event::Skipped { who, reason, rule } => {
+                let _ = write!(s, "{} cannot act: {reason} ({rule})", n(*who));
+            }
+            Event::Ruling { rule, text } => {
+                let _ = write!(s, "{text} ({rule})");
+            }
+            Event::End {
+                winner,
+                rounds,
+                stalemate,
+            } => match (winner, stalemate) {
+                (_, true) => {
+                    let plural = if *rounds == 1 { "round" } else { "rounds" };
+                    let _ = write!(s, "stalemate: round limit reached after {rounds} {plural}");
+                }
+                (Some(side), _) => {
+                    let plural = if *rounds == 1 { "round" } else { "rounds" };
+                    let _ = write!(
+                        s,
+                        "{} win after {rounds} {plural}",
+                        roster.sides[side.index()].name
+                    );
+                }
+                (None, _) => {
+                    let plural = if *rounds == 1 { "round" } else { "rounds" };
+                    let _ = write!(s, "nobody is left standing after {rounds} {plural}");
+                }
+            },
+        }
+        s
+    }
+
+    /// The JSON object of the event (one line of the JSON Lines log).
+    pub fn to_json(&self, round: u32, roster: &Roster) -> Value {
+        let k = |id: &CombatantId| Value::String(roster.key(*id).to_string());
+        let pos = |p: &Pos| json!([p.x, p.y]);
+        let mut v = match self {
+            Event::RoundStarted => json!({}),
+            Event::SurpriseCheck {
+                who,
+                roll,
+                total,
+                target,
+                surprised,
+                rule,
+            } => json!({"who": k(who), "roll": roll, "total": total, "target": target,
+                        "surprised": surprised, "rule": rule}),
+            Event::Declared {
+                who,
+                declaration,
+                rule,
+            } => json!({"who": k(who), "declaration": declaration, "rule": rule}),
+            Event::Initiative {
+                who,
+                roll,
+                total,
+                rule,
+            } => json!({"who": k(who), "roll": roll, "total": total, "rule": rule}),
+            Event::SideInitiative { side, roll, rule } => {
+                json!({"side": roster.side_key(*side), "roll": roll, "rule": rule})
+            }
+            Event::Order { groups } => json!({"groups": groups
+                .iter()
+                .map(|g| g.iter().map(k).collect::<Vec<_>>())
+                .collect::<Vec<_>>()}),
+            Event::Moved {
+                who,
+                from,
+                to,
+                feet,
+                mode,
+                rule,
+            } => json!({"who": k(who), "from": pos(from), "to": pos(to), "feet": feet,
+                        "mode": mode, "rule": rule}),
+            Event::Attack {
+                attacker,
+                target,
+                attack,
+                roll,
+                modifiers,
+                total,
+                defense,
+                versus,
+                defense_modifiers,
+                result,
+                rule,
+            } => json!({"attacker": k(attacker), "target": k(target), "attack": attack,
+                        "roll": roll, "modifiers": modifiers_json(modifiers), "total": total,
+                        "defense": defense, "versus": versus,
+                        "defense_modifiers": modifiers_json(defense_modifiers),
+                        "result": result.key(), "rule": rule}),
+            Event::Damage {
+                target,
+                roll,
+                modifiers,
+                normal,
+                subdual,
+                hp,
+                rule,
+            } => json!({"target": k(target), "roll": roll, "modifiers": modifiers_json(modifiers),
+                        "normal": normal, "subdual": subdual, "hp": hp, "rule": rule}),
+            Event::Healed {
+                who,
+                amount,
+                hp,
+                rule,
+            } => json!({"who": k(who), "amount": amount, "hp": hp, "rule": rule}),
+            Event::Condition {
+                who,
+                condition,
+                gained,
+                rule,
+            } => json!({"who": k(who), "condition": condition, "gained": gained, "rule": rule}),
+            Event::Status {
+                who,
+                status,
+                hp,
+                rule,
+            } => json!({"who": k(who), "status": status, "hp": hp, "rule": rule}),
+            Event::Skipped { who, reason, rule } => {
+                json!({"who": k(who), "reason": reason, "rule": rule})
+            }
+            Event::Ruling { rule, text } => json!({"rule": rule, "text": text}),
+            Event::End {
+                winner,
+                rounds,
+                stalemate,
+            } => json!({"winner": winner.map(|s| roster.side_key(s).to_string()),
+                        "rounds": rounds, "stalemate": stalemate}),
+        };
+        if let Value::Object(map) = &mut v {
+            let mut out = serde_json::Map::new();
+            out.insert("schema".into(), json!(EVENT_SCHEMA));
+            out.insert("type".into(), json!(self.kind()));
+            out.insert("round".into(), json!(round));
+            out.append(map);
+            return Value::Object(out);
+        }
+        v
+    }
+}

@@ -1,0 +1,131 @@
+//! The [`Ruleset`] trait every rule system implements, and the fixed list of ruleset ids.
+
+use crate::protocol::{ChoiceRequest, Illegal, Interrupt};
+use crate::roster::Roster;
+use crate::runner::Table;
+use crate::SideId;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// The rule systems fray knows, one per seed document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RulesetId {
+    /// Castles & Crusades (seed 002).
+    Cnc,
+    /// Spelljammer d100 house rules (seed 003).
+    Spelljammer,
+    /// "17 Combat", a B/X-style chapter (seed 001).
+    Osr,
+    /// OD&D house rules (seed 004).
+    Odd,
+    /// Legends of Celesia (seed 000).
+    Celesia,
+}
+
+impl RulesetId {
+    /// Every ruleset id, in a fixed order.
+    pub const ALL: [RulesetId; 5] = [
+        RulesetId::Cnc,
+        RulesetId::Spelljammer,
+        RulesetId::Osr,
+        RulesetId::Odd,
+        RulesetId::Celesia,
+    ];
+
+    /// The id used in files and on the command line.
+    pub fn key(self) -> &'static str {
+        match self {
+            RulesetId::Cnc => "cnc",
+            RulesetId::Spelljammer => "spelljammer",
+            RulesetId::Osr => "osr",
+            RulesetId::Odd => "odd",
+            RulesetId::Celesia => "celesia",
+        }
+    }
+
+    /// The system's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            RulesetId::Cnc => "Castles & Crusades",
+            RulesetId::Spelljammer => "Spelljammer d100 house rules",
+            RulesetId::Osr => "17 Combat (B/X-style)",
+            RulesetId::Odd => "OD&D house rules",
+            RulesetId::Celesia => "Legends of Celesia",
+        }
+    }
+
+    /// The seed document the system comes from.
+    pub fn seed_file(self) -> &'static str {
+        match self {
+            RulesetId::Cnc => "002_d052e44c4a5aca00.txt",
+            RulesetId::Spelljammer => "003_abb45db44eb0a0ba.txt",
+            RulesetId::Osr => "001_531e683ac1309b4e.txt",
+            RulesetId::Odd => "004_6a582973b5aa35ae.txt",
+            RulesetId::Celesia => "000_4c39471390719d24.txt",
+        }
+    }
+
+    /// Parses a key (`cnc`, …).
+    pub fn from_key(key: &str) -> Option<RulesetId> {
+        RulesetId::ALL.into_iter().find(|id| id.key() == key)
+    }
+}
+
+/// Whether a fight is over, and who won.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// Two or more sides can still fight.
+    Ongoing,
+    /// Only this side has anyone able to fight.
+    Won(SideId),
+    /// Nobody is left able to fight.
+    NoneStanding,
+}
+
+/// One rule system. Rules do no I/O and own no randomness: every die and every decision goes
+/// through the [`Table`].
+pub trait Ruleset: Sized + 'static {
+    /// Which system this is.
+    const ID: RulesetId;
+    /// The whole state of a fight under these rules (positions, hit points, conditions…).
+    type State: Clone + Debug + Hash;
+    /// An answer to a choice request (an action, a declaration, yes/no…).
+    type Choice: Clone + Debug + PartialEq;
+
+    /// Names of sides and combatants.
+    fn roster(state: &Self::State) -> &Roster;
+
+    /// Before the first round: surprise and anything else that happens once.
+    fn begin(state: &mut Self::State, table: &mut Table<'_, Self>) -> Result<(), Interrupt>;
+
+    /// Plays one round.
+    fn play_round(state: &mut Self::State, table: &mut Table<'_, Self>) -> Result<(), Interrupt>;
+
+    /// Whether the fight is over.
+    fn outcome(state: &Self::State) -> Outcome;
+
+    /// The canonical text of a choice (`attack orc-2`), used in logs and scripts.
+    fn choice_text(state: &Self::State, choice: &Self::Choice) -> String;
+
+    /// Reads a choice typed by a person or a script. The result is checked by
+    /// [`Ruleset::check_choice`] afterwards.
+    fn parse_choice(
+        state: &Self::State,
+        request: &ChoiceRequest<'_, Self::Choice>,
+        text: &str,
+    ) -> Result<Self::Choice, Illegal>;
+
+    /// Is this choice of the kind `question` asks for (a declaration, an action, a yes/no)?
+    /// Scripts use it to leave a scripted choice for the request it is meant for.
+    fn answers(question: crate::protocol::Question, choice: &Self::Choice) -> bool;
+
+    /// Is this choice allowed here? Refusals name the rule that forbids it.
+    fn check_choice(
+        state: &Self::State,
+        request: &ChoiceRequest<'_, Self::Choice>,
+        choice: &Self::Choice,
+    ) -> Result<(), Illegal>;
+
+    /// The default tactics: what a sensible player of this combatant would choose.
+    fn tactics(state: &Self::State, request: &ChoiceRequest<'_, Self::Choice>) -> Self::Choice;
+}

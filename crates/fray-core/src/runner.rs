@@ -1,0 +1,232 @@
+//! The fight loop and the [`Table`] through which rules ask for rolls and choices.
+
+use crate::driver::{Driver, ReplayDriver};
+use crate::event::{Event, EventSink};
+use crate::ids::{CombatantId, SideId};
+use crate::protocol::{Answer, ChoiceRequest, Interrupt, RollPurpose, RollRequest};
+use crate::ruleset::{Outcome, Ruleset};
+
+/// Limits on one fight's work; hitting one is an error or a stalemate, never a hang.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Rounds before the fight is called a stalemate.
+    pub max_rounds: u32,
+    /// Answers (rolls and choices) in one fight.
+    pub max_answers: u32,
+}
+
+impl Limits {
+    /// Hard ceiling on `max_rounds` accepted from files and flags.
+    pub const MAX_ROUNDS_CEILING: u32 = 10_000;
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_rounds: 100,
+            max_answers: 1_000_000,
+        }
+    }
+}
+
+/// How a fight ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FightEnd {
+    /// The winning side, if any.
+    pub winner: Option<SideId>,
+    /// Rounds played.
+    pub rounds: u32,
+    /// True when the round limit stopped the fight.
+    pub stalemate: bool,
+}
+
+/// The rules' window on the world: dice and decisions come in, events go out.
+pub struct Table<'a, R: Ruleset> {
+    driver: &'a mut dyn Driver<R>,
+    sink: &'a mut dyn EventSink,
+    log: Option<&'a mut Vec<Answer>>,
+    round: u32,
+    answers: u32,
+    max_answers: u32,
+}
+
+impl<R: Ruleset> std::fmt::Debug for Table<'_, R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("round", &self.round)
+            .field("answers", &self.answers)
+            .finish()
+    }
+}
+
+impl<'a, R: Ruleset> Table<'a, R> {
+    /// A table over a driver and a sink; `log` records every answer when given.
+    pub fn new(
+        driver: &'a mut dyn Driver<R>,
+        sink: &'a mut dyn EventSink,
+        log: Option<&'a mut Vec<Answer>>,
+        limits: &Limits,
+    ) -> Self {
+        Table {
+            driver,
+            sink,
+            log,
+            round: 0,
+            answers: 0,
+            max_answers: limits.max_answers,
+        }
+    }
+
+    /// The current round (0 = before the first round, e.g. a surprise round).
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// Sets the round (the runner does this).
+    pub fn set_round(&mut self, round: u32) {
+        self.round = round;
+    }
+
+    fn count_answer(&mut self) -> Result<(), Interrupt> {
+        self.answers += 1;
+        if self.answers > self.max_answers {
+            return Err(Interrupt::Limit("answers per fight"));
+        }
+        Ok(())
+    }
+
+    /// Asks for a roll and checks the answer is a possible total.
+    pub fn roll(&mut self, request: RollRequest) -> Result<u32, Interrupt> {
+        self.count_answer()?;
+        let value = self.driver.roll(&request)?;
+        if value < request.min_total() || value > request.max_total() {
+            return Err(Interrupt::BadRoll { request, value });
+        }
+        if let Some(log) = self.log.as_deref_mut() {
+            log.push(Answer::Roll(value));
+        }
+        Ok(value)
+    }
+
+    /// Shorthand for [`Table::roll`].
+    pub fn roll_dice(
+        &mut self,
+        count: u16,
+        sides: u16,
+        who: Option<CombatantId>,
+        purpose: RollPurpose,
+        rule: &'static str,
+    ) -> Result<u32, Interrupt> {
+        self.roll(RollRequest {
+            count,
+            sides,
+            who,
+            purpose,
+            rule,
+        })
+    }
+
+    /// Asks for a choice among `request.options`. A single option is taken without asking.
+    /// The answer is checked with [`Ruleset::check_choice`].
+    pub fn choose(
+        &mut self,
+        state: &R::State,
+        request: ChoiceRequest<'_, R::Choice>,
+    ) -> Result<R::Choice, Interrupt> {
+        if request.options.len() == 1 {
+            return Ok(request.options[0].clone());
+        }
+        self.count_answer()?;
+        let choice = self.driver.choose(state, &request)?;
+        if let Err(illegal) = R::check_choice(state, &request, &choice) {
+            return Err(Interrupt::IllegalChoice {
+                chooser: request.chooser,
+                text: R::choice_text(state, &choice),
+                illegal,
+            });
+        }
+        if let Some(log) = self.log.as_deref_mut() {
+            log.push(Answer::Choice(R::choice_text(state, &choice)));
+        }
+        Ok(choice)
+    }
+
+    /// True when events are kept (build them only then).
+    pub fn events_enabled(&self) -> bool {
+        self.sink.enabled()
+    }
+
+    /// Emits an event, built only if the sink keeps events.
+    pub fn emit(&mut self, build: impl FnOnce() -> Event) {
+        if self.sink.enabled() {
+            self.sink.push(self.round, build());
+        }
+    }
+}
+
+/// Plays a fight to its end (or the round limit) from `state`.
+///
+/// `log`, when given, receives every answer; with the same setup, that list replays the fight.
+pub fn run_fight<R: Ruleset>(
+    state: &mut R::State,
+    driver: &mut dyn Driver<R>,
+    sink: &mut dyn EventSink,
+    log: Option<&mut Vec<Answer>>,
+    limits: &Limits,
+) -> Result<FightEnd, Interrupt> {
+    let mut table = Table::new(driver, sink, log, limits);
+    R::begin(state, &mut table)?;
+    let mut end = FightEnd {
+        winner: None,
+        rounds: 0,
+        stalemate: true,
+    };
+    if let Some(done) = finished::<R>(state, 0) {
+        end = done;
+    } else {
+        for round in 1..=limits.max_rounds {
+            table.set_round(round);
+            table.emit(|| Event::RoundStarted);
+            R::play_round(state, &mut table)?;
+            end.rounds = round;
+            if let Some(done) = finished::<R>(state, round) {
+                end = done;
+                break;
+            }
+        }
+    }
+    table.emit(|| Event::End {
+        winner: end.winner,
+        rounds: end.rounds,
+        stalemate: end.stalemate,
+    });
+    Ok(end)
+}
+
+fn finished<R: Ruleset>(state: &R::State, round: u32) -> Option<FightEnd> {
+    match R::outcome(state) {
+        Outcome::Ongoing => None,
+        Outcome::Won(side) => Some(FightEnd {
+            winner: Some(side),
+            rounds: round,
+            stalemate: false,
+        }),
+        Outcome::NoneStanding => Some(FightEnd {
+            winner: None,
+            rounds: round,
+            stalemate: false,
+        }),
+    }
+}
+
+/// Replays a recorded fight: `answers` must be the log of a fight from this `state`.
+/// Stops with [`Interrupt::NeedRoll`] / [`Interrupt::NeedChoice`] where the log runs out.
+pub fn replay<R: Ruleset>(
+    state: &mut R::State,
+    answers: &[Answer],
+    sink: &mut dyn EventSink,
+    limits: &Limits,
+) -> Result<FightEnd, Interrupt> {
+    let mut driver = ReplayDriver::new(answers);
+    run_fight::<R>(state, &mut driver, sink, None, limits)
+}

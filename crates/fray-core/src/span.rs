@@ -1,0 +1,156 @@
+//! Errors in input files, located by file, line, column and field.
+
+use std::fmt;
+use std::ops::Range;
+
+/// One problem in an input file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileError {
+    /// The file's path as given.
+    pub path: String,
+    /// 1-based line (0 when unknown).
+    pub line: usize,
+    /// 1-based column (0 when unknown).
+    pub column: usize,
+    /// The field concerned, e.g. `combatants[2].monster`.
+    pub field: Option<String>,
+    /// What is wrong and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path)?;
+        if self.line > 0 {
+            write!(f, ":{}:{}", self.line, self.column)?;
+        }
+        if let Some(field) = &self.field {
+            write!(f, ": field `{field}`")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// Every problem found in a set of files, reported together.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FileErrors(pub Vec<FileError>);
+
+impl fmt::Display for FileErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for FileErrors {}
+
+/// A text file being read, for locating spans.
+#[derive(Debug, Clone, Copy)]
+pub struct SourceFile<'a> {
+    /// Path as given.
+    pub path: &'a str,
+    /// Contents.
+    pub text: &'a str,
+}
+
+impl<'a> SourceFile<'a> {
+    /// A source file.
+    pub fn new(path: &'a str, text: &'a str) -> Self {
+        SourceFile { path, text }
+    }
+
+    /// 1-based line and column of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let before = &self.text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let column = before.rfind('\n').map_or(offset, |nl| offset - nl - 1) + 1;
+        (line, column)
+    }
+
+    /// An error at a span.
+    pub fn error(
+        &self,
+        span: Range<usize>,
+        field: impl Into<Option<String>>,
+        message: impl Into<String>,
+    ) -> FileError {
+        let (line, column) = self.line_col(span.start);
+        FileError {
+            path: self.path.to_string(),
+            line,
+            column,
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    /// An error about the whole file.
+    pub fn file_error(&self, message: impl Into<String>) -> FileError {
+        FileError {
+            path: self.path.to_string(),
+            line: 0,
+            column: 0,
+            field: None,
+            message: message.into(),
+        }
+    }
+
+    /// Converts a TOML syntax or type error, naming the key on the offending line as the field.
+    pub fn toml_error(&self, error: &toml::de::Error) -> FileError {
+        let span = error.span().unwrap_or(0..0);
+        let (line, column) = self.line_col(span.start);
+        let field = self
+            .text
+            .lines()
+            .nth(line.saturating_sub(1))
+            .and_then(|l| l.split_once('='))
+            .map(|(key, _)| key.trim().to_string())
+            .filter(|k| !k.is_empty() && !k.starts_with('['));
+        FileError {
+            path: self.path.to_string(),
+            line: if span.end == 0 && span.start == 0 {
+                0
+            } else {
+                line
+            },
+            column,
+            field,
+            message: error.message().trim().to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locates_lines_and_columns() {
+        let f = SourceFile::new("a.toml", "x = 1\ny = \"two\"\n");
+        assert_eq!(f.line_col(0), (1, 1));
+        assert_eq!(f.line_col(6), (2, 1));
+        assert_eq!(f.line_col(10), (2, 5));
+        let e = f.error(6..7, Some("y".to_string()), "expected a number");
+        assert_eq!(e.to_string(), "a.toml:2:1: field `y`: expected a number");
+    }
+
+    #[test]
+    fn toml_errors_name_line_and_field() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct T {
+            x: u32,
+            y: u32,
+        }
+        let text = "x = 1\ny = \"two\"\n";
+        let err = toml::from_str::<T>(text).unwrap_err();
+        let e = SourceFile::new("a.toml", text).toml_error(&err);
+        assert_eq!((e.line, e.field.as_deref()), (2, Some("y")));
+    }
+}

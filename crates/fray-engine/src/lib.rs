@@ -1,0 +1,402 @@
+//! fray-engine: the front door to every ruleset. Loads an encounter file of any ruleset into an
+//! [`AnyEncounter`] (the delegating enum over [`RulesetId::ALL`]), runs fights with seeded or
+//! scripted dice, replays answer logs, and computes exact single-attack odds.
+//!
+//! Front ends (CLI, server) use only this crate and the event types of `fray-core`.
+
+#![forbid(unsafe_code)]
+
+pub mod odds;
+pub mod render;
+
+use fray_core::event::{Event, EventSink, NullSink, VecSink};
+use fray_core::protocol::{Answer, Chooser, Interrupt, RollPurpose};
+use fray_core::ruleset::{Ruleset, RulesetId};
+use fray_core::span::{FileErrors, SourceFile};
+use fray_core::{AutoDriver, FightEnd, Roster, ScriptedDriver};
+use std::fmt;
+use std::hash::{Hash, Hasher};
+
+pub use odds::OddsReport;
+
+/// Largest encounter file read, in bytes.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// Why an encounter could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("{path}: {message}")]
+    Io {
+        /// The path.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// The file has problems (all of them are listed).
+    #[error("{0}")]
+    File(FileErrors),
+    /// The ruleset is known but not built yet.
+    #[error("{path}: ruleset `{}` ({}) is not implemented yet; implemented: cnc", .id.key(), .id.name())]
+    NotImplemented {
+        /// The path.
+        path: String,
+        /// The ruleset.
+        id: RulesetId,
+    },
+}
+
+/// An encounter of any ruleset.
+#[derive(Debug, Clone)]
+pub enum AnyEncounter {
+    /// Castles & Crusades.
+    Cnc(Box<fray_cnc::Encounter>),
+}
+
+/// The content of every implemented ruleset, loaded once.
+#[derive(Debug, Clone)]
+pub struct Library {
+    cnc: fray_cnc::Content,
+}
+
+impl Library {
+    /// Loads the embedded content of every ruleset.
+    pub fn embedded() -> Result<Library, FileErrors> {
+        Ok(Library {
+            cnc: fray_cnc::Content::embedded()?,
+        })
+    }
+}
+
+/// How to answer a fight's requests.
+#[derive(Debug, Clone, Default)]
+pub struct FightOptions {
+    /// Seed of the dice (used when no dice script is given).
+    pub seed: u64,
+    /// Scripted die faces (overrides the file's script and the seed).
+    pub dice: Option<Vec<u32>>,
+    /// Round limit (overrides the file's).
+    pub max_rounds: Option<u32>,
+}
+
+/// A fight that was played.
+#[derive(Debug, Clone)]
+pub struct FightRecord {
+    /// How it ended.
+    pub end: FightEnd,
+    /// What happened, with rounds (empty if events were not kept).
+    pub events: Vec<(u32, Event)>,
+    /// Every answer given: with the encounter, this replays the fight.
+    pub answers: Vec<Answer>,
+    /// A hash of the final state.
+    pub state_hash: u64,
+}
+
+/// A fight stopped by a request the driver could not or would not answer.
+#[derive(Debug, Clone)]
+pub struct FightError {
+    /// The interrupt.
+    pub interrupt: Interrupt,
+    /// Its explanation in words.
+    pub message: String,
+}
+
+impl fmt::Display for FightError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for FightError {}
+
+/// Explains an interrupt with the names of the roster.
+pub fn explain(interrupt: &Interrupt, roster: &Roster) -> String {
+    let who = |c: Chooser| match c {
+        Chooser::Gm => "the GM".to_string(),
+        Chooser::Combatant(id) => roster.name(id).to_string(),
+    };
+    match interrupt {
+        Interrupt::NeedRoll(r) => {
+            let purpose = match r.purpose {
+                RollPurpose::Initiative => "initiative",
+                RollPurpose::Surprise => "surprise",
+                RollPurpose::Attack => "attack",
+                RollPurpose::Damage => "damage",
+                RollPurpose::Check => "check",
+                RollPurpose::Other => "roll",
+            };
+            let by = r
+                .who
+                .map_or("the GM".to_string(), |id| roster.name(id).to_string());
+            format!(
+                "the dice script ran out: {} needed for {by}'s {purpose} ({})",
+                r.dice_text(),
+                r.rule
+            )
+        }
+        Interrupt::NeedChoice {
+            chooser,
+            rule,
+            options,
+            ..
+        } => format!(
+            "no answer for {}'s choice ({rule}); options: {}",
+            who(*chooser),
+            options.join(", ")
+        ),
+        Interrupt::BadRoll { request, value } => format!(
+            "die result {value} is impossible for {} ({})",
+            request.dice_text(),
+            request.rule
+        ),
+        Interrupt::IllegalChoice {
+            chooser,
+            text,
+            illegal,
+        } => {
+            format!("illegal choice `{text}` for {}: {illegal}", who(*chooser))
+        }
+        Interrupt::Limit(what) => format!("limit reached: {what}"),
+    }
+}
+
+fn hash_of<T: Hash>(value: &T) -> u64 {
+    // FNV-1a: stable across runs and platforms (std's DefaultHasher is not guaranteed to be).
+    struct Fnv(u64);
+    impl Hasher for Fnv {
+        fn finish(&self) -> u64 {
+            self.0
+        }
+        fn write(&mut self, bytes: &[u8]) {
+            for b in bytes {
+                self.0 ^= u64::from(*b);
+                self.0 = self.0.wrapping_mul(0x100_0000_01b3);
+            }
+        }
+    }
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    value.hash(&mut h);
+    h.finish()
+}
+
+fn play<R: Ruleset>(
+    start: &R::State,
+    limits: &fray_core::Limits,
+    script_dice: &[u32],
+    choices: &[fray_core::driver::ScriptedChoice],
+    options: &FightOptions,
+    keep_events: bool,
+) -> Result<FightRecord, FightError> {
+    let mut state = start.clone();
+    let mut limits = *limits;
+    if let Some(r) = options.max_rounds {
+        limits.max_rounds = r.clamp(1, fray_core::Limits::MAX_ROUNDS_CEILING);
+    }
+    let dice = options
+        .dice
+        .clone()
+        .or_else(|| (!script_dice.is_empty()).then(|| script_dice.to_vec()));
+    let mut answers = Vec::new();
+    let mut events = VecSink::default();
+    let mut null = NullSink;
+    let sink: &mut dyn EventSink = if keep_events { &mut events } else { &mut null };
+    let result = match dice {
+        Some(faces) => {
+            let mut driver = ScriptedDriver::new(faces, choices.to_vec());
+            fray_core::run_fight::<R>(&mut state, &mut driver, sink, Some(&mut answers), &limits)
+        }
+        None if !choices.is_empty() => {
+            let mut driver = SeededScripted::new(options.seed, choices.to_vec());
+            fray_core::run_fight::<R>(&mut state, &mut driver, sink, Some(&mut answers), &limits)
+        }
+        None => {
+            let mut driver = AutoDriver::new(options.seed);
+            fray_core::run_fight::<R>(&mut state, &mut driver, sink, Some(&mut answers), &limits)
+        }
+    };
+    match result {
+        Ok(end) => Ok(FightRecord {
+            end,
+            events: events.events,
+            answers,
+            state_hash: hash_of(&state),
+        }),
+        Err(interrupt) => Err(FightError {
+            message: explain(&interrupt, R::roster(&state)),
+            interrupt,
+        }),
+    }
+}
+
+/// Seeded dice with scripted choices first (then the default tactics).
+struct SeededScripted {
+    dice: AutoDriver,
+    choices: ScriptedDriver,
+}
+
+impl SeededScripted {
+    fn new(seed: u64, choices: Vec<fray_core::driver::ScriptedChoice>) -> Self {
+        SeededScripted {
+            dice: AutoDriver::new(seed),
+            choices: ScriptedDriver::new(Vec::new(), choices),
+        }
+    }
+}
+
+impl<R: Ruleset> fray_core::Driver<R> for SeededScripted {
+    fn roll(&mut self, request: &fray_core::RollRequest) -> Result<u32, Interrupt> {
+        fray_core::Driver::<R>::roll(&mut self.dice, request)
+    }
+    fn choose(
+        &mut self,
+        state: &R::State,
+        request: &fray_core::ChoiceRequest<'_, R::Choice>,
+    ) -> Result<R::Choice, Interrupt> {
+        fray_core::Driver::<R>::choose(&mut self.choices, state, request)
+    }
+}
+
+fn replay_generic<R: Ruleset>(
+    start: &R::State,
+    limits: &fray_core::Limits,
+    answers: &[Answer],
+) -> Result<u64, FightError> {
+    let mut state = start.clone();
+    let mut sink = NullSink;
+    match fray_core::replay::<R>(&mut state, answers, &mut sink, limits) {
+        Ok(_) => Ok(hash_of(&state)),
+        Err(interrupt) => Err(FightError {
+            message: explain(&interrupt, R::roster(&state)),
+            interrupt,
+        }),
+    }
+}
+
+impl AnyEncounter {
+    /// Reads and validates an encounter file.
+    pub fn load(path: &str, library: &Library) -> Result<AnyEncounter, LoadError> {
+        let io = |e: std::io::Error| LoadError::Io {
+            path: path.to_string(),
+            message: e.to_string(),
+        };
+        let meta = std::fs::metadata(path).map_err(io)?;
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(LoadError::Io {
+                path: path.to_string(),
+                message: format!("file is larger than the {MAX_FILE_BYTES}-byte limit"),
+            });
+        }
+        let text = std::fs::read_to_string(path).map_err(io)?;
+        AnyEncounter::from_text(path, &text, library)
+    }
+
+    /// Reads an encounter from text (`path` names it in errors).
+    pub fn from_text(path: &str, text: &str, library: &Library) -> Result<AnyEncounter, LoadError> {
+        let file = SourceFile::new(path, text);
+        let id =
+            fray_core::encounter::read_header(&file).map_err(|e| LoadError::File(FileErrors(e)))?;
+        match id {
+            RulesetId::Cnc => fray_cnc::load(path, text, &library.cnc)
+                .map(|e| AnyEncounter::Cnc(Box::new(e)))
+                .map_err(LoadError::File),
+            other => Err(LoadError::NotImplemented {
+                path: path.to_string(),
+                id: other,
+            }),
+        }
+    }
+
+    /// The ruleset.
+    pub fn ruleset(&self) -> RulesetId {
+        match self {
+            AnyEncounter::Cnc(_) => RulesetId::Cnc,
+        }
+    }
+
+    /// The encounter's name.
+    pub fn name(&self) -> &str {
+        match self {
+            AnyEncounter::Cnc(e) => &e.name,
+        }
+    }
+
+    /// Who is in it.
+    pub fn roster(&self) -> &Roster {
+        match self {
+            AnyEncounter::Cnc(e) => &e.state.roster,
+        }
+    }
+
+    /// Plays the fight to its end.
+    pub fn fight(
+        &self,
+        options: &FightOptions,
+        keep_events: bool,
+    ) -> Result<FightRecord, FightError> {
+        match self {
+            AnyEncounter::Cnc(e) => play::<fray_cnc::Cnc>(
+                &e.state,
+                &e.limits,
+                &e.dice,
+                &e.choices,
+                options,
+                keep_events,
+            ),
+        }
+    }
+
+    /// Replays an answer log and returns the final state's hash.
+    pub fn replay(&self, answers: &[Answer]) -> Result<u64, FightError> {
+        match self {
+            AnyEncounter::Cnc(e) => replay_generic::<fray_cnc::Cnc>(&e.state, &e.limits, answers),
+        }
+    }
+
+    /// Exact odds of one attack from the starting state.
+    pub fn odds(&self, attacker: &str, target: &str) -> Result<OddsReport, odds::OddsFailure> {
+        match self {
+            AnyEncounter::Cnc(e) => odds::single_attack::<fray_cnc::Cnc>(
+                &e.state,
+                attacker,
+                target,
+                fray_cnc::single_attack,
+                false,
+            ),
+        }
+    }
+}
+
+/// What `fray rulesets` shows for a ruleset.
+#[derive(Debug, Clone)]
+pub struct RulesetInfo {
+    /// The id.
+    pub id: RulesetId,
+    /// Rules implemented.
+    pub implemented: usize,
+    /// Rules in the spec.
+    pub rules: usize,
+}
+
+/// Every ruleset with its implementation count.
+pub fn rulesets() -> Vec<RulesetInfo> {
+    RulesetId::ALL
+        .into_iter()
+        .map(|id| {
+            let (implemented, rules) = match id {
+                RulesetId::Cnc => (
+                    fray_cnc::RULES.iter().filter(|r| r.1).count(),
+                    fray_cnc::RULES.len(),
+                ),
+                RulesetId::Spelljammer => (0, 23),
+                RulesetId::Osr => (0, 32),
+                RulesetId::Odd => (0, 31),
+                RulesetId::Celesia => (0, 21),
+            };
+            RulesetInfo {
+                id,
+                implemented,
+                rules,
+            }
+        })
+        .collect()
+}

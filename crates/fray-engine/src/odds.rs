@@ -1,0 +1,130 @@
+//! Exact odds of one attack: every die result enumerated with its exact probability (see
+//! `fray_core::odds`), summarised as P(miss), P(hit), P(critical), the damage pmf and P(target at
+//! or below 0 hit points).
+
+use fray_core::event::{AttackResult, Event};
+use fray_core::odds::{enumerate, OddsError};
+use fray_core::{CombatantId, Interrupt, Ruleset, Table};
+use num_rational::BigRational;
+use num_traits::{ToPrimitive, Zero};
+use std::collections::BTreeMap;
+
+/// The exact distribution of one attack's outcome.
+#[derive(Debug, Clone)]
+pub struct OddsReport {
+    /// Attacker's key.
+    pub attacker: String,
+    /// Target's key.
+    pub target: String,
+    /// P(no attack of the action hits the target).
+    pub miss: BigRational,
+    /// P(at least one hit).
+    pub hit: BigRational,
+    /// P(a critical hit), for systems that have them.
+    pub critical: Option<BigRational>,
+    /// Damage dealt to the target (normal + subdual) and its probability.
+    pub damage: Vec<(i32, BigRational)>,
+    /// P(the target is at or below 0 hit points afterwards).
+    pub down: BigRational,
+    /// Number of branches enumerated.
+    pub branches: usize,
+}
+
+/// Why odds could not be computed.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum OddsFailure {
+    /// An unknown combatant.
+    #[error("no combatant `{0}` in this encounter")]
+    Unknown(String),
+    /// Attacker and target are the same.
+    #[error("a combatant cannot attack itself")]
+    SameCombatant,
+    /// Enumeration failed.
+    #[error("{0}")]
+    Enumeration(String),
+}
+
+/// Converts an exact probability to f64 for display.
+pub fn to_f64(p: &BigRational) -> f64 {
+    p.to_f64().unwrap_or(f64::NAN)
+}
+
+/// Enumerates `play(attacker, target)` from `start` and summarises it.
+pub fn single_attack<R: Ruleset>(
+    start: &R::State,
+    attacker: &str,
+    target: &str,
+    play: fn(&mut R::State, &mut Table<'_, R>, CombatantId, CombatantId) -> Result<(), Interrupt>,
+    has_criticals: bool,
+) -> Result<OddsReport, OddsFailure> {
+    let roster = R::roster(start);
+    let a = roster
+        .find(attacker)
+        .ok_or_else(|| OddsFailure::Unknown(attacker.to_string()))?;
+    let t = roster
+        .find(target)
+        .ok_or_else(|| OddsFailure::Unknown(target.to_string()))?;
+    if a == t {
+        return Err(OddsFailure::SameCombatant);
+    }
+    let branches =
+        enumerate::<R>(start, 1, |state, table| play(state, table, a, t)).map_err(|e| match e {
+            OddsError::Stopped(i) => OddsFailure::Enumeration(crate::explain(&i, roster)),
+            other => OddsFailure::Enumeration(other.to_string()),
+        })?;
+    let zero = || BigRational::zero();
+    let (mut miss, mut hit, mut crit, mut down) = (zero(), zero(), zero(), zero());
+    let mut damage: BTreeMap<i32, BigRational> = BTreeMap::new();
+    for b in &branches {
+        let mut any_hit = false;
+        let mut any_crit = false;
+        let mut dealt = 0;
+        let mut last_hp = None;
+        for (_, e) in &b.events {
+            match e {
+                Event::Attack {
+                    attacker,
+                    target,
+                    result,
+                    ..
+                } if *attacker == a && *target == t => {
+                    any_hit |= result.is_hit();
+                    any_crit |= *result == AttackResult::Critical;
+                }
+                Event::Damage {
+                    target,
+                    normal,
+                    subdual,
+                    hp,
+                    ..
+                } if *target == t => {
+                    dealt += normal + subdual;
+                    last_hp = Some(*hp);
+                }
+                _ => {}
+            }
+        }
+        if any_hit {
+            hit += &b.probability;
+        } else {
+            miss += &b.probability;
+        }
+        if any_crit {
+            crit += &b.probability;
+        }
+        *damage.entry(dealt).or_insert_with(zero) += &b.probability;
+        if last_hp.is_some_and(|hp| hp <= 0) {
+            down += &b.probability;
+        }
+    }
+    Ok(OddsReport {
+        attacker: roster.key(a).to_string(),
+        target: roster.key(t).to_string(),
+        miss,
+        hit,
+        critical: has_criticals.then_some(crit),
+        damage: damage.into_iter().collect(),
+        down,
+        branches: branches.len(),
+    })
+}

@@ -1,0 +1,87 @@
+//! `fray fight FILE [--seed N] [--dice LIST] [--json]`: auto-resolves an encounter with the default
+//! tactics and prints a round-by-round log (or JSON Lines events). Output is written only once
+//! the whole fight has resolved, so an error leaves nothing half-printed.
+
+use super::{encounter_arg, CliError};
+use fray_engine::FightOptions;
+use std::fmt::Write as _;
+use std::io::Write as _;
+
+/// Arguments of `fray fight`.
+#[derive(Debug, clap::Args)]
+pub struct FightArgs {
+    /// The encounter file (TOML).
+    pub file: String,
+    /// Seed for the dice; the same file and seed give the same fight. Random if omitted.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Die faces to use in order, e.g. `7,3,12,5` (overrides the file's script and the seed).
+    #[arg(long, value_delimiter = ',')]
+    pub dice: Option<Vec<u32>>,
+    /// Round limit (default: the file's `max_rounds`, else 100).
+    #[arg(long)]
+    pub max_rounds: Option<u32>,
+    /// JSON Lines events instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A seed from the clock, for when none is given.
+pub fn fresh_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| {
+            d.as_nanos() as u64 ^ (u64::from(std::process::id()) << 32)
+        })
+}
+
+/// Runs `fray fight`.
+pub fn run(args: FightArgs) -> Result<(), CliError> {
+    let encounter = encounter_arg::load(&args.file)?;
+    let seed = args.seed.unwrap_or_else(fresh_seed);
+    if let Some(r) = args.max_rounds {
+        if r == 0 || r > fray_core::Limits::MAX_ROUNDS_CEILING {
+            return Err(CliError::Input(format!(
+                "--max-rounds must be between 1 and {}",
+                fray_core::Limits::MAX_ROUNDS_CEILING
+            )));
+        }
+    }
+    let options = FightOptions {
+        seed,
+        dice: args.dice.clone(),
+        max_rounds: args.max_rounds,
+    };
+    let record = encounter
+        .fight(&options, true)
+        .map_err(|e| CliError::Input(format!("{}: {e}", args.file)))?;
+    let roster = encounter.roster();
+    let mut out = String::new();
+    if args.json {
+        let header = serde_json::json!({
+            "schema": fray_core::event::EVENT_SCHEMA,
+            "type": "start",
+            "round": 0,
+            "encounter": encounter.name(),
+            "ruleset": encounter.ruleset().key(),
+            "seed": if args.dice.is_some() { None } else { Some(seed) },
+            "combatants": roster.combatants.iter().map(|c| serde_json::json!({
+                "id": c.key, "name": c.name, "side": roster.sides[c.side.index()].key
+            })).collect::<Vec<_>>(),
+        });
+        let _ = writeln!(out, "{header}");
+        for (round, event) in &record.events {
+            let _ = writeln!(out, "{}", event.to_json(*round, roster));
+        }
+    } else {
+        let _ = writeln!(out, "{} — {}", encounter.name(), encounter.ruleset().name());
+        if args.dice.is_none() {
+            let _ = writeln!(out, "seed {seed} (replay with --seed {seed})");
+        }
+        out.push('\n');
+        out.push_str(&fray_engine::render::text_log(&record.events, roster));
+    }
+    std::io::stdout()
+        .write_all(out.as_bytes())
+        .map_err(|e| CliError::Internal(e.to_string()))
+}
