@@ -12,7 +12,8 @@ use std::io::Write as _;
 pub struct FightArgs {
     /// The encounter file (TOML).
     pub file: String,
-    /// Seed for the dice; the same file and seed give the same fight. Random if omitted.
+    /// Seed for the dice and use the default tactics (ignores the file's `[script]`); the same
+    /// file and seed give the same fight. Without it: the file's script if any, else a random seed.
     #[arg(long)]
     pub seed: Option<u64>,
     /// Die faces to use in order, e.g. `7,3,12,5` (overrides the file's script and the seed).
@@ -49,6 +50,9 @@ pub fn run(args: FightArgs) -> Result<(), CliError> {
     }
     let options = FightOptions {
         seed,
+        // An explicit seed means "this seeded fight" (exactly `fray sim`'s run with that seed):
+        // the file's script is then not used.
+        script: args.seed.is_none(),
         dice: args.dice.clone(),
         max_rounds: args.max_rounds,
     };

@@ -10,6 +10,7 @@ mod odds;
 mod output;
 mod roll;
 mod rulesets;
+mod sim;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -36,6 +37,8 @@ enum Command {
     Odds(odds::OddsArgs),
     /// The rule systems fray knows.
     Rulesets(rulesets::RulesetsArgs),
+    /// Monte Carlo simulation of an encounter, e.g. `fray sim examples/cnc/bench.toml -n 100000`.
+    Sim(sim::SimArgs),
 }
 
 /// Runs the parsed command and turns its result into an exit status.
@@ -60,6 +63,10 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Rulesets(args) => {
             let json = args.json;
             (rulesets::run(args), json)
+        }
+        Command::Sim(args) => {
+            let json = args.json;
+            (sim::run(args), json)
         }
     };
     match result {

@@ -357,6 +357,9 @@ fn build(
                 elevation: c.elevation.unwrap_or(0),
                 mounted: c.mounted,
                 dead: false,
+                ready: false,
+                dealt: 0,
+                taken: 0,
             });
             profiles.push(profile.clone());
         }
@@ -525,6 +528,7 @@ fn build_profile(
                 can_disarm: monster.can_disarm,
                 back_attack: false,
                 monk: false,
+                reach_ft: 5,
             }
         }
         (None, Some(cl)) => {
@@ -637,6 +641,7 @@ fn build_profile(
                 can_disarm: class.can_disarm,
                 back_attack: class.back_attack,
                 monk: class.monk,
+                reach_ft: 5,
             }
         }
         _ => {
@@ -708,7 +713,7 @@ fn build_profile(
     if errors.len() > before {
         return None;
     }
-    Some(profile)
+    Some(profile.with_reach())
 }
 
 fn read_options(

@@ -107,7 +107,9 @@ impl Ruleset for Cnc {
         choice: &Choice,
     ) -> Result<(), Illegal> {
         match request.chooser {
-            Chooser::Combatant(id) => rules::legal::check(state, id, request.question, choice),
+            Chooser::Combatant(id) => {
+                rules::legal::check(true, state, id, request.question, choice)
+            }
             Chooser::Gm => {
                 if request.options.contains(choice) {
                     Ok(())
@@ -119,6 +121,25 @@ impl Ruleset for Cnc {
                 }
             }
         }
+    }
+
+    fn tallies(state: &State, out: &mut Vec<fray_core::Tally>) {
+        out.clear();
+        out.extend(
+            state
+                .fighters
+                .iter()
+                .zip(state.profiles.iter())
+                .map(|(f, p)| fray_core::Tally {
+                    side: f.side,
+                    hp: f.hp,
+                    max_hp: p.max_hp,
+                    dealt: f.dealt,
+                    taken: f.taken,
+                    down: !f.is_up(),
+                    dead: f.dead,
+                }),
+        );
     }
 
     fn tactics(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {

@@ -195,6 +195,8 @@ pub struct Profile {
     pub monk: bool,
     /// Fights with a weapon that can be knocked away (CNC-R17.3).
     pub armed: bool,
+    /// Longest melee reach in feet (cached from `melee`).
+    pub reach_ft: i32,
 }
 
 impl Profile {
@@ -208,7 +210,13 @@ impl Profile {
     }
     /// Longest melee reach in feet.
     pub fn reach(&self) -> i32 {
-        self.melee.iter().map(|a| a.reach).max().unwrap_or(5)
+        self.reach_ft
+    }
+
+    /// Computes the cached reach from the melee routine (call after changing `melee`).
+    pub fn with_reach(mut self) -> Self {
+        self.reach_ft = self.melee.iter().map(|a| a.reach).max().unwrap_or(5);
+        self
     }
 }
 
@@ -286,6 +294,12 @@ pub struct Fighter {
     pub mounted: bool,
     /// Dead (−10 or worse).
     pub dead: bool,
+    /// Able to act when its initiative group began (simultaneous actors all act, spec §1).
+    pub ready: bool,
+    /// Damage dealt to others so far (statistics).
+    pub dealt: i32,
+    /// Damage taken so far (statistics).
+    pub taken: i32,
 }
 
 impl Fighter {

@@ -1,124 +1,150 @@
 //! Default tactics for C&C: close and attack, focus fire on the weakest foe in reach, shoot when
 //! not engaged, charge when the distance is right, tend dying friends when safe, and disengage
 //! when badly hurt, outnumbered and able to fight from range. The simulator reuses this policy.
+//!
+//! The policy reasons directly with the legality checks instead of listing every option (it runs
+//! for every decision of every simulated fight); its choices are always legal (a property test).
 
 use crate::choice::{Choice, Pace};
+use crate::rules::attack::{can_melee, range_band, Band};
 use crate::rules::damage::needs_aid;
-use crate::rules::movement::strike_square;
-use crate::state::State;
+use crate::rules::legal::check;
+use crate::rules::movement::{half_move, strike_square};
+use crate::state::{Cover, State};
 use fray_core::protocol::{ChoiceRequest, Chooser, Question};
 use fray_core::CombatantId;
 
 /// The default choice for a request.
 pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
-    let options = request.options;
     let Chooser::Combatant(me) = request.chooser else {
-        return options[0];
+        return request.options.first().copied().unwrap_or(Choice::No);
     };
     match request.question {
-        Question::Reaction => {
-            if options.contains(&Choice::Yes) {
-                Choice::Yes
-            } else {
-                options[0]
-            }
-        }
-        Question::Declaration => declaration(state, me, options),
-        Question::Action | Question::Ruling => action(state, me, options),
+        Question::Reaction => Choice::Yes,
+        Question::Declaration => declaration(state, me),
+        Question::Action | Question::Ruling => action(state, me),
     }
+}
+
+fn foes(state: &State, me: CombatantId) -> impl Iterator<Item = CombatantId> + '_ {
+    state
+        .ids()
+        .filter(move |&o| state.enemies(me, o) && state.f(o).is_up())
 }
 
 fn nearest_foe(state: &State, me: CombatantId) -> Option<CombatantId> {
     let pos = state.f(me).pos;
-    state
-        .ids()
-        .filter(|&o| state.enemies(me, o) && state.f(o).is_up())
-        .min_by_key(|&o| (pos.squares_to(state.f(o).pos), state.f(o).hp, o))
+    foes(state, me).min_by_key(|&o| (pos.squares_to(state.f(o).pos), state.f(o).hp, o))
 }
 
-fn declaration(state: &State, me: CombatantId, options: &[Choice]) -> Choice {
+fn declaration(state: &State, me: CombatantId) -> Choice {
     let f = state.f(me);
     let p = state.p(me);
     let engaged = state.engaged_foes(me, state.round).count();
     // Badly hurt, outnumbered, and able to keep fighting from range: step back.
+    let back_off = Choice::DisengageFighting;
     if engaged >= 2
         && f.hp * 4 <= p.max_hp
         && p.ranged.is_some()
-        && options.contains(&Choice::DisengageFighting)
+        && check(false, state, me, Question::Declaration, &back_off).is_ok()
     {
-        return Choice::DisengageFighting;
+        return back_off;
     }
     if engaged == 0 {
         if let Some(target) = nearest_foe(state, me) {
-            let reachable = strike_square(state, me, target, p.reach(), p.movement / 2).is_some();
-            if !reachable && options.contains(&Choice::Charge(target)) {
-                return Choice::Charge(target);
+            let reachable =
+                strike_square(state, me, target, p.reach(), half_move(state, me)).is_some();
+            let charge = Choice::Charge(target);
+            if !reachable && check(false, state, me, Question::Declaration, &charge).is_ok() {
+                return charge;
             }
         }
     }
     Choice::NoDeclaration
 }
 
-fn action(state: &State, me: CombatantId, options: &[Choice]) -> Choice {
-    if options.contains(&Choice::BreakHold) {
+fn action(state: &State, me: CombatantId) -> Choice {
+    let f = state.f(me);
+    let p = state.p(me);
+    if f.held_by.is_some() {
         return Choice::BreakHold;
     }
-    let weakest = |pick: &dyn Fn(&Choice) -> Option<CombatantId>| {
-        options
-            .iter()
-            .filter_map(|c| pick(c).map(|t| (state.f(t).hp, t, *c)))
-            .min_by_key(|&(hp, t, _)| (hp, t))
-            .map(|(_, _, c)| c)
-    };
+    let half = half_move(state, me);
     let engaged = state.engaged_foes(me, state.round).next().is_some();
     // Tend a dying friend when no foe is at hand.
     if !engaged {
-        if let Some(c) = options
-            .iter()
-            .find(|c| matches!(c, Choice::Aid(t) if needs_aid(state, *t)))
-        {
-            return *c;
+        let friend = state.ids().find(|&o| {
+            o != me
+                && !state.enemies(me, o)
+                && needs_aid(state, o)
+                && strike_square(state, me, o, 5, half).is_some()
+        });
+        if let Some(friend) = friend {
+            return Choice::Aid(friend);
         }
     }
-    if let Some(c) = weakest(&|c| match c {
-        Choice::TwoWeapons(t) => Some(*t),
-        _ => None,
-    }) {
-        return c;
+    let may_attack = |t: CombatantId| {
+        f.free_attacked != Some(t)
+            && !(state.options.cover_forbids_attacks && f.cover != Cover::None)
+    };
+    // Focus fire: the weakest foe within reach after at most half a move. Candidates are tried
+    // weakest first, so the (costlier) reach test runs only until one passes.
+    let mut by_hp: [(i32, CombatantId); 24] = [(0, CombatantId(0)); 24];
+    let mut n = 0;
+    for t in foes(state, me).filter(|&t| may_attack(t)) {
+        if n < by_hp.len() {
+            by_hp[n] = (state.f(t).hp, t);
+            n += 1;
+        }
     }
-    if let Some(c) = weakest(&|c| match c {
-        Choice::Attack(t) => Some(*t),
-        _ => None,
-    }) {
-        return c;
+    let by_hp = &mut by_hp[..n];
+    by_hp.sort_unstable();
+    // More foes than the array holds: fall back to considering all of them.
+    let overflow = n == 24 && foes(state, me).count() > n;
+    if can_melee(state, me) {
+        let reach = p.reach();
+        let target = if overflow {
+            foes(state, me)
+                .filter(|&t| may_attack(t) && strike_square(state, me, t, reach, half).is_some())
+                .min_by_key(|&t| (state.f(t).hp, t))
+        } else {
+            by_hp
+                .iter()
+                .map(|&(_, t)| t)
+                .find(|&t| strike_square(state, me, t, reach, half).is_some())
+        };
+        if let Some(t) = target {
+            let two = state.options.maneuvers.two_weapon && (p.off_hand.is_some() || p.monk);
+            return if two {
+                Choice::TwoWeapons(t)
+            } else {
+                Choice::Attack(t)
+            };
+        }
     }
-    if !engaged {
-        // Shoot the nearest foe in range, the weakest among equals.
-        let pos = state.f(me).pos;
-        if let Some(c) = options
-            .iter()
-            .filter_map(|c| match c {
-                Choice::Shoot(t) => Some((pos.squares_to(state.f(*t).pos), state.f(*t).hp, *t, *c)),
-                _ => None,
+    // Not engaged: shoot the nearest foe in range, the weakest among equals.
+    if let (false, Some(w)) = (engaged, &p.ranged) {
+        let pos = f.pos;
+        let target = foes(state, me)
+            .filter(|&t| {
+                may_attack(t)
+                    && range_band(w.range_increment, pos.feet_to(state.f(t).pos)) != Band::Beyond
             })
-            .min_by_key(|&(d, hp, t, _)| (d, hp, t))
-            .map(|x| x.3)
-        {
-            return c;
+            .min_by_key(|&t| (pos.squares_to(state.f(t).pos), state.f(t).hp, t));
+        if let Some(t) = target {
+            return Choice::Shoot(t);
         }
     }
-    if let Some(c) = weakest(&|c| match c {
-        Choice::Pummel(t) => Some(*t),
-        _ => None,
-    }) {
-        return c;
+    // Disarmed: fists.
+    let target = by_hp
+        .iter()
+        .map(|&(_, t)| t)
+        .find(|&t| strike_square(state, me, t, 5, half).is_some());
+    if let Some(t) = target {
+        return Choice::Pummel(t);
     }
-    if let Some(target) = nearest_foe(state, me) {
-        for pace in [Pace::Run, Pace::Jog, Pace::Walk] {
-            if options.contains(&Choice::Advance(target, pace)) {
-                return Choice::Advance(target, pace);
-            }
-        }
+    match nearest_foe(state, me) {
+        Some(t) => Choice::Advance(t, Pace::Run),
+        None => Choice::Hold,
     }
-    Choice::Hold
 }

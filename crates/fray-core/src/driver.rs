@@ -9,7 +9,19 @@ use std::collections::VecDeque;
 pub trait Driver<R: Ruleset> {
     /// The total of the requested dice.
     fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt>;
-    /// One of the options (or any choice: the table checks its legality).
+    /// Whether the driver needs the legal options listed (a person or a replay does; a tactics
+    /// policy that reasons for itself does not).
+    fn wants_options(&self) -> bool {
+        true
+    }
+    /// False only for drivers whose choices all come from the ruleset's own default tactics,
+    /// which are legal by construction (a property test holds every ruleset to it); the table
+    /// then skips re-checking them. Everything else is checked.
+    fn needs_checking(&self) -> bool {
+        true
+    }
+    /// One of the options (or any choice: the table checks its legality). `request.options` is
+    /// empty when [`Driver::wants_options`] is false.
     fn choose(
         &mut self,
         state: &R::State,
@@ -40,6 +52,12 @@ impl AutoDriver {
 }
 
 impl<R: Ruleset> Driver<R> for AutoDriver {
+    fn wants_options(&self) -> bool {
+        false
+    }
+    fn needs_checking(&self) -> bool {
+        false
+    }
     fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
         Ok(roll_pool(&mut self.dice, request))
     }
@@ -57,6 +75,12 @@ impl<R: Ruleset> Driver<R> for AutoDriver {
 pub struct PolicyDriver;
 
 impl<R: Ruleset> Driver<R> for PolicyDriver {
+    fn wants_options(&self) -> bool {
+        false
+    }
+    fn needs_checking(&self) -> bool {
+        false
+    }
     fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
         Err(Interrupt::NeedRoll(*request))
     }
@@ -130,6 +154,9 @@ fn chooser_key<R: Ruleset>(state: &R::State, chooser: Chooser) -> String {
 }
 
 impl<R: Ruleset> Driver<R> for ScriptedDriver {
+    fn wants_options(&self) -> bool {
+        false
+    }
     fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
         if self.faces.len() < request.count as usize {
             return Err(Interrupt::NeedRoll(*request));

@@ -75,17 +75,26 @@ impl Pos {
     pub fn line_through(self, through: Pos, max_squares: i32) -> Vec<Pos> {
         let (dx, dy) = (through.x - self.x, through.y - self.y);
         let steps = dx.abs().max(dy.abs());
-        let mut out = Vec::new();
         if steps == 0 {
-            return out;
+            return Vec::new();
         }
-        for i in 1..=max_squares.max(0) {
-            // Integer rounding of the parametric line, half away from zero.
-            let x = self.x + div_round(dx * i, steps);
-            let y = self.y + div_round(dy * i, steps);
-            out.push(Pos::new(x, y));
+        (1..=max_squares.max(0))
+            .map(|i| self.point_on_line(through, i))
+            .collect()
+    }
+
+    /// The `i`-th square (`i` ≥ 1) on the straight line from `self` through `through`
+    /// (integer rounding, half away from zero). `self` if the two are equal.
+    pub fn point_on_line(self, through: Pos, i: i32) -> Pos {
+        let (dx, dy) = (through.x - self.x, through.y - self.y);
+        let steps = dx.abs().max(dy.abs());
+        if steps == 0 {
+            return self;
         }
-        out
+        Pos::new(
+            self.x + div_round(dx * i, steps),
+            self.y + div_round(dy * i, steps),
+        )
     }
 }
 

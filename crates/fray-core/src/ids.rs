@@ -7,7 +7,7 @@ use serde::Serialize;
 pub struct CombatantId(pub u16);
 
 /// Index of a side in its fight's roster.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
 pub struct SideId(pub u8);
 
 impl CombatantId {

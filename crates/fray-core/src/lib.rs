@@ -27,5 +27,5 @@ pub use grid::{Direction, Pos};
 pub use ids::{CombatantId, SideId};
 pub use protocol::{Answer, ChoiceRequest, Chooser, Illegal, Interrupt, RollRequest};
 pub use roster::Roster;
-pub use ruleset::{Outcome, Ruleset, RulesetId};
+pub use ruleset::{Outcome, Ruleset, RulesetId, Tally};
 pub use runner::{replay, run_fight, FightEnd, Limits, Table};

@@ -60,6 +60,12 @@ struct PrefixDriver<'a> {
 }
 
 impl<R: Ruleset> Driver<R> for PrefixDriver<'_> {
+    fn wants_options(&self) -> bool {
+        false
+    }
+    fn needs_checking(&self) -> bool {
+        false
+    }
     fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
         match self.prefix.get(self.next) {
             Some(v) => {

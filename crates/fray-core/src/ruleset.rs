@@ -82,6 +82,25 @@ pub enum Outcome {
     NoneStanding,
 }
 
+/// One combatant's standing at the end of a fight, for statistics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Tally {
+    /// Its side.
+    pub side: SideId,
+    /// Hit points left.
+    pub hp: i32,
+    /// Hit points at full health.
+    pub max_hp: i32,
+    /// Damage it dealt to foes.
+    pub dealt: i32,
+    /// Damage it took.
+    pub taken: i32,
+    /// Out of the fight (unable to act).
+    pub down: bool,
+    /// Dead.
+    pub dead: bool,
+}
+
 /// One rule system. Rules do no I/O and own no randomness: every die and every decision goes
 /// through the [`Table`].
 pub trait Ruleset: Sized + 'static {
@@ -125,6 +144,9 @@ pub trait Ruleset: Sized + 'static {
         request: &ChoiceRequest<'_, Self::Choice>,
         choice: &Self::Choice,
     ) -> Result<(), Illegal>;
+
+    /// Each combatant's standing, in roster order (cleared and refilled).
+    fn tallies(state: &Self::State, out: &mut Vec<Tally>);
 
     /// The default tactics: what a sensible player of this combatant would choose.
     fn tactics(state: &Self::State, request: &ChoiceRequest<'_, Self::Choice>) -> Self::Choice;

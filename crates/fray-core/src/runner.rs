@@ -3,7 +3,9 @@
 use crate::driver::{Driver, ReplayDriver};
 use crate::event::{Event, EventSink};
 use crate::ids::{CombatantId, SideId};
-use crate::protocol::{Answer, ChoiceRequest, Interrupt, RollPurpose, RollRequest};
+use crate::protocol::{
+    Answer, ChoiceRequest, Chooser, Interrupt, Question, RollPurpose, RollRequest,
+};
 use crate::ruleset::{Outcome, Ruleset};
 
 /// Limits on one fight's work; hitting one is an error or a stalemate, never a hang.
@@ -48,6 +50,7 @@ pub struct Table<'a, R: Ruleset> {
     round: u32,
     answers: u32,
     max_answers: u32,
+    scratch: Vec<R::Choice>,
 }
 
 impl<R: Ruleset> std::fmt::Debug for Table<'_, R> {
@@ -74,6 +77,7 @@ impl<'a, R: Ruleset> Table<'a, R> {
             round: 0,
             answers: 0,
             max_answers: limits.max_answers,
+            scratch: Vec::new(),
         }
     }
 
@@ -126,25 +130,48 @@ impl<'a, R: Ruleset> Table<'a, R> {
         })
     }
 
-    /// Asks for a choice among `request.options`. A single option is taken without asking.
-    /// The answer is checked with [`Ruleset::check_choice`].
+    /// Asks `chooser` a question. `fill` lists the legal options; it runs only when the driver
+    /// shows options (a person, a replay), so the simulator's tactics pay nothing for them. Every
+    /// answer not among the listed options is checked with [`Ruleset::check_choice`], and a
+    /// refusal names the rule. The request is always asked (never skipped for a single option),
+    /// so every driver consumes the same answers.
     pub fn choose(
         &mut self,
         state: &R::State,
-        request: ChoiceRequest<'_, R::Choice>,
+        chooser: Chooser,
+        question: Question,
+        rule: &'static str,
+        fill: impl FnOnce(&mut Vec<R::Choice>),
     ) -> Result<R::Choice, Interrupt> {
-        if request.options.len() == 1 {
-            return Ok(request.options[0].clone());
-        }
         self.count_answer()?;
-        let choice = self.driver.choose(state, &request)?;
-        if let Err(illegal) = R::check_choice(state, &request, &choice) {
-            return Err(Interrupt::IllegalChoice {
-                chooser: request.chooser,
-                text: R::choice_text(state, &choice),
-                illegal,
-            });
+        let mut options = std::mem::take(&mut self.scratch);
+        options.clear();
+        if self.driver.wants_options() {
+            fill(&mut options);
         }
+        let request = ChoiceRequest {
+            chooser,
+            question,
+            rule,
+            options: &options,
+        };
+        let needs_checking = self.driver.needs_checking();
+        let result = self.driver.choose(state, &request).and_then(|choice| {
+            // Options offered are legal by construction (a property test holds every ruleset to
+            // it); anything else is checked.
+            if needs_checking && !request.options.contains(&choice) {
+                R::check_choice(state, &request, &choice).map_err(|illegal| {
+                    Interrupt::IllegalChoice {
+                        chooser,
+                        text: R::choice_text(state, &choice),
+                        illegal,
+                    }
+                })?;
+            }
+            Ok(choice)
+        });
+        self.scratch = options;
+        let choice = result?;
         if let Some(log) = self.log.as_deref_mut() {
             log.push(Answer::Choice(R::choice_text(state, &choice)));
         }

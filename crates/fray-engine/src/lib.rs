@@ -6,6 +6,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod audit;
 pub mod odds;
 pub mod render;
 
@@ -69,14 +70,40 @@ impl Library {
 }
 
 /// How to answer a fight's requests.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct FightOptions {
     /// Seed of the dice (used when no dice script is given).
     pub seed: u64,
+    /// Use the encounter file's `[script]` (its dice unless `dice` is given, and its choices).
+    /// `fray fight --seed N` turns it off, so a seeded fight is exactly run N of `fray sim`.
+    pub script: bool,
     /// Scripted die faces (overrides the file's script and the seed).
     pub dice: Option<Vec<u32>>,
     /// Round limit (overrides the file's).
     pub max_rounds: Option<u32>,
+}
+
+impl Default for FightOptions {
+    fn default() -> Self {
+        FightOptions {
+            seed: 0,
+            script: true,
+            dice: None,
+            max_rounds: None,
+        }
+    }
+}
+
+impl FightOptions {
+    /// Seeded dice and default tactics only: what `fray sim` plays for a run seed.
+    pub fn seeded(seed: u64) -> Self {
+        FightOptions {
+            seed,
+            script: false,
+            dice: None,
+            max_rounds: None,
+        }
+    }
 }
 
 /// A fight that was played.
@@ -192,6 +219,11 @@ fn play<R: Ruleset>(
     if let Some(r) = options.max_rounds {
         limits.max_rounds = r.clamp(1, fray_core::Limits::MAX_ROUNDS_CEILING);
     }
+    let (script_dice, choices): (&[u32], &[fray_core::driver::ScriptedChoice]) = if options.script {
+        (script_dice, choices)
+    } else {
+        (&[], &[])
+    };
     let dice = options
         .dice
         .clone()
@@ -244,6 +276,9 @@ impl SeededScripted {
 }
 
 impl<R: Ruleset> fray_core::Driver<R> for SeededScripted {
+    fn wants_options(&self) -> bool {
+        false
+    }
     fn roll(&mut self, request: &fray_core::RollRequest) -> Result<u32, Interrupt> {
         fray_core::Driver::<R>::roll(&mut self.dice, request)
     }
@@ -253,6 +288,32 @@ impl<R: Ruleset> fray_core::Driver<R> for SeededScripted {
         request: &fray_core::ChoiceRequest<'_, R::Choice>,
     ) -> Result<R::Choice, Interrupt> {
         fray_core::Driver::<R>::choose(&mut self.choices, state, request)
+    }
+}
+
+fn simulate_generic<R: Ruleset>(
+    start: &R::State,
+    limits: &fray_core::Limits,
+    seed: u64,
+    max_rounds: Option<u32>,
+    tallies: &mut Vec<fray_core::Tally>,
+) -> Result<FightEnd, FightError> {
+    let mut state = start.clone();
+    let mut limits = *limits;
+    if let Some(r) = max_rounds {
+        limits.max_rounds = r.clamp(1, fray_core::Limits::MAX_ROUNDS_CEILING);
+    }
+    let mut driver = AutoDriver::new(seed);
+    let mut sink = NullSink;
+    match fray_core::run_fight::<R>(&mut state, &mut driver, &mut sink, None, &limits) {
+        Ok(end) => {
+            R::tallies(&state, tallies);
+            Ok(end)
+        }
+        Err(interrupt) => Err(FightError {
+            message: explain(&interrupt, R::roster(&state)),
+            interrupt,
+        }),
     }
 }
 
@@ -345,10 +406,60 @@ impl AnyEncounter {
         }
     }
 
+    /// Plays one fight as fast as possible (seeded dice, default tactics, no events, no log) and
+    /// fills `tallies` with each combatant's standing at the end. The simulator's inner loop.
+    pub fn simulate(
+        &self,
+        seed: u64,
+        max_rounds: Option<u32>,
+        tallies: &mut Vec<fray_core::Tally>,
+    ) -> Result<FightEnd, FightError> {
+        match self {
+            AnyEncounter::Cnc(e) => {
+                simulate_generic::<fray_cnc::Cnc>(&e.state, &e.limits, seed, max_rounds, tallies)
+            }
+        }
+    }
+
+    /// The round limit the file sets (or the default).
+    pub fn limits(&self) -> fray_core::Limits {
+        match self {
+            AnyEncounter::Cnc(e) => e.limits,
+        }
+    }
+
     /// Replays an answer log and returns the final state's hash.
     pub fn replay(&self, answers: &[Answer]) -> Result<u64, FightError> {
         match self {
             AnyEncounter::Cnc(e) => replay_generic::<fray_cnc::Cnc>(&e.state, &e.limits, answers),
+        }
+    }
+
+    /// Plays one fight with seeded dice, listing and checking every option offered and every
+    /// tactics choice (see [`audit`]). Returns the number of options checked.
+    pub fn audit_choices(&self, seed: u64) -> Result<usize, audit::AuditFailure> {
+        match self {
+            AnyEncounter::Cnc(e) => {
+                audit::audit_choices::<fray_cnc::Cnc>(&e.state, &e.limits, seed)
+            }
+        }
+    }
+
+    /// One sampled single attack (the Monte Carlo counterpart of [`AnyEncounter::odds`]).
+    pub fn sample_attack(
+        &self,
+        attacker: &str,
+        target: &str,
+        seed: u64,
+    ) -> Result<odds::Sample, odds::OddsFailure> {
+        match self {
+            AnyEncounter::Cnc(e) => odds::sample_single_attack::<fray_cnc::Cnc>(
+                &e.state,
+                attacker,
+                target,
+                fray_cnc::single_attack,
+                seed,
+            ),
         }
     }
 

@@ -9,6 +9,14 @@ use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use std::collections::BTreeMap;
 
+/// A ruleset's "one attack by `attacker` on `target`" procedure (e.g. `fray_cnc::single_attack`).
+pub type AttackPlay<R> = fn(
+    &mut <R as Ruleset>::State,
+    &mut Table<'_, R>,
+    CombatantId,
+    CombatantId,
+) -> Result<(), Interrupt>;
+
 /// The exact distribution of one attack's outcome.
 #[derive(Debug, Clone)]
 pub struct OddsReport {
@@ -54,7 +62,7 @@ pub fn single_attack<R: Ruleset>(
     start: &R::State,
     attacker: &str,
     target: &str,
-    play: fn(&mut R::State, &mut Table<'_, R>, CombatantId, CombatantId) -> Result<(), Interrupt>,
+    play: AttackPlay<R>,
     has_criticals: bool,
 ) -> Result<OddsReport, OddsFailure> {
     let roster = R::roster(start);
@@ -127,4 +135,75 @@ pub fn single_attack<R: Ruleset>(
         down,
         branches: branches.len(),
     })
+}
+
+/// One sampled outcome of a single attack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sample {
+    /// Any attack of the action hit the target.
+    pub hit: bool,
+    /// A critical hit.
+    pub critical: bool,
+    /// Damage dealt to the target.
+    pub damage: i32,
+    /// The target ended at or below 0 hit points.
+    pub down: bool,
+}
+
+/// Plays the same single attack as [`single_attack`] once with seeded dice (Monte Carlo
+/// counterpart of the exact odds; tests check the two agree).
+pub fn sample_single_attack<R: Ruleset>(
+    start: &R::State,
+    attacker: &str,
+    target: &str,
+    play: AttackPlay<R>,
+    seed: u64,
+) -> Result<Sample, OddsFailure> {
+    let roster = R::roster(start);
+    let a = roster
+        .find(attacker)
+        .ok_or_else(|| OddsFailure::Unknown(attacker.to_string()))?;
+    let t = roster
+        .find(target)
+        .ok_or_else(|| OddsFailure::Unknown(target.to_string()))?;
+    let mut state = start.clone();
+    let mut driver = fray_core::AutoDriver::new(seed);
+    let mut sink = fray_core::VecSink::default();
+    {
+        let mut table = Table::new(&mut driver, &mut sink, None, &fray_core::Limits::default());
+        table.set_round(1);
+        play(&mut state, &mut table, a, t)
+            .map_err(|i| OddsFailure::Enumeration(crate::explain(&i, roster)))?;
+    }
+    let mut sample = Sample {
+        hit: false,
+        critical: false,
+        damage: 0,
+        down: false,
+    };
+    for (_, e) in &sink.events {
+        match e {
+            Event::Attack {
+                attacker,
+                target,
+                result,
+                ..
+            } if *attacker == a && *target == t => {
+                sample.hit |= result.is_hit();
+                sample.critical |= *result == AttackResult::Critical;
+            }
+            Event::Damage {
+                target,
+                normal,
+                subdual,
+                hp,
+                ..
+            } if *target == t => {
+                sample.damage += normal + subdual;
+                sample.down = *hp <= 0;
+            }
+            _ => {}
+        }
+    }
+    Ok(sample)
 }

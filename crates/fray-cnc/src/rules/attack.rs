@@ -290,6 +290,7 @@ fn deal_damage<R: Ruleset<State = State>>(
             subdual: swing.form.subdual,
             weapon: false,
             rule: "CNC-R20",
+            source: Some(attacker),
         },
     );
     Ok(())

@@ -60,6 +60,8 @@ pub struct Hit<'m> {
     pub weapon: bool,
     /// The rule dealing it.
     pub rule: &'static str,
+    /// Who deals it (None: bleeding, falls).
+    pub source: Option<CombatantId>,
 }
 
 fn status_of(state: &State, id: CombatantId) -> &'static str {
@@ -114,6 +116,10 @@ pub fn apply<R: Ruleset<State = State>>(
         }
         f.subdual_taken += subdual;
         f.hp -= normal + subdual;
+        f.taken += normal + subdual;
+    }
+    if let Some(source) = hit.source {
+        state.f_mut(source).dealt += normal + subdual;
     }
     settle(state, target, round);
     let hp = state.f(target).hp;
@@ -202,6 +208,7 @@ pub fn bleed<R: Ruleset<State = State>>(state: &mut State, table: &mut Table<'_,
                 text: format!("{}'s mortal wound bleeds", state.roster.name(id)),
             });
             state.f_mut(id).hp -= 1;
+            state.f_mut(id).taken += 1;
             settle(state, id, round);
             let hp = state.f(id).hp;
             table.emit(|| Event::Damage {

@@ -13,64 +13,73 @@ use crate::state::{Cover, State};
 use fray_core::protocol::Question;
 use fray_core::{CombatantId, Illegal};
 
-fn no(rule: &'static str, reason: impl Into<String>) -> Result<(), Illegal> {
+/// A refusal; the reason is only put into words when `explain` is set (option lists skip it).
+fn no<S: Into<String>>(
+    explain: bool,
+    rule: &'static str,
+    reason: impl FnOnce() -> S,
+) -> Result<(), Illegal> {
     Err(Illegal {
         rule,
-        reason: reason.into(),
+        reason: if explain {
+            reason().into()
+        } else {
+            String::new()
+        },
     })
 }
 
-fn foe_check(state: &State, actor: CombatantId, t: CombatantId) -> Result<(), Illegal> {
+fn foe_check(w: bool, state: &State, actor: CombatantId, t: CombatantId) -> Result<(), Illegal> {
     if !state.enemies(actor, t) {
-        return no("CNC-R4.2", format!("{} is not a foe", state.roster.name(t)));
+        return no(w, "CNC-R4.2", || {
+            format!("{} is not a foe", state.roster.name(t))
+        });
     }
     if !state.f(t).is_up() {
-        return no(
-            "CNC-R19",
-            format!("{} is already out of the fight", state.roster.name(t)),
-        );
+        return no(w, "CNC-R19", || {
+            format!("{} is already out of the fight", state.roster.name(t))
+        });
     }
     Ok(())
 }
 
-fn may_attack(state: &State, actor: CombatantId, t: CombatantId) -> Result<(), Illegal> {
-    foe_check(state, actor, t)?;
+fn may_attack(w: bool, state: &State, actor: CombatantId, t: CombatantId) -> Result<(), Illegal> {
+    foe_check(w, state, actor, t)?;
     if state.options.cover_forbids_attacks && state.f(actor).cover != Cover::None {
-        return no(
-            "CNC-G8",
-            "the CK rules that a creature in cover cannot attack",
-        );
+        return no(w, "CNC-G8", || {
+            "the CK rules that a creature in cover cannot attack"
+        });
     }
     if state.f(actor).free_attacked == Some(t) {
-        return no(
-            "CNC-R17.2a",
-            "no second attack on a fleeing character after the free attack",
-        );
+        return no(w, "CNC-R17.2a", || {
+            "no second attack on a fleeing character after the free attack"
+        });
     }
     Ok(())
 }
 
 fn in_reach_after_half_move(
+    w: bool,
     state: &State,
     actor: CombatantId,
     t: CombatantId,
     reach: i32,
 ) -> Result<(), Illegal> {
     if strike_square(state, actor, t, reach, half_move(state, actor)).is_none() {
-        return no(
-            "CNC-R5.4",
+        return no(w, "CNC-R5.4", || {
             format!(
                 "{} cannot be reached with at most half a move ({} ft)",
                 state.roster.name(t),
                 half_move(state, actor)
-            ),
-        );
+            )
+        });
     }
     Ok(())
 }
 
 /// Checks a choice for the question asked of `actor`.
 pub fn check(
+    w: bool,
     state: &State,
     actor: CombatantId,
     question: Question,
@@ -80,152 +89,158 @@ pub fn check(
     let me = state.f(actor);
     match (question, *choice) {
         (Question::Reaction, Choice::Yes | Choice::No) => Ok(()),
-        (Question::Reaction, _) => no("CNC-R4.1", "answer `yes` or `no`"),
+        (Question::Reaction, _) => no(w, "CNC-R4.1", || "answer `yes` or `no`"),
         (Question::Declaration, c) => match c {
             Choice::NoDeclaration => Ok(()),
             Choice::Charge(t) => {
-                foe_check(state, actor, t)?;
+                foe_check(w, state, actor, t)?;
                 if me.held_by.is_some() {
-                    return no("CNC-R11.2", "a held creature can only try to break the hold");
+                    return no(w, "CNC-R11.2", || {
+                        "a held creature can only try to break the hold"
+                    });
                 }
                 if !can_melee(state, actor) {
-                    return no("CNC-R6.1", "a charge ends in a melee attack: no melee weapon");
+                    return no(w, "CNC-R6.1", || {
+                        "a charge ends in a melee attack: no melee weapon"
+                    });
                 }
                 let rate = state.p(actor).movement;
                 let d = me.pos.feet_to(state.f(t).pos);
                 if !charge_distance_ok(rate, d) {
-                    return no(
-                        "CNC-R6.2",
-                        format!("a charge covers {rate} to {} ft; the target is {d} ft away", 2 * rate),
-                    );
+                    return no(w, "CNC-R6.2", || {
+                        format!(
+                            "a charge covers {rate} to {} ft; the target is {d} ft away",
+                            2 * rate
+                        )
+                    });
                 }
                 if !charge_lane_clear(state, actor, t) {
-                    return no("CNC-R6.2", "a charge needs a clear straight line to the target");
+                    return no(w, "CNC-R6.2", || {
+                        "a charge needs a clear straight line to the target"
+                    });
                 }
                 Ok(())
             }
             Choice::Dodge if m.dodge => Ok(()),
-            Choice::Evade(t) if m.evade => foe_check(state, actor, t),
+            Choice::Evade(t) if m.evade => foe_check(w, state, actor, t),
             Choice::DisengageHasty | Choice::DisengageFighting if m.disengage => {
                 if state.engaged_foes(actor, state.round).next().is_none() {
-                    return no("CNC-R17.2", "disengaging needs an opponent in melee");
+                    return no(w, "CNC-R17.2", || "disengaging needs an opponent in melee");
                 }
                 Ok(())
             }
-            Choice::Dodge | Choice::Evade(_) | Choice::DisengageHasty | Choice::DisengageFighting => {
-                no("CNC-G14", "this maneuver is switched off for this fight")
-            }
-            _ => no(
-                "CNC-R6.1",
-                "before initiative only `none`, `charge`, `dodge`, `evade` or `disengage` may be announced",
-            ),
+            Choice::Dodge
+            | Choice::Evade(_)
+            | Choice::DisengageHasty
+            | Choice::DisengageFighting => no(w, "CNC-G14", || {
+                "this maneuver is switched off for this fight"
+            }),
+            _ => no(w, "CNC-R6.1", || {
+                "before initiative only `none`, `charge`, `dodge`, `evade` or `disengage` may be announced"
+            }),
         },
-        (Question::Action | Question::Ruling, c) => check_action(state, actor, c),
+        (Question::Action | Question::Ruling, c) => check_action(w, state, actor, c),
     }
 }
 
-fn check_action(state: &State, actor: CombatantId, choice: Choice) -> Result<(), Illegal> {
+fn check_action(w: bool, state: &State, actor: CombatantId, choice: Choice) -> Result<(), Illegal> {
     let me = state.f(actor);
     let p = state.p(actor);
     let m = state.options.maneuvers;
     if me.held_by.is_some() && !matches!(choice, Choice::BreakHold | Choice::Hold) {
-        return no(
-            "CNC-R11.2",
-            "a held creature can only try to break the hold",
-        );
+        return no(w, "CNC-R11.2", || {
+            "a held creature can only try to break the hold"
+        });
     }
     match choice {
         Choice::Hold => Ok(()),
         Choice::BreakHold => {
             if me.held_by.is_none() {
-                return no("CNC-R11.3", "not held");
+                return no(w, "CNC-R11.3", || "not held");
             }
             Ok(())
         }
         Choice::Attack(t) => {
-            may_attack(state, actor, t)?;
+            may_attack(w, state, actor, t)?;
             if !can_melee(state, actor) {
-                return no("CNC-R17.3", "disarmed: no weapon to attack with");
+                return no(w, "CNC-R17.3", || "disarmed: no weapon to attack with");
             }
-            in_reach_after_half_move(state, actor, t, p.reach())
+            in_reach_after_half_move(w, state, actor, t, p.reach())
         }
         Choice::TwoWeapons(t) => {
             if !m.two_weapon {
-                return no(
-                    "CNC-G14",
-                    "two-weapon fighting is switched off for this fight",
-                );
+                return no(w, "CNC-G14", || {
+                    "two-weapon fighting is switched off for this fight"
+                });
             }
             if p.off_hand.is_none() && !p.monk {
-                return no("CNC-R17.7", "two-weapon fighting needs a second weapon");
+                return no(w, "CNC-R17.7", || {
+                    "two-weapon fighting needs a second weapon"
+                });
             }
-            check_action(state, actor, Choice::Attack(t))
+            check_action(w, state, actor, Choice::Attack(t))
         }
         Choice::Shoot(t) => {
-            may_attack(state, actor, t)?;
-            let Some(w) = &p.ranged else {
-                return no("CNC-R8", "no missile weapon");
+            may_attack(w, state, actor, t)?;
+            let Some(weapon) = &p.ranged else {
+                return no(w, "CNC-R8", || "no missile weapon");
             };
             let d = me.pos.feet_to(state.f(t).pos);
-            if range_band(w.range_increment, d) == Band::Beyond {
-                return no(
-                    "CNC-R8.3",
+            if range_band(weapon.range_increment, d) == Band::Beyond {
+                return no(w, "CNC-R8.3", || {
                     format!(
                         "{d} ft is beyond the {} ft maximum range",
-                        3 * w.range_increment
-                    ),
-                );
+                        3 * weapon.range_increment
+                    )
+                });
             }
             Ok(())
         }
         Choice::Grapple(t) | Choice::Pummel(t) => {
-            may_attack(state, actor, t)?;
-            in_reach_after_half_move(state, actor, t, 5)
+            may_attack(w, state, actor, t)?;
+            in_reach_after_half_move(w, state, actor, t, 5)
         }
         Choice::Overbear(t) => {
-            may_attack(state, actor, t)?;
+            may_attack(w, state, actor, t)?;
             if too_big_to_overbear(p.size, state.p(t).size) {
-                return no(
-                    "CNC-R13.3",
-                    "a defender two or more sizes larger cannot be overborne",
-                );
+                return no(w, "CNC-R13.3", || {
+                    "a defender two or more sizes larger cannot be overborne"
+                });
             }
-            in_reach_after_half_move(state, actor, t, 5)
+            in_reach_after_half_move(w, state, actor, t, 5)
         }
         Choice::Disarm(t) => {
             if !m.disarm {
-                return no("CNC-G14", "disarming is switched off for this fight");
+                return no(w, "CNC-G14", || "disarming is switched off for this fight");
             }
             if !p.can_disarm {
-                return no(
-                    "CNC-R17.3",
-                    "only fighters, rangers, knights, rogues, assassins, clerics and paladins (and monsters the CK enables) may disarm",
-                );
+                return no(w, "CNC-R17.3", || {
+                    "only fighters, rangers, knights, rogues, assassins, clerics and paladins (and monsters the CK enables) may disarm"
+                });
             }
-            may_attack(state, actor, t)?;
+            may_attack(w, state, actor, t)?;
             if !state.p(t).armed || state.f(t).disarmed {
-                return no("CNC-R17.3", "the target holds no weapon");
+                return no(w, "CNC-R17.3", || "the target holds no weapon");
             }
-            in_reach_after_half_move(state, actor, t, p.reach())
+            in_reach_after_half_move(w, state, actor, t, p.reach())
         }
         Choice::Aid(t) => {
             if state.enemies(actor, t) || t == actor {
-                return no("CNC-R19", "aid is given to a wounded ally");
+                return no(w, "CNC-R19", || "aid is given to a wounded ally");
             }
             if !needs_aid(state, t) {
-                return no(
-                    "CNC-R19",
-                    "only a mortally wounded (−7 to −9) creature needs aid",
-                );
+                return no(w, "CNC-R19", || {
+                    "only a mortally wounded (−7 to −9) creature needs aid"
+                });
             }
             if strike_square(state, actor, t, 5, half_move(state, actor)).is_none() {
-                return no("CNC-R5.4", "the ally is more than half a move away");
+                return no(w, "CNC-R5.4", || "the ally is more than half a move away");
             }
             Ok(())
         }
         Choice::Advance(t, _) => {
             if t == actor {
-                return no("CNC-R4.4", "cannot move toward itself");
+                return no(w, "CNC-R4.4", || "cannot move toward itself");
             }
             Ok(())
         }
@@ -233,24 +248,22 @@ fn check_action(state: &State, actor: CombatantId, choice: Choice) -> Result<(),
         Choice::MoveTo(pos, pace) => {
             let budget = squares_for(p.movement * pace.multiple());
             if me.pos.squares_to(pos) > budget {
-                return no(
-                    "CNC-R4.4",
+                return no(w, "CNC-R4.4", || {
                     format!(
                         "that square is beyond a {} of {} ft",
                         pace.key(),
                         p.movement * pace.multiple()
-                    ),
-                );
+                    )
+                });
             }
             if !free(state, pos, actor) {
-                return no("CNC-R5.1", "that square is occupied");
+                return no(w, "CNC-R5.1", || "that square is occupied");
             }
             Ok(())
         }
-        _ => no(
-            "CNC-R4.1",
-            "not an action; announcements are made before initiative",
-        ),
+        _ => no(w, "CNC-R4.1", || {
+            "not an action; announcements are made before initiative"
+        }),
     }
 }
 
@@ -260,7 +273,15 @@ pub fn declaration_options(state: &State, actor: CombatantId, out: &mut Vec<Choi
     out.clear();
     out.push(Choice::NoDeclaration);
     for t in state.ids() {
-        if check(state, actor, Question::Declaration, &Choice::Charge(t)).is_ok() {
+        if check(
+            false,
+            state,
+            actor,
+            Question::Declaration,
+            &Choice::Charge(t),
+        )
+        .is_ok()
+        {
             out.push(Choice::Charge(t));
         }
     }
@@ -269,7 +290,7 @@ pub fn declaration_options(state: &State, actor: CombatantId, out: &mut Vec<Choi
         Choice::DisengageHasty,
         Choice::DisengageFighting,
     ] {
-        if check(state, actor, Question::Declaration, &c).is_ok() {
+        if check(false, state, actor, Question::Declaration, &c).is_ok() {
             out.push(c);
         }
     }
@@ -280,36 +301,68 @@ pub fn declaration_options(state: &State, actor: CombatantId, out: &mut Vec<Choi
 }
 
 /// The actions offered to `actor` on its turn (CNC-R4). `MoveTo` is accepted but not listed.
+/// Computed target by target without words (it runs for every turn of every simulated fight);
+/// a property test checks that every option offered passes [`check`].
 pub fn action_options(state: &State, actor: CombatantId, out: &mut Vec<Choice>) {
     out.clear();
-    if state.f(actor).held_by.is_some() {
+    let me = state.f(actor);
+    if me.held_by.is_some() {
         out.extend([Choice::BreakHold, Choice::Hold]);
         return;
     }
-    let reach = state.p(actor).reach();
+    let p = state.p(actor);
+    let m = state.options.maneuvers;
+    let half = half_move(state, actor);
+    let reach = p.reach();
+    let melee_ok = can_melee(state, actor);
+    let cover_blocks = state.options.cover_forbids_attacks && me.cover != Cover::None;
+    let two_weapons = m.two_weapon && (p.off_hand.is_some() || p.monk);
     for t in state.ids() {
-        if t == actor || !state.f(t).is_up() && !needs_aid(state, t) {
+        if t == actor {
             continue;
         }
-        if state.enemies(actor, t) {
-            for c in [
-                Choice::Attack(t),
-                Choice::TwoWeapons(t),
-                Choice::Shoot(t),
-                Choice::Grapple(t),
-                Choice::Pummel(t),
-                Choice::Overbear(t),
-                Choice::Disarm(t),
-            ] {
-                if check_action(state, actor, c).is_ok() {
-                    out.push(c);
+        let target = state.f(t);
+        if !state.enemies(actor, t) {
+            if needs_aid(state, t) && strike_square(state, actor, t, 5, half).is_some() {
+                out.push(Choice::Aid(t));
+            }
+            continue;
+        }
+        if !target.is_up() {
+            continue;
+        }
+        if !cover_blocks && me.free_attacked != Some(t) {
+            let weapon_reach = strike_square(state, actor, t, reach, half).is_some();
+            let hand_reach = if reach == 5 {
+                weapon_reach
+            } else {
+                strike_square(state, actor, t, 5, half).is_some()
+            };
+            if weapon_reach && melee_ok {
+                out.push(Choice::Attack(t));
+                if two_weapons {
+                    out.push(Choice::TwoWeapons(t));
                 }
             }
-            if !state.f(actor).pos.within_reach(state.f(t).pos, reach) {
-                out.extend([Pace::Walk, Pace::Jog, Pace::Run].map(|p| Choice::Advance(t, p)));
+            if let Some(w) = &p.ranged {
+                let d = me.pos.feet_to(target.pos);
+                if range_band(w.range_increment, d) != Band::Beyond {
+                    out.push(Choice::Shoot(t));
+                }
             }
-        } else if check_action(state, actor, Choice::Aid(t)).is_ok() {
-            out.push(Choice::Aid(t));
+            if hand_reach {
+                out.push(Choice::Grapple(t));
+                out.push(Choice::Pummel(t));
+                if !too_big_to_overbear(p.size, state.p(t).size) {
+                    out.push(Choice::Overbear(t));
+                }
+            }
+            if weapon_reach && m.disarm && p.can_disarm && state.p(t).armed && !target.disarmed {
+                out.push(Choice::Disarm(t));
+            }
+        }
+        if !me.pos.within_reach(target.pos, reach) {
+            out.extend([Pace::Walk, Pace::Jog, Pace::Run].map(|pace| Choice::Advance(t, pace)));
         }
     }
     out.extend([Pace::Walk, Pace::Jog, Pace::Run].map(Choice::Withdraw));

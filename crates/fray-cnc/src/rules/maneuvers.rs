@@ -169,6 +169,7 @@ pub fn pummel<R: Ruleset<State = State>>(
                 subdual: true,
                 weapon: false,
                 rule: "CNC-R12.2",
+                source: Some(attacker),
             },
         );
     }
@@ -237,6 +238,7 @@ pub fn overbear<R: Ruleset<State = State>>(
                 subdual: true,
                 weapon: false,
                 rule: "CNC-R13.2",
+                source: Some(attacker),
             },
         );
     }

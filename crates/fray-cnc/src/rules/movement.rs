@@ -145,9 +145,14 @@ pub fn charge_lane_clear(state: &State, charger: CombatantId, target: CombatantI
     let from = state.f(charger).pos;
     let to = state.f(target).pos;
     let steps = from.squares_to(to);
-    from.line_through(to, steps - 1)
-        .into_iter()
-        .all(|p| free(state, p, charger))
+    // A combatant blocks the lane if it stands on the line's square at its own distance.
+    state.fighters.iter().enumerate().all(|(i, f)| {
+        if i == charger.index() || i == target.index() || f.dead {
+            return true;
+        }
+        let k = from.squares_to(f.pos);
+        !(k >= 1 && k < steps && from.point_on_line(to, k) == f.pos)
+    })
 }
 
 #[cfg(test)]

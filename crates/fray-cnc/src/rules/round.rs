@@ -15,7 +15,7 @@ use crate::state::{Cond, Declared, State};
 use crate::Cnc;
 use fray_core::conditions::Expiry;
 use fray_core::event::Event;
-use fray_core::protocol::{ChoiceRequest, Chooser, Question, RollPurpose};
+use fray_core::protocol::{Chooser, Question, RollPurpose};
 use fray_core::{CombatantId, Interrupt, Pos, Table};
 
 type T<'a, 'b> = &'a mut Table<'b, Cnc>;
@@ -117,21 +117,17 @@ pub fn play_round(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> 
     let round = table.round();
     state.round = round;
     reset_round(state);
-    let mut options = Vec::with_capacity(32);
     // 2. Announcements before initiative.
-    for id in state.ids().collect::<Vec<_>>() {
+    for id in (0..state.fighters.len() as u16).map(CombatantId) {
         if !state.f(id).is_up() || state.f(id).held_by.is_some() {
             continue;
         }
-        declaration_options(state, id, &mut options);
         let choice = table.choose(
             state,
-            ChoiceRequest {
-                chooser: Chooser::Combatant(id),
-                question: Question::Declaration,
-                rule: "CNC-R6.1",
-                options: &options,
-            },
+            Chooser::Combatant(id),
+            Question::Declaration,
+            "CNC-R6.1",
+            |out| declaration_options(state, id, out),
         )?;
         declare(state, table, id, choice, round);
     }
@@ -142,7 +138,7 @@ pub fn play_round(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> 
         .collect();
     let order = initiative(state, table, &rollers)?;
     // 5. Disengagements resolve first (CNC-A14).
-    for id in state.ids().collect::<Vec<_>>() {
+    for id in (0..state.fighters.len() as u16).map(CombatantId) {
         match state.f(id).declared {
             Declared::DisengageHasty => disengage(state, table, id, true)?,
             Declared::DisengageFighting => disengage(state, table, id, false)?,
@@ -181,14 +177,32 @@ fn declare(state: &mut State, table: T<'_, '_>, id: CombatantId, choice: Choice,
     }
 }
 
-/// Rolls initiative for `actors` and returns the groups in order (each group simultaneous).
+/// The order of action: combatants in order, each with its group number; a group (equal
+/// numbers) acts simultaneously.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Order(pub Vec<(u32, CombatantId)>);
+
+impl Order {
+    /// The groups in order.
+    pub fn groups(&self) -> impl Iterator<Item = &[(u32, CombatantId)]> {
+        self.0.chunk_by(|a, b| a.0 == b.0)
+    }
+
+    /// The groups as lists of ids (for events and tests).
+    pub fn as_lists(&self) -> Vec<Vec<CombatantId>> {
+        self.groups()
+            .map(|g| g.iter().map(|&(_, id)| id).collect())
+            .collect()
+    }
+}
+
+/// Rolls initiative for `actors` and returns the order of action.
 /// [Seed: 2. Initiative; CNC-R2, CNC-E16]
 pub fn initiative(
     state: &State,
     table: T<'_, '_>,
     actors: &[CombatantId],
-) -> Result<Vec<Vec<CombatantId>>, Interrupt> {
-    let mut rolled: Vec<(i32, i32, CombatantId)> = Vec::with_capacity(actors.len());
+) -> Result<Order, Interrupt> {
     if state.options.group_initiative {
         // One roll per party; the winner acts entirely first (CNC-R2.3). Within a party, file order.
         let mut side_rolls: Vec<(fray_core::SideId, u32)> = Vec::new();
@@ -215,10 +229,20 @@ pub fn initiative(
             })
             .collect();
         order.sort_by_key(|&(roll, id)| (std::cmp::Reverse(roll), id));
-        let groups: Vec<Vec<CombatantId>> = order.into_iter().map(|(_, id)| vec![id]).collect();
-        emit_order(table, &groups);
-        return Ok(groups);
+        // Each member acts in turn: one group each.
+        let order = Order(
+            order
+                .into_iter()
+                .enumerate()
+                .map(|(i, (_, id))| (i as u32, id))
+                .collect(),
+        );
+        table.emit(|| Event::Order {
+            groups: order.as_lists(),
+        });
+        return Ok(order);
     }
+    let mut rolled: Vec<(i32, i32, CombatantId)> = Vec::with_capacity(actors.len());
     for &id in actors {
         let roll = table.roll_dice(1, 10, Some(id), RollPurpose::Initiative, "CNC-R2.1")?;
         table.emit(|| Event::Initiative {
@@ -229,53 +253,38 @@ pub fn initiative(
         });
         rolled.push((roll as i32, state.p(id).scores[1], id));
     }
-    Ok(order_from_rolls(table, rolled))
+    let order = order_groups(rolled);
+    table.emit(|| Event::Order {
+        groups: order.as_lists(),
+    });
+    Ok(order)
 }
 
 /// Highest first; ties by higher DEX; equal DEX acts simultaneously. [CNC-R2.2]
-pub fn order_groups(mut rolled: Vec<(i32, i32, CombatantId)>) -> Vec<Vec<CombatantId>> {
+pub fn order_groups(mut rolled: Vec<(i32, i32, CombatantId)>) -> Order {
     rolled.sort_by_key(|&(roll, dex, id)| (std::cmp::Reverse(roll), std::cmp::Reverse(dex), id));
-    let mut groups: Vec<Vec<CombatantId>> = Vec::new();
+    let mut group = 0u32;
     let mut last: Option<(i32, i32)> = None;
+    let mut out = Vec::with_capacity(rolled.len());
     for (roll, dex, id) in rolled {
-        match groups.last_mut() {
-            Some(g) if last == Some((roll, dex)) => g.push(id),
-            _ => groups.push(vec![id]),
+        if last.is_some() && last != Some((roll, dex)) {
+            group += 1;
         }
         last = Some((roll, dex));
+        out.push((group, id));
     }
-    groups
+    Order(out)
 }
 
-fn order_from_rolls(
-    table: T<'_, '_>,
-    rolled: Vec<(i32, i32, CombatantId)>,
-) -> Vec<Vec<CombatantId>> {
-    let groups = order_groups(rolled);
-    emit_order(table, &groups);
-    groups
-}
-
-fn emit_order(table: T<'_, '_>, groups: &[Vec<CombatantId>]) {
-    table.emit(|| Event::Order {
-        groups: groups.to_vec(),
-    });
-}
-
-fn act_in_order(
-    state: &mut State,
-    table: T<'_, '_>,
-    order: &[Vec<CombatantId>],
-) -> Result<(), Interrupt> {
-    for group in order {
+fn act_in_order(state: &mut State, table: T<'_, '_>, order: &Order) -> Result<(), Interrupt> {
+    for group in order.groups() {
         // Creatures acting simultaneously all act, even if one fells another (spec §1 step 6).
-        let able: Vec<CombatantId> = group
-            .iter()
-            .copied()
-            .filter(|&id| state.f(id).is_up())
-            .collect();
-        for id in group {
-            if !able.contains(id) {
+        for (_, id) in group {
+            let f = state.f_mut(*id);
+            f.ready = f.is_up();
+        }
+        for (_, id) in group {
+            if !state.f(*id).ready {
                 if !state.f(*id).dead || state.f(*id).hp > -10 {
                     table.emit(|| Event::Skipped {
                         who: *id,
@@ -309,16 +318,12 @@ fn take_turn(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<(),
             ),
         });
     }
-    let mut options = Vec::with_capacity(48);
-    action_options(state, id, &mut options);
     let choice = table.choose(
         state,
-        ChoiceRequest {
-            chooser: Chooser::Combatant(id),
-            question: Question::Action,
-            rule: "CNC-R4.1",
-            options: &options,
-        },
+        Chooser::Combatant(id),
+        Question::Action,
+        "CNC-R4.1",
+        |out| action_options(state, id, out),
     )?;
     state.f_mut(id).acted = true;
     perform(state, table, id, choice)
@@ -341,7 +346,7 @@ fn move_to(
     }
     state.f_mut(id).pos = to;
     // Moving away from a holder, or a holder moving off, ends the hold.
-    for other in state.ids().collect::<Vec<_>>() {
+    for other in (0..state.fighters.len() as u16).map(CombatantId) {
         if state.f(other).held_by == Some(id) && !state.f(other).pos.is_adjacent(to) {
             state.f_mut(other).held_by = None;
         }
@@ -478,15 +483,12 @@ fn first_strike(
     if table.round() != 1 || !qualifies_first_strike(state, attacker, defender) {
         return Ok(state.f(attacker).is_up());
     }
-    let options = [Choice::Yes, Choice::No];
     let choice = table.choose(
         state,
-        ChoiceRequest {
-            chooser: Chooser::Combatant(defender),
-            question: Question::Reaction,
-            rule: "CNC-R3",
-            options: &options,
-        },
+        Chooser::Combatant(defender),
+        Question::Reaction,
+        "CNC-R3",
+        |out| out.extend([Choice::Yes, Choice::No]),
     )?;
     if choice == Choice::Yes {
         state.f_mut(defender).acted = true;
@@ -545,15 +547,12 @@ fn disengage(
             if !state.f(id).is_up() || !state.f(*foe).is_up() || state.f(*foe).held_by.is_some() {
                 continue;
             }
-            let options = [Choice::Yes, Choice::No];
             let take = table.choose(
                 state,
-                ChoiceRequest {
-                    chooser: Chooser::Combatant(*foe),
-                    question: Question::Reaction,
-                    rule: "CNC-R17.2a",
-                    options: &options,
-                },
+                Chooser::Combatant(*foe),
+                Question::Reaction,
+                "CNC-R17.2a",
+                |out| out.extend([Choice::Yes, Choice::No]),
             )?;
             if take == Choice::Yes {
                 state.f_mut(*foe).free_attacked = Some(id);
@@ -592,7 +591,7 @@ fn disengage(
 fn end_of_round(state: &mut State, table: T<'_, '_>) {
     damage::bleed(state, table);
     let round = table.round();
-    for id in state.ids().collect::<Vec<_>>() {
+    for id in (0..state.fighters.len() as u16).map(CombatantId) {
         let mut expired: [Option<Cond>; 12] = [None; 12];
         let mut n = 0;
         state.f_mut(id).conditions.expire_end_of_round(round, |c| {
@@ -615,5 +614,20 @@ fn end_of_round(state: &mut State, table: T<'_, '_>) {
                 state.f_mut(id).held_by = None;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cnc_e16_initiative_tie_groups() {
+        // A rolls 7 with DEX 14; B rolls 7 with DEX 12; C rolls 7 with DEX 14.
+        let (a, b, c) = (CombatantId(0), CombatantId(1), CombatantId(2));
+        let order = order_groups(vec![(7, 14, a), (7, 12, b), (7, 14, c)]);
+        assert_eq!(order.as_lists(), vec![vec![a, c], vec![b]]);
+        let order = order_groups(vec![(3, 10, a), (9, 10, b), (5, 18, c)]);
+        assert_eq!(order.as_lists(), vec![vec![b], vec![c], vec![a]]);
     }
 }

@@ -1,0 +1,386 @@
+//! The report of one simulation: text for people, versioned JSON (`"schema": 1`) for programs.
+//!
+//! Both are functions of the integer statistics only (never of timing or thread count), so the
+//! same seed gives byte-identical reports with any number of threads.
+
+use crate::run::{SimResult, Stop};
+use crate::seeds::{run_seed, MIXING};
+use crate::stats::{mean, Stats};
+use crate::wilson::{wilson, Interval, Z95};
+use fray_engine::AnyEncounter;
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+
+/// Version of the JSON report; bumped when a field changes meaning or goes away.
+pub const SCHEMA: u32 = 1;
+
+/// Most rows of the rounds histogram in the text report (wider ranges are grouped).
+const HISTOGRAM_ROWS: usize = 30;
+
+/// What the report needs besides the figures.
+#[derive(Debug, Clone, Copy)]
+pub struct Context<'a> {
+    /// The encounter file as named on the command line.
+    pub file: &'a str,
+    /// The encounter.
+    pub encounter: &'a AnyEncounter,
+    /// The base seed.
+    pub seed: u64,
+    /// Runs asked for (the cap with `--target-ci`).
+    pub requested_runs: u64,
+    /// `--max-rounds`, if given (the replay command repeats it).
+    pub max_rounds_flag: Option<u32>,
+    /// `--target-ci`, if given.
+    pub target_ci: Option<f64>,
+    /// Whether `fray fight FILE --seed` replays a run (false for a sweep's edited variants).
+    pub replayable: bool,
+}
+
+fn shell_word(text: &str) -> String {
+    if !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:=,@".contains(c))
+    {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+/// The command that replays the run with dice seed `seed`.
+pub fn replay_command(file: &str, seed: u64, max_rounds: Option<u32>) -> String {
+    let mut command = format!("fray fight {} --seed {seed}", shell_word(file));
+    if let Some(r) = max_rounds {
+        let _ = write!(command, " --max-rounds {r}");
+    }
+    command
+}
+
+fn interval_json(i: Interval) -> Value {
+    json!([i.low, i.high])
+}
+
+fn percent(p: f64) -> String {
+    format!("{:.2}%", 100.0 * p)
+}
+
+fn rate(count: u64, runs: u64) -> f64 {
+    mean(count as f64, runs)
+}
+
+/// One notable run: its index and dice seed, or null.
+fn first_json(ctx: &Context<'_>, run: Option<u64>) -> Value {
+    match run {
+        Some(run) => {
+            let seed = run_seed(ctx.seed, run);
+            let replay = ctx
+                .replayable
+                .then(|| replay_command(ctx.file, seed, ctx.max_rounds_flag));
+            json!({"run": run, "seed": seed, "replay": replay})
+        }
+        None => Value::Null,
+    }
+}
+
+/// The report as JSON (see docs/sim.md for the schema).
+pub fn json(ctx: &Context<'_>, result: &SimResult) -> Value {
+    let mut value = body_json(ctx, result);
+    if let Value::Object(map) = &mut value {
+        map.insert("schema".to_string(), json!(SCHEMA));
+        map.insert("kind".to_string(), json!("sim"));
+    }
+    value
+}
+
+/// The report without `schema` and `kind` (a sweep nests one per variant).
+pub fn body_json(ctx: &Context<'_>, result: &SimResult) -> Value {
+    let s = &result.stats;
+    let roster = ctx.encounter.roster();
+    let runs = s.runs;
+    let sides: Vec<Value> = s
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(i, side)| {
+            let info = &roster.sides[i];
+            let members = side.standing.len().saturating_sub(1);
+            json!({
+                "id": info.key,
+                "name": info.name,
+                "members": members,
+                "wins": side.wins,
+                "win_rate": rate(side.wins, runs),
+                "win_ci95": interval_json(wilson(side.wins, runs, Z95)),
+                "standing_mean": mean(side.standing_sum as f64, runs),
+                "standing_histogram": side.standing,
+                "hp_left_mean": mean(side.hp_left_sum as f64, runs),
+                "max_hp": if runs == 0 { 0 } else { side.max_hp_sum / runs as i64 },
+                "first_win": first_json(ctx, side.first_win),
+                "first_loss": first_json(ctx, side.first_loss),
+            })
+        })
+        .collect();
+    let combatants: Vec<Value> = s
+        .combatants
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let info = &roster.combatants[i];
+            json!({
+                "id": info.key,
+                "name": info.name,
+                "side": roster.sides[info.side.index()].key,
+                "dealt_mean": mean(c.dealt_sum as f64, runs),
+                "taken_mean": mean(c.taken_sum as f64, runs),
+                "hp_left_mean": mean(c.hp_left_sum as f64, runs),
+                "down": c.down,
+                "down_rate": rate(c.down, runs),
+                "dead": c.dead,
+                "dead_rate": rate(c.dead, runs),
+            })
+        })
+        .collect();
+    let histogram: Vec<Value> = s
+        .rounds
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 0)
+        .map(|(r, &n)| json!([r, n]))
+        .collect();
+    json!({
+        "file": ctx.file,
+        "encounter": ctx.encounter.name(),
+        "ruleset": ctx.encounter.ruleset().key(),
+        "seed": ctx.seed,
+        "seed_mixing": MIXING,
+        "runs": runs,
+        "requested_runs": ctx.requested_runs,
+        "stopped": result.stop.key(),
+        "interrupted": result.stop == Stop::Interrupted,
+        "target_ci": ctx.target_ci,
+        "max_rounds": result.round_limit,
+        "sides": sides,
+        "draws": {
+            "round_limit": s.round_limit,
+            "round_limit_rate": rate(s.round_limit, runs),
+            "round_limit_ci95": interval_json(wilson(s.round_limit, runs, Z95)),
+            "first_round_limit": first_json(ctx, s.first_round_limit),
+            "none_standing": s.none_standing,
+            "none_standing_rate": rate(s.none_standing, runs),
+            "none_standing_ci95": interval_json(wilson(s.none_standing, runs, Z95)),
+            "first_none_standing": first_json(ctx, s.first_none_standing),
+        },
+        "rounds": {
+            "mean": s.rounds_mean(),
+            "median": s.rounds_percentile(50),
+            "p90": s.rounds_percentile(90),
+            "max": s.rounds_max(),
+            "histogram": histogram,
+        },
+        "combatants": combatants,
+    })
+}
+
+/// The stop line of a report, if it stopped early.
+pub fn stop_note(stop: Stop, runs: u64, requested: u64, target_ci: Option<f64>) -> Option<String> {
+    match stop {
+        Stop::Completed => None,
+        Stop::Interrupted => Some(format!(
+            "INTERRUPTED (Ctrl-C) after {runs} of {requested} runs: the figures below are those so far"
+        )),
+        Stop::TargetCi => Some(format!(
+            "stopped after {runs} runs: every side's 95% win-rate interval is narrower than {}",
+            target_ci.unwrap_or(0.0)
+        )),
+    }
+}
+
+/// The report as text.
+pub fn text(ctx: &Context<'_>, result: &SimResult) -> String {
+    let s = &result.stats;
+    let roster = ctx.encounter.roster();
+    let runs = s.runs;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} — {}",
+        ctx.encounter.name(),
+        ctx.encounter.ruleset().name()
+    );
+    let _ = writeln!(
+        out,
+        "{runs} runs, seed {}, round limit {} (run i plays with dice seed {MIXING})",
+        ctx.seed, result.round_limit
+    );
+    if let Some(note) = stop_note(result.stop, runs, ctx.requested_runs, ctx.target_ci) {
+        let _ = writeln!(out, "{note}");
+    }
+    out.push('\n');
+    let width = roster
+        .sides
+        .iter()
+        .map(|s| s.name.chars().count() + 5)
+        .chain([24])
+        .max()
+        .unwrap_or(24);
+    let _ = writeln!(
+        out,
+        "{:<width$} {:>10} {:>8}   95% interval",
+        "Outcome", "fights", "rate"
+    );
+    let mut outcome = |label: String, count: u64| {
+        let i = wilson(count, runs, Z95);
+        let _ = writeln!(
+            out,
+            "{label:<width$} {count:>10} {:>8}   {} – {}",
+            percent(rate(count, runs)),
+            percent(i.low),
+            percent(i.high)
+        );
+    };
+    for (i, side) in s.sides.iter().enumerate() {
+        outcome(format!("{} win", roster.sides[i].name), side.wins);
+    }
+    outcome("Round limit (stalemate)".to_string(), s.round_limit);
+    outcome("Nobody left standing".to_string(), s.none_standing);
+
+    out.push('\n');
+    let show = |r: Option<u32>| r.map_or("-".to_string(), |r| r.to_string());
+    let _ = writeln!(
+        out,
+        "Rounds to finish: mean {:.2}, median {}, p90 {}, longest {}",
+        s.rounds_mean(),
+        show(s.rounds_percentile(50)),
+        show(s.rounds_percentile(90)),
+        show(s.rounds_max())
+    );
+    rounds_histogram(&mut out, s);
+
+    out.push('\n');
+    let _ = writeln!(
+        out,
+        "Survivors (members standing at the end, hit points left)"
+    );
+    for (i, side) in s.sides.iter().enumerate() {
+        let members = side.standing.len().saturating_sub(1);
+        let max_hp = if runs == 0 {
+            0
+        } else {
+            side.max_hp_sum / runs as i64
+        };
+        let _ = writeln!(
+            out,
+            "  {}: {:.2} of {members} standing, {:.1} of {max_hp} hp left (means)",
+            roster.sides[i].name,
+            mean(side.standing_sum as f64, runs),
+            mean(side.hp_left_sum as f64, runs)
+        );
+        let mut line = String::from("    standing");
+        for (k, &n) in side.standing.iter().enumerate() {
+            let _ = write!(line, "  {k}: {}", percent(rate(n, runs)));
+        }
+        let _ = writeln!(out, "{line}");
+    }
+
+    out.push('\n');
+    let name_width = roster
+        .combatants
+        .iter()
+        .map(|c| c.name.chars().count())
+        .chain([9])
+        .max()
+        .unwrap_or(9);
+    let side_width = roster
+        .sides
+        .iter()
+        .map(|s| s.key.chars().count())
+        .chain([4])
+        .max()
+        .unwrap_or(4);
+    let _ = writeln!(
+        out,
+        "Combatants (means per fight; how often down or dead at the end)"
+    );
+    let _ = writeln!(
+        out,
+        "  {:<name_width$} {:<side_width$} {:>8} {:>8} {:>8} {:>8} {:>8}",
+        "combatant", "side", "dealt", "taken", "hp left", "down", "dead"
+    );
+    for (i, c) in s.combatants.iter().enumerate() {
+        let info = &roster.combatants[i];
+        let _ = writeln!(
+            out,
+            "  {:<name_width$} {:<side_width$} {:>8.1} {:>8.1} {:>8.1} {:>8} {:>8}",
+            info.name,
+            roster.sides[info.side.index()].key,
+            mean(c.dealt_sum as f64, runs),
+            mean(c.taken_sum as f64, runs),
+            mean(c.hp_left_sum as f64, runs),
+            percent(rate(c.down, runs)),
+            percent(rate(c.dead, runs))
+        );
+    }
+
+    out.push('\n');
+    let _ = writeln!(
+        out,
+        "Replay a run with `fray fight FILE --seed <its seed>`:"
+    );
+    let mut first = |what: String, run: Option<u64>| {
+        let line = match run {
+            Some(run) => {
+                let seed = run_seed(ctx.seed, run);
+                format!(
+                    "run {run}: {}",
+                    replay_command(ctx.file, seed, ctx.max_rounds_flag)
+                )
+            }
+            None => "none".to_string(),
+        };
+        let _ = writeln!(out, "  {what}: {line}");
+    };
+    for (i, side) in s.sides.iter().enumerate() {
+        first(
+            format!("first fight {} lost or drew", roster.sides[i].name),
+            side.first_loss,
+        );
+    }
+    first(
+        "first fight stopped by the round limit".to_string(),
+        s.first_round_limit,
+    );
+    first(
+        "first fight with nobody left standing".to_string(),
+        s.first_none_standing,
+    );
+    out
+}
+
+fn rounds_histogram(out: &mut String, s: &Stats) {
+    let (Some(low), Some(high)) = (
+        s.rounds.iter().position(|&n| n > 0),
+        s.rounds.iter().rposition(|&n| n > 0),
+    ) else {
+        return;
+    };
+    let span = high - low + 1;
+    let step = span.div_ceil(HISTOGRAM_ROWS);
+    let bins: Vec<(usize, usize, u64)> = (low..=high)
+        .step_by(step)
+        .map(|start| {
+            let end = (start + step - 1).min(high);
+            (start, end, s.rounds[start..=end].iter().sum())
+        })
+        .collect();
+    let biggest = bins.iter().map(|b| b.2).max().unwrap_or(1).max(1);
+    for (start, end, n) in bins {
+        let label = if start == end {
+            format!("{start}")
+        } else {
+            format!("{start}-{end}")
+        };
+        let bar = "#".repeat(((n as f64 / biggest as f64) * 40.0).round() as usize);
+        let _ = writeln!(out, "  {label:>9}  {:>7}  {bar}", percent(rate(n, s.runs)));
+    }
+}

@@ -1,0 +1,296 @@
+//! End-to-end tests of `fray fight`, `fray odds` and `fray rulesets`: the real binary, its output,
+//! its determinism, and every error class answered with a clear message, exit status 2, and
+//! nothing on standard output.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn fray(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run fray")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Writes an encounter file into a fresh temporary directory and returns its path.
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fray-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write");
+    path
+}
+
+const GOOD: &str = r#"schema = 1
+ruleset = "cnc"
+name = "duel"
+
+[[sides]]
+id = "a"
+
+[[sides]]
+id = "b"
+
+[[combatants]]
+id = "hero"
+side = "a"
+at = [0, 0]
+class = "fighter"
+level = 2
+hp = 14
+weapon = "long sword"
+
+[[combatants]]
+id = "orc"
+side = "b"
+at = [1, 0]
+monster = "orc"
+"#;
+
+#[test]
+fn fight_is_deterministic_for_a_seed() {
+    let a = fray(&["fight", "examples/cnc/bench.toml", "--seed", "7"]);
+    let b = fray(&["fight", "examples/cnc/bench.toml", "--seed", "7"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert_eq!(a.stdout, b.stdout);
+    let text = stdout(&a);
+    assert!(text.contains("— Round 1 —"));
+    assert!(
+        text.contains("(CNC-R2.1)"),
+        "initiative rulings name their rule"
+    );
+    let c = fray(&["fight", "examples/cnc/bench.toml", "--seed", "8"]);
+    assert_ne!(a.stdout, c.stdout, "another seed, another fight");
+}
+
+#[test]
+fn fight_json_lines_end_with_the_result() {
+    let out = fray(&["fight", "examples/cnc/bench.toml", "--seed", "3", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(lines[0]["type"], "start");
+    assert_eq!(lines[0]["seed"], 3);
+    for l in &lines {
+        assert_eq!(l["schema"], 1);
+        assert!(l["type"].is_string() && l["round"].is_u64(), "{l}");
+    }
+    let end = lines.last().expect("lines");
+    assert_eq!(end["type"], "end");
+    assert!(end["rounds"].as_u64().expect("rounds") >= 1);
+    assert!(end["winner"].is_string() || end["winner"].is_null());
+    let attacks = lines.iter().filter(|l| l["type"] == "attack").count();
+    assert!(attacks > 0);
+}
+
+#[test]
+fn scripted_dice_decide_the_fight() {
+    let out = fray(&["fight", "examples/cnc/una-charge.toml"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("+2 charge (CNC-R6.3)"), "{text}");
+    assert!(text.contains("elves win after 1 round"), "{text}");
+    // --dice overrides the file's script: Una rolls 1 and misses.
+    let out = fray(&[
+        "fight",
+        "examples/cnc/una-charge.toml",
+        "--dice",
+        "7,3,1,1,1,1,1,1",
+    ]);
+    let text = stdout(&out);
+    assert!(text.contains("d20 1 "), "{text}");
+}
+
+#[test]
+fn exhausted_dice_script_is_an_error() {
+    let out = fray(&["fight", "examples/cnc/bench.toml", "--dice", "5,5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "nothing written on error");
+    assert!(
+        stderr(&out).contains("dice script ran out"),
+        "{}",
+        stderr(&out)
+    );
+    let out = fray(&["fight", "examples/cnc/bench.toml", "--dice", "11"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("impossible for 1d10"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn malformed_toml_names_file_and_line() {
+    let path = temp_file("bad.toml", "schema = 1\nruleset = \"cnc\"\nname = \n");
+    let out = fray(&["fight", path.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = stderr(&out);
+    assert!(err.contains("bad.toml:3:"), "{err}");
+}
+
+#[test]
+fn unknown_monster_is_located() {
+    let path = temp_file(
+        "monster.toml",
+        &GOOD.replace("monster = \"orc\"", "monster = \"dragon turtle\""),
+    );
+    let out = fray(&["fight", path.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = stderr(&out);
+    assert!(err.contains("monster.toml:24:"), "{err}");
+    assert!(err.contains("combatants[1].monster"), "{err}");
+    assert!(err.contains("unknown monster `dragon turtle`"), "{err}");
+}
+
+#[test]
+fn two_combatants_on_one_square_are_refused() {
+    let path = temp_file("square.toml", &GOOD.replace("at = [1, 0]", "at = [0, 0]"));
+    let out = fray(&["fight", path.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("both placed on square [0, 0]"), "{err}");
+}
+
+#[test]
+fn every_problem_is_reported_at_once() {
+    let text = GOOD
+        .replace("monster = \"orc\"", "monster = \"dragon turtle\"")
+        .replace("weapon = \"long sword\"", "weapon = \"laser\"")
+        .replace("side = \"b\"", "side = \"c\"");
+    let path = temp_file("many.toml", &text);
+    let out = fray(&["fight", path.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("unknown weapon `laser`"), "{err}");
+    assert!(err.contains("unknown side `c`"), "{err}");
+    assert!(err.contains("unknown monster"), "{err}");
+}
+
+#[test]
+fn unknown_ruleset_is_refused() {
+    let path = temp_file(
+        "ruleset.toml",
+        &GOOD.replace("ruleset = \"cnc\"", "ruleset = \"gurps\""),
+    );
+    let out = fray(&["fight", path.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("ruleset.toml:2:"), "{err}");
+    assert!(err.contains("unknown ruleset `gurps`"), "{err}");
+}
+
+#[test]
+fn illegal_scripted_choice_names_the_rule() {
+    let text = format!("{GOOD}\n[script]\nchoices = [\"hero: charge orc\"]\n");
+    let path = temp_file("illegal.toml", &text);
+    let out = fray(&["fight", path.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = stderr(&out);
+    assert!(err.contains("illegal choice `charge orc`"), "{err}");
+    assert!(err.contains("(CNC-R6.2)"), "{err}");
+}
+
+#[test]
+fn an_explicit_seed_ignores_the_file_script() {
+    // una-charge.toml scripts Una's charge and its dice; with --seed the default tactics and
+    // seeded dice play instead, exactly as run N of `fray sim` would.
+    let a = fray(&[
+        "fight",
+        "examples/cnc/una-charge.toml",
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    let b = fray(&["fight", "examples/cnc/una-charge.toml", "--json"]);
+    assert!(a.status.success() && b.status.success());
+    assert_ne!(a.stdout, b.stdout);
+}
+
+#[test]
+fn missing_file_is_an_input_error() {
+    let out = fray(&["fight", "no/such/file.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no/such/file.toml"));
+    let out = fray(&["fight", "no/such/file.toml", "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("JSON error");
+    assert!(v["error"]
+        .as_str()
+        .expect("error")
+        .contains("no/such/file.toml"));
+}
+
+#[test]
+fn odds_text_and_json() {
+    let out = fray(&[
+        "odds",
+        "examples/cnc/bench.toml",
+        "--attacker",
+        "fighter-1",
+        "--target",
+        "orc-1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("hit        65.00%  (13/20)"), "{text}");
+    let out = fray(&[
+        "odds",
+        "examples/cnc/bench.toml",
+        "--attacker",
+        "fighter-1",
+        "--target",
+        "orc-1",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("json");
+    assert_eq!(v["schema"], 1);
+    assert_eq!(v["exact"]["hit"], "13/20");
+    assert_eq!(v["exact"]["down"], "39/80");
+    assert!(v["critical"].is_null());
+    let sum: f64 = v["damage"]
+        .as_array()
+        .expect("pmf")
+        .iter()
+        .map(|d| d[1].as_f64().expect("p"))
+        .sum();
+    assert!((sum - 1.0).abs() < 1e-12);
+    let out = fray(&[
+        "odds",
+        "examples/cnc/bench.toml",
+        "--attacker",
+        "nobody",
+        "--target",
+        "orc-1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no combatant `nobody`"));
+}
+
+#[test]
+fn rulesets_lists_all_five() {
+    let out = fray(&["rulesets", "--json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("json");
+    let list = v["rulesets"].as_array().expect("list");
+    assert_eq!(list.len(), 5);
+    let cnc = list.iter().find(|r| r["id"] == "cnc").expect("cnc");
+    assert_eq!(cnc["rules_implemented"], 22);
+    assert_eq!(cnc["seed"], "002_d052e44c4a5aca00.txt");
+    let text = stdout(&fray(&["rulesets"]));
+    assert!(text.contains("spelljammer"));
+}
