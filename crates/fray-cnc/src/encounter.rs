@@ -342,7 +342,7 @@ fn build(
                 conditions: conditions.clone(),
                 declared: Default::default(),
                 acted: false,
-                attackers: Vec::new(),
+                attackers: [None; 3],
                 dodged: 0,
                 // Already mortally wounded at the start: bleeds from the end of round 1 (CNC-A11).
                 mortal_since: (-9..=-7).contains(&start_hp).then_some(0),

@@ -35,6 +35,12 @@ pub enum Cond {
     Evading,
 }
 
+impl fray_core::conditions::ConditionKind for Cond {
+    fn bit(self) -> u32 {
+        self as u32
+    }
+}
+
 impl Cond {
     /// Name used in files and events.
     pub fn key(self) -> &'static str {
@@ -266,8 +272,9 @@ pub struct Fighter {
     pub declared: Declared,
     /// Acted this round.
     pub acted: bool,
-    /// Attackers this round, in order (shield and dodge counts, CNC-A7).
-    pub attackers: Vec<CombatantId>,
+    /// The first three distinct attackers this round, in order (a shield covers up to three,
+    /// CNC-R16.3, CNC-A7).
+    pub attackers: [Option<CombatantId>; 3],
     /// Attacks received while dodging this round.
     pub dodged: u8,
     /// Round in which it was first at −7..−9 (CNC-A11).
@@ -306,6 +313,13 @@ impl Fighter {
     /// Able to act: above 0 hit points and alive (CNC-R19).
     pub fn is_up(&self) -> bool {
         !self.dead && self.hp >= 1
+    }
+
+    /// Still in the exchange: up, or felled by someone of its own initiative group, whose
+    /// members all act simultaneously (spec §1 step 6, CNC-R2.2) — it still strikes and can
+    /// still be struck within that group.
+    pub fn fights_on(&self) -> bool {
+        self.is_up() || self.ready
     }
 }
 

@@ -9,7 +9,7 @@ use crate::choice::{Choice, Pace};
 use crate::rules::attack::{can_melee, range_band, Band};
 use crate::rules::damage::needs_aid;
 use crate::rules::legal::check;
-use crate::rules::movement::{half_move, strike_square};
+use crate::rules::movement::{charge_distance_ok, half_move, strike_square};
 use crate::state::{Cover, State};
 use fray_core::protocol::{ChoiceRequest, Chooser, Question};
 use fray_core::CombatantId;
@@ -29,7 +29,7 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
 fn foes(state: &State, me: CombatantId) -> impl Iterator<Item = CombatantId> + '_ {
     state
         .ids()
-        .filter(move |&o| state.enemies(me, o) && state.f(o).is_up())
+        .filter(move |&o| state.enemies(me, o) && state.f(o).fights_on())
 }
 
 fn nearest_foe(state: &State, me: CombatantId) -> Option<CombatantId> {
@@ -40,22 +40,28 @@ fn nearest_foe(state: &State, me: CombatantId) -> Option<CombatantId> {
 fn declaration(state: &State, me: CombatantId) -> Choice {
     let f = state.f(me);
     let p = state.p(me);
-    let engaged = state.engaged_foes(me, state.round).count();
+    let engaged = state.engaged_foes(me, state.round).next().is_some();
     // Badly hurt, outnumbered, and able to keep fighting from range: step back.
     let back_off = Choice::DisengageFighting;
-    if engaged >= 2
+    if engaged
         && f.hp * 4 <= p.max_hp
+        && state.engaged_foes(me, state.round).count() >= 2
         && p.ranged.is_some()
         && check(false, state, me, Question::Declaration, &back_off).is_ok()
     {
         return back_off;
     }
-    if engaged == 0 {
+    if !engaged {
         if let Some(target) = nearest_foe(state, me) {
-            let reachable =
-                strike_square(state, me, target, p.reach(), half_move(state, me)).is_some();
+            // Within half a move of a square in reach (open ground: a fine estimate for a plan).
+            let gap = f.pos.squares_to(state.f(target).pos) - (p.reach() / 5).max(1);
+            let reachable = gap <= half_move(state, me) / 5;
             let charge = Choice::Charge(target);
-            if !reachable && check(false, state, me, Question::Declaration, &charge).is_ok() {
+            let distance = f.pos.feet_to(state.f(target).pos);
+            if !reachable
+                && charge_distance_ok(p.movement, distance)
+                && check(false, state, me, Question::Declaration, &charge).is_ok()
+            {
                 return charge;
             }
         }

@@ -13,24 +13,45 @@ pub enum Expiry {
     Indefinite,
 }
 
-/// A set of conditions of kind `K`, each with an expiry. Small and allocation-light.
+/// A kind of condition with a small index (below 64), so that presence is a bit test.
+pub trait ConditionKind: Copy + PartialEq {
+    /// A distinct index below 64.
+    fn bit(self) -> u32;
+}
+
+/// A set of conditions of kind `K`, each with an expiry. Presence tests are a bit test; the
+/// expiries live in a small list.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Conditions<K> {
+    mask: u64,
     entries: Vec<(K, Expiry)>,
 }
 
 impl<K> Default for Conditions<K> {
     fn default() -> Self {
         Conditions {
+            mask: 0,
             entries: Vec::new(),
         }
     }
 }
 
-impl<K: Copy + PartialEq> Conditions<K> {
+impl<K: ConditionKind> Conditions<K> {
+    fn recompute(&mut self) {
+        self.mask = self
+            .entries
+            .iter()
+            .fold(0, |m, (k, _)| m | 1u64 << (k.bit() & 63));
+    }
+
     /// True when the condition is present.
     pub fn has(&self, kind: K) -> bool {
-        self.entries.iter().any(|(k, _)| *k == kind)
+        self.mask & (1u64 << (kind.bit() & 63)) != 0
+    }
+
+    /// True when no condition is present.
+    pub fn is_empty(&self) -> bool {
+        self.mask == 0
     }
 
     /// Adds (or replaces the expiry of) a condition. Returns true if it was new.
@@ -40,6 +61,7 @@ impl<K: Copy + PartialEq> Conditions<K> {
             false
         } else {
             self.entries.push((kind, expiry));
+            self.recompute();
             true
         }
     }
@@ -48,11 +70,15 @@ impl<K: Copy + PartialEq> Conditions<K> {
     pub fn remove(&mut self, kind: K) -> bool {
         let before = self.entries.len();
         self.entries.retain(|(k, _)| *k != kind);
+        self.recompute();
         before != self.entries.len()
     }
 
     /// Removes every condition that expires at the end of `round`, calling `on_expire` for each.
     pub fn expire_end_of_round(&mut self, round: u32, mut on_expire: impl FnMut(K)) {
+        if self.mask == 0 {
+            return;
+        }
         self.entries.retain(|(k, e)| {
             let gone = matches!(e, Expiry::EndOfRound(r) if *r <= round);
             if gone {
@@ -60,6 +86,7 @@ impl<K: Copy + PartialEq> Conditions<K> {
             }
             !gone
         });
+        self.recompute();
     }
 
     /// Removes every condition that expires at the start of `round`.
@@ -71,6 +98,7 @@ impl<K: Copy + PartialEq> Conditions<K> {
             }
             !gone
         });
+        self.recompute();
     }
 
     /// Iterates over the present conditions.
@@ -82,6 +110,12 @@ impl<K: Copy + PartialEq> Conditions<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl ConditionKind for &'static str {
+        fn bit(self) -> u32 {
+            self.len() as u32
+        }
+    }
 
     #[test]
     fn conditions_expire_at_their_round() {

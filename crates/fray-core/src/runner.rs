@@ -51,6 +51,7 @@ pub struct Table<'a, R: Ruleset> {
     answers: u32,
     max_answers: u32,
     scratch: Vec<R::Choice>,
+    events: bool,
 }
 
 impl<R: Ruleset> std::fmt::Debug for Table<'_, R> {
@@ -70,6 +71,7 @@ impl<'a, R: Ruleset> Table<'a, R> {
         log: Option<&'a mut Vec<Answer>>,
         limits: &Limits,
     ) -> Self {
+        let events = sink.enabled();
         Table {
             driver,
             sink,
@@ -78,6 +80,7 @@ impl<'a, R: Ruleset> Table<'a, R> {
             answers: 0,
             max_answers: limits.max_answers,
             scratch: Vec::new(),
+            events,
         }
     }
 
@@ -180,12 +183,12 @@ impl<'a, R: Ruleset> Table<'a, R> {
 
     /// True when events are kept (build them only then).
     pub fn events_enabled(&self) -> bool {
-        self.sink.enabled()
+        self.events
     }
 
     /// Emits an event, built only if the sink keeps events.
     pub fn emit(&mut self, build: impl FnOnce() -> Event) {
-        if self.sink.enabled() {
+        if self.events {
             self.sink.push(self.round, build());
         }
     }

@@ -168,9 +168,10 @@ pub fn to_hit_mods(
     attacker: CombatantId,
     target: CombatantId,
     swing: &Swing<'_>,
+    record: bool,
 ) -> Mods {
     let p = state.p(attacker);
-    let mut mods = Mods::default();
+    let mut mods = Mods::recording(record);
     mods.add("BtH", "CNC-R7.1", p.bth);
     match (swing.reach, swing.style) {
         (Reach::Ranged, _) => mods.add("DEX", "CNC-R8.1", p.dex_mod()),
@@ -199,8 +200,16 @@ pub fn swing<R: Ruleset<State = State>>(
     target: CombatantId,
     swing: Swing<'_>,
 ) -> Result<AttackResult, Interrupt> {
-    let mods = to_hit_mods(state, attacker, target, &swing);
-    let def: Defense = armor_class(state, attacker, target, swing.reach, swing.form.touch);
+    let record = table.events_enabled();
+    let mods = to_hit_mods(state, attacker, target, &swing, record);
+    let def: Defense = armor_class(
+        state,
+        attacker,
+        target,
+        swing.reach,
+        swing.form.touch,
+        record,
+    );
     let roll = table.roll_dice(1, 20, Some(attacker), RollPurpose::Attack, swing.rule)?;
     let total = roll as i32 + mods.total();
     let result = if total >= def.value {
@@ -208,7 +217,7 @@ pub fn swing<R: Ruleset<State = State>>(
     } else {
         AttackResult::Miss
     };
-    defense::note_attack(state, attacker, target, def.mods.has("dodge"));
+    defense::note_attack(state, attacker, target, def.dodge);
     table.emit(|| Event::Attack {
         attacker,
         target,
@@ -268,7 +277,7 @@ fn deal_damage<R: Ruleset<State = State>>(
         0
     };
     let p = state.p(attacker);
-    let mut mods = Mods::default();
+    let mut mods = Mods::recording(table.events_enabled());
     mods.add("weapon bonus", "CNC-R20.2", dice.bonus);
     if swing.reach == Reach::Melee || swing.thrown {
         mods.add("STR", "CNC-R7.4", p.str_mod());
@@ -334,7 +343,7 @@ pub fn melee_routine<R: Ruleset<State = State>>(
             Style::OffHand
         };
         for (form, style) in [(primary, first), (off, second)] {
-            if !state.f(target).is_up() || !state.f(attacker).is_up() {
+            if !state.f(target).fights_on() || !state.f(attacker).fights_on() {
                 break;
             }
             swing(
@@ -348,7 +357,7 @@ pub fn melee_routine<R: Ruleset<State = State>>(
         return Ok(());
     }
     for form in &p.melee {
-        if !state.f(target).is_up() || !state.f(attacker).is_up() {
+        if !state.f(target).fights_on() || !state.f(attacker).fights_on() {
             break;
         }
         swing(

@@ -17,12 +17,14 @@ pub enum Reach {
 }
 
 /// A defence value with its adjustments.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Defense {
     /// The final value.
     pub value: i32,
     /// Adjustments on top of the base.
     pub mods: Mods,
+    /// The dodge bonus applies (it counts against the dodger's three attacks).
+    pub dodge: bool,
 }
 
 /// Where `attacker` stands relative to `defender`'s facing (flank/rear only with the maneuvers).
@@ -65,10 +67,12 @@ pub fn armor_class(
     defender: CombatantId,
     reach: Reach,
     touch: bool,
+    record: bool,
 ) -> Defense {
     let p = state.p(defender);
     let d = state.f(defender);
-    let mut mods = Mods::default();
+    let mut mods = Mods::recording(record);
+    let mut dodge = false;
     let base;
     if touch {
         // Touch AC = 10 + DEX + special (deflection) modifiers; monsters 10 flat. [Seed: 8. Touch Attack]
@@ -82,6 +86,7 @@ pub fn armor_class(
         return Defense {
             value: (base + mods.total()).max(1),
             mods,
+            dodge,
         };
     }
     base = p.base_ac + p.deflection;
@@ -91,12 +96,13 @@ pub fn armor_class(
     }
     // Shield: +1 against the first N attackers of the round (small 1, medium 2, large 3). [Seed: 10. Shields]
     if let Some(shield) = p.shield {
-        let seen = d.attackers.iter().position(|&a| a == attacker);
-        let distinct_before = match seen {
-            Some(i) => distinct(&d.attackers[..i]),
-            None => distinct(&d.attackers),
-        };
-        if distinct_before < shield.attackers() as usize && d.held_by.is_none() {
+        // Index of this attacker among the round's distinct attackers (it is next if new).
+        let index = d
+            .attackers
+            .iter()
+            .position(|&a| a == Some(attacker))
+            .unwrap_or_else(|| d.attackers.iter().filter(|a| a.is_some()).count());
+        if index < shield.attackers() as usize && d.held_by.is_none() {
             mods.add("shield", "CNC-R16.3", 1);
         }
     }
@@ -121,6 +127,7 @@ pub fn armor_class(
         && !state.f(attacker).conditions.has(Cond::Invisible)
     {
         mods.add("dodge", "CNC-R17.1", 2);
+        dodge = true;
     }
     // Evade: +4 against the one opponent it evades. [Seed: 11.4 Evade]
     if d.conditions.has(Cond::Evading) && d.declared == Declared::Evade(attacker) {
@@ -130,17 +137,8 @@ pub fn armor_class(
         // AC never drops below 1. [Seed: 10. Armor Class]
         value: (base + mods.total()).max(1),
         mods,
+        dodge,
     }
-}
-
-fn distinct(list: &[CombatantId]) -> usize {
-    let mut n = 0;
-    for (i, a) in list.iter().enumerate() {
-        if !list[..i].contains(a) {
-            n += 1;
-        }
-    }
-    n
 }
 
 /// Records an attack on `defender` (shield and dodge counts, CNC-A7).
@@ -151,7 +149,11 @@ pub fn note_attack(
     dodge_applied: bool,
 ) {
     let d = state.f_mut(defender);
-    d.attackers.push(attacker);
+    if !d.attackers.contains(&Some(attacker)) {
+        if let Some(slot) = d.attackers.iter_mut().find(|a| a.is_none()) {
+            *slot = Some(attacker);
+        }
+    }
     if dodge_applied {
         d.dodged += 1;
     }
@@ -175,6 +177,7 @@ pub fn grapple_ac(state: &State, attacker: CombatantId, defender: CombatantId) -
     Defense {
         value: base + mods.total(),
         mods,
+        dodge: false,
     }
 }
 
@@ -196,6 +199,7 @@ pub fn disarm_ac(state: &State, defender: CombatantId) -> Defense {
     Defense {
         value: 18 + mods.total(),
         mods,
+        dodge: false,
     }
 }
 

@@ -35,7 +35,7 @@ fn foe_check(w: bool, state: &State, actor: CombatantId, t: CombatantId) -> Resu
             format!("{} is not a foe", state.roster.name(t))
         });
     }
-    if !state.f(t).is_up() {
+    if !state.f(t).fights_on() {
         return no(w, "CNC-R19", || {
             format!("{} is already out of the fight", state.roster.name(t))
         });
@@ -328,7 +328,7 @@ pub fn action_options(state: &State, actor: CombatantId, out: &mut Vec<Choice>) 
             }
             continue;
         }
-        if !target.is_up() {
+        if !target.fights_on() {
             continue;
         }
         if !cover_blocks && me.free_attacked != Some(t) {

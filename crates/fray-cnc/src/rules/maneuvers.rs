@@ -142,8 +142,8 @@ pub fn pummel<R: Ruleset<State = State>>(
     mods.add("BtH", "CNC-R12.1", p.bth);
     mods.add("CK modifier", "CNC-G7", state.options.grapple_modifier);
     situational(state, attacker, target, Reach::Melee, &mut mods);
-    let def = armor_class(state, attacker, target, Reach::Melee, false);
-    defense::note_attack(state, attacker, target, def.mods.has("dodge"));
+    let def = armor_class(state, attacker, target, Reach::Melee, false, true);
+    defense::note_attack(state, attacker, target, def.dodge);
     if roll_against(
         table,
         attacker,

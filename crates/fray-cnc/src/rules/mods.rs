@@ -1,54 +1,51 @@
-//! A fixed-capacity list of named modifiers (no allocation on the simulator's hot path).
+//! A list of named modifiers and their sum. In the simulator's hot path (no events kept) only the
+//! sum is kept, so building modifiers costs no allocation and no copying.
 
 use fray_core::event::Modifier;
 
-/// Up to 16 named modifiers and their sum.
-#[derive(Debug, Clone, Copy)]
+/// Named modifiers (when recording) and their sum.
+#[derive(Debug, Clone, Default)]
 pub struct Mods {
-    items: [Modifier; 16],
-    len: usize,
-}
-
-impl Default for Mods {
-    fn default() -> Self {
-        Mods {
-            items: [Modifier::new("", "", 0); 16],
-            len: 0,
-        }
-    }
+    total: i32,
+    list: Option<Vec<Modifier>>,
+    sum_only: bool,
 }
 
 impl Mods {
-    /// Adds a modifier (zero values are skipped; beyond 16 they still count in the sum slot 15).
+    /// Keeps the names when `record` is set (for events), else only the sum.
+    pub fn recording(record: bool) -> Self {
+        Mods {
+            total: 0,
+            list: None,
+            sum_only: !record,
+        }
+    }
+
+    /// Adds a modifier (zero values are skipped).
     pub fn add(&mut self, label: &'static str, rule: &'static str, value: i32) {
         if value == 0 {
             return;
         }
-        if self.len < self.items.len() {
-            self.items[self.len] = Modifier::new(label, rule, value);
-            self.len += 1;
-        } else {
-            self.items[self.len - 1].value += value;
+        self.total += value;
+        if !self.sum_only {
+            self.list
+                .get_or_insert_with(Vec::new)
+                .push(Modifier::new(label, rule, value));
         }
     }
 
     /// The sum.
     pub fn total(&self) -> i32 {
-        self.items[..self.len].iter().map(|m| m.value).sum()
+        self.total
     }
 
-    /// The list.
+    /// The named modifiers (empty when only the sum is kept).
     pub fn as_slice(&self) -> &[Modifier] {
-        &self.items[..self.len]
+        self.list.as_deref().unwrap_or(&[])
     }
 
-    /// The list, owned (for events).
+    /// The named modifiers, owned (for events).
     pub fn to_vec(&self) -> Vec<Modifier> {
         self.as_slice().to_vec()
-    }
-
-    /// True when a modifier with this label is present.
-    pub fn has(&self, label: &str) -> bool {
-        self.as_slice().iter().any(|m| m.label == label)
     }
 }

@@ -46,15 +46,37 @@ pub fn strike_square(
     if from.squares_to(at) - r > budget {
         return None;
     }
+    // Squares near the target that others stand on (usually a handful), found once.
+    let mut taken = [Pos::new(0, 0); 12];
+    let mut n_taken = 0;
+    let mut overflow = false;
+    for (i, f) in state.fighters.iter().enumerate() {
+        if i != mover.index() && !f.dead && f.pos.squares_to(at) <= r {
+            if n_taken < taken.len() {
+                taken[n_taken] = f.pos;
+                n_taken += 1;
+            } else {
+                overflow = true;
+            }
+        }
+    }
+    let is_free = |p: Pos| {
+        if overflow {
+            free(state, p, mover)
+        } else {
+            !taken[..n_taken].contains(&p)
+        }
+    };
     let mut best: Option<(i32, i32, Pos)> = None;
     for dy in -r..=r {
         for dx in -r..=r {
             let p = Pos::new(at.x + dx, at.y + dy);
-            if p == at || !p.within_reach(at, reach_ft) {
+            // With a 5-ft reach every neighbouring square is within reach.
+            if p == at || (r > 1 && !p.within_reach(at, reach_ft)) {
                 continue;
             }
             let cost = from.squares_to(p);
-            if cost > budget || !free(state, p, mover) {
+            if cost > budget || !is_free(p) {
                 continue;
             }
             // Prefer the shortest move, then the straightest line, then a fixed square order.

@@ -104,7 +104,7 @@ pub fn begin(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
 fn reset_round(state: &mut State) {
     for f in &mut state.fighters {
         f.acted = false;
-        f.attackers.clear();
+        f.attackers = [None; 3];
         f.dodged = 0;
         f.free_attacked = None;
         f.charge_negated = false;
@@ -132,11 +132,28 @@ pub fn play_round(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> 
         declare(state, table, id, choice, round);
     }
     // 3. Initiative for everyone who did not dodge, evade or disengage.
-    let rollers: Vec<CombatantId> = state
-        .ids()
-        .filter(|&id| state.f(id).is_up() && !state.f(id).declared.skips_initiative())
-        .collect();
-    let order = initiative(state, table, &rollers)?;
+    let mut rollers = [CombatantId(0); 64];
+    let mut n = 0;
+    let mut many = Vec::new();
+    for id in state.ids() {
+        if state.f(id).is_up() && !state.f(id).declared.skips_initiative() {
+            if n < rollers.len() {
+                rollers[n] = id;
+                n += 1;
+            } else {
+                if many.is_empty() {
+                    many.extend_from_slice(&rollers);
+                }
+                many.push(id);
+            }
+        }
+    }
+    let rollers: &[CombatantId] = if many.is_empty() {
+        &rollers[..n]
+    } else {
+        &many
+    };
+    let order = initiative(state, table, rollers)?;
     // 5. Disengagements resolve first (CNC-A14).
     for id in (0..state.fighters.len() as u16).map(CombatantId) {
         match state.f(id).declared {
@@ -296,6 +313,9 @@ fn act_in_order(state: &mut State, table: T<'_, '_>, order: &Order) -> Result<()
             }
             take_turn(state, table, *id)?;
         }
+        for (_, id) in group {
+            state.f_mut(*id).ready = false;
+        }
     }
     Ok(())
 }
@@ -306,7 +326,7 @@ fn take_turn(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<(),
         return Ok(());
     }
     if let Declared::Charge(t) = state.f(id).declared {
-        if state.f(t).is_up() {
+        if state.f(t).fights_on() {
             state.f_mut(id).acted = true;
             return charge(state, table, id, t);
         }
@@ -481,7 +501,7 @@ fn first_strike(
     defender: CombatantId,
 ) -> Result<bool, Interrupt> {
     if table.round() != 1 || !qualifies_first_strike(state, attacker, defender) {
-        return Ok(state.f(attacker).is_up());
+        return Ok(state.f(attacker).fights_on());
     }
     let choice = table.choose(
         state,
@@ -509,7 +529,7 @@ fn first_strike(
             "CNC-R3",
         )?;
     }
-    Ok(state.f(attacker).is_up())
+    Ok(state.f(attacker).fights_on())
 }
 
 /// Whether `defender` may strike `attacker` first (CNC-R3.1–3.2).
