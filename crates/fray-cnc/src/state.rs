@@ -470,13 +470,16 @@ impl State {
         round: u32,
     ) -> impl Iterator<Item = CombatantId> + '_ {
         let me = self.f(id);
-        let pos = me.pos;
+        let (pos, side) = (me.pos, me.side);
         let disengaged = me.disengaged_in.is_some_and(|r| r + 1 == round);
-        self.ids().filter(move |&o| {
-            !disengaged
-                && self.enemies(id, o)
-                && self.f(o).is_up()
-                && self.f(o).pos.within_reach(pos, self.p(o).reach())
-        })
+        let limit = if disengaged { 0 } else { self.fighters.len() };
+        self.fighters[..limit]
+            .iter()
+            .zip(self.profiles.iter())
+            .enumerate()
+            .filter(move |(_, (f, p))| {
+                f.side != side && f.is_up() && f.pos.within_reach(pos, p.reach_ft)
+            })
+            .map(|(i, _)| CombatantId(i as u16))
     }
 }

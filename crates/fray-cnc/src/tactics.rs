@@ -27,14 +27,24 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
 }
 
 fn foes(state: &State, me: CombatantId) -> impl Iterator<Item = CombatantId> + '_ {
+    let side = state.f(me).side;
     state
-        .ids()
-        .filter(move |&o| state.enemies(me, o) && state.f(o).fights_on())
+        .fighters
+        .iter()
+        .enumerate()
+        .filter(move |(_, f)| f.side != side && f.fights_on())
+        .map(|(i, _)| CombatantId(i as u16))
 }
 
 fn nearest_foe(state: &State, me: CombatantId) -> Option<CombatantId> {
-    let pos = state.f(me).pos;
-    foes(state, me).min_by_key(|&o| (pos.squares_to(state.f(o).pos), state.f(o).hp, o))
+    let (pos, side) = (state.f(me).pos, state.f(me).side);
+    state
+        .fighters
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.side != side && f.fights_on())
+        .min_by_key(|(i, f)| (pos.squares_to(f.pos), f.hp, *i))
+        .map(|(i, _)| CombatantId(i as u16))
 }
 
 fn declaration(state: &State, me: CombatantId) -> Choice {
@@ -69,6 +79,39 @@ fn declaration(state: &State, me: CombatantId) -> Choice {
     Choice::NoDeclaration
 }
 
+/// The weakest foe (fewest hit points, then lowest id) that `me` can strike with `reach_ft`
+/// after moving at most `budget_ft`. Foes are first filtered by a cheap distance bound, and the
+/// square search runs weakest first until one passes.
+fn weakest_reachable(
+    state: &State,
+    me: CombatantId,
+    reach_ft: i32,
+    budget_ft: i32,
+    may_attack: &dyn Fn(CombatantId) -> bool,
+) -> Option<CombatantId> {
+    let pos = state.f(me).pos;
+    let bound = budget_ft / 5 + (reach_ft / 5).max(1);
+    let near = |t: CombatantId| pos.squares_to(state.f(t).pos) <= bound && may_attack(t);
+    let mut found: [(i32, CombatantId); 16] = [(0, CombatantId(0)); 16];
+    let mut n = 0;
+    for t in foes(state, me).filter(|&t| near(t)) {
+        if n == found.len() {
+            // Crowded: consider every nearby foe directly.
+            return foes(state, me)
+                .filter(|&t| near(t) && strike_square(state, me, t, reach_ft, budget_ft).is_some())
+                .min_by_key(|&t| (state.f(t).hp, t));
+        }
+        found[n] = (state.f(t).hp, t);
+        n += 1;
+    }
+    let found = &mut found[..n];
+    found.sort_unstable();
+    found
+        .iter()
+        .map(|&(_, t)| t)
+        .find(|&t| strike_square(state, me, t, reach_ft, budget_ft).is_some())
+}
+
 fn action(state: &State, me: CombatantId) -> Choice {
     let f = state.f(me);
     let p = state.p(me);
@@ -93,33 +136,9 @@ fn action(state: &State, me: CombatantId) -> Choice {
         f.free_attacked != Some(t)
             && !(state.options.cover_forbids_attacks && f.cover != Cover::None)
     };
-    // Focus fire: the weakest foe within reach after at most half a move. Candidates are tried
-    // weakest first, so the (costlier) reach test runs only until one passes.
-    let mut by_hp: [(i32, CombatantId); 24] = [(0, CombatantId(0)); 24];
-    let mut n = 0;
-    for t in foes(state, me).filter(|&t| may_attack(t)) {
-        if n < by_hp.len() {
-            by_hp[n] = (state.f(t).hp, t);
-            n += 1;
-        }
-    }
-    let by_hp = &mut by_hp[..n];
-    by_hp.sort_unstable();
-    // More foes than the array holds: fall back to considering all of them.
-    let overflow = n == 24 && foes(state, me).count() > n;
+    // Focus fire: the weakest foe within reach after at most half a move.
     if can_melee(state, me) {
-        let reach = p.reach();
-        let target = if overflow {
-            foes(state, me)
-                .filter(|&t| may_attack(t) && strike_square(state, me, t, reach, half).is_some())
-                .min_by_key(|&t| (state.f(t).hp, t))
-        } else {
-            by_hp
-                .iter()
-                .map(|&(_, t)| t)
-                .find(|&t| strike_square(state, me, t, reach, half).is_some())
-        };
-        if let Some(t) = target {
+        if let Some(t) = weakest_reachable(state, me, p.reach(), half, &may_attack) {
             let two = state.options.maneuvers.two_weapon && (p.off_hand.is_some() || p.monk);
             return if two {
                 Choice::TwoWeapons(t)
@@ -142,11 +161,7 @@ fn action(state: &State, me: CombatantId) -> Choice {
         }
     }
     // Disarmed: fists.
-    let target = by_hp
-        .iter()
-        .map(|&(_, t)| t)
-        .find(|&t| strike_square(state, me, t, 5, half).is_some());
-    if let Some(t) = target {
+    if let Some(t) = weakest_reachable(state, me, 5, half, &may_attack) {
         return Choice::Pummel(t);
     }
     match nearest_foe(state, me) {

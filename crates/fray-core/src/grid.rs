@@ -153,7 +153,8 @@ impl Direction {
     ];
 
     fn index(self) -> i32 {
-        Direction::ALL.iter().position(|&d| d == self).unwrap_or(0) as i32
+        // Declaration order is clockwise from north, matching `ALL`.
+        self as i32
     }
 
     /// The unit step of this direction.

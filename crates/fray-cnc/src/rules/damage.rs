@@ -107,7 +107,8 @@ pub fn apply<R: Ruleset<State = State>>(
     } else {
         (amount, 0)
     };
-    let before = status_of(state, target);
+    let events = table.events_enabled();
+    let before = if events { status_of(state, target) } else { "" };
     let round = table.round();
     {
         let f = state.f_mut(target);
@@ -132,7 +133,9 @@ pub fn apply<R: Ruleset<State = State>>(
         hp,
         rule: hit.rule,
     });
-    announce(state, table, target, before);
+    if events {
+        announce(state, table, target, before);
+    }
 }
 
 /// Updates death and bleeding bookkeeping after a change of hit points.

@@ -76,7 +76,8 @@ pub fn strike_square(
                 continue;
             }
             let cost = from.squares_to(p);
-            if cost > budget || !is_free(p) {
+            // Cheap tests first: too far, or already beaten on distance.
+            if cost > budget || best.is_some_and(|b| b.0 < cost) || !is_free(p) {
                 continue;
             }
             // Prefer the shortest move, then the straightest line, then a fixed square order.

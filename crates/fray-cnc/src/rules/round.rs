@@ -279,7 +279,10 @@ pub fn initiative(
 
 /// Highest first; ties by higher DEX; equal DEX acts simultaneously. [CNC-R2.2]
 pub fn order_groups(mut rolled: Vec<(i32, i32, CombatantId)>) -> Order {
-    rolled.sort_by_key(|&(roll, dex, id)| (std::cmp::Reverse(roll), std::cmp::Reverse(dex), id));
+    // Keys are unique (the id is last), so an unstable sort gives the same order.
+    rolled.sort_unstable_by_key(|&(roll, dex, id)| {
+        (std::cmp::Reverse(roll), std::cmp::Reverse(dex), id)
+    });
     let mut group = 0u32;
     let mut last: Option<(i32, i32)> = None;
     let mut out = Vec::with_capacity(rolled.len());
