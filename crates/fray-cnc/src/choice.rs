@@ -55,6 +55,8 @@ pub enum Choice {
     Attack(CombatantId),
     /// Two-weapon attack (CNC-R17.7).
     TwoWeapons(CombatantId),
+    /// Melee attack with a weapon used to subdue (CNC-R21.2).
+    Subdue(CombatantId),
     /// Ranged attack from where it stands (CNC-R8).
     Shoot(CombatantId),
     /// Grapple (CNC-R11).
@@ -99,6 +101,7 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::DisengageFighting => "disengage fighting".into(),
         Choice::Attack(t) => format!("attack {}", key(state, t)),
         Choice::TwoWeapons(t) => format!("two-weapon {}", key(state, t)),
+        Choice::Subdue(t) => format!("subdue {}", key(state, t)),
         Choice::Shoot(t) => format!("shoot {}", key(state, t)),
         Choice::Grapple(t) => format!("grapple {}", key(state, t)),
         Choice::Pummel(t) => format!("pummel {}", key(state, t)),
@@ -170,6 +173,7 @@ pub fn parse(state: &State, text: &str) -> Result<Choice, Illegal> {
                 "evade" => Choice::Evade(t),
                 "attack" => Choice::Attack(t),
                 "two-weapon" => Choice::TwoWeapons(t),
+                "subdue" => Choice::Subdue(t),
                 "shoot" => Choice::Shoot(t),
                 "grapple" => Choice::Grapple(t),
                 "pummel" => Choice::Pummel(t),

@@ -183,5 +183,13 @@ pub fn single_attack(
         };
         state.f_mut(attacker).pos = square;
     }
-    rules::attack::melee_routine(state, table, attacker, target, false, "", "CNC-R7.1")
+    rules::attack::melee_routine(
+        state,
+        table,
+        attacker,
+        target,
+        rules::attack::Manner::Normal,
+        "",
+        "CNC-R7.1",
+    )
 }

@@ -57,15 +57,12 @@ pub fn to_f64(p: &BigRational) -> f64 {
     p.to_f64().unwrap_or(f64::NAN)
 }
 
-/// Enumerates `play(attacker, target)` from `start` and summarises it.
-pub fn single_attack<R: Ruleset>(
-    start: &R::State,
+/// Finds attacker and target by key.
+fn pair(
+    roster: &fray_core::Roster,
     attacker: &str,
     target: &str,
-    play: AttackPlay<R>,
-    has_criticals: bool,
-) -> Result<OddsReport, OddsFailure> {
-    let roster = R::roster(start);
+) -> Result<(CombatantId, CombatantId), OddsFailure> {
     let a = roster
         .find(attacker)
         .ok_or_else(|| OddsFailure::Unknown(attacker.to_string()))?;
@@ -75,6 +72,54 @@ pub fn single_attack<R: Ruleset>(
     if a == t {
         return Err(OddsFailure::SameCombatant);
     }
+    Ok((a, t))
+}
+
+/// What one play of the attack did to the target, read from its events.
+fn classify(events: &[(u32, Event)], a: CombatantId, t: CombatantId) -> Sample {
+    let mut sample = Sample {
+        hit: false,
+        critical: false,
+        damage: 0,
+        down: false,
+    };
+    for (_, e) in events {
+        match e {
+            Event::Attack {
+                attacker,
+                target,
+                result,
+                ..
+            } if *attacker == a && *target == t => {
+                sample.hit |= result.is_hit();
+                sample.critical |= *result == AttackResult::Critical;
+            }
+            Event::Damage {
+                target,
+                normal,
+                subdual,
+                hp,
+                ..
+            } if *target == t => {
+                sample.damage += normal + subdual;
+                sample.down = *hp <= 0;
+            }
+            _ => {}
+        }
+    }
+    sample
+}
+
+/// Enumerates `play(attacker, target)` from `start` and summarises it.
+pub fn single_attack<R: Ruleset>(
+    start: &R::State,
+    attacker: &str,
+    target: &str,
+    play: AttackPlay<R>,
+    has_criticals: bool,
+) -> Result<OddsReport, OddsFailure> {
+    let roster = R::roster(start);
+    let (a, t) = pair(roster, attacker, target)?;
     let branches =
         enumerate::<R>(start, 1, |state, table| play(state, table, a, t)).map_err(|e| match e {
             OddsError::Stopped(i) => OddsFailure::Enumeration(crate::explain(&i, roster)),
@@ -84,44 +129,17 @@ pub fn single_attack<R: Ruleset>(
     let (mut miss, mut hit, mut crit, mut down) = (zero(), zero(), zero(), zero());
     let mut damage: BTreeMap<i32, BigRational> = BTreeMap::new();
     for b in &branches {
-        let mut any_hit = false;
-        let mut any_crit = false;
-        let mut dealt = 0;
-        let mut last_hp = None;
-        for (_, e) in &b.events {
-            match e {
-                Event::Attack {
-                    attacker,
-                    target,
-                    result,
-                    ..
-                } if *attacker == a && *target == t => {
-                    any_hit |= result.is_hit();
-                    any_crit |= *result == AttackResult::Critical;
-                }
-                Event::Damage {
-                    target,
-                    normal,
-                    subdual,
-                    hp,
-                    ..
-                } if *target == t => {
-                    dealt += normal + subdual;
-                    last_hp = Some(*hp);
-                }
-                _ => {}
-            }
-        }
-        if any_hit {
+        let outcome = classify(&b.events, a, t);
+        if outcome.hit {
             hit += &b.probability;
         } else {
             miss += &b.probability;
         }
-        if any_crit {
+        if outcome.critical {
             crit += &b.probability;
         }
-        *damage.entry(dealt).or_insert_with(zero) += &b.probability;
-        if last_hp.is_some_and(|hp| hp <= 0) {
+        *damage.entry(outcome.damage).or_insert_with(zero) += &b.probability;
+        if outcome.down {
             down += &b.probability;
         }
     }
@@ -160,12 +178,7 @@ pub fn sample_single_attack<R: Ruleset>(
     seed: u64,
 ) -> Result<Sample, OddsFailure> {
     let roster = R::roster(start);
-    let a = roster
-        .find(attacker)
-        .ok_or_else(|| OddsFailure::Unknown(attacker.to_string()))?;
-    let t = roster
-        .find(target)
-        .ok_or_else(|| OddsFailure::Unknown(target.to_string()))?;
+    let (a, t) = pair(roster, attacker, target)?;
     let mut state = start.clone();
     let mut driver = fray_core::AutoDriver::new(seed);
     let mut sink = fray_core::VecSink::default();
@@ -175,35 +188,5 @@ pub fn sample_single_attack<R: Ruleset>(
         play(&mut state, &mut table, a, t)
             .map_err(|i| OddsFailure::Enumeration(crate::explain(&i, roster)))?;
     }
-    let mut sample = Sample {
-        hit: false,
-        critical: false,
-        damage: 0,
-        down: false,
-    };
-    for (_, e) in &sink.events {
-        match e {
-            Event::Attack {
-                attacker,
-                target,
-                result,
-                ..
-            } if *attacker == a && *target == t => {
-                sample.hit |= result.is_hit();
-                sample.critical |= *result == AttackResult::Critical;
-            }
-            Event::Damage {
-                target,
-                normal,
-                subdual,
-                hp,
-                ..
-            } if *target == t => {
-                sample.damage += normal + subdual;
-                sample.down = *hp <= 0;
-            }
-            _ => {}
-        }
-    }
-    Ok(sample)
+    Ok(classify(&sink.events, a, t))
 }

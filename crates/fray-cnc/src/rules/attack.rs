@@ -141,6 +141,17 @@ pub fn situational(
     }
 }
 
+/// How a melee action is fought.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Manner {
+    /// The combatant's attack routine.
+    Normal,
+    /// Two-weapon fighting (CNC-R17.7–8).
+    TwoWeapons,
+    /// A weapon used to subdue: subdual damage, at least 1 normal point a hit (CNC-R21.2).
+    Subdue,
+}
+
 /// Everything about one attack roll.
 #[derive(Debug, Clone, Copy)]
 pub struct Swing<'f> {
@@ -156,6 +167,8 @@ pub struct Swing<'f> {
     pub extra: Option<(&'static str, &'static str, i32)>,
     /// Extra to-hit modifier #2.
     pub extra2: Option<(&'static str, &'static str, i32)>,
+    /// A weapon used to subdue (CNC-R21.2).
+    pub subdue: bool,
     /// Label in the log.
     pub label: &'static str,
     /// The rule.
@@ -296,9 +309,9 @@ fn deal_damage<R: Ruleset<State = State>>(
             roll,
             modifiers: mods.as_slice(),
             amount,
-            subdual: swing.form.subdual,
-            weapon: false,
-            rule: "CNC-R20",
+            subdual: swing.form.subdual || swing.subdue,
+            weapon: swing.subdue,
+            rule: if swing.subdue { "CNC-R21.2" } else { "CNC-R20" },
             source: Some(attacker),
         },
     );
@@ -321,14 +334,14 @@ pub fn melee_routine<R: Ruleset<State = State>>(
     table: &mut Table<'_, R>,
     attacker: CombatantId,
     target: CombatantId,
-    two_weapons: bool,
+    manner: Manner,
     label: &'static str,
     rule: &'static str,
 ) -> Result<(), Interrupt> {
     let profile = state.profiles.clone();
     let p = &profile[attacker.index()];
     face(state, attacker, target);
-    if two_weapons {
+    if manner == Manner::TwoWeapons {
         let primary = &p.melee[0];
         let monk_high = p.monk && p.level >= 6;
         let off = p.off_hand.as_ref().unwrap_or(primary);
@@ -351,7 +364,7 @@ pub fn melee_routine<R: Ruleset<State = State>>(
                 table,
                 attacker,
                 target,
-                melee_swing(form, style, label, "CNC-R17.7"),
+                melee_swing(form, style, false, label, "CNC-R17.7"),
             )?;
         }
         return Ok(());
@@ -365,7 +378,7 @@ pub fn melee_routine<R: Ruleset<State = State>>(
             table,
             attacker,
             target,
-            melee_swing(form, Style::Normal, label, rule),
+            melee_swing(form, Style::Normal, manner == Manner::Subdue, label, rule),
         )?;
     }
     Ok(())
@@ -374,6 +387,7 @@ pub fn melee_routine<R: Ruleset<State = State>>(
 fn melee_swing<'f>(
     form: &'f AttackForm,
     style: Style,
+    subdue: bool,
     label: &'static str,
     rule: &'static str,
 ) -> Swing<'f> {
@@ -384,6 +398,7 @@ fn melee_swing<'f>(
         thrown: false,
         extra: None,
         extra2: None,
+        subdue,
         label,
         rule,
     }
@@ -426,6 +441,7 @@ pub fn shoot<R: Ruleset<State = State>>(
             thrown,
             extra: Some(("range", "CNC-R8.3", band.to_hit())),
             extra2: None,
+            subdue: false,
             label: "",
             rule: "CNC-R8",
         },
@@ -470,6 +486,7 @@ pub fn shoot<R: Ruleset<State = State>>(
                 thrown,
                 extra: Some(("stray missile", "CNC-R8.4", stray)),
                 extra2: Some(("range", "CNC-R8.3", band.to_hit())),
+                subdue: false,
                 label: "stray",
                 rule: "CNC-R8.4",
             },

@@ -167,6 +167,14 @@ fn check_action(w: bool, state: &State, actor: CombatantId, choice: Choice) -> R
             }
             in_reach_after_half_move(w, state, actor, t, p.reach())
         }
+        Choice::Subdue(t) => {
+            if state.p(actor).monster {
+                return no(w, "CNC-R21.2", || {
+                    "only a weapon-wielder may strike to subdue"
+                });
+            }
+            check_action(w, state, actor, Choice::Attack(t))
+        }
         Choice::TwoWeapons(t) => {
             if !m.two_weapon {
                 return no(w, "CNC-G14", || {
@@ -340,6 +348,9 @@ pub fn action_options(state: &State, actor: CombatantId, out: &mut Vec<Choice>) 
             };
             if weapon_reach && melee_ok {
                 out.push(Choice::Attack(t));
+                if !p.monster {
+                    out.push(Choice::Subdue(t));
+                }
                 if two_weapons {
                     out.push(Choice::TwoWeapons(t));
                 }

@@ -3,7 +3,7 @@
 //! exception (CNC-R3), disengagements first (CNC-A14), one action each (CNC-R4), end of round
 //! (bleeding, expiring effects).
 
-use super::attack::{face, melee_routine, shoot};
+use super::attack::{face, melee_routine, shoot, Manner};
 use super::checks::attribute_check;
 use super::damage;
 use super::legal::{action_options, declaration_options};
@@ -392,7 +392,7 @@ fn perform(
 ) -> Result<(), Interrupt> {
     let half = half_move(state, id);
     match choice {
-        Choice::Attack(t) | Choice::TwoWeapons(t) => {
+        Choice::Attack(t) | Choice::TwoWeapons(t) | Choice::Subdue(t) => {
             let reach = state.p(id).reach();
             if let Some(square) = strike_square(state, id, t, reach, half) {
                 move_to(state, table, id, square, "half move", "CNC-R4.2");
@@ -400,8 +400,12 @@ fn perform(
             if !first_strike(state, table, id, t)? {
                 return Ok(());
             }
-            let two = matches!(choice, Choice::TwoWeapons(_));
-            melee_routine(state, table, id, t, two, "", "CNC-R7.1")
+            let (manner, label) = match choice {
+                Choice::TwoWeapons(_) => (Manner::TwoWeapons, ""),
+                Choice::Subdue(_) => (Manner::Subdue, "to subdue"),
+                _ => (Manner::Normal, ""),
+            };
+            melee_routine(state, table, id, t, manner, label, "CNC-R7.1")
         }
         Choice::Shoot(t) => shoot(state, table, id, t),
         Choice::Grapple(t) | Choice::Pummel(t) | Choice::Overbear(t) | Choice::Disarm(t) => {
@@ -490,7 +494,7 @@ fn charge(
     if !first_strike(state, table, id, t)? {
         return Ok(());
     }
-    melee_routine(state, table, id, t, false, "charge", "CNC-R6")
+    melee_routine(state, table, id, t, Manner::Normal, "charge", "CNC-R6")
 }
 
 /// The first-round reach/size exception: before `attacker` strikes `defender` in round 1, a
@@ -527,7 +531,7 @@ fn first_strike(
             table,
             defender,
             attacker,
-            false,
+            Manner::Normal,
             "first strike",
             "CNC-R3",
         )?;
@@ -579,7 +583,15 @@ fn disengage(
             )?;
             if take == Choice::Yes {
                 state.f_mut(*foe).free_attacked = Some(id);
-                melee_routine(state, table, *foe, id, false, "free attack", "CNC-R17.2a")?;
+                melee_routine(
+                    state,
+                    table,
+                    *foe,
+                    id,
+                    Manner::Normal,
+                    "free attack",
+                    "CNC-R17.2a",
+                )?;
             }
         }
         if !state.f(id).is_up() {
