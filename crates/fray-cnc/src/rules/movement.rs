@@ -46,6 +46,22 @@ pub fn strike_square(
     if from.squares_to(at) - r > budget {
         return None;
     }
+    if r == 1 {
+        return neighbour_square(state, mover, from, at, budget);
+    }
+    scan_square(state, mover, from, at, r, reach_ft, budget)
+}
+
+/// The general search of [`strike_square`] over every square within `r` of the target.
+fn scan_square(
+    state: &State,
+    mover: CombatantId,
+    from: Pos,
+    at: Pos,
+    r: i32,
+    reach_ft: i32,
+    budget: i32,
+) -> Option<Pos> {
     // Squares near the target that others stand on (usually a handful), found once.
     let mut taken = [Pos::new(0, 0); 12];
     let mut n_taken = 0;
@@ -89,6 +105,44 @@ pub fn strike_square(
         }
     }
     best.map(|b| b.2)
+}
+
+/// [`strike_square`] for a 5-ft reach: the best of the target's eight neighbours, found with one
+/// pass over the combatants and no inner loops (this runs for most decisions of every simulated
+/// fight). Same preference order: shortest move, straightest line, then (x, y).
+fn neighbour_square(
+    state: &State,
+    mover: CombatantId,
+    from: Pos,
+    at: Pos,
+    budget: i32,
+) -> Option<Pos> {
+    // Bit (dx + 1) * 3 + (dy + 1) is set when that neighbour of the target is occupied.
+    let mut occupied: u16 = 1 << 4; // the target's own square
+    for (i, f) in state.fighters.iter().enumerate() {
+        let (dx, dy) = (f.pos.x - at.x, f.pos.y - at.y);
+        if i != mover.index() && !f.dead && dx.abs() <= 1 && dy.abs() <= 1 {
+            occupied |= 1 << ((dx + 1) * 3 + (dy + 1));
+        }
+    }
+    let mut best: Option<(i64, Pos)> = None;
+    for index in 0..9i32 {
+        if occupied & (1 << index) != 0 {
+            continue;
+        }
+        let p = Pos::new(at.x + index / 3 - 1, at.y + index % 3 - 1);
+        let cost = from.squares_to(p);
+        if cost > budget {
+            continue;
+        }
+        let straight = (p.x - from.x).pow(2) + (p.y - from.y).pow(2);
+        // (cost, straight, x, y) packed; index order is (x, y) order within the 3×3 block.
+        let key = (i64::from(cost) << 40) | (i64::from(straight) << 8) | i64::from(index);
+        if best.is_none_or(|b| key < b.0) {
+            best = Some((key, p));
+        }
+    }
+    best.map(|b| b.1)
 }
 
 /// Where `mover` ends when it moves up to `budget_ft` toward `goal` (stopping adjacent if it
@@ -189,6 +243,48 @@ mod tests {
         assert!(charge_distance_ok(30, 30));
         assert!(charge_distance_ok(30, 60));
         assert!(!charge_distance_ok(30, 61));
+    }
+
+    proptest::proptest! {
+        /// The fast 5-ft-reach search agrees with the general search.
+        #[test]
+        fn neighbour_search_matches_the_general_scan(
+            others in proptest::collection::vec((-3i32..4, -3i32..4), 0..8),
+            from in (-6i32..7, -6i32..7),
+            budget in 0i32..5,
+        ) {
+            let mut text = String::from(
+                "schema = 1\nruleset = \"cnc\"\n[[sides]]\nid = \"a\"\n[[sides]]\nid = \"b\"\n\
+                 [[combatants]]\nid = \"t\"\nside = \"b\"\nat = [0, 0]\nmonster = \"orc\"\n",
+            );
+            let mut used = vec![(0, 0)];
+            if used.contains(&from) {
+                return Ok(());
+            }
+            used.push(from);
+            text.push_str(&format!(
+                "[[combatants]]\nid = \"m\"\nside = \"a\"\nat = [{}, {}]\nmonster = \"orc\"\n",
+                from.0, from.1
+            ));
+            for (i, o) in others.iter().enumerate() {
+                if used.contains(o) {
+                    continue;
+                }
+                used.push(*o);
+                text.push_str(&format!(
+                    "[[combatants]]\nid = \"o{i}\"\nside = \"a\"\nat = [{}, {}]\nmonster = \"orc\"\n",
+                    o.0, o.1
+                ));
+            }
+            let content = crate::Content::embedded().expect("content");
+            let e = crate::load("t.toml", &text, &content).expect("loads");
+            let (t, m) = (CombatantId(0), CombatantId(1));
+            let state = &e.state;
+            let (f, at) = (state.f(m).pos, state.f(t).pos);
+            let fast = neighbour_square(state, m, f, at, budget);
+            let general = scan_square(state, m, f, at, 1, 5, budget);
+            proptest::prop_assert_eq!(fast, general);
+        }
     }
 
     #[test]
