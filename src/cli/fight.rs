@@ -68,7 +68,7 @@ pub fn run(args: FightArgs) -> Result<(), CliError> {
             "round": 0,
             "encounter": encounter.name(),
             "ruleset": encounter.ruleset().key(),
-            "seed": if args.dice.is_some() { None } else { Some(seed) },
+            "seed": record.seeded.then_some(seed),
             "combatants": roster.combatants.iter().map(|c| serde_json::json!({
                 "id": c.key, "name": c.name, "side": roster.sides[c.side.index()].key
             })).collect::<Vec<_>>(),
@@ -79,7 +79,7 @@ pub fn run(args: FightArgs) -> Result<(), CliError> {
         }
     } else {
         let _ = writeln!(out, "{} — {}", encounter.name(), encounter.ruleset().name());
-        if args.dice.is_none() {
+        if record.seeded {
             let _ = writeln!(out, "seed {seed} (replay with --seed {seed})");
         }
         out.push('\n');

@@ -117,6 +117,8 @@ pub struct FightRecord {
     pub answers: Vec<Answer>,
     /// A hash of the final state.
     pub state_hash: u64,
+    /// The dice came from the seed (not from a script).
+    pub seeded: bool,
 }
 
 /// A fight stopped by a request the driver could not or would not answer.
@@ -228,6 +230,7 @@ fn play<R: Ruleset>(
         .dice
         .clone()
         .or_else(|| (!script_dice.is_empty()).then(|| script_dice.to_vec()));
+    let seeded = dice.is_none();
     let mut answers = Vec::new();
     let mut events = VecSink::default();
     let mut null = NullSink;
@@ -252,6 +255,7 @@ fn play<R: Ruleset>(
             events: events.events,
             answers,
             state_hash: hash_of(&state),
+            seeded,
         }),
         Err(interrupt) => Err(FightError {
             message: explain(&interrupt, R::roster(&state)),
