@@ -1,6 +1,7 @@
 //! The choices a C&C combatant or CK makes, and their canonical text (`attack orc-2`, `charge
 //! orc-1`, `dodge`, `yes`).
 
+use crate::content::MagicKind;
 use crate::state::State;
 use fray_core::{CombatantId, Illegal, Pos};
 
@@ -69,6 +70,14 @@ pub enum Choice {
     Disarm(CombatantId),
     /// Try to break a hold (CNC-R11.3).
     BreakHold,
+    /// Cast a spell (an index into `State::magic`) at a target (CNC-R4.3).
+    Cast(u16, CombatantId),
+    /// Use a readied item (an index into `State::magic`) on a target (CNC-R4.6).
+    UseItem(u16, CombatantId),
+    /// Get a packed item out: takes the round (CNC-R4.6).
+    ReadyItem(u16),
+    /// Use a class or racial ability (an index into `State::magic`) on a target (CNC-R4.5).
+    UseAbility(u16, CombatantId),
     /// Tend a mortally wounded ally's wounds for the round (CNC-R19).
     Aid(CombatantId),
     /// Move toward a combatant at the given pace, no attack (CNC-R4.4).
@@ -90,6 +99,11 @@ fn key(state: &State, id: CombatantId) -> &str {
     state.roster.key(id)
 }
 
+/// A spell or item name as one word (`cure-light-wounds`).
+fn word(name: &str) -> String {
+    name.replace(' ', "-")
+}
+
 /// Canonical text of a choice.
 pub fn text(state: &State, choice: &Choice) -> String {
     match *choice {
@@ -109,6 +123,22 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Disarm(t) => format!("disarm {}", key(state, t)),
         Choice::BreakHold => "break-hold".into(),
         Choice::Aid(t) => format!("aid {}", key(state, t)),
+        Choice::Cast(i, t) => format!(
+            "cast {} {}",
+            word(&state.magic[i as usize].id),
+            key(state, t)
+        ),
+        Choice::UseItem(i, t) => format!(
+            "use {} {}",
+            word(&state.magic[i as usize].id),
+            key(state, t)
+        ),
+        Choice::ReadyItem(i) => format!("ready {}", word(&state.magic[i as usize].id)),
+        Choice::UseAbility(i, t) => format!(
+            "ability {} {}",
+            word(&state.magic[i as usize].id),
+            key(state, t)
+        ),
         Choice::Advance(t, pace) => format!("{} {}", pace.key(), key(state, t)),
         Choice::Withdraw(pace) => format!("withdraw {}", pace.key()),
         Choice::MoveTo(p, pace) => format!("{} to {} {}", pace.key(), p.x, p.y),
@@ -148,7 +178,25 @@ pub fn parse(state: &State, text: &str) -> Result<Choice, Illegal> {
             reason: format!("no combatant `{w}` in this fight"),
         })
     };
+    let magic = |w: &str, kind: MagicKind| {
+        let name = w.replace('-', " ");
+        state
+            .magic
+            .iter()
+            .position(|m| m.id.eq_ignore_ascii_case(&name) && m.kind == kind)
+            .map(|i| i as u16)
+            .ok_or_else(|| Illegal {
+                rule: "CNC-R4.1",
+                reason: format!("no {} `{name}` in this encounter", kind.key()),
+            })
+    };
     let choice = match words.as_slice() {
+        ["cast", what, who] => Choice::Cast(magic(what, MagicKind::Spell)?, target(who)?),
+        ["use", what, who] => Choice::UseItem(magic(what, MagicKind::Item)?, target(who)?),
+        ["ready", what] => Choice::ReadyItem(magic(what, MagicKind::Item)?),
+        ["ability", what, who] => {
+            Choice::UseAbility(magic(what, MagicKind::Ability)?, target(who)?)
+        }
         ["none"] | ["nothing"] => Choice::NoDeclaration,
         ["dodge"] => Choice::Dodge,
         ["disengage", "hasty"] => Choice::DisengageHasty,

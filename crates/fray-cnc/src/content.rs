@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use toml::Spanned;
 
 /// The embedded content files, `(path, text)`.
-pub const CONTENT_FILES: [(&str, &str); 5] = [
+pub const CONTENT_FILES: [(&str, &str); 6] = [
     (
         "content/cnc/weapons.toml",
         include_str!("../../../content/cnc/weapons.toml"),
@@ -24,6 +24,10 @@ pub const CONTENT_FILES: [(&str, &str); 5] = [
     (
         "content/cnc/classes.toml",
         include_str!("../../../content/cnc/classes.toml"),
+    ),
+    (
+        "content/cnc/magic.toml",
+        include_str!("../../../content/cnc/magic.toml"),
     ),
     (
         "content/cnc/attributes.toml",
@@ -289,6 +293,81 @@ pub struct Content {
     pub classes: BTreeMap<String, Class>,
     /// Attribute modifier table: `(lowest score, modifier)`, ascending.
     pub attribute_modifiers: Vec<(i32, i32)>,
+    /// Spells by key.
+    pub spells: BTreeMap<String, Magic>,
+    /// Usable items by key.
+    pub items: BTreeMap<String, Magic>,
+    /// Class and racial abilities by key.
+    pub abilities: BTreeMap<String, Magic>,
+}
+
+/// What a spell or item does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EffectKind {
+    /// Restores hit points.
+    Heal,
+    /// Deals damage.
+    Damage,
+}
+
+/// Whom a spell or item may be aimed at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Aim {
+    /// Only the user.
+    #[serde(rename = "self")]
+    Myself,
+    /// A friend, the user included.
+    Ally,
+    /// A foe.
+    Foe,
+}
+
+/// A spell or a usable item, as effect data.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Magic {
+    /// Key.
+    pub id: String,
+    /// Heal or damage.
+    pub effect: EffectKind,
+    /// Dice of the effect.
+    pub dice: DamageDice,
+    /// Whom it may target.
+    pub target: Aim,
+    /// Range in feet (5 = touch).
+    pub range: i32,
+    /// Casting time in rounds (spells; items take effect at once).
+    pub casting_time: u32,
+    /// Illusory damage (CNC-R20.3).
+    pub illusion: bool,
+    /// Spell, item or ability.
+    pub kind: MagicKind,
+    /// An ability that involves movement (the CK decides, CNC-G6): its user may first move up to
+    /// its movement rate to come within range.
+    pub moves: bool,
+}
+
+/// How a [`Magic`] is used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MagicKind {
+    /// Cast (CNC-R4.3).
+    Spell,
+    /// Used (CNC-R4.6).
+    Item,
+    /// A class or racial ability (CNC-R4.5).
+    Ability,
+}
+
+impl MagicKind {
+    /// `spell`, `item`, `ability`.
+    pub fn key(self) -> &'static str {
+        match self {
+            MagicKind::Spell => "spell",
+            MagicKind::Item => "item",
+            MagicKind::Ability => "ability",
+        }
+    }
 }
 
 /// The attribute names, in score order.
@@ -428,6 +507,49 @@ impl Content {
                     monk: c.monk,
                 },
             );
+        }
+        for (magic_kind, list, into) in [
+            (MagicKind::Spell, &parsed.spell, &mut self.spells),
+            (MagicKind::Item, &parsed.item, &mut self.items),
+            (MagicKind::Ability, &parsed.ability, &mut self.abilities),
+        ] {
+            let kind = magic_kind.key();
+            for (i, m) in list.iter().enumerate() {
+                let Some(dice) = DamageDice::parse(m.dice.get_ref()) else {
+                    errors.push(file.error(
+                        m.dice.span(),
+                        Some(format!("{kind}[{i}].dice")),
+                        "expected dice like `1d8` or `2d4+2`",
+                    ));
+                    continue;
+                };
+                let time = *m.casting_time.get_ref();
+                if !(1..=10).contains(&time) {
+                    errors.push(file.error(
+                        m.casting_time.span(),
+                        Some(format!("{kind}[{i}].casting_time")),
+                        "expected a casting time from 1 to 10 rounds",
+                    ));
+                }
+                let magic = Magic {
+                    id: m.id.get_ref().clone(),
+                    effect: m.effect,
+                    dice,
+                    target: m.target,
+                    range: m.range.max(0),
+                    casting_time: time.clamp(1, 10),
+                    illusion: m.illusion,
+                    kind: magic_kind,
+                    moves: m.movement,
+                };
+                if into.insert(magic.id.clone(), magic).is_some() {
+                    errors.push(file.error(
+                        m.id.span(),
+                        Some(format!("{kind}[{i}].id")),
+                        format!("duplicate {kind} `{}`", m.id.get_ref()),
+                    ));
+                }
+            }
         }
         if let Some(table) = &parsed.attribute_modifiers {
             let rows = table.get_ref();
@@ -651,6 +773,33 @@ struct ContentFile {
     class: Vec<ClassDef>,
     #[serde(default)]
     attribute_modifiers: Option<Spanned<Vec<[i32; 2]>>>,
+    #[serde(default)]
+    spell: Vec<MagicDef>,
+    #[serde(default)]
+    item: Vec<MagicDef>,
+    #[serde(default)]
+    ability: Vec<MagicDef>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MagicDef {
+    id: Spanned<String>,
+    effect: EffectKind,
+    dice: Spanned<String>,
+    target: Aim,
+    #[serde(default)]
+    range: i32,
+    #[serde(default = "one")]
+    casting_time: Spanned<u32>,
+    #[serde(default)]
+    illusion: bool,
+    #[serde(default)]
+    movement: bool,
+}
+
+fn one() -> Spanned<u32> {
+    Spanned::new(0..0, 1)
 }
 
 #[derive(Debug, Deserialize)]

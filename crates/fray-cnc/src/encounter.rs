@@ -2,7 +2,7 @@
 //! from a class), positions, awareness and situational state, CK options and standing modifiers,
 //! and an optional script. Every problem in the file is reported at once, with line and field.
 
-use crate::content::{attribute_index, Content, Size, Weapon};
+use crate::content::{attribute_index, Content, MagicKind, Size, Weapon};
 use crate::state::{
     AttackForm, Concealment, Cond, Cover, Fighter, Maneuvers, Options, Profile, StandingModifier,
     State,
@@ -142,6 +142,18 @@ struct CombatantDef {
     mounted: bool,
     aware: Option<bool>,
     disarm: Option<bool>,
+    #[serde(default = "no_magic")]
+    spells: Spanned<BTreeMap<String, u8>>,
+    #[serde(default = "no_magic")]
+    items: Spanned<BTreeMap<String, u8>>,
+    #[serde(default = "no_magic")]
+    packed: Spanned<BTreeMap<String, u8>>,
+    #[serde(default = "no_magic")]
+    abilities: Spanned<BTreeMap<String, u8>>,
+}
+
+fn no_magic() -> Spanned<BTreeMap<String, u8>> {
+    Spanned::new(0..0, BTreeMap::new())
 }
 
 /// Reads an encounter file's text.
@@ -190,6 +202,7 @@ fn build(
     }
     let mut profiles = Vec::new();
     let mut fighters = Vec::new();
+    let mut magic: Vec<crate::content::Magic> = Vec::new();
     let mut placed = Vec::new();
     for (i, c) in def.combatants.iter().enumerate() {
         let side = match roster.find_side(c.side.get_ref()) {
@@ -228,7 +241,7 @@ fn build(
                 continue;
             }
         };
-        let Some(profile) = build_profile(file, i, c, content, errors) else {
+        let Some(mut profile) = build_profile(file, i, c, content, errors) else {
             continue;
         };
         let facing = match &c.facing {
@@ -320,6 +333,55 @@ fn build(
             Some(h) => *h.get_ref(),
             None => profile.max_hp,
         };
+        // Spells and items (CNC-R4.3, CNC-R4.6): indices into the encounter's magic table.
+        let mut spells_left = Vec::new();
+        let mut items_left = Vec::new();
+        let mut items_ready = Vec::new();
+        let mut abilities_left = Vec::new();
+        for (name, list, kind, ready) in [
+            ("spells", &c.spells, MagicKind::Spell, true),
+            ("items", &c.items, MagicKind::Item, true),
+            ("packed", &c.packed, MagicKind::Item, false),
+            ("abilities", &c.abilities, MagicKind::Ability, true),
+        ] {
+            for (id, uses) in list.get_ref() {
+                let found = match kind {
+                    MagicKind::Spell => content.spells.get(id),
+                    MagicKind::Item => content.items.get(id),
+                    MagicKind::Ability => content.abilities.get(id),
+                };
+                let Some(m) = found else {
+                    errors.push(file.error(
+                        list.span(),
+                        field(i, name),
+                        format!("unknown {} `{id}`; see content/cnc/magic.toml", kind.key()),
+                    ));
+                    continue;
+                };
+                let index = match magic.iter().position(|x| x == m) {
+                    Some(ix) => ix as u16,
+                    None => {
+                        magic.push(m.clone());
+                        (magic.len() - 1) as u16
+                    }
+                };
+                match kind {
+                    MagicKind::Spell => {
+                        profile.spells.push(index);
+                        spells_left.push(*uses);
+                    }
+                    MagicKind::Item => {
+                        profile.items.push(index);
+                        items_left.push(*uses);
+                        items_ready.push(ready);
+                    }
+                    MagicKind::Ability => {
+                        profile.abilities.push(index);
+                        abilities_left.push(*uses);
+                    }
+                }
+            }
+        }
         let keys = member_keys(c.id.get_ref(), count);
         let names = member_names(&name, count);
         for ((key, name), pos) in keys.into_iter().zip(names).zip(squares) {
@@ -358,6 +420,11 @@ fn build(
                 mounted: c.mounted,
                 dead: false,
                 ready: false,
+                spells_left: spells_left.clone(),
+                items_left: items_left.clone(),
+                items_ready: items_ready.clone(),
+                abilities_left: abilities_left.clone(),
+                casting: None,
                 dealt: 0,
                 taken: 0,
             });
@@ -401,6 +468,7 @@ fn build(
             options: Arc::new(options),
             modifiers: modifiers.into(),
             round: 0,
+            magic: magic.into(),
         },
         limits,
         dice,
@@ -529,6 +597,9 @@ fn build_profile(
                 back_attack: false,
                 monk: false,
                 reach_ft: 5,
+                spells: Vec::new(),
+                items: Vec::new(),
+                abilities: Vec::new(),
             }
         }
         (None, Some(cl)) => {
@@ -642,6 +713,9 @@ fn build_profile(
                 back_attack: class.back_attack,
                 monk: class.monk,
                 reach_ft: 5,
+                spells: Vec::new(),
+                items: Vec::new(),
+                abilities: Vec::new(),
             }
         }
         _ => {

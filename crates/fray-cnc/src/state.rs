@@ -1,7 +1,7 @@
 //! The state of a C&C fight: each combatant's fixed profile and changing condition, the options
 //! (CK hooks and ambiguity toggles) and standing CK modifiers.
 
-use crate::content::{DamageDice, ShieldSize, Size, Weapon};
+use crate::content::{DamageDice, Magic, ShieldSize, Size, Weapon};
 use fray_core::conditions::Conditions;
 use fray_core::{CombatantId, Direction, Pos, Roster, SideId};
 use std::sync::Arc;
@@ -203,6 +203,15 @@ pub struct Profile {
     pub armed: bool,
     /// Longest melee reach in feet (cached from `melee`).
     pub reach_ft: i32,
+    /// Spells it can cast, as indices into [`State::magic`] (casts left are in
+    /// [`Fighter::spells_left`], same order).
+    pub spells: Vec<u16>,
+    /// Items it carries, as indices into [`State::magic`] (counts and readiness are in the
+    /// [`Fighter`], same order).
+    pub items: Vec<u16>,
+    /// Class and racial abilities, as indices into [`State::magic`] (uses left are in
+    /// [`Fighter::abilities_left`], same order).
+    pub abilities: Vec<u16>,
 }
 
 impl Profile {
@@ -224,6 +233,17 @@ impl Profile {
         self.reach_ft = self.melee.iter().map(|a| a.reach).max().unwrap_or(5);
         self
     }
+}
+
+/// A spell with a casting time of 2 or more rounds, under way (CNC-R4.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Casting {
+    /// The spell, an index into [`State::magic`].
+    pub spell: u16,
+    /// Its target.
+    pub target: CombatantId,
+    /// The round in which it goes off, at the caster's turn.
+    pub goes_off: u32,
 }
 
 /// A declaration made before initiative (CNC-R6.1, CNC-R17).
@@ -303,6 +323,16 @@ pub struct Fighter {
     pub dead: bool,
     /// Able to act when its initiative group began (simultaneous actors all act, spec §1).
     pub ready: bool,
+    /// Casts left of each of the profile's spells.
+    pub spells_left: Vec<u8>,
+    /// Uses left of each of the profile's items.
+    pub items_left: Vec<u8>,
+    /// Whether each item is readied (at hand) or packed away (CNC-R4.6).
+    pub items_ready: Vec<bool>,
+    /// Uses left of each of the profile's abilities.
+    pub abilities_left: Vec<u8>,
+    /// A spell being cast over several rounds (CNC-R4.3).
+    pub casting: Option<Casting>,
     /// Damage dealt to others so far (statistics).
     pub dealt: i32,
     /// Damage taken so far (statistics).
@@ -435,6 +465,8 @@ pub struct State {
     pub modifiers: Arc<[StandingModifier]>,
     /// The round being played (0 = the surprise round or before the fight).
     pub round: u32,
+    /// The spells and items of this encounter (choices refer to them by index).
+    pub magic: Arc<[Magic]>,
 }
 
 impl State {

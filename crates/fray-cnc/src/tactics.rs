@@ -6,6 +6,7 @@
 //! for every decision of every simulated fight); its choices are always legal (a property test).
 
 use crate::choice::{Choice, Pace};
+use crate::content::EffectKind;
 use crate::rules::attack::{can_melee, range_band, Band};
 use crate::rules::damage::needs_aid;
 use crate::rules::legal::check;
@@ -61,7 +62,8 @@ fn declaration(state: &State, me: CombatantId) -> Choice {
     {
         return back_off;
     }
-    if !engaged {
+    // A caster with a spell or item to use this round does not charge.
+    if !engaged && magic(state, me, false).is_none() {
         if let Some(target) = nearest_foe(state, me) {
             // Within half a move of a square in reach (open ground: a fine estimate for a plan).
             let gap = f.pos.squares_to(state.f(target).pos) - (p.reach() / 5).max(1);
@@ -112,6 +114,50 @@ fn weakest_reachable(
         .find(|&t| strike_square(state, me, t, reach_ft, budget_ft).is_some())
 }
 
+/// Spells and items: heal the worst-hurt friend in range (at a third of its hit points or less),
+/// else, when not engaged, harm the weakest foe in range.
+fn magic(state: &State, me: CombatantId, engaged: bool) -> Option<Choice> {
+    let p = state.p(me);
+    if p.spells.is_empty() && p.items.is_empty() && p.abilities.is_empty() {
+        return None;
+    }
+    let legal = |c: &Choice| check(false, state, me, Question::Action, c).is_ok();
+    let options = |t: CombatantId| {
+        p.spells
+            .iter()
+            .map(move |&m| Choice::Cast(m, t))
+            .chain(p.items.iter().map(move |&m| Choice::UseItem(m, t)))
+            .chain(p.abilities.iter().map(move |&m| Choice::UseAbility(m, t)))
+    };
+    let effect = |c: &Choice| match c {
+        Choice::Cast(m, _) | Choice::UseItem(m, _) | Choice::UseAbility(m, _) => {
+            Some(state.magic[*m as usize].effect)
+        }
+        _ => None,
+    };
+    let mut hurt: Vec<CombatantId> = state
+        .ids()
+        .filter(|&o| {
+            let f = state.f(o);
+            !state.enemies(me, o) && !f.dead && f.hp * 3 <= state.p(o).max_hp
+        })
+        .collect();
+    hurt.sort_by_key(|&o| (state.f(o).hp, o));
+    for t in hurt {
+        if let Some(c) = options(t).find(|c| effect(c) == Some(EffectKind::Heal) && legal(c)) {
+            return Some(c);
+        }
+    }
+    if engaged {
+        return None;
+    }
+    let mut foes_by_hp: Vec<CombatantId> = foes(state, me).collect();
+    foes_by_hp.sort_by_key(|&o| (state.f(o).hp, o));
+    foes_by_hp
+        .into_iter()
+        .find_map(|t| options(t).find(|c| effect(c) == Some(EffectKind::Damage) && legal(c)))
+}
+
 fn action(state: &State, me: CombatantId) -> Choice {
     let f = state.f(me);
     let p = state.p(me);
@@ -120,6 +166,9 @@ fn action(state: &State, me: CombatantId) -> Choice {
     }
     let half = half_move(state, me);
     let engaged = state.engaged_foes(me, state.round).next().is_some();
+    if let Some(c) = magic(state, me, engaged) {
+        return c;
+    }
     // Tend a dying friend when no foe is at hand.
     if !engaged {
         let friend = state.ids().find(|&o| {

@@ -9,6 +9,7 @@ use super::movement::{
     charge_distance_ok, charge_lane_clear, free, half_move, squares_for, strike_square,
 };
 use crate::choice::{Choice, Pace};
+use crate::content::Aim;
 use crate::state::{Cover, State};
 use fray_core::protocol::Question;
 use fray_core::{CombatantId, Illegal};
@@ -232,6 +233,57 @@ fn check_action(w: bool, state: &State, actor: CombatantId, choice: Choice) -> R
             }
             in_reach_after_half_move(w, state, actor, t, p.reach())
         }
+        Choice::Cast(m, t) => {
+            let Some(k) = p.spells.iter().position(|&x| x == m) else {
+                return no(w, "CNC-R4.3", || "does not know that spell");
+            };
+            if me.spells_left[k] == 0 {
+                return no(w, "CNC-R4.3", || "no casts of that spell left");
+            }
+            if me.casting.is_some() {
+                return no(w, "CNC-R4.3", || "already casting a spell");
+            }
+            aim_and_range(w, state, actor, m, t, 0, "CNC-R4.3")
+        }
+        Choice::UseAbility(m, t) => {
+            let Some(k) = p.abilities.iter().position(|&x| x == m) else {
+                return no(w, "CNC-R4.5", || "does not have that ability");
+            };
+            if me.abilities_left[k] == 0 {
+                return no(w, "CNC-R4.5", || "no uses of that ability left");
+            }
+            // An ability that involves movement may cover up to the movement rate (CNC-R4.5, G6).
+            let extra = if state.magic[m as usize].moves {
+                p.movement
+            } else {
+                0
+            };
+            aim_and_range(w, state, actor, m, t, extra, "CNC-R4.5")
+        }
+        Choice::UseItem(m, t) => {
+            let usable = (0..p.items.len())
+                .any(|k| p.items[k] == m && me.items_left[k] > 0 && me.items_ready[k]);
+            if !usable {
+                let packed = (0..p.items.len())
+                    .any(|k| p.items[k] == m && me.items_left[k] > 0 && !me.items_ready[k]);
+                return if packed {
+                    no(w, "CNC-R4.6", || {
+                        "that item is packed away: ready it first (it takes a round)"
+                    })
+                } else {
+                    no(w, "CNC-R4.6", || "no such item at hand")
+                };
+            }
+            aim_and_range(w, state, actor, m, t, 0, "CNC-R4.6")
+        }
+        Choice::ReadyItem(m) => {
+            let packed = (0..p.items.len())
+                .any(|k| p.items[k] == m && me.items_left[k] > 0 && !me.items_ready[k]);
+            if !packed {
+                return no(w, "CNC-R4.6", || "no such item packed away");
+            }
+            Ok(())
+        }
         Choice::Aid(t) => {
             if state.enemies(actor, t) || t == actor {
                 return no(w, "CNC-R19", || "aid is given to a wounded ally");
@@ -273,6 +325,44 @@ fn check_action(w: bool, state: &State, actor: CombatantId, choice: Choice) -> R
             "not an action; announcements are made before initiative"
         }),
     }
+}
+
+/// Whom a spell or item may be aimed at, and how far. [CNC-R4.3, CNC-R4.6]
+fn aim_and_range(
+    w: bool,
+    state: &State,
+    actor: CombatantId,
+    magic: u16,
+    t: CombatantId,
+    extra_ft: i32,
+    rule: &'static str,
+) -> Result<(), Illegal> {
+    let m = &state.magic[magic as usize];
+    match m.target {
+        Aim::Myself if t != actor => {
+            return no(w, rule, || format!("{} affects only its user", m.id))
+        }
+        Aim::Ally if state.enemies(actor, t) => {
+            return no(w, rule, || format!("{} is for a friend", m.id))
+        }
+        Aim::Foe if !state.enemies(actor, t) => {
+            return no(w, rule, || format!("{} is for a foe", m.id))
+        }
+        _ => {}
+    }
+    if state.f(t).dead || (m.target == Aim::Foe && !state.f(t).fights_on()) {
+        return no(w, rule, || {
+            format!("{} is out of the fight", state.roster.name(t))
+        });
+    }
+    let d = state.f(actor).pos.feet_to(state.f(t).pos);
+    let reach = m.range.max(5) + extra_ft;
+    if t != actor && d > reach {
+        return no(w, rule, || {
+            format!("{} reaches {reach} ft; the target is {d} ft away", m.id)
+        });
+    }
+    Ok(())
 }
 
 /// The declarations offered to `actor` (CNC-R6.1, CNC-R17). Evade is offered against engaged
@@ -374,6 +464,28 @@ pub fn action_options(state: &State, actor: CombatantId, out: &mut Vec<Choice>) 
         }
         if !me.pos.within_reach(target.pos, reach) {
             out.extend([Pace::Walk, Pace::Jog, Pace::Run].map(|pace| Choice::Advance(t, pace)));
+        }
+    }
+    // Spells and items: every target they may be aimed at (CNC-R4.3, CNC-R4.6).
+    let p = state.p(actor);
+    let mut magic: Vec<Choice> = Vec::new();
+    for t in state.ids() {
+        for &m in &p.spells {
+            magic.push(Choice::Cast(m, t));
+        }
+        for &m in &p.items {
+            magic.push(Choice::UseItem(m, t));
+        }
+        for &m in &p.abilities {
+            magic.push(Choice::UseAbility(m, t));
+        }
+    }
+    for &m in &p.items {
+        magic.push(Choice::ReadyItem(m));
+    }
+    for c in magic {
+        if !out.contains(&c) && check_action(false, state, actor, c).is_ok() {
+            out.push(c);
         }
     }
     out.extend([Pace::Walk, Pace::Jog, Pace::Run].map(Choice::Withdraw));

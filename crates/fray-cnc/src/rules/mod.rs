@@ -5,6 +5,7 @@ pub mod checks;
 pub mod damage;
 pub mod defense;
 pub mod legal;
+pub mod magic;
 pub mod maneuvers;
 pub mod mods;
 pub mod movement;

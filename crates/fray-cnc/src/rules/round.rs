@@ -119,7 +119,8 @@ pub fn play_round(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> 
     reset_round(state);
     // 2. Announcements before initiative.
     for id in (0..state.fighters.len() as u16).map(CombatantId) {
-        if !state.f(id).is_up() || state.f(id).held_by.is_some() {
+        // Held creatures and casters in the middle of a long spell announce nothing.
+        if !state.f(id).is_up() || state.f(id).held_by.is_some() || state.f(id).casting.is_some() {
             continue;
         }
         let choice = table.choose(
@@ -328,6 +329,10 @@ fn take_turn(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<(),
     if state.f(id).acted {
         return Ok(());
     }
+    if super::magic::continue_casting(state, table, id)? {
+        state.f_mut(id).acted = true;
+        return Ok(());
+    }
     if let Declared::Charge(t) = state.f(id).declared {
         if state.f(t).fights_on() {
             state.f_mut(id).acted = true;
@@ -428,6 +433,13 @@ fn perform(
             }
         }
         Choice::BreakHold => maneuvers::break_hold(state, table, id),
+        Choice::Cast(m, t) => super::magic::cast(state, table, id, m, t),
+        Choice::UseItem(m, t) => super::magic::use_item(state, table, id, m, t),
+        Choice::UseAbility(m, t) => super::magic::use_ability(state, table, id, m, t),
+        Choice::ReadyItem(m) => {
+            super::magic::ready_item(state, table, id, m);
+            Ok(())
+        }
         Choice::Aid(t) => {
             if let Some(square) = strike_square(state, id, t, 5, half) {
                 move_to(state, table, id, square, "half move", "CNC-R4.2");
