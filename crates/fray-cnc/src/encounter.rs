@@ -56,6 +56,8 @@ struct EncounterDef {
     #[serde(default)]
     modifiers: Vec<ModifierDef>,
     #[serde(default)]
+    falls: Vec<FallDef>,
+    #[serde(default)]
     script: ScriptDef,
 }
 
@@ -96,6 +98,13 @@ struct SurpriseDef {
     modifier: BTreeMap<String, i32>,
     #[serde(default)]
     individual: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FallDef {
+    who: Spanned<String>,
+    feet: Spanned<i32>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -822,7 +831,26 @@ fn read_options(
         },
         surprise: Vec::new(),
         surprise_individual: false,
+        falls: Vec::new(),
     };
+    for (i, fall) in def.falls.iter().enumerate() {
+        let feet = *fall.feet.get_ref();
+        if !(0..=1000).contains(&feet) {
+            errors.push(file.error(
+                fall.feet.span(),
+                Some(format!("falls[{i}].feet")),
+                "expected 0 to 1000 feet",
+            ));
+        }
+        match roster.find(fall.who.get_ref()) {
+            Some(id) => options.falls.push((id, feet.clamp(0, 1000))),
+            None => errors.push(file.error(
+                fall.who.span(),
+                Some(format!("falls[{i}].who")),
+                format!("no combatant `{}`", fall.who.get_ref()),
+            )),
+        }
+    }
     if let Some(s) = &def.surprise {
         options.surprise_individual = s.individual;
         for (i, side) in s.sides.iter().enumerate() {

@@ -382,6 +382,8 @@ pub struct Options {
     pub surprise_individual: bool,
     /// CNC-G10: subdual damage to −10 kills (true) or leaves unconscious 24 h (false).
     pub subdual_kills: bool,
+    /// CK rulings: who falls how far before the first round (CNC-R22).
+    pub falls: Vec<(CombatantId, i32)>,
 }
 
 /// CNC-G14: which optional maneuvers are in play (all by default).
@@ -433,6 +435,7 @@ impl Default for Options {
             surprise: Vec::new(),
             surprise_individual: false,
             subdual_kills: false,
+            falls: Vec::new(),
         }
     }
 }

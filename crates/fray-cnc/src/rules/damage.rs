@@ -4,7 +4,8 @@
 
 use crate::state::State;
 use fray_core::event::{Event, Modifier};
-use fray_core::{CombatantId, Ruleset, Table};
+use fray_core::protocol::RollPurpose;
+use fray_core::{CombatantId, Interrupt, Ruleset, Table};
 
 /// The hit-point band a creature is in. [Seed: 12. Hit Points]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -263,6 +264,66 @@ pub fn falling_damage(feet: i32, cap: Option<u32>) -> Falling {
     let k = ((feet + 4) / 10) as u32;
     let dice = k * (k + 1) / 2;
     Falling::Dice(cap.map_or(dice, |c| dice.min(c)))
+}
+
+/// A fall of `feet`: a DEX check for 5–10 ft (1d6 on failure), else the cumulative d6s, applied
+/// as normal damage. [Seed: 13. Falling Damage; CNC-R22]
+pub fn fall<R: Ruleset<State = State>>(
+    state: &mut State,
+    table: &mut Table<'_, R>,
+    who: CombatantId,
+    feet: i32,
+) -> Result<(), Interrupt> {
+    let dice = match falling_damage(feet, state.options.fall_max_dice) {
+        Falling::None => {
+            table.emit(|| Event::Ruling {
+                rule: "CNC-R22.1",
+                text: format!("{} drops {feet} ft: no damage", state.roster.name(who)),
+            });
+            return Ok(());
+        }
+        Falling::Check => {
+            let check = super::checks::attribute_check(state, table, who, 1, 0, "CNC-R22.2")?;
+            table.emit(|| Event::Ruling {
+                rule: "CNC-R22.2",
+                text: format!(
+                    "{} falls {feet} ft: Dexterity check d20 {} → {} vs {}: {}",
+                    state.roster.name(who),
+                    check.roll,
+                    check.total,
+                    check.target,
+                    if check.success { "no damage" } else { "1d6" }
+                ),
+            });
+            if check.success {
+                return Ok(());
+            }
+            1
+        }
+        Falling::Dice(n) => {
+            table.emit(|| Event::Ruling {
+                rule: "CNC-R22.3",
+                text: format!("{} falls {feet} ft: {n}d6", state.roster.name(who)),
+            });
+            n
+        }
+    };
+    let roll = table.roll_dice(dice as u16, 6, Some(who), RollPurpose::Other, "CNC-R22")? as i32;
+    apply(
+        state,
+        table,
+        who,
+        Hit {
+            roll,
+            modifiers: &[],
+            amount: roll,
+            subdual: false,
+            weapon: false,
+            rule: "CNC-R22",
+            source: None,
+        },
+    );
+    Ok(())
 }
 
 /// What a fall does.

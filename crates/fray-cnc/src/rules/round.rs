@@ -23,6 +23,9 @@ type T<'a, 'b> = &'a mut Table<'b, Cnc>;
 /// Before the first round: surprise checks and the surprise round. [Seed: 1. Surprise; CNC-R1, CNC-A1]
 pub fn begin(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
     state.round = 0;
+    for (who, feet) in state.options.falls.clone() {
+        damage::fall(state, table, who, feet)?;
+    }
     let surprise = state.options.surprise.clone();
     if surprise.is_empty() {
         return Ok(());
