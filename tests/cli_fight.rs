@@ -222,6 +222,30 @@ fn an_explicit_seed_ignores_the_file_script() {
 }
 
 #[test]
+fn bad_spells_items_and_falls_are_refused_with_nothing_written() {
+    for (file, expected) in [
+        (
+            "tests/golden/cnc/x02-unknown-spell.toml",
+            "unknown spell `fireball`",
+        ),
+        (
+            "tests/golden/cnc/x05-fall-unknown-combatant.toml",
+            "falls[0].who",
+        ),
+        ("tests/golden/cnc/x03-cast-out-of-range.toml", "(CNC-R4.3)"),
+        (
+            "tests/golden/cnc/x04-packed-item-not-ready.toml",
+            "(CNC-R4.6)",
+        ),
+    ] {
+        let out = fray(&["fight", file]);
+        assert_eq!(out.status.code(), Some(2), "{file}");
+        assert!(out.stdout.is_empty(), "{file}: nothing written on error");
+        assert!(stderr(&out).contains(expected), "{file}: {}", stderr(&out));
+    }
+}
+
+#[test]
 fn missing_file_is_an_input_error() {
     let out = fray(&["fight", "no/such/file.toml"]);
     assert_eq!(out.status.code(), Some(2));

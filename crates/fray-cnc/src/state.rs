@@ -489,6 +489,14 @@ impl State {
     pub fn p(&self, id: CombatantId) -> &Profile {
         &self.profiles[id.index()]
     }
+    /// The first of `who`'s slots holding `item` (an index into [`State::magic`]) with uses left
+    /// that is readied (`ready`) or packed away (`!ready`). [CNC-R4.6]
+    pub fn item_slot(&self, who: CombatantId, item: u16, ready: bool) -> Option<usize> {
+        let (p, f) = (self.p(who), self.f(who));
+        (0..p.items.len())
+            .find(|&k| p.items[k] == item && f.items_left[k] > 0 && f.items_ready[k] == ready)
+    }
+
     /// True when `a` and `b` are on different sides.
     pub fn enemies(&self, a: CombatantId, b: CombatantId) -> bool {
         self.f(a).side != self.f(b).side

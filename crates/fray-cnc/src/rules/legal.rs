@@ -261,12 +261,8 @@ fn check_action(w: bool, state: &State, actor: CombatantId, choice: Choice) -> R
             aim_and_range(w, state, actor, m, t, extra, "CNC-R4.5")
         }
         Choice::UseItem(m, t) => {
-            let usable = (0..p.items.len())
-                .any(|k| p.items[k] == m && me.items_left[k] > 0 && me.items_ready[k]);
-            if !usable {
-                let packed = (0..p.items.len())
-                    .any(|k| p.items[k] == m && me.items_left[k] > 0 && !me.items_ready[k]);
-                return if packed {
+            if state.item_slot(actor, m, true).is_none() {
+                return if state.item_slot(actor, m, false).is_some() {
                     no(w, "CNC-R4.6", || {
                         "that item is packed away: ready it first (it takes a round)"
                     })
@@ -277,9 +273,7 @@ fn check_action(w: bool, state: &State, actor: CombatantId, choice: Choice) -> R
             aim_and_range(w, state, actor, m, t, 0, "CNC-R4.6")
         }
         Choice::ReadyItem(m) => {
-            let packed = (0..p.items.len())
-                .any(|k| p.items[k] == m && me.items_left[k] > 0 && !me.items_ready[k]);
-            if !packed {
+            if state.item_slot(actor, m, false).is_none() {
                 return no(w, "CNC-R4.6", || "no such item packed away");
             }
             Ok(())

@@ -91,12 +91,7 @@ pub fn use_item<R: Ruleset<State = State>>(
     item: u16,
     target: CombatantId,
 ) -> Result<(), Interrupt> {
-    let profile = state.profiles.clone();
-    let f = state.f(user);
-    let slot = (0..profile[user.index()].items.len()).find(|&k| {
-        profile[user.index()].items[k] == item && f.items_left[k] > 0 && f.items_ready[k]
-    });
-    if let Some(k) = slot {
+    if let Some(k) = state.item_slot(user, item, true) {
         state.f_mut(user).items_left[k] -= 1;
     }
     take_effect(state, table, user, item, target, "CNC-R4.6")
@@ -109,12 +104,7 @@ pub fn ready_item<R: Ruleset<State = State>>(
     user: CombatantId,
     item: u16,
 ) {
-    let profile = state.profiles.clone();
-    let f = state.f(user);
-    let slot = (0..profile[user.index()].items.len()).find(|&k| {
-        profile[user.index()].items[k] == item && f.items_left[k] > 0 && !f.items_ready[k]
-    });
-    if let Some(k) = slot {
+    if let Some(k) = state.item_slot(user, item, false) {
         state.f_mut(user).items_ready[k] = true;
         table.emit(|| Event::Ruling {
             rule: "CNC-R4.6",
