@@ -70,29 +70,6 @@ impl<R: Ruleset> Driver<R> for AutoDriver {
     }
 }
 
-/// Default tactics for choices; rolls are refused (used where only choices are expected).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct PolicyDriver;
-
-impl<R: Ruleset> Driver<R> for PolicyDriver {
-    fn wants_options(&self) -> bool {
-        false
-    }
-    fn needs_checking(&self) -> bool {
-        false
-    }
-    fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
-        Err(Interrupt::NeedRoll(*request))
-    }
-    fn choose(
-        &mut self,
-        state: &R::State,
-        request: &ChoiceRequest<'_, R::Choice>,
-    ) -> Result<R::Choice, Interrupt> {
-        Ok(R::tactics(state, request))
-    }
-}
-
 /// A scripted choice: `who` (a combatant key, or `gm`) and the choice's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScriptedChoice {

@@ -21,7 +21,7 @@ pub mod ruleset;
 pub mod runner;
 pub mod span;
 
-pub use driver::{AutoDriver, Driver, PolicyDriver, ScriptedDriver};
+pub use driver::{AutoDriver, Driver, ScriptedDriver};
 pub use event::{Event, EventSink, NullSink, VecSink};
 pub use grid::{Direction, Pos};
 pub use ids::{CombatantId, SideId};

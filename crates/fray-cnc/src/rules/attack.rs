@@ -318,11 +318,6 @@ fn deal_damage<R: Ruleset<State = State>>(
     Ok(())
 }
 
-/// The melee attack forms `attacker` uses (a disarmed combatant keeps only natural attacks).
-pub fn melee_forms(state: &State, attacker: CombatantId) -> &[AttackForm] {
-    &state.p(attacker).melee
-}
-
 /// True when `attacker` has a usable melee attack.
 pub fn can_melee(state: &State, attacker: CombatantId) -> bool {
     !state.f(attacker).disarmed || state.p(attacker).monster
