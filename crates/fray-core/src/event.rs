@@ -40,6 +40,8 @@ pub enum AttackResult {
     Hit,
     /// A critical hit (systems that have them).
     Critical,
+    /// A grievous hit (Spelljammer: a critical that also wears down armour).
+    Grievous,
 }
 
 impl AttackResult {
@@ -49,6 +51,7 @@ impl AttackResult {
             AttackResult::Miss => "miss",
             AttackResult::Hit => "hit",
             AttackResult::Critical => "critical",
+            AttackResult::Grievous => "grievous",
         }
     }
     /// True for any hit.
@@ -94,6 +97,55 @@ pub enum Event {
         roll: u32,
         /// Total after modifiers.
         total: i32,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// One initiative roll for one action of a combatant (systems with an initiative per attack).
+    ActionInitiative {
+        /// Who rolled.
+        who: CombatantId,
+        /// Which action (`attack 2`, `cast bolt`…).
+        action: String,
+        /// Sides of the die rolled.
+        die: u16,
+        /// The die.
+        roll: u32,
+        /// Modifiers added to the die.
+        modifiers: Vec<Modifier>,
+        /// The initiative (segment) the action happens on.
+        total: i32,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// A new segment (initiative count) of a segmented round begins.
+    Segment {
+        /// The count.
+        segment: i32,
+        /// The part of the round (`pre-movement`, `movement`, `post-movement`).
+        phase: &'static str,
+    },
+    /// A roll-under strike: d100 against strike chance minus defence.
+    Strike {
+        /// Attacker.
+        attacker: CombatantId,
+        /// Defender.
+        target: CombatantId,
+        /// The attack (`long sword`, `free attack`…).
+        attack: String,
+        /// Strike chance before modifiers.
+        strike: i32,
+        /// Modifiers to the strike chance.
+        strike_modifiers: Vec<Modifier>,
+        /// Defence before modifiers.
+        defense: i32,
+        /// Modifiers to the defence.
+        defense_modifiers: Vec<Modifier>,
+        /// The number to roll at or under (modified strike chance).
+        needed: i32,
+        /// The d100.
+        roll: u32,
+        /// The result.
+        result: AttackResult,
         /// The rule.
         rule: &'static str,
     },
@@ -291,6 +343,9 @@ impl Event {
             Event::Declared { .. } => "declare",
             Event::Initiative { .. } => "initiative",
             Event::SideInitiative { .. } => "side_initiative",
+            Event::ActionInitiative { .. } => "action_initiative",
+            Event::Segment { .. } => "segment",
+            Event::Strike { .. } => "strike",
             Event::Order { .. } => "order",
             Event::Moved { .. } => "move",
             Event::Attack { .. } => "attack",
@@ -346,6 +401,46 @@ impl Event {
                 if *total != *roll as i32 {
                     let _ = write!(s, " → {total}");
                 }
+            }
+            Event::ActionInitiative {
+                who,
+                action,
+                die,
+                roll,
+                modifiers,
+                total,
+                rule,
+            } => {
+                let _ = write!(s, "{} {action} initiative ({rule}): d{die} {roll}", n(*who));
+                modifiers_text(&mut s, modifiers);
+                let _ = write!(s, " = {total}");
+            }
+            Event::Segment { segment, phase } => {
+                let _ = write!(s, "segment {segment} ({phase})");
+            }
+            Event::Strike {
+                attacker,
+                target,
+                attack,
+                strike,
+                strike_modifiers,
+                defense,
+                defense_modifiers,
+                needed,
+                roll,
+                result,
+                rule,
+            } => {
+                let _ = write!(
+                    s,
+                    "{} strikes {} with {attack} ({rule}): SC {strike}",
+                    n(*attacker),
+                    n(*target)
+                );
+                modifiers_text(&mut s, strike_modifiers);
+                let _ = write!(s, " vs DEF {defense}");
+                modifiers_text(&mut s, defense_modifiers);
+                let _ = write!(s, " → need {needed}; d100 {roll} — {}", result.key());
             }
             Event::SideInitiative { side, roll, rule } => {
                 let _ = write!(
@@ -508,6 +603,33 @@ impl Event {
                 total,
                 rule,
             } => json!({"who": k(who), "roll": roll, "total": total, "rule": rule}),
+            Event::ActionInitiative {
+                who,
+                action,
+                die,
+                roll,
+                modifiers,
+                total,
+                rule,
+            } => json!({"who": k(who), "action": action, "die": die, "roll": roll,
+                        "modifiers": modifiers_json(modifiers), "total": total, "rule": rule}),
+            Event::Segment { segment, phase } => json!({"segment": segment, "phase": phase}),
+            Event::Strike {
+                attacker,
+                target,
+                attack,
+                strike,
+                strike_modifiers,
+                defense,
+                defense_modifiers,
+                needed,
+                roll,
+                result,
+                rule,
+            } => json!({"attacker": k(attacker), "target": k(target), "attack": attack,
+                        "strike": strike, "strike_modifiers": modifiers_json(strike_modifiers),
+                        "defense": defense, "defense_modifiers": modifiers_json(defense_modifiers),
+                        "needed": needed, "roll": roll, "result": result.key(), "rule": rule}),
             Event::SideInitiative { side, roll, rule } => {
                 json!({"side": roster.side_key(*side), "roll": roll, "rule": rule})
             }

@@ -1,0 +1,161 @@
+//! Spelljammer d100 house-rules combat (seed `003_abb45db44eb0a0ba.txt`, spec `spelljammer.md`)
+//! on the fray engine.
+//!
+//! [`Spelljammer`] implements [`fray_core::Ruleset`]. The round is a count of segments from the
+//! highest initiative down to −5 (the ruleset's own clock, never seen by the core): every attack
+//! has its own initiative, movement happens between segments 10 and 1, spells go off a casting
+//! time after they start. Rules live in [`rules`]; content is data in `content/spelljammer/`.
+
+#![forbid(unsafe_code)]
+
+pub mod choice;
+pub mod content;
+pub mod encounter;
+pub mod rules;
+pub mod state;
+pub mod tactics;
+
+pub use choice::Choice;
+pub use content::Content;
+pub use encounter::{load, Encounter};
+pub use state::State;
+
+use fray_core::protocol::{ChoiceRequest, Chooser, Illegal, Interrupt};
+use fray_core::ruleset::{Outcome, Ruleset, RulesetId};
+use fray_core::{CombatantId, Roster, SideId, Table};
+
+/// The Spelljammer ruleset.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Spelljammer;
+
+/// The spec's rules (SJ-R1…R23) and whether each is implemented.
+pub const RULES: [(&str, bool); 23] = [
+    ("SJ-R1", false),
+    ("SJ-R2", false),
+    ("SJ-R3", false),
+    ("SJ-R4", false),
+    ("SJ-R5", false),
+    ("SJ-R6", false),
+    ("SJ-R7", false),
+    ("SJ-R8", false),
+    ("SJ-R9", false),
+    ("SJ-R10", false),
+    ("SJ-R11", false),
+    ("SJ-R12", false),
+    ("SJ-R13", false),
+    ("SJ-R14", false),
+    ("SJ-R15", false),
+    ("SJ-R16", false),
+    ("SJ-R17", false),
+    ("SJ-R18", false),
+    ("SJ-R19", false),
+    ("SJ-R20", false),
+    ("SJ-R21", false),
+    ("SJ-R22", false),
+    ("SJ-R23", false),
+];
+
+impl Ruleset for Spelljammer {
+    const ID: RulesetId = RulesetId::Spelljammer;
+    type State = State;
+    type Choice = Choice;
+
+    fn roster(state: &State) -> &Roster {
+        &state.roster
+    }
+
+    fn begin(state: &mut State, table: &mut Table<'_, Self>) -> Result<(), Interrupt> {
+        rules::round::begin(state, table)
+    }
+
+    fn play_round(state: &mut State, table: &mut Table<'_, Self>) -> Result<(), Interrupt> {
+        rules::round::play_round(state, table)
+    }
+
+    fn outcome(state: &State) -> Outcome {
+        let mut standing: Option<SideId> = None;
+        for f in &state.fighters {
+            if f.is_up() {
+                match standing {
+                    None => standing = Some(f.side),
+                    Some(s) if s != f.side => return Outcome::Ongoing,
+                    Some(_) => {}
+                }
+            }
+        }
+        match standing {
+            Some(side) => Outcome::Won(side),
+            None => Outcome::NoneStanding,
+        }
+    }
+
+    fn choice_text(state: &State, choice: &Choice) -> String {
+        choice::text(state, choice)
+    }
+
+    fn parse_choice(
+        state: &State,
+        _request: &ChoiceRequest<'_, Choice>,
+        text: &str,
+    ) -> Result<Choice, Illegal> {
+        choice::parse(state, text)
+    }
+
+    fn answers(question: fray_core::protocol::Question, choice: &Choice) -> bool {
+        use fray_core::protocol::Question;
+        match choice {
+            Choice::Declare(_) => question == Question::Declaration,
+            Choice::Retarget(_) => question == Question::Ruling,
+            Choice::Yes | Choice::No => {
+                matches!(question, Question::Reaction | Question::Ruling)
+            }
+            Choice::Push(_) => question == Question::Reaction,
+        }
+    }
+
+    fn check_choice(
+        state: &State,
+        request: &ChoiceRequest<'_, Choice>,
+        choice: &Choice,
+    ) -> Result<(), Illegal> {
+        match request.chooser {
+            Chooser::Combatant(id) => rules::legal::check(state, id, request, choice),
+            Chooser::Gm => rules::legal::check_ruling(state, request, choice),
+        }
+    }
+
+    fn tallies(state: &State, out: &mut Vec<fray_core::Tally>) {
+        out.clear();
+        out.extend(
+            state
+                .fighters
+                .iter()
+                .zip(state.profiles.iter())
+                .map(|(f, p)| fray_core::Tally {
+                    side: f.side,
+                    hp: f.hp,
+                    max_hp: p.max_hp,
+                    dealt: f.dealt,
+                    taken: f.taken,
+                    down: !f.is_up(),
+                    dead: f.dead,
+                }),
+        );
+    }
+
+    fn tactics(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
+        tactics::choose(state, request)
+    }
+}
+
+/// One attack by `attacker` on `target` from the starting state, as `fray odds` enumerates it:
+/// the first attack of a round with the attacker standing in reach (a melee attacker out of reach
+/// is placed next to the target; a combatant with only a ranged weapon shoots).
+pub fn single_attack(
+    state: &mut State,
+    table: &mut Table<'_, Spelljammer>,
+    attacker: CombatantId,
+    target: CombatantId,
+) -> Result<(), Interrupt> {
+    rules::strike::single_attack(state, table, attacker, target)
+}

@@ -1,0 +1,1 @@
+//! The seed's tables and small formulas as pure functions.
