@@ -44,12 +44,14 @@ pub fn run(args: OddsArgs) -> Result<(), CliError> {
             "miss": to_f64(&report.miss),
             "hit": to_f64(&report.hit),
             "critical": report.critical.as_ref().map(to_f64),
+            "grievous": report.grievous.as_ref().map(to_f64),
             "down": to_f64(&report.down),
             "damage": report.damage.iter().map(|(d, p)| serde_json::json!([d, to_f64(p)])).collect::<Vec<_>>(),
             "exact": {
                 "miss": frac(&report.miss),
                 "hit": frac(&report.hit),
                 "critical": report.critical.as_ref().map(frac),
+                "grievous": report.grievous.as_ref().map(frac),
                 "down": frac(&report.down),
                 "damage": report.damage.iter().map(|(d, p)| serde_json::json!([d, frac(p)])).collect::<Vec<_>>(),
             },
@@ -69,6 +71,9 @@ pub fn run(args: OddsArgs) -> Result<(), CliError> {
         let _ = writeln!(out, "  hit       {}", pct(&report.hit));
         if let Some(c) = &report.critical {
             let _ = writeln!(out, "  critical  {}", pct(c));
+        }
+        if let Some(g) = &report.grievous {
+            let _ = writeln!(out, "  grievous  {}", pct(g));
         }
         let _ = writeln!(
             out,

@@ -38,7 +38,7 @@ pub enum LoadError {
     #[error("{0}")]
     File(FileErrors),
     /// The ruleset is known but not built yet.
-    #[error("{path}: ruleset `{}` ({}) is not implemented yet; implemented: cnc", .id.key(), .id.name())]
+    #[error("{path}: ruleset `{}` ({}) is not implemented yet; implemented: cnc, spelljammer", .id.key(), .id.name())]
     NotImplemented {
         /// The path.
         path: String,
@@ -52,12 +52,37 @@ pub enum LoadError {
 pub enum AnyEncounter {
     /// Castles & Crusades.
     Cnc(Box<fray_cnc::Encounter>),
+    /// Spelljammer d100 house rules.
+    Spelljammer(Box<fray_spelljammer::Encounter>),
+}
+
+/// Runs `$body` with `$e` bound to the encounter and `$R` to its ruleset type, whatever the
+/// variant: the one place that lists every implemented ruleset.
+/// `$single` is bound to the ruleset's single-attack function for `fray odds`.
+macro_rules! each_ruleset {
+    ($value:expr, $e:ident, $R:ident, $single:ident => $body:expr) => {
+        match $value {
+            AnyEncounter::Cnc($e) => {
+                type $R = fray_cnc::Cnc;
+                #[allow(unused_variables)]
+                let $single = fray_cnc::single_attack;
+                $body
+            }
+            AnyEncounter::Spelljammer($e) => {
+                type $R = fray_spelljammer::Spelljammer;
+                #[allow(unused_variables)]
+                let $single = fray_spelljammer::single_attack;
+                $body
+            }
+        }
+    };
 }
 
 /// The content of every implemented ruleset, loaded once.
 #[derive(Debug, Clone)]
 pub struct Library {
     cnc: fray_cnc::Content,
+    spelljammer: fray_spelljammer::Content,
 }
 
 impl Library {
@@ -65,6 +90,7 @@ impl Library {
     pub fn embedded() -> Result<Library, FileErrors> {
         Ok(Library {
             cnc: fray_cnc::Content::embedded()?,
+            spelljammer: fray_spelljammer::Content::embedded()?,
         })
     }
 }
@@ -364,6 +390,9 @@ impl AnyEncounter {
             RulesetId::Cnc => fray_cnc::load(path, text, &library.cnc)
                 .map(|e| AnyEncounter::Cnc(Box::new(e)))
                 .map_err(LoadError::File),
+            RulesetId::Spelljammer => fray_spelljammer::load(path, text, &library.spelljammer)
+                .map(|e| AnyEncounter::Spelljammer(Box::new(e)))
+                .map_err(LoadError::File),
             other => Err(LoadError::NotImplemented {
                 path: path.to_string(),
                 id: other,
@@ -373,23 +402,17 @@ impl AnyEncounter {
 
     /// The ruleset.
     pub fn ruleset(&self) -> RulesetId {
-        match self {
-            AnyEncounter::Cnc(_) => RulesetId::Cnc,
-        }
+        each_ruleset!(self, _e, R, _s => <R as Ruleset>::ID)
     }
 
     /// The encounter's name.
     pub fn name(&self) -> &str {
-        match self {
-            AnyEncounter::Cnc(e) => &e.name,
-        }
+        each_ruleset!(self, e, _R, _s => &e.name)
     }
 
     /// Who is in it.
     pub fn roster(&self) -> &Roster {
-        match self {
-            AnyEncounter::Cnc(e) => &e.state.roster,
-        }
+        each_ruleset!(self, e, _R, _s => &e.state.roster)
     }
 
     /// Plays the fight to its end.
@@ -398,16 +421,14 @@ impl AnyEncounter {
         options: &FightOptions,
         keep_events: bool,
     ) -> Result<FightRecord, FightError> {
-        match self {
-            AnyEncounter::Cnc(e) => play::<fray_cnc::Cnc>(
-                &e.state,
-                &e.limits,
-                &e.dice,
-                &e.choices,
-                options,
-                keep_events,
-            ),
-        }
+        each_ruleset!(self, e, R, _s => play::<R>(
+            &e.state,
+            &e.limits,
+            &e.dice,
+            &e.choices,
+            options,
+            keep_events,
+        ))
     }
 
     /// Plays one fight as fast as possible (seeded dice, default tactics, no events, no log) and
@@ -418,35 +439,25 @@ impl AnyEncounter {
         max_rounds: Option<u32>,
         tallies: &mut Vec<fray_core::Tally>,
     ) -> Result<FightEnd, FightError> {
-        match self {
-            AnyEncounter::Cnc(e) => {
-                simulate_generic::<fray_cnc::Cnc>(&e.state, &e.limits, seed, max_rounds, tallies)
-            }
-        }
+        each_ruleset!(self, e, R, _s => {
+            simulate_generic::<R>(&e.state, &e.limits, seed, max_rounds, tallies)
+        })
     }
 
     /// The round limit the file sets (or the default).
     pub fn limits(&self) -> fray_core::Limits {
-        match self {
-            AnyEncounter::Cnc(e) => e.limits,
-        }
+        each_ruleset!(self, e, _R, _s => e.limits)
     }
 
     /// Replays an answer log and returns the final state's hash.
     pub fn replay(&self, answers: &[Answer]) -> Result<u64, FightError> {
-        match self {
-            AnyEncounter::Cnc(e) => replay_generic::<fray_cnc::Cnc>(&e.state, &e.limits, answers),
-        }
+        each_ruleset!(self, e, R, _s => replay_generic::<R>(&e.state, &e.limits, answers))
     }
 
     /// Plays one fight with seeded dice, listing and checking every option offered and every
     /// tactics choice (see [`audit`]). Returns the number of options checked.
     pub fn audit_choices(&self, seed: u64) -> Result<usize, audit::AuditFailure> {
-        match self {
-            AnyEncounter::Cnc(e) => {
-                audit::audit_choices::<fray_cnc::Cnc>(&e.state, &e.limits, seed)
-            }
-        }
+        each_ruleset!(self, e, R, _s => audit::audit_choices::<R>(&e.state, &e.limits, seed))
     }
 
     /// One sampled single attack (the Monte Carlo counterpart of [`AnyEncounter::odds`]).
@@ -456,28 +467,28 @@ impl AnyEncounter {
         target: &str,
         seed: u64,
     ) -> Result<odds::Sample, odds::OddsFailure> {
-        match self {
-            AnyEncounter::Cnc(e) => odds::sample_single_attack::<fray_cnc::Cnc>(
-                &e.state,
-                attacker,
-                target,
-                fray_cnc::single_attack,
-                seed,
-            ),
-        }
+        each_ruleset!(self, e, R, single => odds::sample_single_attack::<R>(
+            &e.state,
+            attacker,
+            target,
+            single,
+            seed,
+        ))
     }
 
     /// Exact odds of one attack from the starting state.
     pub fn odds(&self, attacker: &str, target: &str) -> Result<OddsReport, odds::OddsFailure> {
-        match self {
-            AnyEncounter::Cnc(e) => odds::single_attack::<fray_cnc::Cnc>(
-                &e.state,
-                attacker,
-                target,
-                fray_cnc::single_attack,
-                false,
-            ),
-        }
+        let criticals = match self.ruleset() {
+            RulesetId::Spelljammer => odds::Criticals::Grievous,
+            _ => odds::Criticals::None,
+        };
+        each_ruleset!(self, e, R, single => odds::single_attack::<R>(
+            &e.state,
+            attacker,
+            target,
+            single,
+            criticals,
+        ))
     }
 }
 
@@ -502,7 +513,10 @@ pub fn rulesets() -> Vec<RulesetInfo> {
                     fray_cnc::RULES.iter().filter(|r| r.1).count(),
                     fray_cnc::RULES.len(),
                 ),
-                RulesetId::Spelljammer => (0, 23),
+                RulesetId::Spelljammer => (
+                    fray_spelljammer::RULES.iter().filter(|r| r.1).count(),
+                    fray_spelljammer::RULES.len(),
+                ),
                 RulesetId::Osr => (0, 32),
                 RulesetId::Odd => (0, 31),
                 RulesetId::Celesia => (0, 21),

@@ -28,14 +28,27 @@ pub struct OddsReport {
     pub miss: BigRational,
     /// P(at least one hit).
     pub hit: BigRational,
-    /// P(a critical hit), for systems that have them.
+    /// P(a critical hit, grievous ones included), for systems that have them.
     pub critical: Option<BigRational>,
+    /// P(a grievous hit), for systems that have them (Spelljammer).
+    pub grievous: Option<BigRational>,
     /// Damage dealt to the target (normal + subdual) and its probability.
     pub damage: Vec<(i32, BigRational)>,
     /// P(the target is at or below 0 hit points afterwards).
     pub down: BigRational,
     /// Number of branches enumerated.
     pub branches: usize,
+}
+
+/// Which kinds of special hit a ruleset reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Criticals {
+    /// None (C&C has no critical hits).
+    None,
+    /// Critical hits.
+    Critical,
+    /// Critical and grievous hits (Spelljammer).
+    Grievous,
 }
 
 /// Why odds could not be computed.
@@ -80,6 +93,7 @@ fn classify(events: &[(u32, Event)], a: CombatantId, t: CombatantId) -> Sample {
     let mut sample = Sample {
         hit: false,
         critical: false,
+        grievous: false,
         damage: 0,
         down: false,
     };
@@ -93,6 +107,17 @@ fn classify(events: &[(u32, Event)], a: CombatantId, t: CombatantId) -> Sample {
             } if *attacker == a && *target == t => {
                 sample.hit |= result.is_hit();
                 sample.critical |= *result == AttackResult::Critical;
+            }
+            Event::Strike {
+                attacker,
+                target,
+                result,
+                ..
+            } if *attacker == a && *target == t => {
+                sample.hit |= result.is_hit();
+                sample.critical |=
+                    matches!(result, AttackResult::Critical | AttackResult::Grievous);
+                sample.grievous |= *result == AttackResult::Grievous;
             }
             Event::Damage {
                 target,
@@ -116,7 +141,7 @@ pub fn single_attack<R: Ruleset>(
     attacker: &str,
     target: &str,
     play: AttackPlay<R>,
-    has_criticals: bool,
+    criticals: Criticals,
 ) -> Result<OddsReport, OddsFailure> {
     let roster = R::roster(start);
     let (a, t) = pair(roster, attacker, target)?;
@@ -127,6 +152,7 @@ pub fn single_attack<R: Ruleset>(
         })?;
     let zero = || BigRational::zero();
     let (mut miss, mut hit, mut crit, mut down) = (zero(), zero(), zero(), zero());
+    let mut grievous = zero();
     let mut damage: BTreeMap<i32, BigRational> = BTreeMap::new();
     for b in &branches {
         let outcome = classify(&b.events, a, t);
@@ -138,6 +164,9 @@ pub fn single_attack<R: Ruleset>(
         if outcome.critical {
             crit += &b.probability;
         }
+        if outcome.grievous {
+            grievous += &b.probability;
+        }
         *damage.entry(outcome.damage).or_insert_with(zero) += &b.probability;
         if outcome.down {
             down += &b.probability;
@@ -148,7 +177,8 @@ pub fn single_attack<R: Ruleset>(
         target: roster.key(t).to_string(),
         miss,
         hit,
-        critical: has_criticals.then_some(crit),
+        critical: (criticals != Criticals::None).then_some(crit),
+        grievous: (criticals == Criticals::Grievous).then_some(grievous),
         damage: damage.into_iter().collect(),
         down,
         branches: branches.len(),
@@ -160,8 +190,10 @@ pub fn single_attack<R: Ruleset>(
 pub struct Sample {
     /// Any attack of the action hit the target.
     pub hit: bool,
-    /// A critical hit.
+    /// A critical hit (grievous ones included).
     pub critical: bool,
+    /// A grievous hit.
+    pub grievous: bool,
     /// Damage dealt to the target.
     pub damage: i32,
     /// The target ended at or below 0 hit points.

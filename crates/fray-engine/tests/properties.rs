@@ -94,45 +94,87 @@ fn fast_simulation_matches_logged_fights() {
     }
 }
 
-/// Sampled single attacks converge on the exact odds: the observed frequencies of hit and of
-/// the target going down lie within 5 standard errors of the exact probabilities (a bound that
-/// fails by chance less than once in a million runs).
+/// A bench encounter's path, the encounter, and (attacker, target) key pairs to test.
+type Bench = (String, AnyEncounter, [(String, String); 2]);
+
+/// Every ruleset's benchmark encounter, with an attacker and a foe from each side.
+fn benches() -> Vec<Bench> {
+    let library = Library::embedded().expect("content");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut out = Vec::new();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
+        .expect("examples/")
+        .map(|d| d.expect("entry").path())
+        .filter(|d| d.join("bench.toml").is_file())
+        .collect();
+    dirs.sort();
+    for dir in dirs {
+        let path = dir.join("bench.toml").display().to_string();
+        let e = AnyEncounter::load(&path, &library).unwrap_or_else(|err| panic!("{err}"));
+        let roster = e.roster();
+        let first = roster.ids().next().expect("combatants");
+        let foe = roster
+            .ids()
+            .find(|&id| roster.side_of(id) != roster.side_of(first))
+            .expect("a foe");
+        let key = |id| roster.key(id).to_string();
+        let pairs = [(key(first), key(foe)), (key(foe), key(first))];
+        out.push((path, e, pairs));
+    }
+    assert!(
+        out.len() >= 2,
+        "expected bench files for at least two rulesets"
+    );
+    out
+}
+
+/// Sampled single attacks converge on the exact odds, for every ruleset's bench: the observed
+/// frequencies of hit, critical and the target going down lie within 5 standard errors of the
+/// exact probabilities (a bound that fails by chance less than once in a million runs).
 #[test]
 fn monte_carlo_attacks_converge_on_exact_odds() {
-    let library = Library::embedded().expect("content");
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/cnc/bench.toml");
-    let e = AnyEncounter::load(&path.display().to_string(), &library).expect("bench loads");
-    for (attacker, target) in [("fighter-1", "orc-1"), ("orc-3", "fighter-2")] {
-        let exact = e.odds(attacker, target).expect("odds");
-        let p_hit = exact.hit.to_f64().expect("f64");
-        let p_down = exact.down.to_f64().expect("f64");
-        let mean_damage: f64 = exact
-            .damage
-            .iter()
-            .map(|(d, p)| f64::from(*d) * p.to_f64().expect("f64"))
-            .sum();
-        let n = 40_000u64;
-        let (mut hits, mut downs, mut damage) = (0u64, 0u64, 0i64);
-        for seed in 0..n {
-            let s = e.sample_attack(attacker, target, seed).expect("sample");
-            hits += u64::from(s.hit);
-            downs += u64::from(s.down);
-            damage += i64::from(s.damage);
-        }
-        let nf = n as f64;
-        for (label, p, count) in [("hit", p_hit, hits), ("down", p_down, downs)] {
-            let se = (p * (1.0 - p) / nf).sqrt().max(1e-9);
-            let observed = count as f64 / nf;
+    for (path, e, pairs) in benches() {
+        for (attacker, target) in &pairs {
+            let exact = e.odds(attacker, target).expect("odds");
+            let p_hit = exact.hit.to_f64().expect("f64");
+            let p_down = exact.down.to_f64().expect("f64");
+            let p_crit = exact
+                .critical
+                .as_ref()
+                .map_or(0.0, |c| c.to_f64().expect("f64"));
+            let mean_damage: f64 = exact
+                .damage
+                .iter()
+                .map(|(d, p)| f64::from(*d) * p.to_f64().expect("f64"))
+                .sum();
+            let n = 40_000u64;
+            let (mut hits, mut downs, mut crits, mut damage) = (0u64, 0u64, 0u64, 0i64);
+            for seed in 0..n {
+                let s = e.sample_attack(attacker, target, seed).expect("sample");
+                hits += u64::from(s.hit);
+                downs += u64::from(s.down);
+                crits += u64::from(s.critical);
+                damage += i64::from(s.damage);
+            }
+            let nf = n as f64;
+            for (label, p, count) in [
+                ("hit", p_hit, hits),
+                ("down", p_down, downs),
+                ("critical", p_crit, crits),
+            ] {
+                let se = (p * (1.0 - p) / nf).sqrt().max(1e-9);
+                let observed = count as f64 / nf;
+                assert!(
+                    (observed - p).abs() <= 5.0 * se,
+                    "{path} {attacker}->{target} {label}: observed {observed}, exact {p}"
+                );
+            }
+            let observed_mean = damage as f64 / nf;
             assert!(
-                (observed - p).abs() <= 5.0 * se,
-                "{attacker}->{target} {label}: observed {observed}, exact {p}"
+                (observed_mean - mean_damage).abs() < 0.15,
+                "{path} {attacker}->{target} mean damage: observed {observed_mean}, exact {mean_damage}"
             );
         }
-        let observed_mean = damage as f64 / nf;
-        assert!(
-            (observed_mean - mean_damage).abs() < 0.1,
-            "{attacker}->{target} mean damage: observed {observed_mean}, exact {mean_damage}"
-        );
     }
 }
 

@@ -3,7 +3,29 @@
 //!
 //! The types here are what the rules read; [`Content::embedded`] loads and validates the files.
 
-use fray_core::span::FileErrors;
+use fray_core::span::{FileError, FileErrors, SourceFile};
+use serde::Deserialize;
+use toml::Spanned;
+
+/// The embedded content files, `(path, text)`.
+pub const CONTENT_FILES: [(&str, &str); 4] = [
+    (
+        "content/spelljammer/weapons.toml",
+        include_str!("../../../content/spelljammer/weapons.toml"),
+    ),
+    (
+        "content/spelljammer/armor.toml",
+        include_str!("../../../content/spelljammer/armor.toml"),
+    ),
+    (
+        "content/spelljammer/monsters.toml",
+        include_str!("../../../content/spelljammer/monsters.toml"),
+    ),
+    (
+        "content/spelljammer/spells.toml",
+        include_str!("../../../content/spelljammer/spells.toml"),
+    ),
+];
 
 /// Creature size. [Seed: Ranged Modifiers › Size Modifiers; Taking Damage]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -34,9 +56,15 @@ impl Size {
     }
     /// Parses a name.
     pub fn from_key(key: &str) -> Option<Size> {
-        [Size::Tiny, Size::Small, Size::Medium, Size::Large, Size::Giant]
-            .into_iter()
-            .find(|s| s.key() == key)
+        [
+            Size::Tiny,
+            Size::Small,
+            Size::Medium,
+            Size::Large,
+            Size::Giant,
+        ]
+        .into_iter()
+        .find(|s| s.key() == key)
     }
 }
 
@@ -237,10 +265,163 @@ pub struct Content {
     pub spells: Vec<SpellDef>,
 }
 
+impl Damage {
+    /// Reads `1d8`, `2d4+1`, `1d6-1` or `d3` (1 to 100 dice of 2 to 1000 sides, bonus within
+    /// ±1000).
+    pub fn parse(text: &str) -> Option<Damage> {
+        let t: String = text
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let (dice, bonus) = match t.find(['+', '-']) {
+            Some(i) => (&t[..i], t[i..].parse::<i32>().ok()?),
+            None => (&t[..], 0),
+        };
+        let (count, sides) = dice.split_once('d')?;
+        let count: u16 = if count.is_empty() {
+            1
+        } else {
+            count.parse().ok()?
+        };
+        let sides: u16 = sides.parse().ok()?;
+        if !(1..=100).contains(&count) || !(2..=1000).contains(&sides) || bonus.abs() > 1000 {
+            return None;
+        }
+        Some(Damage {
+            count,
+            sides,
+            bonus,
+        })
+    }
+}
+
+impl Specialization {
+    /// Every specialisation, in order.
+    pub const ALL: [Specialization; 3] = [
+        Specialization::None,
+        Specialization::Specialist,
+        Specialization::Double,
+    ];
+    /// Name in files.
+    pub fn key(self) -> &'static str {
+        match self {
+            Specialization::None => "none",
+            Specialization::Specialist => "specialist",
+            Specialization::Double => "double",
+        }
+    }
+    /// Parses a name (`none`, `specialist`, `double`; `ds` for double).
+    pub fn from_key(key: &str) -> Option<Specialization> {
+        match key.trim().to_ascii_lowercase().as_str() {
+            "ds" | "double specialist" => Some(Specialization::Double),
+            k => Specialization::ALL.into_iter().find(|s| s.key() == k),
+        }
+    }
+}
+
+impl RangedClass {
+    /// Every class, in order.
+    pub const ALL: [RangedClass; 4] = [
+        RangedClass::Bow,
+        RangedClass::Crossbow,
+        RangedClass::HandCrossbow,
+        RangedClass::Thrown,
+    ];
+    /// Name in files.
+    pub fn key(self) -> &'static str {
+        match self {
+            RangedClass::HandCrossbow => "hand crossbow",
+            RangedClass::Crossbow => "crossbow",
+            RangedClass::Bow => "bow",
+            RangedClass::Thrown => "thrown",
+        }
+    }
+    /// Parses a name.
+    pub fn from_key(key: &str) -> Option<RangedClass> {
+        RangedClass::ALL.into_iter().find(|c| c.key() == key)
+    }
+}
+
+impl Missile {
+    /// Every missile, in order.
+    pub const ALL: [Missile; 3] = [Missile::Arrow, Missile::Javelin, Missile::Spear];
+    /// Name in files.
+    pub fn key(self) -> &'static str {
+        match self {
+            Missile::Arrow => "arrow",
+            Missile::Javelin => "javelin",
+            Missile::Spear => "spear",
+        }
+    }
+    /// Parses a name (`quarrel` reads as `arrow`).
+    pub fn from_key(key: &str) -> Option<Missile> {
+        match key {
+            "quarrel" => Some(Missile::Arrow),
+            k => Missile::ALL.into_iter().find(|m| m.key() == k),
+        }
+    }
+}
+
+impl Size {
+    /// Every size, smallest first.
+    pub const ALL: [Size; 5] = [
+        Size::Tiny,
+        Size::Small,
+        Size::Medium,
+        Size::Large,
+        Size::Giant,
+    ];
+}
+
+/// `a, b, c` from a list of names, for "expected one of" messages.
+pub fn one_of<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    names.into_iter().collect::<Vec<_>>().join(", ")
+}
+
 impl Content {
-    /// Loads the content embedded from `content/spelljammer/`.
+    /// Loads the content embedded from `content/spelljammer/`; every problem in every file is
+    /// reported together.
     pub fn embedded() -> Result<Content, FileErrors> {
-        Ok(Content::default())
+        Content::load(&CONTENT_FILES)
+    }
+
+    /// Loads content from `(path, text)` files. Any file may hold any table; monsters are read
+    /// once every weapon is known.
+    pub fn load(files: &[(&str, &str)]) -> Result<Content, FileErrors> {
+        let mut content = Content::default();
+        let mut errors = Vec::new();
+        let mut parsed_files = Vec::new();
+        for (path, text) in files {
+            let file = SourceFile::new(path, text);
+            match toml::from_str::<ContentFile>(text) {
+                Err(e) => errors.push(file.toml_error(&e)),
+                Ok(parsed) => {
+                    content.read_items(&file, &parsed, &mut errors);
+                    parsed_files.push((file, parsed));
+                }
+            }
+        }
+        for (file, parsed) in &parsed_files {
+            for (i, m) in parsed.monster.iter().enumerate() {
+                if let Some(monster) = content.read_monster(file, i, m, &mut errors) {
+                    if content.monster(&monster.key).is_some() {
+                        errors.push(file.error(
+                            m.key.span(),
+                            Some(format!("monster[{i}].key")),
+                            format!("duplicate monster `{}`", monster.key),
+                        ));
+                    } else {
+                        content.monsters.push(monster);
+                    }
+                }
+            }
+        }
+        if errors.is_empty() {
+            Ok(content)
+        } else {
+            Err(FileErrors(errors))
+        }
     }
 
     /// A weapon by name.
@@ -262,5 +443,751 @@ impl Content {
     /// A spell by name.
     pub fn spell(&self, name: &str) -> Option<&SpellDef> {
         self.spells.iter().find(|s| s.name == name)
+    }
+
+    /// Names of every weapon, for messages.
+    pub fn weapon_names(&self) -> String {
+        one_of(self.weapons.iter().map(|w| w.name.as_str()))
+    }
+    /// Names of every armour, for messages.
+    pub fn armor_names(&self) -> String {
+        one_of(self.armor.iter().map(|a| a.name.as_str()))
+    }
+    /// Names of every shield, for messages.
+    pub fn shield_names(&self) -> String {
+        one_of(self.shields.iter().map(|s| s.name.as_str()))
+    }
+    /// Keys of every monster, for messages.
+    pub fn monster_keys(&self) -> String {
+        one_of(self.monsters.iter().map(|m| m.key.as_str()))
+    }
+    /// Names of every spell, for messages.
+    pub fn spell_names(&self) -> String {
+        one_of(self.spells.iter().map(|s| s.name.as_str()))
+    }
+
+    fn read_items(
+        &mut self,
+        file: &SourceFile<'_>,
+        parsed: &ContentFile,
+        errors: &mut Vec<FileError>,
+    ) {
+        for (i, w) in parsed.weapon.iter().enumerate() {
+            let at = format!("weapon[{i}]");
+            if let Some(weapon) = read_weapon(file, &at, w, errors) {
+                if self.weapon(&weapon.name).is_some() {
+                    errors.push(file.error(
+                        w.name.span(),
+                        Some(format!("{at}.name")),
+                        format!("duplicate weapon `{}`", weapon.name),
+                    ));
+                } else {
+                    self.weapons.push(weapon);
+                }
+            }
+        }
+        for (i, a) in parsed.armor.iter().enumerate() {
+            let at = format!("armor[{i}]");
+            let before = errors.len();
+            let def = check_int(file, &at, "def", &a.def, 0, 100, errors);
+            let prot = check_int(file, &at, "prot", &a.prot, 0, 20, errors);
+            if self.armor(a.name.get_ref()).is_some() {
+                errors.push(file.error(
+                    a.name.span(),
+                    Some(format!("{at}.name")),
+                    format!("duplicate armour `{}`", a.name.get_ref()),
+                ));
+            }
+            if errors.len() == before {
+                self.armor.push(Armor {
+                    name: a.name.get_ref().clone(),
+                    def,
+                    prot,
+                });
+            }
+        }
+        for (i, s) in parsed.shield.iter().enumerate() {
+            let at = format!("shield[{i}]");
+            let before = errors.len();
+            let def = check_int(file, &at, "def", &s.def, 0, 100, errors);
+            if self.shield(s.name.get_ref()).is_some() {
+                errors.push(file.error(
+                    s.name.span(),
+                    Some(format!("{at}.name")),
+                    format!("duplicate shield `{}`", s.name.get_ref()),
+                ));
+            }
+            if errors.len() == before {
+                self.shields.push(Shield {
+                    name: s.name.get_ref().clone(),
+                    def,
+                });
+            }
+        }
+        for (i, s) in parsed.spell.iter().enumerate() {
+            let at = format!("spell[{i}]");
+            if let Some(spell) = read_spell(file, &at, s, errors) {
+                if self.spell(&spell.name).is_some() {
+                    errors.push(file.error(
+                        s.name.span(),
+                        Some(format!("{at}.name")),
+                        format!("duplicate spell `{}`", spell.name),
+                    ));
+                } else {
+                    self.spells.push(spell);
+                }
+            }
+        }
+    }
+
+    fn read_monster(
+        &self,
+        file: &SourceFile<'_>,
+        i: usize,
+        m: &MonsterFile,
+        errors: &mut Vec<FileError>,
+    ) -> Option<MonsterDef> {
+        let at = format!("monster[{i}]");
+        let field = |f: &str| Some(format!("{at}.{f}"));
+        let before = errors.len();
+        let size = match &m.size {
+            Some(s) => Size::from_key(s.get_ref()).unwrap_or_else(|| {
+                errors.push(file.error(
+                    s.span(),
+                    field("size"),
+                    format!(
+                        "unknown size `{}`; expected one of {}",
+                        s.get_ref(),
+                        one_of(Size::ALL.iter().map(|s| s.key()))
+                    ),
+                ));
+                Size::Medium
+            }),
+            None => Size::Medium,
+        };
+        let hp = check_int(file, &at, "hp", &Some(m.hp.clone()), 1, 100_000, errors);
+        let con = check_int(file, &at, "con", &m.con, 1, 50, errors);
+        let dex = check_int(file, &at, "dex", &m.dex, 1, 50, errors);
+        let per = check_int(file, &at, "per", &m.per, 1, 50, errors);
+        let dex_mod = check_int(file, &at, "dex_mod", &m.dex_mod, -20, 20, errors);
+        let tmr = check_int(file, &at, "tmr", &m.tmr, 0, 1000, errors);
+        let def = check_int(file, &at, "def", &m.def, -100, 200, errors);
+        let def_dex = check_int(file, &at, "def_dex", &m.def_dex, -100, 100, errors);
+        let prot = check_int(file, &at, "prot", &m.prot, 0, 50, errors);
+        let attacks = check_int(file, &at, "attacks", &Some(m.attacks.clone()), 1, 5, errors);
+        let sc = check_int(file, &at, "sc", &Some(m.sc.clone()), -100, 500, errors);
+        let weapon_rank = check_int(file, &at, "weapon_rank", &m.weapon_rank, 0, 50, errors);
+        let attacker_count = check_int(
+            file,
+            &at,
+            "attacker_count",
+            &m.attacker_count,
+            1,
+            10,
+            errors,
+        );
+        let bonus = check_int(file, &at, "damage_bonus", &m.damage_bonus, -50, 100, errors);
+        let mut melee = Vec::new();
+        for (j, name) in m.weapons.iter().enumerate() {
+            match self.weapon(name.get_ref()) {
+                Some(w) if w.reach > 0 => {
+                    let mut w = w.clone();
+                    w.damage.bonus += bonus;
+                    melee.push(w);
+                }
+                Some(_) => errors.push(file.error(
+                    name.span(),
+                    field(&format!("weapons[{j}]")),
+                    format!(
+                        "`{}` is not a melee weapon (reach 0); name it in `ranged`",
+                        name.get_ref()
+                    ),
+                )),
+                None => errors.push(file.error(
+                    name.span(),
+                    field(&format!("weapons[{j}]")),
+                    format!(
+                        "unknown weapon `{}`; known weapons: {}",
+                        name.get_ref(),
+                        self.weapon_names()
+                    ),
+                )),
+            }
+        }
+        for (j, n) in m.natural.iter().enumerate() {
+            let nat = format!("{at}.natural[{j}]");
+            let Some(mut damage) = Damage::parse(n.damage.get_ref()) else {
+                errors.push(file.error(
+                    n.damage.span(),
+                    Some(format!("{nat}.damage")),
+                    "expected damage dice like `1d6` or `2d4+1`",
+                ));
+                continue;
+            };
+            damage.bonus += bonus;
+            let sc = check_int(file, &nat, "sc", &n.sc, -100, 100, errors);
+            let reach = match &n.reach {
+                Some(_) => check_int(file, &nat, "reach", &n.reach, 5, 100, errors),
+                None => 5,
+            };
+            melee.push(Weapon {
+                name: n.name.clone(),
+                sc,
+                damage,
+                reach,
+                range: 0,
+                class: None,
+                missile: None,
+            });
+        }
+        if melee.is_empty() && m.weapons.is_empty() && m.natural.is_empty() {
+            errors.push(file.error(
+                m.key.span(),
+                field("weapons"),
+                "a monster needs at least one melee attack form: `weapons = [\"claw\"]` or a \
+                 `[[monster.natural]]`",
+            ));
+        }
+        let ranged = match &m.ranged {
+            Some(r) => match self.weapon(r.get_ref()) {
+                Some(w) if w.range > 0 => {
+                    let mut w = w.clone();
+                    if w.class == Some(RangedClass::Thrown) {
+                        w.damage.bonus += bonus;
+                    }
+                    Some(w)
+                }
+                Some(_) => {
+                    errors.push(file.error(
+                        r.span(),
+                        field("ranged"),
+                        format!("`{}` is not a ranged weapon (range 0)", r.get_ref()),
+                    ));
+                    None
+                }
+                None => {
+                    errors.push(file.error(
+                        r.span(),
+                        field("ranged"),
+                        format!(
+                            "unknown weapon `{}`; known weapons: {}",
+                            r.get_ref(),
+                            self.weapon_names()
+                        ),
+                    ));
+                    None
+                }
+            },
+            None => None,
+        };
+        if errors.len() > before {
+            return None;
+        }
+        Some(MonsterDef {
+            key: m.key.get_ref().clone(),
+            name: m.name.clone().unwrap_or_else(|| m.key.get_ref().clone()),
+            size,
+            hp,
+            con,
+            dex,
+            per,
+            dex_mod,
+            tmr,
+            def,
+            def_dex,
+            prot,
+            attacks: attacks as u8,
+            sc,
+            melee,
+            ranged,
+            weapon_rank,
+            attacker_count,
+        })
+    }
+}
+
+/// Checks an optional integer field against `lo..=hi`, reporting `at.name`; returns the value
+/// (0 when absent or out of range).
+fn check_int(
+    file: &SourceFile<'_>,
+    at: &str,
+    name: &str,
+    value: &Option<Spanned<i64>>,
+    lo: i64,
+    hi: i64,
+    errors: &mut Vec<FileError>,
+) -> i32 {
+    let Some(v) = value else { return 0 };
+    let n = *v.get_ref();
+    if (lo..=hi).contains(&n) {
+        n as i32
+    } else {
+        errors.push(file.error(
+            v.span(),
+            Some(format!("{at}.{name}")),
+            format!("expected a whole number from {lo} to {hi}, found {n}"),
+        ));
+        0
+    }
+}
+
+fn read_weapon(
+    file: &SourceFile<'_>,
+    at: &str,
+    w: &WeaponFile,
+    errors: &mut Vec<FileError>,
+) -> Option<Weapon> {
+    let before = errors.len();
+    let damage = Damage::parse(w.damage.get_ref());
+    if damage.is_none() {
+        errors.push(file.error(
+            w.damage.span(),
+            Some(format!("{at}.damage")),
+            "expected damage dice like `1d8` or `2d4+1`",
+        ));
+    }
+    let sc = check_int(file, at, "sc", &w.sc, -100, 100, errors);
+    let range = check_int(file, at, "range", &w.range, 0, 5000, errors);
+    let class = match &w.class {
+        Some(c) => {
+            let class = RangedClass::from_key(c.get_ref());
+            if class.is_none() {
+                errors.push(file.error(
+                    c.span(),
+                    Some(format!("{at}.class")),
+                    format!(
+                        "unknown ranged class `{}`; expected one of {}",
+                        c.get_ref(),
+                        one_of(RangedClass::ALL.iter().map(|c| c.key()))
+                    ),
+                ));
+            } else if range == 0 {
+                errors.push(file.error(
+                    c.span(),
+                    Some(format!("{at}.range")),
+                    "a ranged weapon needs `range` (feet, more than 0)",
+                ));
+            }
+            class
+        }
+        None => {
+            if range > 0 {
+                errors.push(file.error(
+                    w.range.as_ref().map_or(w.name.span(), |r| r.span()),
+                    Some(format!("{at}.class")),
+                    format!(
+                        "a weapon with a range needs `class`, one of {}",
+                        one_of(RangedClass::ALL.iter().map(|c| c.key()))
+                    ),
+                ));
+            }
+            None
+        }
+    };
+    let missile = match &w.missile {
+        Some(m) => {
+            let missile = Missile::from_key(m.get_ref());
+            if missile.is_none() {
+                errors.push(file.error(
+                    m.span(),
+                    Some(format!("{at}.missile")),
+                    format!(
+                        "unknown missile `{}`; expected one of {} (or quarrel)",
+                        m.get_ref(),
+                        one_of(Missile::ALL.iter().map(|m| m.key()))
+                    ),
+                ));
+            } else if w.class.is_none() {
+                errors.push(file.error(
+                    m.span(),
+                    Some(format!("{at}.missile")),
+                    "only a ranged weapon (with `class` and `range`) shoots a missile",
+                ));
+            }
+            missile
+        }
+        None => None,
+    };
+    // Bows and crossbows are not melee weapons unless a reach is given.
+    let default_reach = match class {
+        Some(RangedClass::Thrown) | None => 5,
+        Some(_) => 0,
+    };
+    let reach = match &w.reach {
+        Some(_) => check_int(file, at, "reach", &w.reach, 0, 100, errors),
+        None => default_reach,
+    };
+    if reach == 0 && range == 0 && errors.len() == before {
+        errors.push(file.error(
+            w.name.span(),
+            Some(format!("{at}.reach")),
+            "a weapon needs a melee `reach` or a `range`",
+        ));
+    }
+    if errors.len() > before {
+        return None;
+    }
+    Some(Weapon {
+        name: w.name.get_ref().clone(),
+        sc,
+        damage: damage?,
+        reach,
+        range,
+        class,
+        missile,
+    })
+}
+
+fn read_spell(
+    file: &SourceFile<'_>,
+    at: &str,
+    s: &SpellFile,
+    errors: &mut Vec<FileError>,
+) -> Option<SpellDef> {
+    let before = errors.len();
+    let dice = Damage::parse(s.dice.get_ref());
+    if dice.is_none() {
+        errors.push(file.error(
+            s.dice.span(),
+            Some(format!("{at}.dice")),
+            "expected dice like `3d6` or `2d4+2`",
+        ));
+    }
+    let kind = match s.kind.get_ref().as_str() {
+        "cleric" => match &s.time {
+            Some(_) => Some(SpellKind::Cleric {
+                time: check_int(file, at, "time", &s.time, 1, 15, errors),
+            }),
+            None => {
+                errors.push(file.error(
+                    s.kind.span(),
+                    Some(format!("{at}.time")),
+                    "a cleric spell needs `time`, its casting time in segments (1 round = 15)",
+                ));
+                None
+            }
+        },
+        "gk" | "sk" => {
+            if let Some(t) = &s.time {
+                errors.push(file.error(
+                    t.span(),
+                    Some(format!("{at}.time")),
+                    "a mage spell's casting time comes from the caster's rank; remove `time`",
+                ));
+            }
+            Some(if s.kind.get_ref() == "gk" {
+                SpellKind::MageGeneral
+            } else {
+                SpellKind::MageSpecific
+            })
+        }
+        other => {
+            errors.push(file.error(
+                s.kind.span(),
+                Some(format!("{at}.kind")),
+                format!("unknown spell kind `{other}`; expected one of cleric, gk, sk"),
+            ));
+            None
+        }
+    };
+    let effect = match (s.effect.get_ref().as_str(), dice) {
+        ("damage", Some(dice)) => Some(SpellEffect::Damage {
+            dice,
+            prot: s.prot.unwrap_or(false),
+        }),
+        ("heal", Some(dice)) => {
+            if s.prot.is_some() {
+                errors.push(file.error(
+                    s.effect.span(),
+                    Some(format!("{at}.prot")),
+                    "`prot` is only for damage spells",
+                ));
+            }
+            Some(SpellEffect::Heal { dice })
+        }
+        ("damage" | "heal", None) => None,
+        (other, _) => {
+            errors.push(file.error(
+                s.effect.span(),
+                Some(format!("{at}.effect")),
+                format!("unknown effect `{other}`; expected damage or heal"),
+            ));
+            None
+        }
+    };
+    let range = check_int(file, at, "range", &s.range, 0, 5000, errors);
+    if errors.len() > before {
+        return None;
+    }
+    Some(SpellDef {
+        name: s.name.get_ref().clone(),
+        kind: kind?,
+        effect: effect?,
+        range,
+    })
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ContentFile {
+    #[serde(default)]
+    weapon: Vec<WeaponFile>,
+    #[serde(default)]
+    armor: Vec<ArmorFile>,
+    #[serde(default)]
+    shield: Vec<ShieldFile>,
+    #[serde(default)]
+    monster: Vec<MonsterFile>,
+    #[serde(default)]
+    spell: Vec<SpellFile>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WeaponFile {
+    name: Spanned<String>,
+    sc: Option<Spanned<i64>>,
+    damage: Spanned<String>,
+    reach: Option<Spanned<i64>>,
+    range: Option<Spanned<i64>>,
+    class: Option<Spanned<String>>,
+    missile: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ArmorFile {
+    name: Spanned<String>,
+    def: Option<Spanned<i64>>,
+    prot: Option<Spanned<i64>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShieldFile {
+    name: Spanned<String>,
+    def: Option<Spanned<i64>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NaturalFile {
+    name: String,
+    damage: Spanned<String>,
+    sc: Option<Spanned<i64>>,
+    reach: Option<Spanned<i64>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MonsterFile {
+    key: Spanned<String>,
+    name: Option<String>,
+    size: Option<Spanned<String>>,
+    hp: Spanned<i64>,
+    #[serde(default = "ten")]
+    con: Option<Spanned<i64>>,
+    #[serde(default = "ten")]
+    dex: Option<Spanned<i64>>,
+    #[serde(default = "ten")]
+    per: Option<Spanned<i64>>,
+    dex_mod: Option<Spanned<i64>>,
+    #[serde(default = "sixty")]
+    tmr: Option<Spanned<i64>>,
+    def: Option<Spanned<i64>>,
+    def_dex: Option<Spanned<i64>>,
+    prot: Option<Spanned<i64>>,
+    attacks: Spanned<i64>,
+    sc: Spanned<i64>,
+    #[serde(default)]
+    weapons: Vec<Spanned<String>>,
+    #[serde(default)]
+    natural: Vec<NaturalFile>,
+    damage_bonus: Option<Spanned<i64>>,
+    ranged: Option<Spanned<String>>,
+    weapon_rank: Option<Spanned<i64>>,
+    #[serde(default = "one")]
+    attacker_count: Option<Spanned<i64>>,
+    #[allow(dead_code)]
+    description: Option<String>,
+}
+
+fn ten() -> Option<Spanned<i64>> {
+    Some(Spanned::new(0..0, 10))
+}
+
+fn sixty() -> Option<Spanned<i64>> {
+    Some(Spanned::new(0..0, 60))
+}
+
+fn one() -> Option<Spanned<i64>> {
+    Some(Spanned::new(0..0, 1))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpellFile {
+    name: Spanned<String>,
+    kind: Spanned<String>,
+    time: Option<Spanned<i64>>,
+    effect: Spanned<String>,
+    dice: Spanned<String>,
+    prot: Option<bool>,
+    range: Option<Spanned<i64>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn damage_reads_and_prints() {
+        let d = Damage::parse("1d8+4").unwrap();
+        assert_eq!((d.count, d.sides, d.bonus), (1, 8, 4));
+        assert_eq!(d.text(), "1d8+4");
+        assert_eq!(Damage::parse("d6").unwrap().text(), "1d6");
+        assert_eq!(Damage::parse("2d4-1").unwrap().text(), "2d4-1");
+        assert!(Damage::parse("1x6").is_none());
+        assert!(Damage::parse("0d6").is_none());
+        assert!(Damage::parse("3").is_none());
+    }
+
+    #[test]
+    fn embedded_content_loads() {
+        let c = Content::embedded().unwrap_or_else(|e| panic!("{e}"));
+        assert!(c.weapons.len() >= 15);
+        assert!(c.monsters.len() >= 10);
+        let sword = c.weapon("long sword").unwrap();
+        assert_eq!(
+            (sword.sc, sword.damage.text(), sword.reach),
+            (0, "1d8".into(), 5)
+        );
+        let bow = c.weapon("long bow").unwrap();
+        assert_eq!(bow.reach, 0);
+        assert_eq!(bow.class, Some(RangedClass::Bow));
+        assert_eq!(bow.missile, Some(Missile::Arrow));
+        let spear = c.weapon("spear").unwrap();
+        assert_eq!(spear.class, Some(RangedClass::Thrown));
+        assert_eq!(spear.missile, Some(Missile::Spear));
+        assert_eq!(c.weapon("javelin").unwrap().missile, Some(Missile::Javelin));
+        for w in [
+            "hand crossbow",
+            "light crossbow",
+            "heavy crossbow",
+            "short bow",
+        ] {
+            assert!(c.weapon(w).unwrap().range > 0, "{w}");
+        }
+        let chain = c.armor("chain mail").unwrap();
+        assert!(chain.def > 0 && chain.prot > 0);
+        assert!(c.shield("medium shield").unwrap().def > 0);
+        let roper = c.monster("roper").unwrap();
+        assert_eq!(roper.attacker_count, 3);
+        assert_eq!(roper.size, Size::Large);
+        let troll = c.monster("troll").unwrap();
+        assert_eq!(troll.melee.len(), 3);
+        // The troll's strength bonus is in its attack forms.
+        assert_eq!(troll.melee[0].damage.bonus, 2);
+        for key in [
+            "orc",
+            "goblin",
+            "hobgoblin",
+            "ogre",
+            "giant spider",
+            "skeleton",
+            "gnoll",
+            "bugbear",
+            "troll",
+            "neogi",
+        ] {
+            assert!(c.monster(key).is_some(), "{key}");
+        }
+        assert_eq!(
+            c.spell("bolt of energy").unwrap().kind,
+            SpellKind::MageSpecific
+        );
+        assert_eq!(
+            c.spell("magic missile").unwrap().kind,
+            SpellKind::MageGeneral
+        );
+        assert_eq!(
+            c.spell("cure wounds").unwrap().kind,
+            SpellKind::Cleric { time: 5 }
+        );
+        assert_eq!(
+            c.spell("flame strike").unwrap().kind,
+            SpellKind::Cleric { time: 15 }
+        );
+        assert!(matches!(
+            c.spell("bolt of energy").unwrap().effect,
+            SpellEffect::Damage { prot: false, .. }
+        ));
+    }
+
+    fn load_err(text: &str) -> FileError {
+        let err = Content::load(&[("c.toml", text)]).unwrap_err();
+        assert_eq!(err.0.len(), 1, "{err}");
+        err.0[0].clone()
+    }
+
+    #[test]
+    fn bad_weapons_are_located() {
+        let e = load_err("[[weapon]]\nname = \"club\"\ndamage = \"1x6\"\n");
+        assert_eq!((e.line, e.field.as_deref()), (3, Some("weapon[0].damage")));
+        let e = load_err("[[weapon]]\nname = \"bow\"\ndamage = \"1d6\"\nrange = 100\n");
+        assert_eq!((e.line, e.field.as_deref()), (4, Some("weapon[0].class")));
+        let e = load_err(
+            "[[weapon]]\nname = \"bow\"\ndamage = \"1d6\"\nrange = 100\nclass = \"sling\"\n",
+        );
+        assert_eq!((e.line, e.field.as_deref()), (5, Some("weapon[0].class")));
+        assert!(e.message.contains("bow, crossbow"), "{}", e.message);
+        let e = load_err("[[weapon]]\nname = \"a\"\ndamage = \"1d6\"\n[[weapon]]\nname = \"a\"\ndamage = \"1d4\"\n");
+        assert_eq!((e.line, e.field.as_deref()), (5, Some("weapon[1].name")));
+        let e = load_err("[[weapon]]\nname = \"a\"\ndamage = \"1d6\"\nsharpness = 3\n");
+        assert_eq!(e.line, 4);
+    }
+
+    #[test]
+    fn bad_monsters_are_located() {
+        let base = "[[weapon]]\nname = \"claw\"\ndamage = \"1d4\"\n";
+        let e = load_err(&format!(
+            "{base}[[monster]]\nkey = \"imp\"\nhp = 5\nattacks = 1\nsc = 40\nweapons = [\"claws\"]\n"
+        ));
+        assert_eq!(
+            (e.line, e.field.as_deref()),
+            (9, Some("monster[0].weapons[0]"))
+        );
+        assert!(e.message.contains("known weapons: claw"), "{}", e.message);
+        let e = load_err(&format!(
+            "{base}[[monster]]\nkey = \"imp\"\nsize = \"huge\"\nhp = 5\nattacks = 1\nsc = 40\nweapons = [\"claw\"]\n"
+        ));
+        assert_eq!((e.line, e.field.as_deref()), (6, Some("monster[0].size")));
+        let e = load_err(&format!(
+            "{base}[[monster]]\nkey = \"imp\"\nhp = 0\nattacks = 1\nsc = 40\nweapons = [\"claw\"]\n"
+        ));
+        assert_eq!((e.line, e.field.as_deref()), (6, Some("monster[0].hp")));
+        let e = load_err(&format!(
+            "{base}[[monster]]\nkey = \"imp\"\nhp = 5\nattacks = 6\nsc = 40\nweapons = [\"claw\"]\n"
+        ));
+        assert_eq!(
+            (e.line, e.field.as_deref()),
+            (7, Some("monster[0].attacks"))
+        );
+        let e = load_err(&format!(
+            "{base}[[monster]]\nkey = \"imp\"\nhp = 5\nattacks = 1\nsc = 40\n"
+        ));
+        assert_eq!(e.field.as_deref(), Some("monster[0].weapons"));
+    }
+
+    #[test]
+    fn bad_spells_are_located() {
+        let e = load_err(
+            "[[spell]]\nname = \"heal\"\nkind = \"cleric\"\neffect = \"heal\"\ndice = \"1d8\"\n",
+        );
+        assert_eq!((e.line, e.field.as_deref()), (3, Some("spell[0].time")));
+        let e = load_err(
+            "[[spell]]\nname = \"zap\"\nkind = \"sk\"\neffect = \"zap\"\ndice = \"1d8\"\n",
+        );
+        assert_eq!((e.line, e.field.as_deref()), (4, Some("spell[0].effect")));
     }
 }

@@ -3,7 +3,7 @@
 //! (every SJ-A toggle and SJ-G hook that is data) and standing overrides.
 
 use crate::choice::Declaration;
-use crate::content::{Damage, Missile, RangedClass, Size, SpellDef, Specialization};
+use crate::content::{Damage, Missile, RangedClass, Size, Specialization, SpellDef};
 use fray_core::{CombatantId, Pos, Roster, SideId};
 use std::sync::Arc;
 
@@ -181,6 +181,10 @@ pub struct Plan {
     pub sc_penalty: i32,
     /// Attacks made so far this round.
     pub attacks_made: u8,
+    /// Attacks scheduled this round (after losses).
+    pub attacks_planned: u8,
+    /// The 5-ft free move was used this round (SJ-R17.1).
+    pub free_move_used: bool,
     /// Segment of its last attack this round (attack-and-move).
     pub last_attack: Option<i32>,
     /// Movement this round.
@@ -224,6 +228,8 @@ pub struct Fighter {
     pub held: bool,
     /// Invisible to foes without a targeting sense.
     pub invisible: bool,
+    /// Cover against missiles (SJ-R23.3).
+    pub cover: crate::rules::tables::Cover,
     /// This round's plan.
     pub plan: Plan,
     /// Damage dealt to foes.
@@ -465,8 +471,11 @@ impl State {
     }
     /// Is `id` within melee reach of a foe still up (in melee)?
     pub fn in_melee(&self, id: CombatantId) -> bool {
-        self.foes_up(id)
-            .any(|o| self.f(o).pos.within_reach(self.f(id).pos, self.reach(o).max(5)))
+        self.foes_up(id).any(|o| {
+            self.f(o)
+                .pos
+                .within_reach(self.f(id).pos, self.reach(o).max(5))
+        })
     }
     /// Longest melee reach of a combatant (5 ft at least when it has a melee form).
     pub fn reach(&self, id: CombatantId) -> i32 {

@@ -2,6 +2,7 @@
 //! tables, legality.
 
 pub mod legal;
+pub mod movement;
 pub mod round;
 pub mod strike;
 pub mod tables;

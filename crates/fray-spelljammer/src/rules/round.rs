@@ -1,18 +1,1213 @@
-//! The round (spec §1): declarations, per-attack initiative, the segment count with movement
-//! between segments 10 and 1, end of round.
+//! The round (spec §1): declarations, an initiative for every attack with the shrinking dice,
+//! then the segment count from the highest initiative down to −5 — pre-movement actions,
+//! movement between segments 10 and 1 (10% per segment, before that segment's actions), and
+//! post-movement actions — and the end of the round (stun ends, stuck missiles bleed).
+//!
+//! Segments are this ruleset's own clock; the core only sees rolls, choices and events.
 
-use crate::state::State;
-use crate::Spelljammer;
-use fray_core::{Interrupt, Table};
+use super::movement;
+use super::strike::{self, Blow};
+use super::tables;
+use crate::choice::{Declaration, Draw, Intent, Movement};
+use crate::content::SpellKind;
+use crate::state::{ActionKind, Asking, Casting, MovePlan, Plan, Scheduled};
+use crate::{Choice, Spelljammer, State};
+use fray_core::event::{Event, Modifier};
+use fray_core::protocol::{Chooser, Question, RollPurpose};
+use fray_core::{CombatantId, Interrupt, Table};
 
-/// Before round 1: the ambush and its surprise round.
-pub fn begin(state: &mut State, table: &mut Table<'_, Spelljammer>) -> Result<(), Interrupt> {
-    let _ = (state, table);
+type T<'a, 'b> = &'a mut Table<'b, Spelljammer>;
+
+/// Before round 1: an ambush's PER rolls, the warning, and the ambushers' surprise round.
+/// [Seed: Ambush] SJ-R14, SJ-A14
+pub fn begin(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
+    state.round = 0;
+    let Some(ambush) = state.ambush.clone() else {
+        return Ok(());
+    };
+    let mut results = Vec::new();
+    for id in state.ids().collect::<Vec<_>>() {
+        if state.f(id).side == ambush.by || !state.f(id).is_up() {
+            continue;
+        }
+        let roll = table.roll_dice(1, 100, Some(id), RollPurpose::Surprise, "SJ-R14.1")?;
+        let step = tables::ladder(roll, state.p(id).per, 4);
+        table.emit(|| Event::Ruling {
+            rule: "SJ-R14.1",
+            text: format!(
+                "{} spots the ambush? d100 {roll} vs PER {} → {}",
+                state.roster.name(id),
+                state.p(id).per,
+                ladder_text(step)
+            ),
+        });
+        results.push(crate::state::AmbushResult { who: id, step });
+    }
+    // A 1× result shouts a warning: every other member of its side moves one step up (SJ-A14).
+    let warned: Vec<_> = results
+        .iter()
+        .filter(|r| r.step == 1)
+        .map(|r| (r.who, state.f(r.who).side))
+        .collect();
+    for r in results.iter_mut() {
+        let side = state.f(r.who).side;
+        if let Some((by, _)) = warned.iter().find(|(w, s)| *s == side && *w != r.who) {
+            if r.step > 1 {
+                r.step -= 1;
+                let (who, step, by) = (r.who, r.step, *by);
+                table.emit(|| Event::Ruling {
+                    rule: "SJ-R14.1",
+                    text: format!(
+                        "{} shouts a warning: {} counts as {}",
+                        state.roster.name(by),
+                        state.roster.name(who),
+                        ladder_text(step)
+                    ),
+                });
+            }
+        }
+    }
+    state.ambush_results = results;
+    table.emit(|| Event::Ruling {
+        rule: "SJ-A14",
+        text: "the ambushers' surprise round".into(),
+    });
+    round_body(state, table)
+}
+
+fn ladder_text(step: u8) -> String {
+    if step >= 5 {
+        "5× PER or worse".into()
+    } else {
+        format!("{step}× PER")
+    }
+}
+
+/// One round. [Seed: Action Declaration; The Initiative Round] spec §1
+pub fn play_round(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
+    state.round = table.round();
+    round_body(state, table)
+}
+
+fn round_body(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
+    for f in state.fighters.iter_mut() {
+        f.stunned = false;
+        f.plan = Plan::default();
+    }
+    state.schedule.clear();
+    state.segment = 11;
+    declarations(state, table)?;
+    for id in state.ids().collect::<Vec<_>>() {
+        if state.f(id).is_up() {
+            initiative(state, table, id)?;
+            plan_movement(state, id);
+        }
+    }
+    state.schedule.sort_by_key(|s| std::cmp::Reverse(s.segment));
+    segments(state, table)?;
+    end_of_round(state, table)
+}
+
+/// The ambush step of a target in the surprise round, if it is one.
+fn ambush_step(state: &State, id: CombatantId) -> Option<u8> {
+    if state.round != 0 {
+        return None;
+    }
+    state
+        .ambush_results
+        .iter()
+        .find(|r| r.who == id)
+        .map(|r| r.step)
+}
+
+/// Every combatant able to act declares (SJ-R1.1). A caster whose spell carries over from last
+/// round is still casting: that is its action.
+fn declarations(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
+    for id in state.ids().collect::<Vec<_>>() {
+        if !state.f(id).is_up() {
+            continue;
+        }
+        if ambush_step(state, id).is_some_and(|s| s >= 3) {
+            table.emit(|| Event::Skipped {
+                who: id,
+                reason: "surprised by the ambush",
+                rule: "SJ-R14.2",
+            });
+            continue;
+        }
+        if let Some(c) = state.f(id).casting {
+            table.emit(|| Event::Ruling {
+                rule: "SJ-R15.4",
+                text: format!(
+                    "{} is casting; the spell goes off on segment {}",
+                    state.roster.name(id),
+                    c.off_segment
+                ),
+            });
+            if c.off_round == state.round {
+                state.schedule.push(Scheduled {
+                    who: id,
+                    segment: c.off_segment,
+                    kind: ActionKind::SpellOff,
+                });
+            }
+            state.f_mut(id).held = false;
+            continue;
+        }
+        state.asking = Some(Asking::Declaration(id));
+        let choice = table.choose(
+            state,
+            Chooser::Combatant(id),
+            Question::Declaration,
+            "SJ-R1.1",
+            |out| super::legal::options(state, out),
+        )?;
+        state.asking = None;
+        let Choice::Declare(d) = choice else {
+            continue;
+        };
+        if table.events_enabled() {
+            let text = crate::choice::text(state, &choice);
+            table.emit(|| Event::Declared {
+                who: id,
+                declaration: text,
+                rule: "SJ-R1.1",
+            });
+        }
+        accept_declaration(state, table, id, d);
+    }
     Ok(())
 }
 
-/// One round.
-pub fn play_round(state: &mut State, table: &mut Table<'_, Spelljammer>) -> Result<(), Interrupt> {
-    let _ = (state, table);
+/// What a declaration sets up at once: targets, defensive bonuses, a readied shield.
+fn accept_declaration(state: &mut State, table: T<'_, '_>, id: CombatantId, d: Declaration) {
+    let rank = state.p(id).weapon_rank;
+    let slung = state.f(id).shield_slung;
+    let plan = &mut state.f_mut(id).plan;
+    plan.declaration = d;
+    plan.target = match d.intent {
+        Intent::Attack(t) | Intent::Shoot(t) | Intent::Move(t) | Intent::Run(t) => Some(t),
+        Intent::Cast { target, .. } => Some(target),
+        _ => None,
+    };
+    match d.intent {
+        Intent::FullDefense => plan.def_bonus = tables::full_defense_bonus(rank),
+        Intent::DesperateDefense => plan.def_bonus = tables::desperate_defense_bonus(rank),
+        _ => {
+            let s = i32::from(d.defending);
+            plan.sc_penalty = s;
+            plan.def_bonus = tables::defending_bonus(s);
+        }
+    }
+    plan.picking_up = d.intent == Intent::PickUp;
+    if d.ready_shield && slung {
+        state.f_mut(id).shield_slung = false;
+        table.emit(|| Event::Condition {
+            who: id,
+            condition: "shield ready",
+            gained: true,
+            rule: "SJ-R17.5",
+        });
+    }
+}
+
+/// The initiative modifiers that apply to all of a combatant's rolls this round
+/// (SJ-R2.6, SJ-A23), and how many "−5 actions" it took (two cost an action, SJ-R17.4).
+fn initiative_modifiers(state: &State, id: CombatantId, out: &mut Vec<Modifier>) -> i32 {
+    let d = state.f(id).plan.declaration;
+    out.push(Modifier::new("DEX", "SJ-R2.2", state.p(id).dex_mod));
+    let mut fives = 0;
+    match d.movement {
+        Movement::NoMovement => out.push(Modifier::new("no movement", "SJ-R5.1", 3)),
+        Movement::MoveAttack => {
+            out.push(Modifier::new("move and attack", "SJ-R17.1", -5));
+            fives += 1;
+        }
+        Movement::RunAttack => out.push(Modifier::new("run and attack", "SJ-R17.3", -7)),
+        Movement::Stand | Movement::AttackMove => {}
+    }
+    match d.draw {
+        Draw::None => {}
+        Draw::Draw => {
+            out.push(Modifier::new("draw weapon", "SJ-R17.4", -5));
+            fives += 1;
+        }
+        Draw::SheatheDraw => {
+            out.push(Modifier::new("sheathe and draw", "SJ-R17.4", -10));
+            fives += 2;
+        }
+    }
+    for o in state
+        .overrides
+        .iter()
+        .filter(|o| o.who == id && state.round >= o.from_round && state.round <= o.to_round)
+    {
+        out.push(Modifier::new("GM adjustment", "SJ-G15", o.initiative));
+    }
+    out.retain(|m| m.value != 0);
+    fives
+}
+
+/// How many attacks a combatant keeps this round after its declared extras.
+/// [Seed: Combining Actions] SJ-R17, SJ-R23.2, SJ-A14, SJ-A21
+fn attacks_kept(state: &State, id: CombatantId, fives: i32) -> (u8, Vec<&'static str>) {
+    let d = state.f(id).plan.declaration;
+    let mut n = state.p(id).attacks;
+    let mut why = Vec::new();
+    if let Some(step) = ambush_step(state, id) {
+        n = tables::ambush_attacks_allowed(step, n);
+    }
+    match d.movement {
+        Movement::MoveAttack => n = tables::attacks_move_attack(n),
+        Movement::RunAttack => n = tables::attacks_run_attack(n),
+        _ => {}
+    }
+    if d.ready_shield {
+        n = tables::attacks_half_round(n);
+        why.push("readying a shield (SJ-R17.5)");
+    }
+    if d.potion {
+        n = tables::attacks_half_round(n);
+        why.push("drinking a potion (SJ-R17.6)");
+    }
+    if fives >= 2 {
+        n = n.saturating_sub((fives - 1) as u8);
+        why.push("two actions at −5 initiative (SJ-R17.4)");
+    }
+    if d.aim && matches!(d.intent, Intent::Shoot(_)) {
+        n = n.saturating_sub(1);
+        why.push("taking careful aim (SJ-R23.2)");
+    }
+    (n, why)
+}
+
+/// Rolls the initiatives of one combatant's actions and puts them on the schedule.
+/// [Seed: Initiative; In a Nutshell] SJ-R2, SJ-R4, SJ-R15
+fn initiative(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<(), Interrupt> {
+    let d = state.f(id).plan.declaration;
+    if d == Declaration::default() {
+        return Ok(());
+    }
+    let mut mods = Vec::new();
+    let fives = initiative_modifiers(state, id, &mut mods);
+    let bonus: i32 = mods.iter().map(|m| m.value).sum();
+    let mut die_index = 0usize;
+    if d.potion {
+        let at = roll_initiative(state, table, id, die_index, &mods, bonus, "potion".into())?;
+        die_index += 1;
+        if !tables::is_lost(at) {
+            state.schedule.push(Scheduled {
+                who: id,
+                segment: at,
+                kind: ActionKind::Potion,
+            });
+        }
+    }
+    match d.intent {
+        Intent::Attack(_) | Intent::Shoot(_) => {
+            let ranged = matches!(d.intent, Intent::Shoot(_));
+            let (n, why) = attacks_kept(state, id, fives);
+            if !why.is_empty() || n < state.p(id).attacks {
+                let normal = state.p(id).attacks;
+                table.emit(|| Event::Ruling {
+                    rule: "SJ-R17",
+                    text: format!(
+                        "{} makes {n} of {normal} attacks this round{}{}",
+                        state.roster.name(id),
+                        if why.is_empty() { "" } else { ": " },
+                        why.join(", ")
+                    ),
+                });
+            }
+            if n == 0 && d.aim {
+                table.emit(|| Event::Ruling {
+                    rule: "SJ-A21",
+                    text: format!(
+                        "{} aims this round; its first shot next round gets +15 if it stays still",
+                        state.roster.name(id)
+                    ),
+                });
+            }
+            let mut inits = Vec::with_capacity(n as usize);
+            let mut rolls = Vec::with_capacity(n as usize);
+            for i in 0..n as usize {
+                let die = tables::initiative_die(&state.options.die_chain, die_index + i);
+                let rule = if die_index + i == 0 {
+                    "SJ-R2.2"
+                } else {
+                    "SJ-R2.3"
+                };
+                let roll = table.roll_dice(1, die, Some(id), RollPurpose::Initiative, rule)?;
+                rolls.push((die, roll));
+                inits.push(roll as i32 + bonus);
+            }
+            let raw = inits.clone();
+            tables::separate_own_ties(&mut inits);
+            for (i, &at) in inits.iter().enumerate() {
+                let (die, roll) = rolls[i];
+                if table.events_enabled() {
+                    let mut list = mods.clone();
+                    if at != raw[i] {
+                        list.push(Modifier::new(
+                            "same as own earlier attack",
+                            "SJ-R2.4",
+                            at - raw[i],
+                        ));
+                    }
+                    table.emit(|| Event::ActionInitiative {
+                        who: id,
+                        action: format!("attack {}", i + 1),
+                        die,
+                        roll,
+                        modifiers: list,
+                        total: at,
+                        rule: if die_index + i == 0 {
+                            "SJ-R2.2"
+                        } else {
+                            "SJ-R2.3"
+                        },
+                    });
+                }
+                if tables::is_lost(at) {
+                    table.emit(|| Event::Skipped {
+                        who: id,
+                        reason: "attack lost: initiative −6 or later",
+                        rule: "SJ-R2.5",
+                    });
+                    continue;
+                }
+                state.f_mut(id).plan.attacks_planned += 1;
+                state.schedule.push(Scheduled {
+                    who: id,
+                    segment: at,
+                    kind: ActionKind::Attack { n: i as u8, ranged },
+                });
+            }
+        }
+        Intent::Cast { spell, target } => {
+            cast(state, table, id, spell, target, die_index, &mods, bonus)?
+        }
+        Intent::PickUp => pick_up(state, table, id, die_index, &mods, bonus)?,
+        _ => {}
+    }
+    Ok(())
+}
+
+fn roll_initiative(
+    state: &State,
+    table: T<'_, '_>,
+    id: CombatantId,
+    die_index: usize,
+    mods: &[Modifier],
+    bonus: i32,
+    action: String,
+) -> Result<i32, Interrupt> {
+    let die = tables::initiative_die(&state.options.die_chain, die_index);
+    let rule = if die_index == 0 { "SJ-R2.2" } else { "SJ-R2.3" };
+    let roll = table.roll_dice(1, die, Some(id), RollPurpose::Initiative, rule)?;
+    let total = roll as i32 + bonus;
+    table.emit(|| Event::ActionInitiative {
+        who: id,
+        action,
+        die,
+        roll,
+        modifiers: mods.to_vec(),
+        total,
+        rule,
+    });
+    Ok(total)
+}
+
+/// Casting a spell: it starts on the rolled initiative and goes off a casting time later; too
+/// late for this round, it starts on 10 next round; a 1-round spell must start on 10.
+/// [Seed: The Initiative Round; Casting Cleric/Mage Spells] SJ-R4, SJ-R15, SJ-A12
+#[allow(clippy::too_many_arguments)]
+fn cast(
+    state: &mut State,
+    table: T<'_, '_>,
+    id: CombatantId,
+    spell: u8,
+    target: CombatantId,
+    die_index: usize,
+    mods: &[Modifier],
+    bonus: i32,
+) -> Result<(), Interrupt> {
+    let Some(s) = state.p(id).spells.get(spell as usize) else {
+        return Ok(());
+    };
+    let one_round = state.options.one_round_cast;
+    let whole_round = matches!(s.def.kind, SpellKind::Cleric { time } if time >= one_round);
+    let time = if whole_round {
+        one_round
+    } else {
+        tables::casting_time(s.def.kind, s.rank)
+    };
+    let name = s.def.name.clone();
+    let round = state.round;
+    let start = if whole_round && state.f(id).held {
+        table.emit(|| Event::Ruling {
+            rule: "SJ-R4.2",
+            text: format!(
+                "{} held its action: casting starts on 10",
+                state.roster.name(id)
+            ),
+        });
+        Some(10)
+    } else {
+        let at = roll_initiative(
+            state,
+            table,
+            id,
+            die_index,
+            mods,
+            bonus,
+            format!("cast {name}"),
+        )?;
+        if whole_round {
+            (at >= 10).then_some(10)
+        } else {
+            Some(at)
+        }
+    };
+    let casting = match start {
+        Some(from) if !tables::is_lost(from - time) => Casting {
+            spell,
+            target,
+            off_round: round,
+            off_segment: from - time,
+            from_round: round,
+            from_segment: from,
+        },
+        _ => {
+            table.emit(|| Event::Ruling {
+                rule: "SJ-R4.1",
+                text: format!(
+                    "{}'s {name} (casting time {time}) cannot go off this round: casting starts on 10 next round",
+                    state.roster.name(id)
+                ),
+            });
+            Casting {
+                spell,
+                target,
+                off_round: round + 1,
+                off_segment: 10 - time,
+                from_round: round + 1,
+                from_segment: 10,
+            }
+        }
+    };
+    if casting.off_round == round {
+        table.emit(|| Event::Ruling {
+            rule: "SJ-R15.1",
+            text: format!(
+                "{} begins {name} on {} (casting time {time}); it goes off on {}",
+                state.roster.name(id),
+                casting.from_segment,
+                casting.off_segment
+            ),
+        });
+        state.schedule.push(Scheduled {
+            who: id,
+            segment: casting.off_segment,
+            kind: ActionKind::SpellOff,
+        });
+    }
+    state.f_mut(id).casting = Some(casting);
+    Ok(())
+}
+
+/// Picking up a dropped weapon: a 4× DEX roll retrieves it; 1× also allows one attack at −5
+/// initiative. [Seed: Picking Up a Dropped Weapon] SJ-R21
+fn pick_up(
+    state: &mut State,
+    table: T<'_, '_>,
+    id: CombatantId,
+    die_index: usize,
+    mods: &[Modifier],
+    bonus: i32,
+) -> Result<(), Interrupt> {
+    let dex = effective_dex(state, id);
+    let roll = table.roll_dice(1, 100, Some(id), RollPurpose::Check, "SJ-R21.1")?;
+    let step = tables::ladder(roll, dex, 4);
+    let result = tables::pick_up_result(step);
+    table.emit(|| Event::Ruling {
+        rule: "SJ-R21.3",
+        text: format!(
+            "{} reaches for its weapon: d100 {roll} vs DEX {dex} → {}",
+            state.roster.name(id),
+            match result {
+                tables::PickUp::RetrievedWithAttack => "1×: retrieved, one attack at −5",
+                tables::PickUp::Retrieved => "retrieved, no attack this round",
+                tables::PickUp::NotRetrieved => "not retrieved",
+            }
+        ),
+    });
+    if result != tables::PickUp::NotRetrieved {
+        state.f_mut(id).weapon_dropped = false;
+    }
+    if result == tables::PickUp::RetrievedWithAttack {
+        let mut list = mods.to_vec();
+        list.push(Modifier::new("after picking up", "SJ-R21.2", -5));
+        let at = roll_initiative(
+            state,
+            table,
+            id,
+            die_index,
+            &list,
+            bonus - 5,
+            "attack 1".into(),
+        )?;
+        if !tables::is_lost(at) {
+            let target = movement::nearest_foe(state, id);
+            let f = state.f_mut(id);
+            f.plan.target = target;
+            f.plan.attacks_planned = 1;
+            state.schedule.push(Scheduled {
+                who: id,
+                segment: at,
+                kind: ActionKind::Attack {
+                    n: 0,
+                    ranged: false,
+                },
+            });
+        }
+    }
+    Ok(())
+}
+
+/// DEX for DEX rolls, less stuck-missile penalties (SJ-R23.6).
+fn effective_dex(state: &State, id: CombatantId) -> i32 {
+    let penalty: i32 = state
+        .f(id)
+        .stuck
+        .iter()
+        .map(|s| tables::stuck_effect(s.missile, s.grievous).0)
+        .sum();
+    (state.p(id).dex + penalty).max(0)
+}
+
+/// Tactical movement after wound modifiers (SJ-R12.1, SJ-A7).
+fn tmr(state: &State, id: CombatantId) -> i32 {
+    tables::wounded_tmr(
+        state.p(id).tmr,
+        strike::wound_modifier(state, id),
+        state.options.tmr_percent,
+    )
+}
+
+/// The round's movement from the declaration: spread over segments 10…1, 10% per segment.
+/// [Seed: The Initiative Round; Combining Actions] SJ-R3.1, SJ-R17
+fn plan_movement(state: &mut State, id: CombatantId) {
+    let d = state.f(id).plan.declaration;
+    let tmr = tmr(state, id);
+    let (feet, away, pace) = match (d.intent, d.movement) {
+        (Intent::Attack(_) | Intent::Shoot(_), Movement::MoveAttack) => (tmr / 2, false, 1),
+        (Intent::Attack(_) | Intent::Shoot(_), Movement::RunAttack) => (tmr, false, 2),
+        (Intent::Move(_), _) => (tmr, false, 1),
+        (Intent::Run(_), _) => (2 * tmr, false, 2),
+        (Intent::Withdraw, _) => (tmr, true, 1),
+        _ => return,
+    };
+    let feet = if d.potion && !matches!(d.intent, Intent::Attack(_) | Intent::Shoot(_)) {
+        feet / 2
+    } else {
+        feet
+    };
+    if feet < 5 {
+        return;
+    }
+    state.f_mut(id).plan.movement = Some(MovePlan {
+        feet_left: feet,
+        banked: 0,
+        per_segment: feet,
+        from_segment: 10,
+        to_segment: 1,
+        away,
+        pace,
+    });
+}
+
+/// Counts down the segments. [Seed: The Initiative Round] SJ-R3
+fn segments(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
+    let top = state.schedule.first().map_or(10, |s| s.segment.max(10));
+    let mut next = 0usize;
+    for segment in (tables::LAST_SEGMENT..=top).rev() {
+        state.segment = segment;
+        let moving = (1..=10).contains(&segment)
+            && state.fighters.iter().any(|f| {
+                f.is_up()
+                    && f.plan.movement.is_some_and(|m| {
+                        m.feet_left >= 5 && segment <= m.from_segment && segment >= m.to_segment
+                    })
+            });
+        let end = next
+            + state.schedule[next..]
+                .iter()
+                .take_while(|s| s.segment == segment)
+                .count();
+        if !moving && end == next {
+            continue;
+        }
+        let phase = match segment {
+            s if s > 10 => "pre-movement",
+            1..=10 => "movement",
+            _ => "post-movement",
+        };
+        table.emit(|| Event::Segment { segment, phase });
+        if moving {
+            move_segment(state, table, segment)?;
+        }
+        // Actions on one segment are simultaneous (SJ-A11): whoever could act when the segment
+        // began acts, even if felled or stunned by another action of the same segment.
+        let acts: Vec<(Scheduled, bool)> = state.schedule[next..end]
+            .iter()
+            .map(|s| {
+                let f = state.f(s.who);
+                (*s, f.is_up() && !f.stunned && !f.plan.actions_lost)
+            })
+            .collect();
+        next = end;
+        for (act, able) in acts {
+            if !able {
+                let f = state.f(act.who);
+                let reason = if f.stunned {
+                    "stunned: remaining attacks lost"
+                } else if f.plan.actions_lost {
+                    "its actions this round are lost"
+                } else {
+                    continue;
+                };
+                let rule = if f.stunned { "SJ-R11.1" } else { "SJ-R1.3" };
+                table.emit(|| Event::Skipped {
+                    who: act.who,
+                    reason,
+                    rule,
+                });
+                continue;
+            }
+            match act.kind {
+                ActionKind::Attack { n, ranged } => attack(state, table, act.who, n, ranged)?,
+                ActionKind::SpellOff => strike::spell_goes_off(state, table, act.who)?,
+                ActionKind::Potion => drink(state, table, act.who)?,
+                ActionKind::PickUp => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Movers take this segment's share of their movement (SJ-R3.1, SJ-A10). A withdrawal draws
+/// free attacks when it begins (SJ-R22).
+fn move_segment(state: &mut State, table: T<'_, '_>, segment: i32) -> Result<(), Interrupt> {
+    for id in state.ids().collect::<Vec<_>>() {
+        let Some(mut mv) = state.f(id).plan.movement else {
+            continue;
+        };
+        if !state.f(id).is_up()
+            || mv.feet_left < 5
+            || segment > mv.from_segment
+            || segment < mv.to_segment
+        {
+            continue;
+        }
+        if mv.away && segment == mv.from_segment && state.in_melee(id) {
+            free_attacks(state, table, id)?;
+            if !state.f(id).is_up() {
+                continue;
+            }
+        }
+        mv.banked += mv.per_segment;
+        let from = state.f(id).pos;
+        let mut moved = 0;
+        while mv.banked >= 50 && mv.feet_left >= 5 {
+            let next = if mv.away {
+                movement::step_away(state, id)
+            } else {
+                let target = state.f(id).plan.target.filter(|&t| state.f(t).is_up());
+                let Some(t) = target.or_else(|| movement::nearest_foe(state, id)) else {
+                    break;
+                };
+                let reach = state.reach(id).max(5);
+                let ranged_only = matches!(state.f(id).plan.declaration.intent, Intent::Shoot(_));
+                if ranged_only || state.f(id).pos.within_reach(state.f(t).pos, reach) {
+                    mv.feet_left = 0;
+                    break;
+                }
+                movement::step_toward(state, id, state.f(t).pos)
+            };
+            let Some(next) = next else {
+                break;
+            };
+            state.f_mut(id).pos = next;
+            mv.banked -= 50;
+            mv.feet_left -= 5;
+            moved += 5;
+        }
+        state.f_mut(id).plan.movement = Some(mv);
+        if moved > 0 {
+            let to = state.f(id).pos;
+            let mode = if mv.away {
+                "withdraw"
+            } else if mv.pace >= 2 {
+                "run"
+            } else {
+                "move"
+            };
+            table.emit(|| Event::Moved {
+                who: id,
+                from,
+                to,
+                feet: moved,
+                mode,
+                rule: "SJ-R3.1",
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Free attacks on a combatant withdrawing from melee, with the seed's exceptions.
+/// [Seed: Withdrawing From Melee] SJ-R22
+fn free_attacks(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result<(), Interrupt> {
+    let foes: Vec<CombatantId> = state.foes_up(who).collect();
+    for by in foes {
+        let reach = state.reach(by).max(5);
+        if state.reach(by) == 0 || !state.f(by).pos.within_reach(state.f(who).pos, reach) {
+            continue;
+        }
+        let bf = state.f(by);
+        if matches!(
+            bf.plan.declaration.intent,
+            Intent::FullDefense | Intent::DesperateDefense
+        ) {
+            table.emit(|| Event::Ruling {
+                rule: "SJ-R22.2",
+                text: format!(
+                    "no free attack for {}: it declared full or desperate defense",
+                    state.roster.name(by)
+                ),
+            });
+            continue;
+        }
+        if bf.stunned || bf.plan.actions_lost {
+            continue;
+        }
+        // Two on one: the opponent is attacking only the withdrawer's ally.
+        let ally_target = bf.plan.target.filter(|&t| {
+            t != who
+                && !state.foes(t, who)
+                && state.f(t).is_up()
+                && state.f(by).pos.within_reach(state.f(t).pos, reach)
+        });
+        if let Some(ally) = ally_target {
+            table.emit(|| Event::Ruling {
+                rule: "SJ-R22.2",
+                text: format!(
+                    "no free attack for {}: it is attacking only {}",
+                    state.roster.name(by),
+                    state.roster.name(ally)
+                ),
+            });
+            continue;
+        }
+        if state.options.ask_free_attack {
+            state.asking = Some(Asking::FreeAttackRuling { by, on: who });
+            let c = table.choose(state, Chooser::Gm, Question::Ruling, "SJ-R22.5", |out| {
+                out.extend([Choice::Yes, Choice::No])
+            })?;
+            state.asking = None;
+            if c != Choice::Yes {
+                continue;
+            }
+        }
+        state.asking = Some(Asking::FreeAttack { by, on: who });
+        let c = table.choose(
+            state,
+            Chooser::Combatant(by),
+            Question::Reaction,
+            "SJ-R22.1",
+            |out| out.extend([Choice::Yes, Choice::No]),
+        )?;
+        state.asking = None;
+        if c == Choice::Yes {
+            let n = state.f(by).plan.attacks_made;
+            strike::strike(
+                state,
+                table,
+                by,
+                who,
+                Blow {
+                    n,
+                    ranged: false,
+                    free: true,
+                },
+            )?;
+            if !state.f(who).is_up() {
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One scheduled attack: re-target if the declared target is gone (SJ-R1.2), close with the
+/// free move, push a desperate defender or strike, and start attack-and-move movement after the
+/// last attack.
+fn attack(
+    state: &mut State,
+    table: T<'_, '_>,
+    who: CombatantId,
+    n: u8,
+    ranged: bool,
+) -> Result<(), Interrupt> {
+    let Some(mut target) = current_target(state, table, who, ranged)? else {
+        return Ok(());
+    };
+    if ranged {
+        let range = state.p(who).ranged.as_ref().map_or(0, |r| r.range);
+        if state.f(who).pos.feet_to(state.f(target).pos) > range {
+            table.emit(|| Event::Skipped {
+                who,
+                reason: "target out of range",
+                rule: "SJ-R23",
+            });
+            return done_attack(state, table, who);
+        }
+        if let Some(friend) = shooting_into_melee(state, table, who, target)? {
+            target = friend;
+        }
+    } else {
+        let reach = state.reach(who).max(5);
+        if !state.f(who).pos.within_reach(state.f(target).pos, reach) {
+            let d = state.f(who).plan.declaration;
+            if d.movement != Movement::NoMovement && !state.f(who).plan.free_move_used {
+                if let Some(next) = movement::step_toward(state, who, state.f(target).pos) {
+                    if next.within_reach(state.f(target).pos, reach) {
+                        let from = state.f(who).pos;
+                        state.f_mut(who).pos = next;
+                        state.f_mut(who).plan.free_move_used = true;
+                        table.emit(|| Event::Moved {
+                            who,
+                            from,
+                            to: next,
+                            feet: 5,
+                            mode: "free move",
+                            rule: "SJ-R17.1",
+                        });
+                    }
+                }
+            }
+        }
+        if !state.f(who).pos.within_reach(state.f(target).pos, reach) {
+            table.emit(|| Event::Skipped {
+                who,
+                reason: "target out of reach",
+                rule: "SJ-R17.1",
+            });
+            return done_attack(state, table, who);
+        }
+        if state.f(target).plan.declaration.intent == Intent::DesperateDefense {
+            state.asking = Some(Asking::Push { by: who, target });
+            let c = table.choose(
+                state,
+                Chooser::Combatant(who),
+                Question::Reaction,
+                "SJ-R19",
+                |out| super::legal::options(state, out),
+            )?;
+            state.asking = None;
+            if let Choice::Push(dir) = c {
+                let from = state.f(target).pos;
+                let to = movement::push_destination(state, target, dir);
+                state.f_mut(target).pos = to;
+                let feet = from.feet_to(to);
+                table.emit(|| Event::Moved {
+                    who: target,
+                    from,
+                    to,
+                    feet,
+                    mode: "pushed",
+                    rule: "SJ-R19",
+                });
+                return done_attack(state, table, who);
+            }
+        }
+    }
+    strike::strike(
+        state,
+        table,
+        who,
+        target,
+        Blow {
+            n,
+            ranged,
+            free: false,
+        },
+    )?;
+    done_attack(state, table, who)
+}
+
+/// The attacker's target now: the declared one if still up, else another the GM points it at.
+/// [Seed: Action Declaration] SJ-R1.2, SJ-G1
+fn current_target(
+    state: &mut State,
+    table: T<'_, '_>,
+    who: CombatantId,
+    ranged: bool,
+) -> Result<Option<CombatantId>, Interrupt> {
+    if let Some(t) = state.f(who).plan.target.filter(|&t| state.f(t).is_up()) {
+        return Ok(Some(t));
+    }
+    let new = if state.options.ask_retarget {
+        state.asking = Some(Asking::Retarget(who));
+        let c = table.choose(state, Chooser::Gm, Question::Ruling, "SJ-R1.2", |out| {
+            super::legal::options(state, out)
+        })?;
+        state.asking = None;
+        match c {
+            Choice::Retarget(t) => t,
+            _ => None,
+        }
+    } else {
+        let at = state.f(who).pos;
+        let limit = if ranged {
+            state.p(who).ranged.as_ref().map_or(0, |r| r.range)
+        } else {
+            let free = state.f(who).plan.declaration.movement != Movement::NoMovement
+                && !state.f(who).plan.free_move_used;
+            state.reach(who).max(5) + if free { 5 } else { 0 }
+        };
+        state
+            .foes_up(who)
+            .filter(|&o| state.f(o).pos.feet_to(at) <= limit)
+            .min_by_key(|&o| (state.f(o).pos.squares_to(at), o))
+    };
+    match new {
+        Some(t) => {
+            state.f_mut(who).plan.target = Some(t);
+            table.emit(|| Event::Ruling {
+                rule: "SJ-R1.2",
+                text: format!(
+                    "{}'s declared target is gone: the attack goes to {}",
+                    state.roster.name(who),
+                    state.roster.name(t)
+                ),
+            });
+            Ok(Some(t))
+        }
+        None => {
+            table.emit(|| Event::Skipped {
+                who,
+                reason: "declared target gone and no other foe to attack",
+                rule: "SJ-R1.2",
+            });
+            done_attack(state, table, who)?;
+            Ok(None)
+        }
+    }
+}
+
+/// Shooting at a foe in melee with a friend may hit the friend.
+/// [Seed: Shooting Into Melee] SJ-R23.7, SJ-A22
+fn shooting_into_melee(
+    state: &mut State,
+    table: T<'_, '_>,
+    shooter: CombatantId,
+    target: CombatantId,
+) -> Result<Option<CombatantId>, Interrupt> {
+    let at = state.f(target).pos;
+    let friends: Vec<CombatantId> = state
+        .ids()
+        .filter(|&o| {
+            o != shooter
+                && !state.foes(o, shooter)
+                && state.f(o).is_up()
+                && state.f(o).pos.is_adjacent(at)
+        })
+        .collect();
+    if friends.is_empty() {
+        return Ok(None);
+    }
+    let opponents = state
+        .foes_up(shooter)
+        .filter(|&o| {
+            o == target
+                || friends
+                    .iter()
+                    .any(|&f| state.f(f).pos.is_adjacent(state.f(o).pos))
+        })
+        .count() as i32;
+    let p = state.p(shooter);
+    let threshold = tables::shoot_into_melee_threshold(
+        friends.len() as i32,
+        opponents,
+        state.options.shoot_fallback,
+    );
+    let bonus = tables::shoot_into_melee_bonus(p.weapon_rank, p.master_bowman, p.specialization);
+    let natural = tables::natural_friend_max(p.specialization);
+    let roll = table.roll_dice(1, 100, Some(shooter), RollPurpose::Check, "SJ-R23.7")?;
+    let total = roll as i32 + bonus;
+    let to_friend = match threshold {
+        Some(t) => roll <= natural || total <= t,
+        None => {
+            state.asking = Some(Asking::ShootIntoMelee { by: shooter });
+            let c = table.choose(state, Chooser::Gm, Question::Ruling, "SJ-A22", |out| {
+                out.extend([Choice::Yes, Choice::No])
+            })?;
+            state.asking = None;
+            roll <= natural || c == Choice::Yes
+        }
+    };
+    let friend = if to_friend {
+        if friends.len() == 1 {
+            Some(friends[0])
+        } else {
+            let pick = table.roll_dice(
+                1,
+                friends.len() as u16,
+                None,
+                RollPurpose::Other,
+                "SJ-R23.7",
+            )?;
+            Some(friends[pick as usize - 1])
+        }
+    } else {
+        None
+    };
+    table.emit(|| Event::Ruling {
+        rule: "SJ-R23.7",
+        text: format!(
+            "{} shoots into a melee of {} friend(s) and {opponents} foe(s): d100 {roll} +{bonus} = {total} vs {} → {}",
+            state.roster.name(shooter),
+            friends.len(),
+            threshold.map_or("GM".to_string(), |t| t.to_string()),
+            match friend {
+                Some(f) => format!("the shot goes to {}", state.roster.name(f)),
+                None => "the shot goes to the foe".to_string(),
+            }
+        ),
+    });
+    Ok(friend)
+}
+
+/// Counts an attack as made; after the last one, attack-and-move movement is set up.
+/// [Seed: Attack and Move] SJ-R17.2
+fn done_attack(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result<(), Interrupt> {
+    let segment = state.segment;
+    let plan = &mut state.f_mut(who).plan;
+    plan.attacks_made += 1;
+    plan.last_attack = Some(segment);
+    if plan.declaration.movement != Movement::AttackMove || plan.attacks_made < plan.attacks_planned
+    {
+        return Ok(());
+    }
+    let start = if segment > 10 {
+        Some(10)
+    } else if segment >= 2 {
+        let dex = effective_dex(state, who);
+        let roll = table.roll_dice(1, 100, Some(who), RollPurpose::Check, "SJ-R17.2")?;
+        let step = tables::ladder(roll, dex, 4);
+        let start = tables::attack_move_start(segment, step);
+        table.emit(|| Event::Ruling {
+            rule: "SJ-R17.2",
+            text: format!(
+                "{} moves after attacking on {segment}: d100 {roll} vs DEX {dex} → {}",
+                state.roster.name(who),
+                match start {
+                    Some(s) => format!("{}× DEX, moves from segment {s}", step.min(5)),
+                    None => "cannot move this round".to_string(),
+                }
+            ),
+        });
+        start
+    } else {
+        None
+    };
+    if let Some(from) = start {
+        let tmr = tmr(state, who);
+        let segments = from.max(0);
+        // 1/20 of TMR per segment = TMR/2 tenths of a foot.
+        state.f_mut(who).plan.movement = Some(MovePlan {
+            feet_left: segments * tmr / 20,
+            banked: 0,
+            per_segment: tmr / 2,
+            from_segment: from,
+            to_segment: 1,
+            away: true,
+            pace: 1,
+        });
+    }
+    Ok(())
+}
+
+/// A potion is drunk (SJ-R17.6).
+fn drink(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result<(), Interrupt> {
+    let Some(dice) = state.p(who).potion else {
+        return Ok(());
+    };
+    if state.f(who).potions == 0 {
+        return Ok(());
+    }
+    let rolled = table.roll_dice(
+        dice.count,
+        dice.sides,
+        Some(who),
+        RollPurpose::Other,
+        "SJ-R17.6",
+    )? as i32;
+    let max = state.p(who).max_hp;
+    let f = state.f_mut(who);
+    f.potions -= 1;
+    let amount = (rolled + dice.bonus).max(0).min((max - f.hp).max(0));
+    f.hp += amount;
+    let hp = f.hp;
+    table.emit(|| Event::Healed {
+        who,
+        amount,
+        hp,
+        rule: "SJ-R17.6",
+    });
+    Ok(())
+}
+
+/// End of the round: stuck missiles bleed for anyone still in the fight; careful aim and held
+/// actions carry to the next round. [Seed: Ranged › Critical or Grievous Hits] SJ-R23.6, spec §1.4
+fn end_of_round(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
+    state.segment = tables::LAST_SEGMENT;
+    for id in state.ids().collect::<Vec<_>>() {
+        let f = state.f(id);
+        let d = f.plan.declaration;
+        let aimed = d.aim
+            && matches!(d.intent, Intent::Shoot(_))
+            && f.plan.attacks_planned == 0
+            && matches!(d.movement, Movement::Stand | Movement::NoMovement);
+        let held = d.intent == Intent::Hold;
+        let f = state.f_mut(id);
+        f.aimed = aimed;
+        f.held = held;
+        if !state.f(id).is_up()
+            || state.f(id).stuck.is_empty()
+            || state.foes_up(id).next().is_none()
+        {
+            continue;
+        }
+        let bleed: i32 = state
+            .f(id)
+            .stuck
+            .iter()
+            .map(|s| tables::stuck_effect(s.missile, s.grievous).1)
+            .sum();
+        strike::apply_damage(
+            state,
+            table,
+            id,
+            id,
+            bleed,
+            false,
+            bleed,
+            Vec::new(),
+            "SJ-R23.6",
+        )?;
+    }
     Ok(())
 }

@@ -1,17 +1,759 @@
-//! One strike: d100 against SC − DEF with the automatic results, critical and grievous hits,
-//! damage less PROT, stun, wound modifiers and spell interruption.
+//! One strike: d100 against SC − DEF with every listed modifier, the automatic results,
+//! critical and grievous hits, damage less PROT, stuck missiles, stun, wound modifiers, spell
+//! interruption; and spells going off.
 
-use crate::state::State;
-use crate::Spelljammer;
+use super::tables;
+use crate::choice::{Intent, Movement};
+use crate::content::{Missile, SpellEffect};
+use crate::state::{Asking, Stuck, SurpriseKind};
+use crate::{Choice, Spelljammer, State};
+use fray_core::event::{AttackResult, Event, Modifier};
+use fray_core::protocol::{Chooser, Question, RollPurpose};
 use fray_core::{CombatantId, Interrupt, Table};
+use std::sync::Arc;
 
-/// One attack for `fray odds`.
+type T<'a, 'b> = &'a mut Table<'b, Spelljammer>;
+
+/// Sums modifiers, listing them only when events are kept.
+struct Mods {
+    sum: i32,
+    list: Vec<Modifier>,
+    keep: bool,
+}
+
+impl Mods {
+    fn new(keep: bool) -> Self {
+        Mods {
+            sum: 0,
+            list: Vec::new(),
+            keep,
+        }
+    }
+    fn add(&mut self, label: &'static str, rule: &'static str, value: i32) {
+        if value != 0 {
+            self.sum += value;
+            if self.keep {
+                self.list.push(Modifier::new(label, rule, value));
+            }
+        }
+    }
+}
+
+/// Which blow is struck.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Blow {
+    /// Index of the attack this round (picks the attack form).
+    pub n: u8,
+    /// With the ranged weapon.
+    pub ranged: bool,
+    /// A free attack on a withdrawing foe (SJ-R22): no shield for the target.
+    pub free: bool,
+}
+
+/// Is `id` in the casting state now (SJ-R16.1)?
+pub fn casting_now(state: &State, id: CombatantId) -> bool {
+    match state.f(id).casting {
+        Some(c) => {
+            state.round > c.from_round
+                || (state.round == c.from_round && state.segment <= c.from_segment)
+        }
+        None => false,
+    }
+}
+
+/// The DEF of `id` before situational modifiers: armour and base, DEX, Defense skill, a ready
+/// shield, always-on magic. [Seed: Hitting]
+pub fn normal_def(state: &State, id: CombatantId) -> i32 {
+    let p = state.p(id);
+    let shield = if state.f(id).shield_slung {
+        0
+    } else {
+        p.def_shield
+    };
+    p.def_base + p.def_dex + p.def_skill + shield + p.def_magic
+}
+
+/// The PROT that still protects `id` (armour less grievous losses, plus GM adjustments).
+pub fn prot(state: &State, id: CombatantId) -> i32 {
+    let adjust: i32 = state
+        .overrides
+        .iter()
+        .filter(|o| o.who == id && in_rounds(state.round, o.from_round, o.to_round))
+        .map(|o| o.prot)
+        .sum();
+    (state.p(id).prot - state.f(id).prot_lost + adjust).max(0)
+}
+
+fn in_rounds(round: u32, from: u32, to: u32) -> bool {
+    round >= from && round <= to
+}
+
+/// The wound modifier of `id` now (SJ-R12).
+pub fn wound_modifier(state: &State, id: CombatantId) -> i32 {
+    tables::wound_modifier(state.f(id).hp, state.p(id).max_hp)
+}
+
+/// How many attackers are on `target` in melee this round, counting tentacle pairs (SJ-R18.2,
+/// SJ-A26): every foe whose declared melee attacks are aimed at it.
+fn melee_attackers(state: &State, target: CombatantId) -> i32 {
+    state
+        .ids()
+        .filter(|&o| {
+            let f = state.f(o);
+            f.is_up()
+                && state.foes(o, target)
+                && f.plan.target == Some(target)
+                && matches!(f.plan.declaration.intent, Intent::Attack(_))
+        })
+        .map(|o| state.p(o).attacker_count.max(1))
+        .sum()
+}
+
+/// A k× PER roll for a combatant that cannot see its foe (SJ-R18.1): the ladder step (1, 2, or
+/// 3 for no success).
+fn per_step(state: &State, table: T<'_, '_>, who: CombatantId) -> Result<u8, Interrupt> {
+    let roll = table.roll_dice(1, 100, Some(who), RollPurpose::Check, "SJ-R18.1")?;
+    let step = tables::ladder(roll, state.p(who).per, 2);
+    table.emit(|| Event::Ruling {
+        rule: "SJ-R18.1",
+        text: format!(
+            "{} rolls PER against an unseen foe: d100 {roll} vs PER {} → {}",
+            state.roster.name(who),
+            state.p(who).per,
+            match step {
+                1 => "1× PER",
+                2 => "2× PER",
+                _ => "no success",
+            }
+        ),
+    });
+    Ok(step)
+}
+
+/// One blow by `attacker` at `target`, from rolling to hit to the damage and its consequences.
+/// [Seed: Hitting; Critical and Grievous Hits; Taking Damage] SJ-R6–R11, R18, R23
+pub fn strike(
+    state: &mut State,
+    table: T<'_, '_>,
+    attacker: CombatantId,
+    target: CombatantId,
+    blow: Blow,
+) -> Result<(), Interrupt> {
+    let profiles = Arc::clone(&state.profiles);
+    let ap = &profiles[attacker.index()];
+    let tp = &profiles[target.index()];
+    let form = if blow.ranged {
+        match ap.ranged.as_ref() {
+            Some(f) => f,
+            None => return Ok(()),
+        }
+    } else {
+        match ap.melee.get(blow.n as usize % ap.melee.len().max(1)) {
+            Some(f) => f,
+            None => return Ok(()),
+        }
+    };
+    let keep = table.events_enabled();
+    let round = state.round;
+    let a = state.f(attacker);
+    let t = state.f(target);
+    let a_decl = a.plan.declaration;
+    let t_decl = t.plan.declaration;
+
+    // Invisible foes: the one who cannot see rolls PER (SJ-R18.1).
+    let sees_target = !t.invisible;
+    let target_sees = !a.invisible;
+    let attacker_step = if sees_target {
+        0
+    } else {
+        per_step(state, table, attacker)?
+    };
+    let target_step = if target_sees {
+        0
+    } else {
+        per_step(state, table, target)?
+    };
+
+    // — strike chance —
+    let mut sc = Mods::new(keep);
+    sc.add("defending", "SJ-R19", -state.f(attacker).plan.sc_penalty);
+    if !blow.free && a_decl.movement == Movement::RunAttack {
+        sc.add("run and attack", "SJ-R17.3", -25);
+    }
+    if form.offhand && !ap.ambidextrous {
+        sc.add("off hand", "SJ-R20.1", -20);
+    }
+    sc.add("wounds", "SJ-R12.1", wound_modifier(state, attacker));
+    if ap.encumbered {
+        sc.add("encumbered", "SJ-R18.5", -10);
+    }
+    if !ap.darkvision {
+        sc.add(
+            "lighting",
+            "SJ-R18.4",
+            tables::lighting_modifier(state.options.lighting),
+        );
+    }
+    if state.f(target).stunned {
+        sc.add("target stunned", "SJ-R18.3", 10);
+    }
+    if t_decl.aim {
+        sc.add("target aiming (stationary)", "SJ-R23.2", 10);
+    }
+    if !sees_target {
+        sc.add(
+            "invisible foe",
+            "SJ-R18.1",
+            tables::invisible_penalty(attacker_step).0,
+        );
+    }
+    if blow.ranged {
+        sc.add("target size", "SJ-R23.4", tables::size_modifier(tp.size));
+        let pace = target_pace(state, target);
+        if !t_decl.aim {
+            sc.add(
+                "target movement",
+                "SJ-R23.1",
+                tables::target_movement_modifier(pace),
+            );
+        }
+        let fast: i32 = state
+            .options
+            .fast_targets
+            .iter()
+            .filter(|(who, _)| *who == target)
+            .map(|(_, v)| *v)
+            .sum();
+        sc.add("very fast target", "SJ-G3", fast);
+        if a_decl.aim || (state.f(attacker).aimed && state.f(attacker).plan.attacks_made == 0) {
+            sc.add("careful aim", "SJ-R23.2", 15);
+        }
+        if let Some(class) = form.class {
+            if state.in_melee(attacker) {
+                sc.add(
+                    "ranged weapon in melee",
+                    "SJ-R23.5",
+                    tables::ranged_in_melee_penalty(class, ap.specialization),
+                );
+            }
+        }
+        sc.add(
+            "cover",
+            "SJ-R23.3",
+            tables::cover_modifier(state.f(target).cover),
+        );
+    } else {
+        let attackers = melee_attackers(state, target).max(1);
+        sc.add(
+            "multiple attackers",
+            "SJ-R18.2",
+            tables::multiple_attacker_bonus(
+                attackers,
+                tp.range_of_field,
+                state.options.range_of_field_step,
+            ),
+        );
+    }
+    let surprise = state
+        .surprises
+        .iter()
+        .find(|s| s.attacker == attacker && s.target == target && s.round == round)
+        .map(|s| s.kind);
+    if let Some(kind) = surprise {
+        sc.add(
+            "surprise",
+            "SJ-R13",
+            tables::surprise_sc_bonus(kind == SurpriseKind::OutOfCombat),
+        );
+    }
+    let ambush_step = ambush_step(state, attacker, target);
+    if let Some(step) = ambush_step {
+        sc.add("ambush", "SJ-R14.1", tables::ambush_sc_bonus(step));
+    }
+    for o in state
+        .overrides
+        .iter()
+        .filter(|o| o.who == attacker && in_rounds(round, o.from_round, o.to_round))
+    {
+        sc.add("GM adjustment", "SJ-G15", o.sc);
+    }
+
+    // — defence —
+    let mut def = Mods::new(keep);
+    let normal = normal_def(state, target);
+    let casting = casting_now(state, target);
+    if casting {
+        let lost = tp.def_dex + tp.def_skill + if t.shield_slung { 0 } else { tp.def_shield };
+        def.add("casting", "SJ-R16.1", -lost);
+    } else {
+        if t_decl.aim {
+            def.add("careful aim", "SJ-R23.2", -(tp.def_dex + tp.def_skill));
+        }
+        if blow.free && !t.shield_slung {
+            def.add("no shield (withdrawing)", "SJ-R22.3", -tp.def_shield);
+        }
+    }
+    if let Some(kind) = surprise {
+        let now = normal + def.sum;
+        let kept = tables::surprise_def(now, tp.def_magic, kind == SurpriseKind::OutOfCombat);
+        def.add("surprised", "SJ-R13", kept - now);
+    }
+    let t = state.f(target);
+    let mode_label = match t_decl.intent {
+        Intent::FullDefense => "full defense",
+        Intent::DesperateDefense => "desperate defense",
+        _ => "defending",
+    };
+    def.add(mode_label, "SJ-R19", t.plan.def_bonus);
+    if t_decl.movement == Movement::NoMovement {
+        def.add("no movement", "SJ-R5.1", -20);
+    }
+    if tp.encumbered {
+        def.add("encumbered", "SJ-R18.5", -10);
+    }
+    if t.plan.picking_up {
+        def.add("picking up a weapon", "SJ-R21.1", -15);
+    }
+    if !target_sees {
+        def.add(
+            "cannot see attacker",
+            "SJ-R18.1",
+            tables::invisible_penalty(target_step).1,
+        );
+    }
+    for o in state
+        .overrides
+        .iter()
+        .filter(|o| o.who == target && in_rounds(round, o.from_round, o.to_round))
+    {
+        def.add("GM adjustment", "SJ-G15", o.def);
+    }
+
+    let strike_total = form.sc + sc.sum;
+    let def_total = normal + def.sum;
+    let needed = strike_total - def_total;
+    let roll = table.roll_dice(1, 100, Some(attacker), RollPurpose::Attack, "SJ-R6.1")?;
+    let result = tables::strike_result(needed, roll);
+    let rule = if blow.free { "SJ-R22.1" } else { "SJ-R6.1" };
+    let name = if blow.free {
+        format!("{} (free attack)", form.name)
+    } else {
+        form.name.clone()
+    };
+    table.emit(|| Event::Strike {
+        attacker,
+        target,
+        attack: name,
+        strike: form.sc,
+        strike_modifiers: std::mem::take(&mut sc.list),
+        defense: normal,
+        defense_modifiers: std::mem::take(&mut def.list),
+        needed,
+        roll,
+        result,
+        rule,
+    });
+    if !result.is_hit() {
+        return Ok(());
+    }
+
+    // — damage —
+    let dice = table.roll_dice(
+        form.damage.count,
+        form.damage.sides,
+        Some(attacker),
+        RollPurpose::Damage,
+        "SJ-R10.1",
+    )? as i32;
+    let mut dmg = Mods::new(keep);
+    dmg.add("damage bonus", "", form.damage.bonus);
+    if form.offhand && !ap.ambidextrous {
+        dmg.add("off hand", "SJ-R20.1", -2);
+    }
+    if let Some(step) = ambush_step {
+        dmg.add("ambush", "SJ-R14.1", tables::ambush_damage_bonus(step));
+    }
+    let base = (dice + dmg.sum).max(0);
+    let critical = matches!(result, AttackResult::Critical | AttackResult::Grievous);
+    let taken = if critical {
+        dmg.add("double damage, no PROT", "SJ-R8.2", base);
+        2 * base
+    } else {
+        let p = prot(state, target).min(base);
+        dmg.add("PROT", "SJ-R10.1", -p);
+        base - p
+    };
+    let clip = (dice + dmg.sum) - taken;
+    dmg.add("no negative damage", "SJ-R10.1", -clip);
+    let rule = if critical { "SJ-R10.2" } else { "SJ-R10.1" };
+    if result == AttackResult::Grievous {
+        grievous(state, table, target)?;
+    }
+    if blow.ranged && critical {
+        if let Some(missile) = form.missile {
+            stick(
+                state,
+                table,
+                target,
+                missile,
+                result == AttackResult::Grievous,
+            );
+        }
+    }
+    let mods = std::mem::take(&mut dmg.list);
+    apply_damage(
+        state, table, attacker, target, taken, true, dice, mods, rule,
+    )
+}
+
+/// How a target moves this round, for ranged modifiers (SJ-R23.1).
+fn target_pace(state: &State, target: CombatantId) -> tables::TargetPace {
+    use tables::TargetPace;
+    let d = state.f(target).plan.declaration;
+    match (d.intent, d.movement) {
+        (_, Movement::NoMovement) => TargetPace::Stationary,
+        (Intent::Run(_), _) | (_, Movement::RunAttack) => TargetPace::Running,
+        _ if casting_now(state, target) => TargetPace::Stationary,
+        _ => TargetPace::Walking,
+    }
+}
+
+/// In the ambush surprise round, the target's PER step (SJ-R14) when `attacker` is an ambusher.
+fn ambush_step(state: &State, attacker: CombatantId, target: CombatantId) -> Option<u8> {
+    if state.round != 0 {
+        return None;
+    }
+    let ambush = state.ambush.as_ref()?;
+    if state.f(attacker).side != ambush.by {
+        return None;
+    }
+    state
+        .ambush_results
+        .iter()
+        .find(|r| r.who == target)
+        .map(|r| r.step)
+}
+
+/// A grievous hit: the armour loses 1 PROT until repaired, and the GM's grievous-wound chance.
+/// [Seed: Critical and Grievous Hits] SJ-R8.3, SJ-G4
+fn grievous(state: &mut State, table: T<'_, '_>, target: CombatantId) -> Result<(), Interrupt> {
+    if state.p(target).prot - state.f(target).prot_lost > 0 {
+        state.f_mut(target).prot_lost += 1;
+        let left = state.p(target).prot - state.f(target).prot_lost;
+        table.emit(|| Event::Ruling {
+            rule: "SJ-R8.3",
+            text: format!(
+                "{}'s armour loses 1 PROT to the grievous hit ({left} left until repaired)",
+                state.roster.name(target)
+            ),
+        });
+    }
+    let chance = state.options.grievous_wound_chance;
+    if chance > 0 {
+        let roll = table.roll_dice(1, 100, None, RollPurpose::Other, "SJ-G4")?;
+        if roll as i32 <= chance {
+            table.emit(|| Event::Ruling {
+                rule: "SJ-G4",
+                text: format!(
+                    "d100 {roll} ≤ {chance}: {} suffers a grievous wound (apply the GM's grievous table)",
+                    state.roster.name(target)
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A penetrating missile stays stuck after a critical or grievous hit (SJ-R23.6).
+fn stick(
+    state: &mut State,
+    table: T<'_, '_>,
+    target: CombatantId,
+    missile: Missile,
+    grievous: bool,
+) {
+    state.f_mut(target).stuck.push(Stuck { missile, grievous });
+    table.emit(|| Event::Condition {
+        who: target,
+        condition: match missile {
+            Missile::Arrow => "pierced by a stuck arrow",
+            Missile::Javelin => "pierced by a stuck javelin",
+            Missile::Spear => "pierced by a stuck spear",
+        },
+        gained: true,
+        rule: "SJ-R23.6",
+    });
+}
+
+/// Hit points lost by `target`; a hit may stun (SJ-R11) and interrupt a spell (SJ-R16.3); the
+/// wound band may change (SJ-R12); at 0 hp or less it is out of the fight.
+#[allow(clippy::too_many_arguments)]
+pub fn apply_damage(
+    state: &mut State,
+    table: T<'_, '_>,
+    source: CombatantId,
+    target: CombatantId,
+    taken: i32,
+    hit: bool,
+    roll: i32,
+    modifiers: Vec<Modifier>,
+    rule: &'static str,
+) -> Result<(), Interrupt> {
+    let before = wound_modifier(state, target);
+    let was_up = state.f(target).is_up();
+    {
+        let t = state.f_mut(target);
+        t.hp -= taken;
+        t.taken += taken;
+    }
+    if state.foes(source, target) {
+        state.f_mut(source).dealt += taken;
+    }
+    let hp = state.f(target).hp;
+    table.emit(|| Event::Damage {
+        target,
+        roll,
+        modifiers,
+        normal: taken,
+        subdual: 0,
+        hp,
+        rule,
+    });
+    if hp <= 0 {
+        if was_up {
+            let t = state.f_mut(target);
+            t.down = true;
+            t.casting = None;
+            table.emit(|| Event::Status {
+                who: target,
+                status: "out of the fight",
+                hp,
+                rule: "SJ-R10.1",
+            });
+        }
+        return Ok(());
+    }
+    let after = wound_modifier(state, target);
+    if after != before {
+        let label = tables::wound_label(hp, state.p(target).max_hp);
+        table.emit(|| Event::Status {
+            who: target,
+            status: label,
+            hp,
+            rule: "SJ-R12.1",
+        });
+    }
+    if !hit || taken <= 0 {
+        return Ok(());
+    }
+    let p = state.p(target);
+    if tables::stuns(taken, p.con, p.size, p.max_hp) && !state.f(target).stunned {
+        state.f_mut(target).stunned = true;
+        table.emit(|| Event::Condition {
+            who: target,
+            condition: "stunned",
+            gained: true,
+            rule: "SJ-R11.1",
+        });
+        if state.options.stun_interrupts && casting_now(state, target) {
+            interrupt(state, table, target, "SJ-A17")?;
+        }
+    }
+    if casting_now(state, target) {
+        let interrupted = if state.options.damage_interrupts {
+            true
+        } else {
+            state.asking = Some(Asking::Interruption { caster: target });
+            let c = table.choose(state, Chooser::Gm, Question::Ruling, "SJ-R16.3", |out| {
+                out.extend([Choice::Yes, Choice::No])
+            })?;
+            state.asking = None;
+            c == Choice::Yes
+        };
+        if interrupted {
+            interrupt(state, table, target, "SJ-R16.3")?;
+        }
+    }
+    Ok(())
+}
+
+/// The spell being cast is lost, and with it the caster's action for the round (SJ-R1.3).
+pub fn interrupt(
+    state: &mut State,
+    table: T<'_, '_>,
+    caster: CombatantId,
+    rule: &'static str,
+) -> Result<(), Interrupt> {
+    if state.f(caster).casting.is_some() {
+        let f = state.f_mut(caster);
+        f.casting = None;
+        f.plan.actions_lost = true;
+        let hp = f.hp;
+        table.emit(|| Event::Status {
+            who: caster,
+            status: "interrupted: the spell and the round's action are lost",
+            hp,
+            rule,
+        });
+    }
+    Ok(())
+}
+
+/// A spell goes off: its effect lands on the target (or the nearest foe in range if a damage
+/// spell's target is gone). [Seed: Casting Cleric Spells; Casting Mage Spells] SJ-R15.1
+pub fn spell_goes_off(
+    state: &mut State,
+    table: T<'_, '_>,
+    caster: CombatantId,
+) -> Result<(), Interrupt> {
+    let Some(casting) = state.f_mut(caster).casting.take() else {
+        return Ok(());
+    };
+    let profiles = Arc::clone(&state.profiles);
+    let Some(spell) = profiles[caster.index()].spells.get(casting.spell as usize) else {
+        return Ok(());
+    };
+    let mut target = casting.target;
+    if let SpellEffect::Damage { .. } = spell.def.effect {
+        if !state.f(target).is_up() {
+            let at = state.f(caster).pos;
+            let range = spell.def.range.max(5);
+            match state
+                .foes_up(caster)
+                .filter(|&o| state.f(o).pos.feet_to(at) <= range)
+                .min_by_key(|&o| (state.f(o).pos.squares_to(at), o))
+            {
+                Some(o) => target = o,
+                None => {
+                    table.emit(|| Event::Ruling {
+                        rule: "SJ-R1.2",
+                        text: format!(
+                            "{}'s {} goes off with no foe in range",
+                            state.roster.name(caster),
+                            spell.def.name
+                        ),
+                    });
+                    return Ok(());
+                }
+            }
+        }
+    }
+    table.emit(|| Event::Ruling {
+        rule: "SJ-R15.1",
+        text: format!(
+            "{}'s {} goes off at {} on segment {}",
+            state.roster.name(caster),
+            spell.def.name,
+            state.roster.name(target),
+            state.segment
+        ),
+    });
+    match spell.def.effect {
+        SpellEffect::Damage { dice, prot } => {
+            let rolled = table.roll_dice(
+                dice.count,
+                dice.sides,
+                Some(caster),
+                RollPurpose::Damage,
+                "SJ-R15.1",
+            )? as i32;
+            let mut dmg = Mods::new(table.events_enabled());
+            dmg.add("spell bonus", "", dice.bonus);
+            let base = (rolled + dmg.sum).max(0);
+            let taken = if prot {
+                let p = self::prot(state, target).min(base);
+                dmg.add("PROT", "SJ-R10.1", -p);
+                base - p
+            } else {
+                base
+            };
+            let clip = (rolled + dmg.sum) - taken;
+            dmg.add("no negative damage", "SJ-R10.1", -clip);
+            let mods = std::mem::take(&mut dmg.list);
+            apply_damage(
+                state, table, caster, target, taken, true, rolled, mods, "SJ-R15.1",
+            )
+        }
+        SpellEffect::Heal { dice } => {
+            let rolled = table.roll_dice(
+                dice.count,
+                dice.sides,
+                Some(caster),
+                RollPurpose::Other,
+                "SJ-R15.1",
+            )? as i32;
+            let max = state.p(target).max_hp;
+            let t = state.f_mut(target);
+            let amount = (rolled + dice.bonus).max(0).min((max - t.hp).max(0));
+            t.hp += amount;
+            if t.hp > 0 && t.down && !t.dead {
+                t.down = false;
+            }
+            let hp = t.hp;
+            table.emit(|| Event::Healed {
+                who: target,
+                amount,
+                hp,
+                rule: "SJ-R15.1",
+            });
+            Ok(())
+        }
+    }
+}
+
+/// One attack for `fray odds`: the first attack of round 1, the attacker standing in reach (a
+/// melee attacker out of reach is put on the nearest free square next to the target), or
+/// shooting when it has only a ranged weapon or the target is out of reach.
 pub fn single_attack(
     state: &mut State,
-    table: &mut Table<'_, Spelljammer>,
+    table: T<'_, '_>,
     attacker: CombatantId,
     target: CombatantId,
 ) -> Result<(), Interrupt> {
-    let _ = (state, table, attacker, target);
-    Ok(())
+    state.round = 1;
+    state.segment = 10;
+    let reach = state.reach(attacker);
+    let in_reach = state
+        .f(attacker)
+        .pos
+        .within_reach(state.f(target).pos, reach.max(5));
+    let has_melee = !state.p(attacker).melee.is_empty() && !state.f(attacker).weapon_dropped;
+    let ranged = state.p(attacker).ranged.is_some() && (!has_melee || !in_reach);
+    if !ranged && !has_melee {
+        return Ok(());
+    }
+    if !ranged && !in_reach {
+        let at = state.f(target).pos;
+        let square = fray_core::Direction::ALL
+            .into_iter()
+            .map(|d| at.step(d))
+            .filter(|&p| super::movement::free(state, p, attacker))
+            .min_by_key(|&p| (p.squares_to(state.f(attacker).pos), p));
+        match square {
+            Some(p) => state.f_mut(attacker).pos = p,
+            None => return Ok(()),
+        }
+    }
+    let decl = crate::choice::Declaration {
+        intent: if ranged {
+            Intent::Shoot(target)
+        } else {
+            Intent::Attack(target)
+        },
+        ..Default::default()
+    };
+    let f = state.f_mut(attacker);
+    f.plan.declaration = decl;
+    f.plan.target = Some(target);
+    strike(
+        state,
+        table,
+        attacker,
+        target,
+        Blow {
+            n: 0,
+            ranged,
+            free: false,
+        },
+    )
 }

@@ -1,0 +1,237 @@
+//! One end-to-end harness for every implemented ruleset, run on the real `fray` binary: each
+//! ruleset with an `examples/<id>/bench.toml` gets the same checks (a new ruleset gets them for
+//! free by adding its bench file): seeded fights are deterministic and replay as `fray sim` runs,
+//! JSON Lines end with the result, odds are a proper distribution, the simulator runs, and bad
+//! input (malformed TOML, a wrong field, impossible or exhausted dice, an illegal scripted choice)
+//! is refused with exit status 2, a located message and nothing on standard output.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fray(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run fray")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Every ruleset that has a benchmark example, as (id, path of bench.toml).
+fn rulesets() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut out: Vec<(String, String)> = std::fs::read_dir(&root)
+        .expect("examples/")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.join("bench.toml").is_file())
+        .map(|p| {
+            let id = p.file_name().expect("name").to_string_lossy().to_string();
+            (id.clone(), format!("examples/{id}/bench.toml"))
+        })
+        .collect();
+    out.sort();
+    assert!(
+        out.iter().any(|(id, _)| id == "cnc") && out.iter().any(|(id, _)| id == "spelljammer"),
+        "expected bench files for cnc and spelljammer, found {out:?}"
+    );
+    out
+}
+
+fn temp_file(ruleset: &str, name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "fray-rulesets-{}-{ruleset}-{name}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write");
+    path
+}
+
+/// The first two combatant ids of the JSON roster-order events: an attacker and a foe.
+fn first_foes(bench: &str) -> (String, String) {
+    let out = fray(&["fight", bench, "--seed", "1", "--json"]);
+    assert!(out.status.success(), "{bench}: {}", stderr(&out));
+    let mut attacker = None;
+    for line in stdout(&out).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("JSON line");
+        if v["type"] == "declare" || v["type"] == "initiative" || v["type"] == "action_initiative" {
+            if let Some(who) = v["who"].as_str() {
+                match &attacker {
+                    None => attacker = Some(who.to_string()),
+                    Some(a) if a != who => {
+                        // The bench files put one side first and the other after.
+                        let a_side = a.rsplit_once('-').map_or(a.as_str(), |p| p.0);
+                        let w_side = who.rsplit_once('-').map_or(who, |p| p.0);
+                        if a_side != w_side {
+                            return (a.clone(), who.to_string());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    panic!("{bench}: no two foes found in the log");
+}
+
+#[test]
+fn seeded_fights_are_deterministic_and_end_with_the_result() {
+    for (id, bench) in rulesets() {
+        let a = fray(&["fight", &bench, "--seed", "11", "--json"]);
+        let b = fray(&["fight", &bench, "--seed", "11", "--json"]);
+        assert!(a.status.success(), "{id}: {}", stderr(&a));
+        assert_eq!(a.stdout, b.stdout, "{id}: same seed, different output");
+        let c = fray(&["fight", &bench, "--seed", "12", "--json"]);
+        assert_ne!(a.stdout, c.stdout, "{id}: different seeds, same fight");
+        let text = stdout(&a);
+        let last: serde_json::Value =
+            serde_json::from_str(text.lines().last().expect("lines")).expect("JSON");
+        assert_eq!(last["type"], "end", "{id}");
+        assert_eq!(last["schema"], 1, "{id}");
+        assert!(last["rounds"].as_u64().expect("rounds") >= 1, "{id}");
+        for line in text.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).expect("every line is JSON");
+            assert!(v["type"].is_string() && v["round"].is_u64(), "{id}: {line}");
+        }
+        let human = fray(&["fight", &bench, "--seed", "11"]);
+        assert!(human.status.success(), "{id}");
+        assert!(stdout(&human).contains("Round 1"), "{id}");
+    }
+}
+
+#[test]
+fn a_seeded_fight_is_the_simulators_run() {
+    for (id, bench) in rulesets() {
+        let out = fray(&["sim", &bench, "--runs", "200", "--seed", "5", "--json"]);
+        assert!(out.status.success(), "{id}: {}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("JSON");
+        assert_eq!(v["runs"], 200, "{id}");
+        let two = fray(&[
+            "sim",
+            &bench,
+            "--runs",
+            "200",
+            "--seed",
+            "5",
+            "--json",
+            "--threads",
+            "2",
+        ]);
+        assert_eq!(out.stdout, two.stdout, "{id}: 1 and 2 threads differ");
+    }
+}
+
+#[test]
+fn odds_are_a_distribution() {
+    for (id, bench) in rulesets() {
+        let (attacker, target) = first_foes(&bench);
+        let out = fray(&[
+            "odds",
+            &bench,
+            "--attacker",
+            &attacker,
+            "--target",
+            &target,
+            "--json",
+        ]);
+        assert!(out.status.success(), "{id}: {}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("JSON");
+        assert_eq!(v["schema"], 1);
+        assert_eq!(v["ruleset"], id.as_str());
+        let hit = v["hit"].as_f64().expect("hit");
+        let miss = v["miss"].as_f64().expect("miss");
+        assert!((hit + miss - 1.0).abs() < 1e-12, "{id}");
+        let sum: f64 = v["damage"]
+            .as_array()
+            .expect("pmf")
+            .iter()
+            .map(|d| d[1].as_f64().expect("p"))
+            .sum();
+        assert!((sum - 1.0).abs() < 1e-12, "{id}");
+    }
+}
+
+#[test]
+fn malformed_files_are_located_and_nothing_is_written() {
+    for (id, bench) in rulesets() {
+        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(&bench))
+            .expect("bench");
+        // A TOML syntax error on a known line.
+        let lines = text.lines().count();
+        let broken = temp_file(&id, "broken.toml", &format!("{text}\nname = [\n"));
+        let out = fray(&["fight", broken.to_str().expect("path")]);
+        assert_eq!(out.status.code(), Some(2), "{id}");
+        assert!(out.stdout.is_empty(), "{id}: stdout not empty");
+        let err = stderr(&out);
+        assert!(err.contains("broken.toml"), "{id}: {err}");
+        assert!(
+            err.contains(&format!(":{}:", lines + 2)) || err.contains(&format!(":{}:", lines + 3)),
+            "{id}: line missing in {err}"
+        );
+        // An unknown field on a combatant.
+        let bad_field = text.replacen("[[combatants]]", "[[combatants]]\nwingspan = 3", 1);
+        let path = temp_file(&id, "field.toml", &bad_field);
+        let out = fray(&["fight", path.to_str().expect("path")]);
+        assert_eq!(out.status.code(), Some(2), "{id}");
+        assert!(out.stdout.is_empty(), "{id}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("field.toml:") && err.contains("wingspan"),
+            "{id}: {err}"
+        );
+    }
+}
+
+#[test]
+fn bad_dice_and_choices_are_refused() {
+    for (id, bench) in rulesets() {
+        let out = fray(&["fight", &bench, "--dice", "1,1"]);
+        assert_eq!(out.status.code(), Some(2), "{id}");
+        assert!(out.stdout.is_empty(), "{id}");
+        assert!(stderr(&out).contains("ran out"), "{id}: {}", stderr(&out));
+        let out = fray(&["fight", &bench, "--dice", "1000"]);
+        assert_eq!(out.status.code(), Some(2), "{id}");
+        assert!(
+            stderr(&out).contains("impossible"),
+            "{id}: {}",
+            stderr(&out)
+        );
+        let (attacker, _) = first_foes(&bench);
+        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(&bench))
+            .expect("bench");
+        let scripted = format!("{text}\n[script]\nchoices = [\"{attacker}: attack {attacker}\"]\n");
+        let path = temp_file(&id, "choice.toml", &scripted);
+        let out = fray(&["fight", path.to_str().expect("path")]);
+        assert_eq!(out.status.code(), Some(2), "{id}: {}", stdout(&out));
+        assert!(out.stdout.is_empty(), "{id}");
+        let err = stderr(&out);
+        assert!(err.contains("illegal choice"), "{id}: {err}");
+        assert!(err.contains("-R"), "{id}: no rule named in {err}");
+    }
+}
+
+#[test]
+fn rulesets_reports_both_implemented_rulesets() {
+    let out = fray(&["rulesets", "--json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("json");
+    let list = v["rulesets"].as_array().expect("list");
+    for (id, _) in rulesets() {
+        let r = list
+            .iter()
+            .find(|r| r["id"] == id.as_str())
+            .expect("listed");
+        assert_eq!(
+            r["rules_implemented"], r["rules"],
+            "{id}: not every rule is implemented"
+        );
+    }
+}
