@@ -159,25 +159,34 @@ impl<R: Ruleset> Driver<R> for ScriptedDriver {
     ) -> Result<R::Choice, Interrupt> {
         let key = chooser_key::<R>(state, request.chooser);
         // A scripted choice answers the next request of its chooser that asks for its kind of
-        // choice (a declaration, an action, a yes/no); other requests get the default tactics.
-        let Some(next) = self.choices.front() else {
-            return Ok(R::tactics(state, request));
-        };
-        if next.who != key {
-            return Ok(R::tactics(state, request));
-        }
-        match R::parse_choice(state, request, &next.text) {
-            Ok(choice) if R::answers(request.question, &choice) => {
-                self.choices.pop_front();
-                Ok(choice)
+        // choice (a declaration, an action, a yes/no): the first line of that chooser whose kind
+        // fits is used, even if lines for other choosers or other kinds come before it. Requests
+        // no line answers get the default tactics.
+        let mut first_of_chooser = true;
+        for index in 0..self.choices.len() {
+            let line = &self.choices[index];
+            if line.who != key {
+                continue;
             }
-            Ok(_) => Ok(R::tactics(state, request)),
-            Err(illegal) => Err(Interrupt::IllegalChoice {
-                chooser: request.chooser,
-                text: next.text.clone(),
-                illegal,
-            }),
+            match R::parse_choice(state, request, &line.text) {
+                Ok(choice) if R::answers(request.question, &choice) => {
+                    self.choices.remove(index);
+                    return Ok(choice);
+                }
+                Ok(_) => {}
+                // The chooser's next line cannot be read now: it was meant for this request.
+                Err(illegal) if first_of_chooser => {
+                    return Err(Interrupt::IllegalChoice {
+                        chooser: request.chooser,
+                        text: line.text.clone(),
+                        illegal,
+                    })
+                }
+                Err(_) => {}
+            }
+            first_of_chooser = false;
         }
+        Ok(R::tactics(state, request))
     }
 }
 

@@ -9,6 +9,7 @@
 //!
 //! ```text
 //! declaration := intent [movement] [defend N] [aim] [draw | sheathe-draw] [ready-shield] [potion]
+//!                [free [N]]
 //! intent      := attack KEY | shoot KEY | cast SPELL at KEY | full-defense | desperate-defense
 //!              | move toward KEY | run toward KEY | withdraw | pick-up | hold | nothing
 //! movement    := no-movement | move-attack | run-attack | attack-move      (absent: stand)
@@ -102,7 +103,12 @@ pub struct Declaration {
     pub ready_shield: bool,
     /// Drink a potion (SJ-R17.6).
     pub potion: bool,
+    /// Free actions (SJ-R17.7): the first costs nothing, each further one a regular action.
+    pub free: u8,
 }
+
+/// Most free actions one declaration may list (a limit; each beyond the first costs an attack).
+pub const MAX_FREE_ACTIONS: u8 = 5;
 
 /// An answer to a Spelljammer choice request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -281,13 +287,19 @@ fn write_declaration(state: &State, caster: Option<CombatantId>, d: &Declaration
     if d.potion {
         out.push_str(" potion");
     }
+    match d.free {
+        0 => {}
+        1 => out.push_str(" free"),
+        n => out.push_str(&format!(" free {n}")),
+    }
     out
 }
 
 const EXPECTED: &str = "expected a declaration (`attack KEY`, `shoot KEY`, `cast SPELL at KEY`, \
      `full-defense`, `desperate-defense`, `move toward KEY`, `run toward KEY`, `withdraw`, \
      `pick-up`, `hold`, `nothing`, then optionally `no-movement` | `move-attack` | `run-attack` | \
-     `attack-move`, `defend N`, `aim`, `draw` | `sheathe-draw`, `ready-shield`, `potion`), or \
+     `attack-move`, `defend N`, `aim`, `draw` | `sheathe-draw`, `ready-shield`, `potion`, \
+     `free [N]`), or \
      `retarget KEY`, `retarget none`, `yes`, `no`, `push DIRECTION`";
 
 fn unreadable(text: &str, why: &str) -> Illegal {
@@ -333,7 +345,7 @@ fn combatant(state: &State, word: Option<&str>, text: &str) -> Result<CombatantI
 fn tokens(text: &str) -> Vec<String> {
     let lower = text.trim().to_ascii_lowercase().replace('_', "-");
     let words: Vec<&str> = lower.split_whitespace().collect();
-    const PAIRS: [(&str, &str, &str); 13] = [
+    const PAIRS: [(&str, &str, &str); 14] = [
         ("full", "defense", "full-defense"),
         ("full", "defence", "full-defense"),
         ("full", "parry", "full-defense"),
@@ -347,6 +359,7 @@ fn tokens(text: &str) -> Vec<String> {
         ("draw", "weapon", "draw"),
         ("sheathe", "draw", "sheathe-draw"),
         ("sheath", "draw", "sheathe-draw"),
+        ("free", "action", "free-action"),
     ];
     let mut out = Vec::with_capacity(words.len());
     let mut i = 0;
@@ -389,6 +402,8 @@ fn is_extra(w: &str) -> bool {
                 | "sheathe-and-draw"
                 | "ready-shield"
                 | "potion"
+                | "free"
+                | "free-action"
         )
 }
 
@@ -613,6 +628,25 @@ fn parse_extras(d: &mut Declaration, words: &[&str], text: &str) -> Result<(), I
                 }
                 "ready-shield" => d.ready_shield = true,
                 "potion" => d.potion = true,
+                "full-defense" | "full-defence" | "full-parry" | "desperate-defense"
+                | "desperate-defence" => {
+                    return Err(Illegal {
+                        rule: "SJ-R19",
+                        reason: format!(
+                            "`{w}` is a declaration of its own: Full and Desperate Defense allow \
+                             no attack, shot, spell or movement beside them"
+                        ),
+                    });
+                }
+                "free" | "free-action" => {
+                    match words.get(i + 1).and_then(|n| n.parse::<u8>().ok()) {
+                        Some(n) => {
+                            d.free = d.free.saturating_add(n);
+                            i += 1;
+                        }
+                        None => d.free = d.free.saturating_add(1),
+                    }
+                }
                 other => {
                     return Err(unreadable(text, &format!("unexpected `{other}`")));
                 }
@@ -658,6 +692,8 @@ mod tests {
             "attack orc-1 move-attack defend 10 draw ready-shield potion",
             "attack orc-2 run-attack",
             "attack orc-1 attack-move defend 20 sheathe-draw",
+            "attack orc-1 free",
+            "move toward orc-2 free 2",
             "shoot orc-2 no-movement aim",
             "nothing potion",
             "full-defense ready-shield",
@@ -696,6 +732,7 @@ mod tests {
                 draw: Draw::Draw,
                 ready_shield: true,
                 potion: true,
+                free: 0,
             }))
         );
         assert_eq!(parse(&s, "push ne"), Ok(Choice::Push(Direction::NorthEast)));
@@ -740,6 +777,11 @@ mod tests {
             "shoot orc-2 no-movement aim",
         );
         same("attack orc-1 stand", "attack orc-1");
+        same(
+            "attack orc-1 free action free action",
+            "attack orc-1 free 2",
+        );
+        same("attack orc-1 free 1", "attack orc-1 free");
         same("potion", "nothing potion");
         same("none", "nothing");
         same("push NE", "push north-east");

@@ -5,10 +5,10 @@
 //! file is reported at once, each with file, line, column and field (`combatants[2].weapon`).
 
 use crate::content::{one_of, Content, Damage, Size, Specialization, Weapon};
-use crate::rules::tables::Cover;
+use crate::rules::tables::{self, Cover};
 use crate::state::{
-    Ambush, AttackForm, Fighter, Lighting, Options, Override, Plan, Profile, Spell, State,
-    SurpriseKind, SurpriseRuling,
+    Ambush, AttackForm, Fighter, ForcedMove, Lighting, Options, Override, Plan, Profile, Spell,
+    State, SurpriseKind, SurpriseRuling,
 };
 use fray_core::driver::ScriptedChoice;
 use fray_core::encounter::{
@@ -17,7 +17,7 @@ use fray_core::encounter::{
 };
 use fray_core::roster::{CombatantInfo, SideInfo};
 use fray_core::span::{FileError, FileErrors, SourceFile};
-use fray_core::{Limits, Roster, RulesetId, SideId};
+use fray_core::{Limits, Pos, Roster, RulesetId, SideId};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -91,6 +91,8 @@ struct EncounterDef {
     surprise: Vec<SurpriseDef>,
     #[serde(default)]
     overrides: Vec<OverrideDef>,
+    #[serde(default)]
+    forced_moves: Vec<ForcedMoveDef>,
     sides: Vec<SideDef>,
     combatants: Vec<CombatantDef>,
     #[serde(default)]
@@ -137,8 +139,19 @@ struct OverrideDef {
     def: Option<Spanned<i64>>,
     prot: Option<Spanned<i64>>,
     initiative: Option<Spanned<i64>>,
+    hp: Option<Spanned<i64>>,
     from_round: Option<Spanned<i64>>,
     to_round: Option<Spanned<i64>>,
+    reason: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ForcedMoveDef {
+    who: Spanned<String>,
+    round: Option<Spanned<i64>>,
+    segment: Option<Spanned<i64>>,
+    to: [i32; 2],
     reason: String,
 }
 
@@ -414,6 +427,7 @@ fn build(
         });
     let surprises = read_surprises(file, def, &roster, errors);
     let overrides = read_overrides(file, def, &roster, errors);
+    let forced_moves = read_forced_moves(file, def, &roster, errors);
     let mut limits = Limits::default();
     if let Some(r) = int(
         file,
@@ -444,11 +458,13 @@ fn build(
             options,
             surprises,
             overrides,
+            forced_moves,
             ambush,
             ambush_results: Vec::new(),
             round: 0,
             segment: 0,
             schedule: Vec::new(),
+            segment_start: Vec::new(),
             asking: None,
         },
         limits,
@@ -1023,6 +1039,7 @@ fn read_overrides(
         let def_ = int(file, at("def"), &o.def, -200, 200, errors).unwrap_or(0);
         let prot = int(file, at("prot"), &o.prot, -50, 50, errors).unwrap_or(0);
         let initiative = int(file, at("initiative"), &o.initiative, -50, 50, errors).unwrap_or(0);
+        let hp = int(file, at("hp"), &o.hp, -1000, 1000, errors).unwrap_or(0);
         let from_round =
             int(file, at("from_round"), &o.from_round, 0, ceiling, errors).unwrap_or(1);
         let to_round = match &o.to_round {
@@ -1043,9 +1060,56 @@ fn read_overrides(
                 def: def_,
                 prot,
                 initiative,
+                hp,
                 from_round: from_round as u32,
                 to_round: to_round as u32,
                 reason: o.reason.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// `[[forced_moves]]`: the GM moves a combatant on a segment (SJ-R5.3).
+fn read_forced_moves(
+    file: &SourceFile<'_>,
+    def: &EncounterDef,
+    roster: &Roster,
+    errors: &mut Vec<FileError>,
+) -> Vec<ForcedMove> {
+    let mut out = Vec::new();
+    let ceiling = i64::from(Limits::MAX_ROUNDS_CEILING);
+    for (i, m) in def.forced_moves.iter().enumerate() {
+        let at = |f: &str| Some(format!("forced_moves[{i}].{f}"));
+        let person = who(
+            file,
+            format!("forced_moves[{i}].who"),
+            &m.who,
+            roster,
+            errors,
+        );
+        let round = match &m.round {
+            Some(_) => int(file, at("round"), &m.round, 0, ceiling, errors),
+            None => Some(1),
+        };
+        let segment = match &m.segment {
+            Some(_) => int(
+                file,
+                at("segment"),
+                &m.segment,
+                i64::from(tables::LAST_SEGMENT),
+                10,
+                errors,
+            ),
+            None => Some(10),
+        };
+        if let (Some(who), Some(round), Some(segment)) = (person, round, segment) {
+            out.push(ForcedMove {
+                who,
+                round: round as u32,
+                segment,
+                to: Pos::new(m.to[0], m.to[1]),
+                reason: m.reason.clone(),
             });
         }
     }

@@ -166,6 +166,8 @@ pub enum ActionKind {
     Potion,
     /// A dropped weapon is picked up.
     PickUp,
+    /// The round's free actions, at the combatant's earliest initiative (SJ-R17.7).
+    Free,
 }
 
 /// What a combatant declared and what follows from it for this round.
@@ -296,11 +298,30 @@ pub struct Override {
     pub prot: i32,
     /// Initiative adjustment.
     pub initiative: i32,
+    /// Hit points gained (or lost, if negative) once, at the start of `from_round`.
+    pub hp: i32,
     /// First round (1-based; 0 = the ambush surprise round).
     pub from_round: u32,
     /// Last round.
     pub to_round: u32,
     /// The GM's reason, shown as the ruling.
+    pub reason: String,
+}
+
+/// A GM ruling that circumstances force `who` to move (SJ-R5.3): on `segment` of `round` it is
+/// moved to `to`. Under a "no movement" declaration it then loses its remaining actions, rolls
+/// 2× DEX or falls, and loses the spell it is casting.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ForcedMove {
+    /// Who is moved.
+    pub who: CombatantId,
+    /// Round (0 = the ambush surprise round).
+    pub round: u32,
+    /// Segment, before that segment's movement and actions.
+    pub segment: i32,
+    /// Where it ends up.
+    pub to: Pos,
+    /// The GM's reason, shown in the log.
     pub reason: String,
 }
 
@@ -429,6 +450,8 @@ pub struct State {
     pub surprises: Vec<SurpriseRuling>,
     /// Standing GM adjustments (SJ-G15).
     pub overrides: Vec<Override>,
+    /// Moves the GM forces on combatants (SJ-R5.3).
+    pub forced_moves: Vec<ForcedMove>,
     /// The ambush, if any (played in `begin`).
     pub ambush: Option<Ambush>,
     /// Ambush results for the surprise round.
@@ -441,6 +464,21 @@ pub struct State {
     pub schedule: Vec<Scheduled>,
     /// What the pending choice request is about.
     pub asking: Option<Asking>,
+    /// How everyone stood when the current segment's actions began (empty outside them).
+    pub segment_start: Vec<AtSegmentStart>,
+}
+
+/// How a combatant stood when a segment's actions began. Actions on one segment are
+/// simultaneous (SJ-A11): they see these values, not each other's effects, which are applied as
+/// they are rolled and seen from the next segment on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AtSegmentStart {
+    /// Hit points (for wound modifiers).
+    pub hp: i32,
+    /// Stunned (for the +10 against a stunned target).
+    pub stunned: bool,
+    /// Still in the fight (a target felled on this segment is still struck).
+    pub up: bool,
 }
 
 impl State {
@@ -476,6 +514,33 @@ impl State {
                 .pos
                 .within_reach(self.f(id).pos, self.reach(o).max(5))
         })
+    }
+    /// Hit points as the current segment's simultaneous actions see them (SJ-A11).
+    pub fn hp_seen(&self, id: CombatantId) -> i32 {
+        self.segment_start
+            .get(id.index())
+            .map_or(self.f(id).hp, |s| s.hp)
+    }
+    /// Stunned, as the current segment's simultaneous actions see it (SJ-A11).
+    pub fn stunned_seen(&self, id: CombatantId) -> bool {
+        self.segment_start
+            .get(id.index())
+            .map_or(self.f(id).stunned, |s| s.stunned)
+    }
+    /// Still in the fight, as the current segment's simultaneous actions see it (SJ-A11).
+    pub fn up_seen(&self, id: CombatantId) -> bool {
+        self.segment_start
+            .get(id.index())
+            .map_or(self.f(id).is_up(), |s| s.up)
+    }
+    /// Does `id`'s spell go off on the segment whose actions are being resolved? Then a blow
+    /// landing on the same segment cannot stop it (SJ-A11).
+    pub fn spell_goes_off_now(&self, id: CombatantId) -> bool {
+        !self.segment_start.is_empty()
+            && self
+                .f(id)
+                .casting
+                .is_some_and(|c| c.off_round == self.round && c.off_segment == self.segment)
     }
     /// Longest melee reach of a combatant (5 ft at least when it has a melee form).
     pub fn reach(&self, id: CombatantId) -> i32 {

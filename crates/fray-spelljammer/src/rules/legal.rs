@@ -227,6 +227,33 @@ pub fn check_declaration(
             format!("{} has no slung shield to ready", name())
         });
     }
+    // Free actions: one a round is free; each further one takes the place of an attack.
+    if d.free > crate::choice::MAX_FREE_ACTIONS {
+        return no(w, "SJ-R17.7", || {
+            format!(
+                "at most {} free actions may be declared in a round",
+                crate::choice::MAX_FREE_ACTIONS
+            )
+        });
+    }
+    if d.free > 1 {
+        let extra = i32::from(d.free) - 1;
+        if !attacking {
+            return no(w, "SJ-R17.7", || {
+                "only one free action a round is free; a further one costs a regular action \
+                 (an attack or a shot), and this declaration has none to give up"
+            });
+        }
+        if extra > i32::from(p.attacks) {
+            return no(w, "SJ-R17.7", || {
+                format!(
+                    "{} has {} attacks; {extra} extra free actions would cost more than that",
+                    name(),
+                    p.attacks
+                )
+            });
+        }
+    }
     // Potion.
     if d.potion {
         if me.potions == 0 || p.potion.is_none() {
@@ -849,11 +876,13 @@ pub(crate) mod testkit {
             options: Options::default(),
             surprises: Vec::new(),
             overrides: Vec::new(),
+            forced_moves: Vec::new(),
             ambush: None,
             ambush_results: Vec::new(),
             round: 1,
             segment: 11,
             schedule: Vec::new(),
+            segment_start: Vec::new(),
             asking: None,
         }
     }

@@ -10,7 +10,7 @@ use super::strike::{self, Blow};
 use super::tables;
 use crate::choice::{Declaration, Draw, Intent, Movement};
 use crate::content::SpellKind;
-use crate::state::{ActionKind, Asking, Casting, MovePlan, Plan, Scheduled};
+use crate::state::{ActionKind, Asking, AtSegmentStart, Casting, MovePlan, Plan, Scheduled};
 use crate::{Choice, Spelljammer, State};
 use fray_core::event::{Event, Modifier};
 use fray_core::protocol::{Chooser, Question, RollPurpose};
@@ -96,6 +96,7 @@ fn round_body(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
     }
     state.schedule.clear();
     state.segment = 11;
+    hit_point_adjustments(state, table)?;
     declarations(state, table)?;
     for id in state.ids().collect::<Vec<_>>() {
         if state.f(id).is_up() {
@@ -103,9 +104,144 @@ fn round_body(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
             plan_movement(state, id);
         }
     }
-    state.schedule.sort_by_key(|s| std::cmp::Reverse(s.segment));
+    // By segment; on one segment, free actions first (the earliest possible moment, SJ-R17.7).
+    state
+        .schedule
+        .sort_by_key(|s| (std::cmp::Reverse(s.segment), s.kind != ActionKind::Free));
     segments(state, table)?;
     end_of_round(state, table)
+}
+
+/// The GM's hit-point adjustments that take effect this round (SJ-G15): a gain heals (up to the
+/// starting hit points, and brings a downed combatant back above 0), a loss is damage without a
+/// hit (no stun, no interruption).
+fn hit_point_adjustments(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
+    let now: Vec<(CombatantId, i32, String)> = state
+        .overrides
+        .iter()
+        .filter(|o| o.hp != 0 && o.from_round == state.round)
+        .map(|o| (o.who, o.hp, o.reason.clone()))
+        .collect();
+    for (who, hp, reason) in now {
+        if state.f(who).dead {
+            continue;
+        }
+        table.emit(|| Event::Ruling {
+            rule: "SJ-G15",
+            text: format!(
+                "GM adjustment: {} {} {} hp ({reason})",
+                state.roster.name(who),
+                if hp < 0 { "loses" } else { "gains" },
+                hp.abs()
+            ),
+        });
+        if hp < 0 {
+            strike::apply_damage(
+                state,
+                table,
+                who,
+                who,
+                -hp,
+                false,
+                -hp,
+                Vec::new(),
+                "SJ-G15",
+            )?;
+        } else {
+            let max = state.p(who).max_hp;
+            let f = state.f_mut(who);
+            let amount = hp.min((max - f.hp).max(0));
+            f.hp += amount;
+            if f.hp > 0 {
+                f.down = false;
+            }
+            let now_hp = f.hp;
+            table.emit(|| Event::Healed {
+                who,
+                amount,
+                hp: now_hp,
+                rule: "SJ-G15",
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The GM forces combatants to move on this segment (SJ-R5.3). A combatant that declared "no
+/// movement" then loses its remaining actions, must make a 2× DEX roll or fall down, and its
+/// spell being cast is interrupted.
+fn forced_moves(state: &mut State, table: T<'_, '_>, segment: i32) -> Result<(), Interrupt> {
+    let now: Vec<(CombatantId, fray_core::Pos, String)> = state
+        .forced_moves
+        .iter()
+        .filter(|m| m.round == state.round && m.segment == segment)
+        .map(|m| (m.who, m.to, m.reason.clone()))
+        .collect();
+    for (who, to, reason) in now {
+        if !state.f(who).is_up() {
+            continue;
+        }
+        table.emit(|| Event::Ruling {
+            rule: "SJ-R5.3",
+            text: format!("the GM forces {} to move: {reason}", state.roster.name(who)),
+        });
+        if !movement::free(state, to, who) {
+            table.emit(|| Event::Ruling {
+                rule: "SJ-R5.3",
+                text: format!(
+                    "{} cannot be moved to ({}, {}): the square is taken",
+                    state.roster.name(who),
+                    to.x,
+                    to.y
+                ),
+            });
+            continue;
+        }
+        let from = state.f(who).pos;
+        state.f_mut(who).pos = to;
+        let feet = from.feet_to(to);
+        table.emit(|| Event::Moved {
+            who,
+            from,
+            to,
+            feet,
+            mode: "forced",
+            rule: "SJ-R5.3",
+        });
+        if state.f(who).plan.declaration.movement != Movement::NoMovement {
+            continue;
+        }
+        state.f_mut(who).plan.actions_lost = true;
+        table.emit(|| Event::Ruling {
+            rule: "SJ-R5.3",
+            text: format!(
+                "{} declared no movement: its remaining actions this round are lost",
+                state.roster.name(who)
+            ),
+        });
+        let dex = effective_dex(state, who);
+        let roll = table.roll_dice(1, 100, Some(who), RollPurpose::Check, "SJ-R5.3")?;
+        let keeps_feet = tables::ladder(roll, dex, 2) <= 2;
+        table.emit(|| Event::Ruling {
+            rule: "SJ-R5.3",
+            text: format!(
+                "{} tries to keep its feet: d100 {roll} vs 2× DEX {} → {}",
+                state.roster.name(who),
+                2 * dex,
+                if keeps_feet { "stays up" } else { "falls down" }
+            ),
+        });
+        if !keeps_feet {
+            table.emit(|| Event::Condition {
+                who,
+                condition: "fallen down",
+                gained: true,
+                rule: "SJ-R5.3",
+            });
+        }
+        strike::interrupt(state, table, who, "SJ-R5.3")?;
+    }
+    Ok(())
 }
 
 /// The ambush step of a target in the surprise round, if it is one.
@@ -278,6 +414,10 @@ fn attacks_kept(state: &State, id: CombatantId, fives: i32) -> (u8, Vec<&'static
         n = n.saturating_sub(1);
         why.push("taking careful aim (SJ-R23.2)");
     }
+    if d.free > 1 {
+        n = n.saturating_sub(d.free - 1);
+        why.push("extra free actions (SJ-R17.7)");
+    }
     (n, why)
 }
 
@@ -390,6 +530,63 @@ fn initiative(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<()
         Intent::PickUp => pick_up(state, table, id, die_index, &mods, bonus)?,
         _ => {}
     }
+    if d.free > 0 {
+        schedule_free_actions(state, table, id, &mods, bonus)?;
+    }
+    Ok(())
+}
+
+/// Free actions happen at the combatant's earliest initiative this round: its highest scheduled
+/// action or the start of its casting, else an initiative rolled for them on the next die of the
+/// chain. [Seed: Free Actions] SJ-R17.7
+fn schedule_free_actions(
+    state: &mut State,
+    table: T<'_, '_>,
+    id: CombatantId,
+    mods: &[Modifier],
+    bonus: i32,
+) -> Result<(), Interrupt> {
+    let round = state.round;
+    let casting_start = state
+        .f(id)
+        .casting
+        .filter(|c| c.from_round == round)
+        .map(|c| c.from_segment);
+    let earliest = state
+        .schedule
+        .iter()
+        .filter(|s| s.who == id)
+        .map(|s| s.segment)
+        .chain(casting_start)
+        .max();
+    let at = match earliest {
+        Some(at) => at,
+        None => {
+            let die_index = usize::from(state.f(id).plan.declaration.potion);
+            roll_initiative(
+                state,
+                table,
+                id,
+                die_index,
+                mods,
+                bonus,
+                "free action".into(),
+            )?
+        }
+    };
+    if tables::is_lost(at) {
+        table.emit(|| Event::Skipped {
+            who: id,
+            reason: "free action lost: initiative −6 or later",
+            rule: "SJ-R2.5",
+        });
+        return Ok(());
+    }
+    state.schedule.push(Scheduled {
+        who: id,
+        segment: at,
+        kind: ActionKind::Free,
+    });
     Ok(())
 }
 
@@ -633,6 +830,10 @@ fn segments(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
     let mut next = 0usize;
     for segment in (tables::LAST_SEGMENT..=top).rev() {
         state.segment = segment;
+        let forced = state
+            .forced_moves
+            .iter()
+            .any(|m| m.round == state.round && m.segment == segment);
         let moving = (1..=10).contains(&segment)
             && state.fighters.iter().any(|f| {
                 f.is_up()
@@ -645,20 +846,31 @@ fn segments(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
                 .iter()
                 .take_while(|s| s.segment == segment)
                 .count();
-        if !moving && end == next {
+        if !forced && !moving && end == next {
             continue;
         }
-        let phase = match segment {
-            s if s > 10 => "pre-movement",
-            1..=10 => "movement",
-            _ => "post-movement",
+        let mut header = SegmentHeader {
+            segment,
+            shown: false,
         };
-        table.emit(|| Event::Segment { segment, phase });
+        if forced {
+            header.show(table);
+            forced_moves(state, table, segment)?;
+        }
         if moving {
-            move_segment(state, table, segment)?;
+            move_segment(state, table, &mut header)?;
         }
         // Actions on one segment are simultaneous (SJ-A11): whoever could act when the segment
-        // began acts, even if felled or stunned by another action of the same segment.
+        // began acts, even if felled or stunned by another action of the same segment, and every
+        // action sees the combatants as they stood then (`State::segment_start`).
+        let mut start = std::mem::take(&mut state.segment_start);
+        start.clear();
+        start.extend(state.fighters.iter().map(|f| AtSegmentStart {
+            hp: f.hp,
+            stunned: f.stunned,
+            up: f.is_up(),
+        }));
+        state.segment_start = start;
         let acts: Vec<(Scheduled, bool)> = state.schedule[next..end]
             .iter()
             .map(|s| {
@@ -678,6 +890,7 @@ fn segments(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
                     continue;
                 };
                 let rule = if f.stunned { "SJ-R11.1" } else { "SJ-R1.3" };
+                header.show(table);
                 table.emit(|| Event::Skipped {
                     who: act.who,
                     reason,
@@ -685,20 +898,54 @@ fn segments(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
                 });
                 continue;
             }
+            header.show(table);
             match act.kind {
                 ActionKind::Attack { n, ranged } => attack(state, table, act.who, n, ranged)?,
                 ActionKind::SpellOff => strike::spell_goes_off(state, table, act.who)?,
                 ActionKind::Potion => drink(state, table, act.who)?,
                 ActionKind::PickUp => {}
+                ActionKind::Free => free_actions(state, table, act.who),
             }
         }
+        state.segment_start.clear();
     }
     Ok(())
 }
 
+/// A segment's heading in the log, written before the first thing that happens on it, so
+/// segments where nothing happens are not logged.
+struct SegmentHeader {
+    segment: i32,
+    shown: bool,
+}
+
+impl SegmentHeader {
+    fn show(&mut self, table: T<'_, '_>) {
+        if !self.shown {
+            self.shown = true;
+            let (segment, phase) = (self.segment, phase_of(self.segment));
+            table.emit(|| Event::Segment { segment, phase });
+        }
+    }
+}
+
+/// The part of the round a segment belongs to (SJ-R3.1).
+fn phase_of(segment: i32) -> &'static str {
+    match segment {
+        s if s > 10 => "pre-movement",
+        1..=10 => "movement",
+        _ => "post-movement",
+    }
+}
+
 /// Movers take this segment's share of their movement (SJ-R3.1, SJ-A10). A withdrawal draws
 /// free attacks when it begins (SJ-R22).
-fn move_segment(state: &mut State, table: T<'_, '_>, segment: i32) -> Result<(), Interrupt> {
+fn move_segment(
+    state: &mut State,
+    table: T<'_, '_>,
+    header: &mut SegmentHeader,
+) -> Result<(), Interrupt> {
+    let segment = header.segment;
     for id in state.ids().collect::<Vec<_>>() {
         let Some(mut mv) = state.f(id).plan.movement else {
             continue;
@@ -711,6 +958,7 @@ fn move_segment(state: &mut State, table: T<'_, '_>, segment: i32) -> Result<(),
             continue;
         }
         if mv.away && segment == mv.from_segment && state.in_melee(id) {
+            header.show(table);
             free_attacks(state, table, id)?;
             if !state.f(id).is_up() {
                 continue;
@@ -745,6 +993,7 @@ fn move_segment(state: &mut State, table: T<'_, '_>, segment: i32) -> Result<(),
         }
         state.f_mut(id).plan.movement = Some(mv);
         if moved > 0 {
+            header.show(table);
             let to = state.f(id).pos;
             let mode = if mv.away {
                 "withdraw"
@@ -955,7 +1204,7 @@ fn current_target(
     who: CombatantId,
     ranged: bool,
 ) -> Result<Option<CombatantId>, Interrupt> {
-    if let Some(t) = state.f(who).plan.target.filter(|&t| state.f(t).is_up()) {
+    if let Some(t) = state.f(who).plan.target.filter(|&t| state.up_seen(t)) {
         return Ok(Some(t));
     }
     let new = if state.options.ask_retarget {
@@ -1115,7 +1364,12 @@ fn done_attack(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result<
                 state.roster.name(who),
                 match start {
                     Some(s) => format!("{}× DEX, moves from segment {s}", step.min(5)),
-                    None => "cannot move this round".to_string(),
+                    None if step >= 5 => "5× DEX or worse: cannot move this round".to_string(),
+                    None => format!(
+                        "{step}× DEX: {segment} − {step} = {} is before segment 1, cannot move \
+                         this round",
+                        segment - i32::from(step)
+                    ),
                 }
             ),
         });
@@ -1138,6 +1392,30 @@ fn done_attack(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result<
         });
     }
     Ok(())
+}
+
+/// The declared free actions are taken (SJ-R17.7): what they are is the player's to describe;
+/// the engine times them and charges an attack for each one after the first.
+fn free_actions(state: &State, table: T<'_, '_>, who: CombatantId) {
+    let n = state.f(who).plan.declaration.free;
+    table.emit(|| Event::Ruling {
+        rule: "SJ-R17.7",
+        text: if n <= 1 {
+            format!(
+                "{} takes its free action on segment {}",
+                state.roster.name(who),
+                state.segment
+            )
+        } else {
+            format!(
+                "{} takes {n} free actions on segment {}: the first is free, the other {} cost \
+                 an attack each",
+                state.roster.name(who),
+                state.segment,
+                n - 1
+            )
+        },
+    });
 }
 
 /// A potion is drunk (SJ-R17.6).

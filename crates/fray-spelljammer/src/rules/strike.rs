@@ -93,6 +93,11 @@ pub fn wound_modifier(state: &State, id: CombatantId) -> i32 {
     tables::wound_modifier(state.f(id).hp, state.p(id).max_hp)
 }
 
+/// The wound modifier of `id` as this segment's simultaneous actions see it (SJ-R12, SJ-A11).
+fn wound_modifier_seen(state: &State, id: CombatantId) -> i32 {
+    tables::wound_modifier(state.hp_seen(id), state.p(id).max_hp)
+}
+
 /// How many attackers are on `target` in melee this round, counting tentacle pairs (SJ-R18.2,
 /// SJ-A26): every foe whose declared melee attacks are aimed at it.
 fn melee_attackers(state: &State, target: CombatantId) -> i32 {
@@ -100,7 +105,7 @@ fn melee_attackers(state: &State, target: CombatantId) -> i32 {
         .ids()
         .filter(|&o| {
             let f = state.f(o);
-            f.is_up()
+            state.up_seen(o)
                 && state.foes(o, target)
                 && f.plan.target == Some(target)
                 && matches!(f.plan.declaration.intent, Intent::Attack(_))
@@ -183,7 +188,7 @@ pub fn strike(
     if form.offhand && !ap.ambidextrous {
         sc.add("off hand", "SJ-R20.1", -20);
     }
-    sc.add("wounds", "SJ-R12.1", wound_modifier(state, attacker));
+    sc.add("wounds", "SJ-R12.1", wound_modifier_seen(state, attacker));
     if ap.encumbered {
         sc.add("encumbered", "SJ-R18.5", -10);
     }
@@ -194,7 +199,7 @@ pub fn strike(
             tables::lighting_modifier(state.options.lighting),
         );
     }
-    if state.f(target).stunned {
+    if state.stunned_seen(target) {
         sc.add("target stunned", "SJ-R18.3", 10);
     }
     if t_decl.aim {
@@ -521,9 +526,12 @@ pub fn apply_damage(
     });
     if hp <= 0 {
         if was_up {
+            let goes_off = state.spell_goes_off_now(target);
             let t = state.f_mut(target);
             t.down = true;
-            t.casting = None;
+            if !goes_off {
+                t.casting = None;
+            }
             table.emit(|| Event::Status {
                 who: target,
                 status: "out of the fight",
@@ -555,11 +563,14 @@ pub fn apply_damage(
             gained: true,
             rule: "SJ-R11.1",
         });
-        if state.options.stun_interrupts && casting_now(state, target) {
+        if state.options.stun_interrupts
+            && casting_now(state, target)
+            && !spell_off_this_segment(state, table, target)
+        {
             interrupt(state, table, target, "SJ-A17")?;
         }
     }
-    if casting_now(state, target) {
+    if casting_now(state, target) && !spell_off_this_segment(state, table, target) {
         let interrupted = if state.options.damage_interrupts {
             true
         } else {
@@ -575,6 +586,22 @@ pub fn apply_damage(
         }
     }
     Ok(())
+}
+
+/// A spell going off on the segment whose actions are being resolved is not stopped by a blow
+/// of the same segment (SJ-A11); says so when it is.
+fn spell_off_this_segment(state: &State, table: T<'_, '_>, caster: CombatantId) -> bool {
+    let now = state.spell_goes_off_now(caster);
+    if now {
+        table.emit(|| Event::Ruling {
+            rule: "SJ-A11",
+            text: format!(
+                "{}'s spell goes off on this same segment: the blow cannot interrupt it",
+                state.roster.name(caster)
+            ),
+        });
+    }
+    now
 }
 
 /// The spell being cast is lost, and with it the caster's action for the round (SJ-R1.3).
@@ -615,7 +642,7 @@ pub fn spell_goes_off(
     };
     let mut target = casting.target;
     if let SpellEffect::Damage { .. } = spell.def.effect {
-        if !state.f(target).is_up() {
+        if !state.up_seen(target) {
             let at = state.f(caster).pos;
             let range = spell.def.range.max(5);
             match state
