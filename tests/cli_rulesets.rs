@@ -190,6 +190,15 @@ fn malformed_files_are_located_and_nothing_is_written() {
     }
 }
 
+/// A round-1 declaration of `who` against itself, in the ruleset's words (`attack KEY` unless the
+/// ruleset declares differently).
+fn illegal_first_declaration(ruleset: &str, who: &str) -> String {
+    match ruleset {
+        "cnc" => format!("charge {who}"),
+        _ => format!("attack {who}"),
+    }
+}
+
 #[test]
 fn bad_dice_and_choices_are_refused() {
     for (id, bench) in rulesets() {
@@ -207,7 +216,10 @@ fn bad_dice_and_choices_are_refused() {
         let (attacker, _) = first_foes(&bench);
         let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(&bench))
             .expect("bench");
-        let scripted = format!("{text}\n[script]\nchoices = [\"{attacker}: attack {attacker}\"]\n");
+        // A declaration aimed at oneself, answering the very first request of round 1 (so the
+        // refusal cannot depend on how the unseeded fight goes).
+        let declaration = illegal_first_declaration(&id, &attacker);
+        let scripted = format!("{text}\n[script]\nchoices = [\"{attacker}: {declaration}\"]\n");
         let path = temp_file(&id, "choice.toml", &scripted);
         let out = fray(&["fight", path.to_str().expect("path")]);
         assert_eq!(out.status.code(), Some(2), "{id}: {}", stdout(&out));
@@ -234,4 +246,43 @@ fn rulesets_reports_both_implemented_rulesets() {
             "{id}: not every rule is implemented"
         );
     }
+}
+
+/// The seed's hitting example (SJ-E3) through the real binary: SC 112 against DEF 40 is MSC 72,
+/// so d100 ≤ 72 hits, ≤ 11 is a critical (row 70…76) and ≤ 4 grievous. With 1d8+4 against PROT 3
+/// a normal hit (61%) deals 2…9, each 61/800; a critical or grievous one (11%) deals 2 × (1d8+4),
+/// 10…24 in steps of 2, each 11/800.
+#[test]
+fn spelljammer_odds_match_the_seeds_hitting_example() {
+    let out = fray(&[
+        "odds",
+        "examples/spelljammer/sc112-def40.toml",
+        "--attacker",
+        "derrick",
+        "--target",
+        "ogre",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("json");
+    let exact = &v["exact"];
+    assert_eq!(exact["hit"], "18/25");
+    assert_eq!(exact["miss"], "7/25");
+    assert_eq!(exact["critical"], "11/100");
+    assert_eq!(exact["grievous"], "1/25");
+    let damage: Vec<(i64, String)> = exact["damage"]
+        .as_array()
+        .expect("damage")
+        .iter()
+        .map(|pair| {
+            (
+                pair[0].as_i64().expect("amount"),
+                pair[1].as_str().expect("fraction").to_string(),
+            )
+        })
+        .collect();
+    let mut expected = vec![(0, "7/25".to_string())];
+    expected.extend((2..=9).map(|d| (d, "61/800".to_string())));
+    expected.extend((10..=24).step_by(2).map(|d| (d, "11/800".to_string())));
+    assert_eq!(damage, expected);
 }

@@ -195,6 +195,8 @@ pub struct Plan {
     pub picking_up: bool,
     /// Its remaining actions were lost (stunned, forced to move under "no movement").
     pub actions_lost: bool,
+    /// It only aimed this round: no shot was left after careful aim (SJ-A21).
+    pub aim_only: bool,
 }
 
 /// What changes during a fight.
@@ -224,7 +226,7 @@ pub struct Fighter {
     pub shield_slung: bool,
     /// Potions left.
     pub potions: u8,
-    /// It aimed last round and stayed still (SJ-A21: +15 on this round's first shot).
+    /// It only aimed last round (SJ-A21): this round's first shot gets +15 if it stays still.
     pub aimed: bool,
     /// It held its action from last round (a 1-round spell may start on 10).
     pub held: bool,

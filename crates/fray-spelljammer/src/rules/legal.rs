@@ -334,11 +334,10 @@ fn check_cast(
     Ok(())
 }
 
-/// Are the two squares (10 ft) beyond `target` in `dir` free of combatants still up?
-/// [Seed: Desperate Defense] SJ-R19
+/// Is the square beyond `target` in `dir` free of combatants still up, so that a push moves it
+/// at least 5 ft (and up to 10 ft, SJ-R19)? [Seed: Desperate Defense] SJ-R19
 pub fn push_free(state: &State, target: CombatantId, dir: Direction) -> bool {
-    let one = state.f(target).pos.step(dir);
-    free(state, one, target) && free(state, one.step(dir), target)
+    free(state, state.f(target).pos.step(dir), target)
 }
 
 /// The kind of answer a question wants, in words.
@@ -443,7 +442,7 @@ pub fn check(
                         Err(Illegal {
                             rule: "SJ-R19",
                             reason: format!(
-                                "the 10 ft beyond {} to the {} are not free",
+                                "the square beyond {} to the {} is not free",
                                 state.roster.name(target),
                                 crate::choice::direction_key(dir)
                             ),
@@ -1268,10 +1267,10 @@ mod tests {
     }
 
     #[test]
-    fn pushes_need_ten_free_feet() {
+    fn pushes_go_up_to_ten_feet_and_need_the_first_square_free() {
         let mut s = fight();
-        // The hero pushes orc-1 (at 1,0); orc-2 stands two squares east of it at (3,0).
-        s.f_mut(ORC2).pos = Pos::new(3, 0);
+        // The hero pushes orc-1 (at 1,0); orc-2 stands right behind it at (2,0).
+        s.f_mut(ORC2).pos = Pos::new(2, 0);
         s.asking = Some(Asking::Push {
             by: HERO,
             target: ORC1,
@@ -1301,7 +1300,20 @@ mod tests {
         assert!(check(&s, HERO, &req, &Choice::Push(Direction::South)).is_ok());
         assert!(check(&s, HERO, &req, &Choice::No).is_ok());
         assert!(check(&s, HERO, &req, &Choice::Yes).is_err());
+        assert_eq!(
+            crate::rules::movement::push_destination(&s, ORC1, Direction::South),
+            Pos::new(1, 2),
+            "a clear push goes the whole 10 ft"
+        );
+        // With orc-2 two squares east, the push east goes 5 ft and stops.
+        s.f_mut(ORC2).pos = Pos::new(3, 0);
+        assert!(check(&s, HERO, &req, &Choice::Push(Direction::East)).is_ok());
+        assert_eq!(
+            crate::rules::movement::push_destination(&s, ORC1, Direction::East),
+            Pos::new(2, 0)
+        );
         // A fallen combatant does not block.
+        s.f_mut(ORC2).pos = Pos::new(2, 0);
         s.f_mut(ORC2).down = true;
         assert!(check(&s, HERO, &req, &Choice::Push(Direction::East)).is_ok());
     }

@@ -271,6 +271,25 @@ fn declarations(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
             });
             continue;
         }
+        if let Some(c) = state.f(id).casting.filter(|c| c.off_round < state.round) {
+            // A spell whose moment passed without going off (it can only have been skipped) is
+            // gone; the caster declares again.
+            state.f_mut(id).casting = None;
+            let name = state
+                .p(id)
+                .spells
+                .get(c.spell as usize)
+                .map_or_else(String::new, |s| s.def.name.clone());
+            table.emit(|| Event::Ruling {
+                rule: "SJ-R1.3",
+                text: format!(
+                    "{}'s {name} did not go off on segment {} of round {}: the spell is lost",
+                    state.roster.name(id),
+                    c.off_segment,
+                    c.off_round
+                ),
+            });
+        }
         if let Some(c) = state.f(id).casting {
             table.emit(|| Event::Ruling {
                 rule: "SJ-R15.4",
@@ -460,6 +479,7 @@ fn initiative(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<()
                 });
             }
             if n == 0 && d.aim {
+                state.f_mut(id).plan.aim_only = true;
                 table.emit(|| Event::Ruling {
                     rule: "SJ-A21",
                     text: format!(
@@ -871,25 +891,33 @@ fn segments(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
             up: f.is_up(),
         }));
         state.segment_start = start;
+        // Stun costs the remaining attacks (SJ-R11.1); a spell being cast is lost to it only
+        // when stun interrupts spells (SJ-A17), else it still goes off.
+        let stun_stops_spells = state.options.stun_interrupts;
         let acts: Vec<(Scheduled, bool)> = state.schedule[next..end]
             .iter()
             .map(|s| {
                 let f = state.f(s.who);
-                (*s, f.is_up() && !f.stunned && !f.plan.actions_lost)
+                let stunned = f.stunned && (s.kind != ActionKind::SpellOff || stun_stops_spells);
+                (*s, f.is_up() && !stunned && !f.plan.actions_lost)
             })
             .collect();
         next = end;
         for (act, able) in acts {
             if !able {
                 let f = state.f(act.who);
-                let reason = if f.stunned {
-                    "stunned: remaining attacks lost"
-                } else if f.plan.actions_lost {
+                let reason = if f.plan.actions_lost {
                     "its actions this round are lost"
+                } else if f.stunned {
+                    "stunned: remaining attacks lost"
                 } else {
                     continue;
                 };
-                let rule = if f.stunned { "SJ-R11.1" } else { "SJ-R1.3" };
+                let rule = if f.plan.actions_lost {
+                    "SJ-R1.3"
+                } else {
+                    "SJ-R11.1"
+                };
                 header.show(table);
                 table.emit(|| Event::Skipped {
                     who: act.who,
@@ -1041,6 +1069,26 @@ fn free_attacks(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result
         if bf.stunned || bf.plan.actions_lost {
             continue;
         }
+        if bf.weapon_dropped {
+            table.emit(|| Event::Ruling {
+                rule: "SJ-R21",
+                text: format!(
+                    "no free attack for {}: its weapon lies on the ground",
+                    state.roster.name(by)
+                ),
+            });
+            continue;
+        }
+        if strike::casting_now(state, by) {
+            table.emit(|| Event::Ruling {
+                rule: "SJ-R16.1",
+                text: format!(
+                    "no free attack for {}: it is casting a spell",
+                    state.roster.name(by)
+                ),
+            });
+            continue;
+        }
         // Two on one: the opponent is attacking only the withdrawer's ally.
         let ally_target = bf.plan.target.filter(|&t| {
             t != who
@@ -1065,6 +1113,19 @@ fn free_attacks(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result
                 out.extend([Choice::Yes, Choice::No])
             })?;
             state.asking = None;
+            table.emit(|| Event::Ruling {
+                rule: "SJ-G5",
+                text: format!(
+                    "the GM rules that {}'s withdrawal {} {} a free attack",
+                    state.roster.name(who),
+                    if c == Choice::Yes {
+                        "gives"
+                    } else {
+                        "does not give"
+                    },
+                    state.roster.name(by)
+                ),
+            });
             if c != Choice::Yes {
                 continue;
             }
@@ -1408,11 +1469,14 @@ fn free_actions(state: &State, table: T<'_, '_>, who: CombatantId) {
             )
         } else {
             format!(
-                "{} takes {n} free actions on segment {}: the first is free, the other {} cost \
-                 an attack each",
+                "{} takes {n} free actions on segment {}: the first is free, {} an attack",
                 state.roster.name(who),
                 state.segment,
-                n - 1
+                if n == 2 {
+                    "the second costs".to_string()
+                } else {
+                    format!("each of the other {} costs", n - 1)
+                }
             )
         },
     });
@@ -1455,10 +1519,7 @@ fn end_of_round(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
     for id in state.ids().collect::<Vec<_>>() {
         let f = state.f(id);
         let d = f.plan.declaration;
-        let aimed = d.aim
-            && matches!(d.intent, Intent::Shoot(_))
-            && f.plan.attacks_planned == 0
-            && matches!(d.movement, Movement::Stand | Movement::NoMovement);
+        let aimed = f.plan.aim_only;
         let held = d.intent == Intent::Hold;
         let f = state.f_mut(id);
         f.aimed = aimed;

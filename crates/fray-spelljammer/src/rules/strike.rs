@@ -99,16 +99,18 @@ fn wound_modifier_seen(state: &State, id: CombatantId) -> i32 {
 }
 
 /// How many attackers are on `target` in melee this round, counting tentacle pairs (SJ-R18.2,
-/// SJ-A26): every foe whose declared melee attacks are aimed at it.
-fn melee_attackers(state: &State, target: CombatantId) -> i32 {
+/// SJ-A26): every foe whose declared melee attacks are aimed at it, and `attacker` itself (a free
+/// attack on a withdrawer counts too).
+fn melee_attackers(state: &State, target: CombatantId, attacker: CombatantId) -> i32 {
     state
         .ids()
         .filter(|&o| {
             let f = state.f(o);
-            state.up_seen(o)
-                && state.foes(o, target)
-                && f.plan.target == Some(target)
-                && matches!(f.plan.declaration.intent, Intent::Attack(_))
+            o == attacker
+                || (state.up_seen(o)
+                    && state.foes(o, target)
+                    && f.plan.target == Some(target)
+                    && matches!(f.plan.declaration.intent, Intent::Attack(_)))
         })
         .map(|o| state.p(o).attacker_count.max(1))
         .sum()
@@ -230,7 +232,13 @@ pub fn strike(
             .map(|(_, v)| *v)
             .sum();
         sc.add("very fast target", "SJ-G3", fast);
-        if a_decl.aim || (state.f(attacker).aimed && state.f(attacker).plan.attacks_made == 0) {
+        // Last round's aim carries to this round's first shot only if the archer stays still
+        // (SJ-A21).
+        let aim_carried = state.f(attacker).aimed
+            && state.f(attacker).plan.attacks_made == 0
+            && matches!(a_decl.intent, Intent::Shoot(_))
+            && matches!(a_decl.movement, Movement::Stand | Movement::NoMovement);
+        if a_decl.aim || aim_carried {
             sc.add("careful aim", "SJ-R23.2", 15);
         }
         if let Some(class) = form.class {
@@ -248,7 +256,7 @@ pub fn strike(
             tables::cover_modifier(state.f(target).cover),
         );
     } else {
-        let attackers = melee_attackers(state, target).max(1);
+        let attackers = melee_attackers(state, target, attacker).max(1);
         sc.add(
             "multiple attackers",
             "SJ-R18.2",
@@ -309,7 +317,11 @@ pub fn strike(
         Intent::DesperateDefense => "desperate defense",
         _ => "defending",
     };
-    def.add(mode_label, "SJ-R19", t.plan.def_bonus);
+    // A defensive mode parries the attacks the defender expects; against a surprise attack the
+    // surprise rule sets its DEF instead (SJ-R13: half normal DEF, or only always-on magic).
+    if surprise.is_none() {
+        def.add(mode_label, "SJ-R19", t.plan.def_bonus);
+    }
     if t_decl.movement == Movement::NoMovement {
         def.add("no movement", "SJ-R5.1", -20);
     }
@@ -579,6 +591,18 @@ pub fn apply_damage(
                 out.extend([Choice::Yes, Choice::No])
             })?;
             state.asking = None;
+            table.emit(|| Event::Ruling {
+                rule: "SJ-G2",
+                text: format!(
+                    "the GM rules that the hit {} {}'s spell",
+                    if c == Choice::Yes {
+                        "interrupts"
+                    } else {
+                        "does not interrupt"
+                    },
+                    state.roster.name(target)
+                ),
+            });
             c == Choice::Yes
         };
         if interrupted {
