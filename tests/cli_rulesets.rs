@@ -187,7 +187,75 @@ fn malformed_files_are_located_and_nothing_is_written() {
             err.contains("field.toml:") && err.contains("wingspan"),
             "{id}: {err}"
         );
+        // An unknown monster (every bench names one with `monster = "…"`).
+        let monster = quoted_value(&text, "monster").expect("the bench names a monster");
+        let unknown = text.replacen(
+            &format!("monster = \"{monster}\""),
+            "monster = \"jabberwock\"",
+            1,
+        );
+        let path = temp_file(&id, "monster.toml", &unknown);
+        let out = fray(&["fight", path.to_str().expect("path")]);
+        assert_eq!(out.status.code(), Some(2), "{id}");
+        assert!(out.stdout.is_empty(), "{id}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("monster.toml:") && err.contains("jabberwock"),
+            "{id}: {err}"
+        );
+        // Two combatants on one square: one more of that monster on the first combatant's square.
+        let side = quoted_value(&text, "side").expect("a side");
+        let square = first_square(&text).expect("a square");
+        let crowded = format!(
+            "{text}\n[[combatants]]\nid = \"intruder\"\nside = \"{side}\"\nat = [{}, {}]\n\
+             monster = \"{monster}\"\n",
+            square.0, square.1
+        );
+        let path = temp_file(&id, "crowded.toml", &crowded);
+        let out = fray(&["fight", path.to_str().expect("path")]);
+        assert_eq!(out.status.code(), Some(2), "{id}");
+        assert!(out.stdout.is_empty(), "{id}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("crowded.toml:") && err.contains("intruder"),
+            "{id}: {err}"
+        );
+        // An unknown ruleset.
+        let unknown_ruleset =
+            text.replacen(&format!("ruleset = \"{id}\""), "ruleset = \"chess\"", 1);
+        let path = temp_file(&id, "ruleset.toml", &unknown_ruleset);
+        let out = fray(&["fight", path.to_str().expect("path")]);
+        assert_eq!(out.status.code(), Some(2), "{id}");
+        assert!(out.stdout.is_empty(), "{id}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("ruleset.toml:") && err.contains("chess"),
+            "{id}: {err}"
+        );
     }
+}
+
+/// The value of the first `key = "value"` line of a TOML text.
+fn quoted_value(text: &str, key: &str) -> Option<String> {
+    text.lines().find_map(|line| {
+        let rest = line
+            .trim()
+            .strip_prefix(key)?
+            .trim_start()
+            .strip_prefix('=')?;
+        let value = rest.trim().strip_prefix('"')?;
+        Some(value[..value.find('"')?].to_string())
+    })
+}
+
+/// The first square of the first `at = [x, y]` or `at = [[x, y], …]` line.
+fn first_square(text: &str) -> Option<(i32, i32)> {
+    let line = text.lines().find(|l| l.trim_start().starts_with("at ="))?;
+    let numbers: Vec<i32> = line
+        .split(|c: char| !(c.is_ascii_digit() || c == '-'))
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    Some((*numbers.first()?, *numbers.get(1)?))
 }
 
 /// A round-1 declaration of `who` against itself, in the ruleset's words (`attack KEY` unless the
