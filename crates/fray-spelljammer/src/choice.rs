@@ -11,7 +11,8 @@
 //! declaration := intent [movement] [defend N] [aim] [draw | sheathe-draw] [ready-shield] [potion]
 //!                [free [N]]
 //! intent      := attack KEY | shoot KEY | cast SPELL at KEY | full-defense | desperate-defense
-//!              | move toward KEY | run toward KEY | withdraw | pick-up | hold | nothing
+//!              | move toward KEY | run toward KEY | withdraw | pick-up | first-aid KEY | hold
+//!              | nothing
 //! movement    := no-movement | move-attack | run-attack | attack-move      (absent: stand)
 //! other       := retarget KEY | retarget none | yes | no | push DIRECTION
 //! ```
@@ -56,6 +57,8 @@ pub enum Intent {
     PickUp,
     /// Hold the action into the next round (a 1-round spell may then start on 10, SJ-R4.2).
     Hold,
+    /// First Aid on itself or a friend next to it: pull out a stuck missile (SJ-R23.6, SJ-G13).
+    FirstAid(CombatantId),
 }
 
 /// How an attacker combines movement with its attacks. [Seed: Initiative; Combining Actions]
@@ -131,6 +134,7 @@ impl Intent {
         match self {
             Intent::Attack(t) | Intent::Shoot(t) | Intent::Move(t) | Intent::Run(t) => Some(t),
             Intent::Cast { target, .. } => Some(target),
+            Intent::FirstAid(t) => Some(t),
             _ => None,
         }
     }
@@ -264,6 +268,7 @@ fn write_declaration(state: &State, caster: Option<CombatantId>, d: &Declaration
         Intent::Run(t) => format!("run toward {}", key(t)),
         Intent::Withdraw => "withdraw".into(),
         Intent::PickUp => "pick-up".into(),
+        Intent::FirstAid(t) => format!("first-aid {}", key(t)),
         Intent::Hold => "hold".into(),
     };
     if let Some(m) = d.movement.key() {
@@ -297,7 +302,7 @@ fn write_declaration(state: &State, caster: Option<CombatantId>, d: &Declaration
 
 const EXPECTED: &str = "expected a declaration (`attack KEY`, `shoot KEY`, `cast SPELL at KEY`, \
      `full-defense`, `desperate-defense`, `move toward KEY`, `run toward KEY`, `withdraw`, \
-     `pick-up`, `hold`, `nothing`, then optionally `no-movement` | `move-attack` | `run-attack` | \
+     `pick-up`, `first-aid KEY`, `hold`, `nothing`, then optionally `no-movement` | `move-attack` | `run-attack` | \
      `attack-move`, `defend N`, `aim`, `draw` | `sheathe-draw`, `ready-shield`, `potion`, \
      `free [N]`), or \
      `retarget KEY`, `retarget none`, `yes`, `no`, `push DIRECTION`";
@@ -345,7 +350,7 @@ fn combatant(state: &State, word: Option<&str>, text: &str) -> Result<CombatantI
 fn tokens(text: &str) -> Vec<String> {
     let lower = text.trim().to_ascii_lowercase().replace('_', "-");
     let words: Vec<&str> = lower.split_whitespace().collect();
-    const PAIRS: [(&str, &str, &str); 14] = [
+    const PAIRS: [(&str, &str, &str); 15] = [
         ("full", "defense", "full-defense"),
         ("full", "defence", "full-defense"),
         ("full", "parry", "full-defense"),
@@ -360,6 +365,7 @@ fn tokens(text: &str) -> Vec<String> {
         ("sheathe", "draw", "sheathe-draw"),
         ("sheath", "draw", "sheathe-draw"),
         ("free", "action", "free-action"),
+        ("first", "aid", "first-aid"),
     ];
     let mut out = Vec::with_capacity(words.len());
     let mut i = 0;
@@ -493,6 +499,11 @@ fn parse_declaration(state: &State, words: &[&str], text: &str) -> Result<Declar
         "pick-up" | "pickup" => {
             d.intent = Intent::PickUp;
             1
+        }
+        "first-aid" | "firstaid" => {
+            let i = toward(1);
+            d.intent = Intent::FirstAid(combatant(state, word(i), text)?);
+            i + 1
         }
         "hold" | "wait" | "delay" => {
             d.intent = Intent::Hold;
@@ -687,6 +698,8 @@ mod tests {
             "run toward orc-2",
             "withdraw",
             "pick-up",
+            "first-aid hero",
+            "first-aid orc-1",
             "hold",
             "attack orc-1 no-movement",
             "attack orc-1 move-attack defend 10 draw ready-shield potion",

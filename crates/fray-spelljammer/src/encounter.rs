@@ -7,8 +7,8 @@
 use crate::content::{one_of, Content, Damage, Size, Specialization, Weapon};
 use crate::rules::tables::{self, Cover};
 use crate::state::{
-    Ambush, AttackForm, Fighter, ForcedMove, Lighting, Options, Override, Plan, Profile, Spell,
-    State, SurpriseKind, SurpriseRuling,
+    Ambush, AttackForm, Fighter, ForcedMove, GrievousWound, Lighting, Options, Override, Plan,
+    Profile, Spell, State, SurpriseKind, SurpriseRuling,
 };
 use fray_core::driver::ScriptedChoice;
 use fray_core::encounter::{
@@ -93,6 +93,8 @@ struct EncounterDef {
     overrides: Vec<OverrideDef>,
     #[serde(default)]
     forced_moves: Vec<ForcedMoveDef>,
+    #[serde(default)]
+    grievous_wounds: Vec<GrievousWoundDef>,
     sides: Vec<SideDef>,
     combatants: Vec<CombatantDef>,
     #[serde(default)]
@@ -143,6 +145,16 @@ struct OverrideDef {
     from_round: Option<Spanned<i64>>,
     to_round: Option<Spanned<i64>>,
     reason: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GrievousWoundDef {
+    upto: Spanned<i64>,
+    wound: String,
+    sc: Option<Spanned<i64>>,
+    def: Option<Spanned<i64>>,
+    damage: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -393,6 +405,7 @@ fn build(
                 shield_slung: c.shield_slung.unwrap_or(false),
                 potions: potions as u8,
                 aimed: false,
+                wounds: (0, 0),
                 held: false,
                 invisible: c.invisible.unwrap_or(false),
                 cover,
@@ -428,6 +441,7 @@ fn build(
     let surprises = read_surprises(file, def, &roster, errors);
     let overrides = read_overrides(file, def, &roster, errors);
     let forced_moves = read_forced_moves(file, def, &roster, errors);
+    let grievous_wounds = read_grievous_wounds(file, def, errors);
     let mut limits = Limits::default();
     if let Some(r) = int(
         file,
@@ -459,6 +473,7 @@ fn build(
             surprises,
             overrides,
             forced_moves,
+            grievous_wounds,
             ambush,
             ambush_results: Vec::new(),
             round: 0,
@@ -1066,6 +1081,44 @@ fn read_overrides(
                 reason: o.reason.clone(),
             });
         }
+    }
+    out
+}
+
+/// `[[grievous_wounds]]`: the GM's grievous-wound table (SJ-G4), lines in rising `upto` order.
+fn read_grievous_wounds(
+    file: &SourceFile<'_>,
+    def: &EncounterDef,
+    errors: &mut Vec<FileError>,
+) -> Vec<GrievousWound> {
+    let mut out: Vec<GrievousWound> = Vec::new();
+    for (i, w) in def.grievous_wounds.iter().enumerate() {
+        let at = |f: &str| Some(format!("grievous_wounds[{i}].{f}"));
+        let upto = int(file, at("upto"), &Some(w.upto.clone()), 1, 100, errors);
+        let sc = int(file, at("sc"), &w.sc, -200, 200, errors).unwrap_or(0);
+        let def_ = int(file, at("def"), &w.def, -200, 200, errors).unwrap_or(0);
+        let damage = int(file, at("damage"), &w.damage, 0, 1000, errors).unwrap_or(0);
+        let Some(upto) = upto else { continue };
+        if let Some(last) = out.last() {
+            if upto <= last.upto {
+                errors.push(file.error(
+                    w.upto.span(),
+                    at("upto"),
+                    format!(
+                        "`upto` must rise from line to line: {upto} is not above the previous {}",
+                        last.upto
+                    ),
+                ));
+                continue;
+            }
+        }
+        out.push(GrievousWound {
+            upto,
+            wound: w.wound.clone(),
+            sc,
+            def: def_,
+            damage,
+        });
     }
     out
 }

@@ -168,6 +168,8 @@ pub enum ActionKind {
     PickUp,
     /// The round's free actions, at the combatant's earliest initiative (SJ-R17.7).
     Free,
+    /// First Aid on the declared patient (SJ-R23.6, SJ-G13).
+    FirstAid,
 }
 
 /// What a combatant declared and what follows from it for this round.
@@ -236,6 +238,8 @@ pub struct Fighter {
     pub cover: crate::rules::tables::Cover,
     /// This round's plan.
     pub plan: Plan,
+    /// SC and DEF lost to grievous wounds from the GM's table (SJ-G4), for the rest of the fight.
+    pub wounds: (i32, i32),
     /// Damage dealt to foes.
     pub dealt: i32,
     /// Damage taken.
@@ -325,6 +329,22 @@ pub struct ForcedMove {
     pub to: Pos,
     /// The GM's reason, shown in the log.
     pub reason: String,
+}
+
+/// One line of the GM's grievous-wound table (SJ-G4): a d100 at or below `upto` (and above the
+/// previous line's) gives this wound, whose SC and DEF penalties last the rest of the fight.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct GrievousWound {
+    /// Highest d100 result of this line.
+    pub upto: i32,
+    /// What the wound is (shown in the log).
+    pub wound: String,
+    /// SC change for the rest of the fight (usually negative).
+    pub sc: i32,
+    /// DEF change for the rest of the fight (usually negative).
+    pub def: i32,
+    /// Extra hit points lost at once.
+    pub damage: i32,
 }
 
 /// The ambush of the encounter. [Seed: Ambush]
@@ -429,6 +449,14 @@ pub enum Asking {
         /// The caster.
         caster: CombatantId,
     },
+    /// GM: does `by`'s First Aid pull a stuck missile out of `patient`? (SJ-G13; the First Aid
+    /// skill is outside the seed): `Yes` / `No`.
+    FirstAid {
+        /// The one giving First Aid.
+        by: CombatantId,
+        /// The one with the stuck missile.
+        patient: CombatantId,
+    },
     /// GM: a shot by `by` into a melee the table does not cover: does it go to a friend?
     /// (SJ-A22, SJ-G14): `Yes` / `No`.
     ShootIntoMelee {
@@ -454,6 +482,8 @@ pub struct State {
     pub overrides: Vec<Override>,
     /// Moves the GM forces on combatants (SJ-R5.3).
     pub forced_moves: Vec<ForcedMove>,
+    /// The GM's grievous-wound table (SJ-G4), in rising `upto` order; empty: none.
+    pub grievous_wounds: Vec<GrievousWound>,
     /// The ambush, if any (played in `begin`).
     pub ambush: Option<Ambush>,
     /// Ambush results for the surprise round.

@@ -29,7 +29,9 @@ use crate::choice::{Choice, Declaration, Intent, Movement};
 use crate::content::{Damage, SpellEffect};
 use crate::rules::legal::{check_declaration, may_drink};
 use crate::rules::movement::nearest_foe;
-use crate::rules::tables::{casting_time, spell_goes_off, wound_modifier, wounded_tmr};
+use crate::rules::tables::{
+    casting_time, spell_goes_off, stuck_effect, wound_modifier, wounded_tmr,
+};
 use crate::state::{Asking, State};
 use fray_core::protocol::{Chooser, Question};
 use fray_core::{ChoiceRequest, CombatantId};
@@ -42,7 +44,8 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
         Some(
             Asking::FreeAttack { .. }
             | Asking::FreeAttackRuling { .. }
-            | Asking::Interruption { .. },
+            | Asking::Interruption { .. }
+            | Asking::FirstAid { .. },
         ) => Choice::Yes,
         Some(Asking::ShootIntoMelee { .. } | Asking::Push { .. }) => Choice::No,
         None => match (request.chooser, request.question) {
@@ -90,6 +93,15 @@ fn plan(state: &State, me: CombatantId) -> Declaration {
     // Badly hurt and beset: defend.
     if in_melee && f.hp * 4 <= p.max_hp && foes_in_melee(state, me) >= 2 {
         return with(Intent::FullDefense, Movement::Stand);
+    }
+    // Out of melee with a missile stuck in it that bleeds 2 or more a round: pull it out.
+    let bleeding: i32 = f
+        .stuck
+        .iter()
+        .map(|s| stuck_effect(s.missile, s.grievous).1)
+        .sum();
+    if !in_melee && bleeding >= 2 {
+        return with(Intent::FirstAid(me), Movement::Stand);
     }
     let mut d = main_plan(state, me, nearest, in_melee);
     if f.hp * 2 < p.max_hp && !in_melee && may_drink(state, me) {

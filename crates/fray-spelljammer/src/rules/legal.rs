@@ -145,6 +145,38 @@ pub fn check_declaration(
                 });
             }
         }
+        Intent::FirstAid(t) => {
+            if !exists(state, t) {
+                return no(w, "SJ-R1.1", || format!("no combatant number {}", t.0));
+            }
+            if state.foes(actor, t) {
+                return no(w, "SJ-G13", || {
+                    format!(
+                        "{} is a foe: First Aid is for oneself or a friend",
+                        state.roster.name(t)
+                    )
+                });
+            }
+            if !state.f(t).is_up() {
+                return no(w, "SJ-G13", || {
+                    format!("{} is out of the fight", state.roster.name(t))
+                });
+            }
+            if t != actor && !me.pos.is_adjacent(state.f(t).pos) {
+                return no(w, "SJ-G13", || {
+                    format!(
+                        "{} is not next to {}: First Aid needs a friend within 5 ft",
+                        state.roster.name(t),
+                        name()
+                    )
+                });
+            }
+            if state.f(t).stuck.is_empty() {
+                return no(w, "SJ-R23.6", || {
+                    format!("{} has no stuck missile to pull out", state.roster.name(t))
+                });
+            }
+        }
         Intent::PickUp => {
             if !me.weapon_dropped {
                 return no(w, "SJ-R21", || {
@@ -459,6 +491,7 @@ pub fn check(
             Asking::Retarget(_)
             | Asking::FreeAttackRuling { .. }
             | Asking::Interruption { .. }
+            | Asking::FirstAid { .. }
             | Asking::ShootIntoMelee { .. },
         ) => not_yours(state, request, who, None),
         None => match (request.question, choice) {
@@ -491,6 +524,7 @@ pub fn check_ruling(
         Some(
             Asking::FreeAttackRuling { .. }
             | Asking::Interruption { .. }
+            | Asking::FirstAid { .. }
             | Asking::ShootIntoMelee { .. },
         ) => yes_or_no(request, choice),
         Some(Asking::Declaration(id))
@@ -522,6 +556,7 @@ pub fn options(state: &State, out: &mut Vec<Choice>) {
             Asking::FreeAttack { .. }
             | Asking::FreeAttackRuling { .. }
             | Asking::Interruption { .. }
+            | Asking::FirstAid { .. }
             | Asking::ShootIntoMelee { .. },
         )
         | None => out.extend([Choice::Yes, Choice::No]),
@@ -637,6 +672,9 @@ pub fn declarations(state: &State, id: CombatantId, out: &mut Vec<Choice>) {
                 ));
             }
         }
+    }
+    for patient in state.ids() {
+        push(with(Intent::FirstAid(patient), Movement::Stand));
     }
     for intent in [
         Intent::FullDefense,
@@ -803,6 +841,7 @@ pub(crate) mod testkit {
             shield_slung: false,
             potions: 0,
             aimed: false,
+            wounds: (0, 0),
             held: false,
             invisible: false,
             cover: Default::default(),
@@ -876,6 +915,7 @@ pub(crate) mod testkit {
             surprises: Vec::new(),
             overrides: Vec::new(),
             forced_moves: Vec::new(),
+            grievous_wounds: Vec::new(),
             ambush: None,
             ambush_results: Vec::new(),
             round: 1,

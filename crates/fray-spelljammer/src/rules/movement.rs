@@ -13,15 +13,32 @@ pub fn free(state: &State, pos: Pos, except: CombatantId) -> bool {
         .all(|(i, f)| i == except.index() || f.down || f.pos != pos)
 }
 
+/// Which of the eight squares around `who` (in `Direction::ALL` order) are free: one pass over
+/// the combatants instead of one per square.
+fn free_neighbours(state: &State, who: CombatantId) -> [bool; 8] {
+    let from = state.f(who).pos;
+    let mut open = [true; 8];
+    for (i, f) in state.fighters.iter().enumerate() {
+        if i == who.index() || f.down || f.pos == from || from.squares_to(f.pos) != 1 {
+            continue;
+        }
+        if let Some(k) = Direction::ALL.iter().position(|&d| from.step(d) == f.pos) {
+            open[k] = false;
+        }
+    }
+    open
+}
+
 /// The free neighbouring square that brings `who` closest to `to` (ties: the first direction
 /// clockwise from north), if any gets closer.
 pub fn step_toward(state: &State, who: CombatantId, to: Pos) -> Option<Pos> {
     let from = state.f(who).pos;
     let now = from.squares_to(to);
+    let open = free_neighbours(state, who);
     let mut best: Option<(i32, i32, Pos)> = None;
-    for dir in Direction::ALL {
+    for (k, dir) in Direction::ALL.into_iter().enumerate() {
         let next = from.step(dir);
-        if next == to || !free(state, next, who) {
+        if next == to || !open[k] {
             continue;
         }
         let d = next.squares_to(to);
@@ -47,10 +64,11 @@ pub fn step_away(state: &State, who: CombatantId) -> Option<Pos> {
             .unwrap_or(i32::MAX)
     };
     let now = nearest(from);
+    let open = free_neighbours(state, who);
     let mut best: Option<(i32, Pos)> = None;
-    for dir in Direction::ALL {
+    for (k, dir) in Direction::ALL.into_iter().enumerate() {
         let next = from.step(dir);
-        if !free(state, next, who) {
+        if !open[k] {
             continue;
         }
         let d = nearest(next);

@@ -6,7 +6,7 @@
 //! Segments are this ruleset's own clock; the core only sees rolls, choices and events.
 
 use super::movement;
-use super::strike::{self, Blow};
+use super::strike::{self, Blow, Mods};
 use super::tables;
 use crate::choice::{Declaration, Draw, Intent, Movement};
 use crate::content::SpellKind;
@@ -18,6 +18,9 @@ use fray_core::{CombatantId, Interrupt, Table};
 
 type T<'a, 'b> = &'a mut Table<'b, Spelljammer>;
 
+/// Most attacks a combatant has in a round (the encounter loader's limit on `attacks`).
+const MAX_ATTACKS: usize = 5;
+
 /// Before round 1: an ambush's PER rolls, the warning, and the ambushers' surprise round.
 /// [Seed: Ambush] SJ-R14, SJ-A14
 pub fn begin(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
@@ -26,7 +29,7 @@ pub fn begin(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
         return Ok(());
     };
     let mut results = Vec::new();
-    for id in state.ids().collect::<Vec<_>>() {
+    for id in (0..state.fighters.len() as u16).map(CombatantId) {
         if state.f(id).side == ambush.by || !state.f(id).is_up() {
             continue;
         }
@@ -98,7 +101,7 @@ fn round_body(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
     state.segment = 11;
     hit_point_adjustments(state, table)?;
     declarations(state, table)?;
-    for id in state.ids().collect::<Vec<_>>() {
+    for id in (0..state.fighters.len() as u16).map(CombatantId) {
         if state.f(id).is_up() {
             initiative(state, table, id)?;
             plan_movement(state, id);
@@ -259,7 +262,7 @@ fn ambush_step(state: &State, id: CombatantId) -> Option<u8> {
 /// Every combatant able to act declares (SJ-R1.1). A caster whose spell carries over from last
 /// round is still casting: that is its action.
 fn declarations(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
-    for id in state.ids().collect::<Vec<_>>() {
+    for id in (0..state.fighters.len() as u16).map(CombatantId) {
         if !state.f(id).is_up() {
             continue;
         }
@@ -368,27 +371,27 @@ fn accept_declaration(state: &mut State, table: T<'_, '_>, id: CombatantId, d: D
 
 /// The initiative modifiers that apply to all of a combatant's rolls this round
 /// (SJ-R2.6, SJ-A23), and how many "−5 actions" it took (two cost an action, SJ-R17.4).
-fn initiative_modifiers(state: &State, id: CombatantId, out: &mut Vec<Modifier>) -> i32 {
+fn initiative_modifiers(state: &State, id: CombatantId, out: &mut Mods) -> i32 {
     let d = state.f(id).plan.declaration;
-    out.push(Modifier::new("DEX", "SJ-R2.2", state.p(id).dex_mod));
+    out.add("DEX", "SJ-R2.2", state.p(id).dex_mod);
     let mut fives = 0;
     match d.movement {
-        Movement::NoMovement => out.push(Modifier::new("no movement", "SJ-R5.1", 3)),
+        Movement::NoMovement => out.add("no movement", "SJ-R5.1", 3),
         Movement::MoveAttack => {
-            out.push(Modifier::new("move and attack", "SJ-R17.1", -5));
+            out.add("move and attack", "SJ-R17.1", -5);
             fives += 1;
         }
-        Movement::RunAttack => out.push(Modifier::new("run and attack", "SJ-R17.3", -7)),
+        Movement::RunAttack => out.add("run and attack", "SJ-R17.3", -7),
         Movement::Stand | Movement::AttackMove => {}
     }
     match d.draw {
         Draw::None => {}
         Draw::Draw => {
-            out.push(Modifier::new("draw weapon", "SJ-R17.4", -5));
+            out.add("draw weapon", "SJ-R17.4", -5);
             fives += 1;
         }
         Draw::SheatheDraw => {
-            out.push(Modifier::new("sheathe and draw", "SJ-R17.4", -10));
+            out.add("sheathe and draw", "SJ-R17.4", -10);
             fives += 2;
         }
     }
@@ -397,9 +400,8 @@ fn initiative_modifiers(state: &State, id: CombatantId, out: &mut Vec<Modifier>)
         .iter()
         .filter(|o| o.who == id && state.round >= o.from_round && state.round <= o.to_round)
     {
-        out.push(Modifier::new("GM adjustment", "SJ-G15", o.initiative));
+        out.add("GM adjustment", "SJ-G15", o.initiative);
     }
-    out.retain(|m| m.value != 0);
     fives
 }
 
@@ -447,12 +449,14 @@ fn initiative(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<()
     if d == Declaration::default() {
         return Ok(());
     }
-    let mut mods = Vec::new();
-    let fives = initiative_modifiers(state, id, &mut mods);
-    let bonus: i32 = mods.iter().map(|m| m.value).sum();
+    let mut modifiers = Mods::new(table.events_enabled());
+    let fives = initiative_modifiers(state, id, &mut modifiers);
+    let (bonus, mods) = (modifiers.sum, modifiers.list);
     let mut die_index = 0usize;
     if d.potion {
-        let at = roll_initiative(state, table, id, die_index, &mods, bonus, "potion".into())?;
+        let at = roll_initiative(state, table, id, die_index, &mods, bonus, || {
+            "potion".into()
+        })?;
         die_index += 1;
         if !tables::is_lost(at) {
             state.schedule.push(Scheduled {
@@ -488,9 +492,11 @@ fn initiative(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<()
                     ),
                 });
             }
-            let mut inits = Vec::with_capacity(n as usize);
-            let mut rolls = Vec::with_capacity(n as usize);
-            for i in 0..n as usize {
+            // At most 5 attacks a round (a content limit): fixed arrays, no allocation.
+            let count = usize::from(n).min(MAX_ATTACKS);
+            let mut inits = [0i32; MAX_ATTACKS];
+            let mut rolls = [(0u16, 0u32); MAX_ATTACKS];
+            for i in 0..count {
                 let die = tables::initiative_die(&state.options.die_chain, die_index + i);
                 let rule = if die_index + i == 0 {
                     "SJ-R2.2"
@@ -498,12 +504,12 @@ fn initiative(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<()
                     "SJ-R2.3"
                 };
                 let roll = table.roll_dice(1, die, Some(id), RollPurpose::Initiative, rule)?;
-                rolls.push((die, roll));
-                inits.push(roll as i32 + bonus);
+                rolls[i] = (die, roll);
+                inits[i] = roll as i32 + bonus;
             }
-            let raw = inits.clone();
-            tables::separate_own_ties(&mut inits);
-            for (i, &at) in inits.iter().enumerate() {
+            let raw = inits;
+            tables::separate_own_ties(&mut inits[..count]);
+            for (i, &at) in inits[..count].iter().enumerate() {
                 let (die, roll) = rolls[i];
                 if table.events_enabled() {
                     let mut list = mods.clone();
@@ -548,6 +554,24 @@ fn initiative(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<()
             cast(state, table, id, spell, target, die_index, &mods, bonus)?
         }
         Intent::PickUp => pick_up(state, table, id, die_index, &mods, bonus)?,
+        Intent::FirstAid(_) => {
+            let at = roll_initiative(state, table, id, die_index, &mods, bonus, || {
+                "first aid".into()
+            })?;
+            if tables::is_lost(at) {
+                table.emit(|| Event::Skipped {
+                    who: id,
+                    reason: "first aid lost: initiative −6 or later",
+                    rule: "SJ-R2.5",
+                });
+            } else {
+                state.schedule.push(Scheduled {
+                    who: id,
+                    segment: at,
+                    kind: ActionKind::FirstAid,
+                });
+            }
+        }
         _ => {}
     }
     if d.free > 0 {
@@ -583,15 +607,9 @@ fn schedule_free_actions(
         Some(at) => at,
         None => {
             let die_index = usize::from(state.f(id).plan.declaration.potion);
-            roll_initiative(
-                state,
-                table,
-                id,
-                die_index,
-                mods,
-                bonus,
-                "free action".into(),
-            )?
+            roll_initiative(state, table, id, die_index, mods, bonus, || {
+                "free action".into()
+            })?
         }
     };
     if tables::is_lost(at) {
@@ -617,7 +635,7 @@ fn roll_initiative(
     die_index: usize,
     mods: &[Modifier],
     bonus: i32,
-    action: String,
+    action: impl FnOnce() -> String,
 ) -> Result<i32, Interrupt> {
     let die = tables::initiative_die(&state.options.die_chain, die_index);
     let rule = if die_index == 0 { "SJ-R2.2" } else { "SJ-R2.3" };
@@ -625,7 +643,7 @@ fn roll_initiative(
     let total = roll as i32 + bonus;
     table.emit(|| Event::ActionInitiative {
         who: id,
-        action,
+        action: action(),
         die,
         roll,
         modifiers: mods.to_vec(),
@@ -671,15 +689,9 @@ fn cast(
         });
         Some(10)
     } else {
-        let at = roll_initiative(
-            state,
-            table,
-            id,
-            die_index,
-            mods,
-            bonus,
-            format!("cast {name}"),
-        )?;
+        let at = roll_initiative(state, table, id, die_index, mods, bonus, || {
+            format!("cast {name}")
+        })?;
         if whole_round {
             (at >= 10).then_some(10)
         } else {
@@ -765,15 +777,9 @@ fn pick_up(
     if result == tables::PickUp::RetrievedWithAttack {
         let mut list = mods.to_vec();
         list.push(Modifier::new("after picking up", "SJ-R21.2", -5));
-        let at = roll_initiative(
-            state,
-            table,
-            id,
-            die_index,
-            &list,
-            bonus - 5,
-            "attack 1".into(),
-        )?;
+        let at = roll_initiative(state, table, id, die_index, &list, bonus - 5, || {
+            "attack 1".into()
+        })?;
         if !tables::is_lost(at) {
             let target = movement::nearest_foe(state, id);
             let f = state.f_mut(id);
@@ -933,6 +939,7 @@ fn segments(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
                 ActionKind::Potion => drink(state, table, act.who)?,
                 ActionKind::PickUp => {}
                 ActionKind::Free => free_actions(state, table, act.who),
+                ActionKind::FirstAid => first_aid(state, table, act.who)?,
             }
         }
         state.segment_start.clear();
@@ -974,7 +981,7 @@ fn move_segment(
     header: &mut SegmentHeader,
 ) -> Result<(), Interrupt> {
     let segment = header.segment;
-    for id in state.ids().collect::<Vec<_>>() {
+    for id in (0..state.fighters.len() as u16).map(CombatantId) {
         let Some(mut mv) = state.f(id).plan.movement else {
             continue;
         };
@@ -1482,6 +1489,68 @@ fn free_actions(state: &State, table: T<'_, '_>, who: CombatantId) {
     });
 }
 
+/// First Aid pulls the worst-bleeding stuck missile out of the patient, if the GM rules that it
+/// works (the First Aid skill is outside the seed). [Seed: Ranged › Critical or Grievous Hits]
+/// SJ-R23.6, SJ-G13
+fn first_aid(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result<(), Interrupt> {
+    let Intent::FirstAid(patient) = state.f(who).plan.declaration.intent else {
+        return Ok(());
+    };
+    let reachable = patient == who || state.f(who).pos.is_adjacent(state.f(patient).pos);
+    if !state.f(patient).is_up() || state.f(patient).stuck.is_empty() || !reachable {
+        table.emit(|| Event::Skipped {
+            who,
+            reason: "first aid: the patient is gone, out of reach or has no stuck missile",
+            rule: "SJ-G13",
+        });
+        return Ok(());
+    }
+    state.asking = Some(Asking::FirstAid { by: who, patient });
+    let c = table.choose(state, Chooser::Gm, Question::Ruling, "SJ-G13", |out| {
+        out.extend([Choice::Yes, Choice::No])
+    })?;
+    state.asking = None;
+    let worst = state
+        .f(patient)
+        .stuck
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, s)| {
+            (
+                tables::stuck_effect(s.missile, s.grievous).1,
+                std::cmp::Reverse(*i),
+            )
+        })
+        .map(|(i, _)| i);
+    let (Choice::Yes, Some(i)) = (c, worst) else {
+        table.emit(|| Event::Ruling {
+            rule: "SJ-G13",
+            text: format!(
+                "the GM rules that {}'s First Aid does not get the missile out of {}",
+                state.roster.name(who),
+                state.roster.name(patient)
+            ),
+        });
+        return Ok(());
+    };
+    let pulled = state.f_mut(patient).stuck.remove(i);
+    table.emit(|| Event::Ruling {
+        rule: "SJ-G13",
+        text: format!(
+            "the GM rules that {}'s First Aid gets the missile out of {}",
+            state.roster.name(who),
+            state.roster.name(patient)
+        ),
+    });
+    table.emit(|| Event::Condition {
+        who: patient,
+        condition: strike::stuck_condition(pulled.missile),
+        gained: false,
+        rule: "SJ-G13",
+    });
+    Ok(())
+}
+
 /// A potion is drunk (SJ-R17.6).
 fn drink(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result<(), Interrupt> {
     let Some(dice) = state.p(who).potion else {
@@ -1516,7 +1585,7 @@ fn drink(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result<(), In
 /// actions carry to the next round. [Seed: Ranged › Critical or Grievous Hits] SJ-R23.6, spec §1.4
 fn end_of_round(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
     state.segment = tables::LAST_SEGMENT;
-    for id in state.ids().collect::<Vec<_>>() {
+    for id in (0..state.fighters.len() as u16).map(CombatantId) {
         let f = state.f(id);
         let d = f.plan.declaration;
         let aimed = f.plan.aim_only;

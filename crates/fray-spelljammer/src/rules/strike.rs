@@ -14,22 +14,22 @@ use std::sync::Arc;
 
 type T<'a, 'b> = &'a mut Table<'b, Spelljammer>;
 
-/// Sums modifiers, listing them only when events are kept.
-struct Mods {
-    sum: i32,
-    list: Vec<Modifier>,
+/// Sums modifiers, listing them only when events are kept (so the simulator allocates nothing).
+pub(crate) struct Mods {
+    pub(crate) sum: i32,
+    pub(crate) list: Vec<Modifier>,
     keep: bool,
 }
 
 impl Mods {
-    fn new(keep: bool) -> Self {
+    pub(crate) fn new(keep: bool) -> Self {
         Mods {
             sum: 0,
             list: Vec::new(),
             keep,
         }
     }
-    fn add(&mut self, label: &'static str, rule: &'static str, value: i32) {
+    pub(crate) fn add(&mut self, label: &'static str, rule: &'static str, value: i32) {
         if value != 0 {
             self.sum += value;
             if self.keep {
@@ -191,6 +191,7 @@ pub fn strike(
         sc.add("off hand", "SJ-R20.1", -20);
     }
     sc.add("wounds", "SJ-R12.1", wound_modifier_seen(state, attacker));
+    sc.add("grievous wound", "SJ-G4", state.f(attacker).wounds.0);
     if ap.encumbered {
         sc.add("encumbered", "SJ-R18.5", -10);
     }
@@ -328,6 +329,7 @@ pub fn strike(
     if tp.encumbered {
         def.add("encumbered", "SJ-R18.5", -10);
     }
+    def.add("grievous wound", "SJ-G4", state.f(target).wounds.1);
     if t.plan.picking_up {
         def.add("picking up a weapon", "SJ-R21.1", -15);
     }
@@ -469,14 +471,87 @@ fn grievous(state: &mut State, table: T<'_, '_>, target: CombatantId) -> Result<
     if chance > 0 {
         let roll = table.roll_dice(1, 100, None, RollPurpose::Other, "SJ-G4")?;
         if roll as i32 <= chance {
+            if state.grievous_wounds.is_empty() {
+                table.emit(|| Event::Ruling {
+                    rule: "SJ-G4",
+                    text: format!(
+                        "d100 {roll} ≤ {chance}: {} suffers a grievous wound (the encounter has \
+                         no grievous-wound table: apply the GM's own)",
+                        state.roster.name(target)
+                    ),
+                });
+            } else {
+                grievous_wound(state, table, target, roll)?;
+            }
+        } else {
             table.emit(|| Event::Ruling {
                 rule: "SJ-G4",
                 text: format!(
-                    "d100 {roll} ≤ {chance}: {} suffers a grievous wound (apply the GM's grievous table)",
+                    "d100 {roll} > {chance}: no grievous wound for {}",
                     state.roster.name(target)
                 ),
             });
         }
+    }
+    Ok(())
+}
+
+/// A roll on the GM's grievous-wound table (SJ-G4): the wound's SC and DEF penalties last the
+/// rest of the fight, and its extra damage is taken at once.
+fn grievous_wound(
+    state: &mut State,
+    table: T<'_, '_>,
+    target: CombatantId,
+    chance_roll: u32,
+) -> Result<(), Interrupt> {
+    let roll = table.roll_dice(1, 100, None, RollPurpose::Other, "SJ-G4")? as i32;
+    let Some(line) = state
+        .grievous_wounds
+        .iter()
+        .find(|w| roll <= w.upto)
+        .cloned()
+    else {
+        table.emit(|| Event::Ruling {
+            rule: "SJ-G4",
+            text: format!(
+                "d100 {chance_roll}: a grievous wound; the table's d100 {roll} names none, so \
+                 {} escapes a lasting wound",
+                state.roster.name(target)
+            ),
+        });
+        return Ok(());
+    };
+    let f = state.f_mut(target);
+    f.wounds.0 += line.sc;
+    f.wounds.1 += line.def;
+    table.emit(|| Event::Ruling {
+        rule: "SJ-G4",
+        text: format!(
+            "d100 {chance_roll}: a grievous wound; the table's d100 {roll} → {} suffers {} \
+             (SC {:+}, DEF {:+} for the rest of the fight{})",
+            state.roster.name(target),
+            line.wound,
+            line.sc,
+            line.def,
+            if line.damage > 0 {
+                format!(", {} hp at once", line.damage)
+            } else {
+                String::new()
+            }
+        ),
+    });
+    if line.damage > 0 {
+        apply_damage(
+            state,
+            table,
+            target,
+            target,
+            line.damage,
+            false,
+            line.damage,
+            Vec::new(),
+            "SJ-G4",
+        )?;
     }
     Ok(())
 }
@@ -492,14 +567,19 @@ fn stick(
     state.f_mut(target).stuck.push(Stuck { missile, grievous });
     table.emit(|| Event::Condition {
         who: target,
-        condition: match missile {
-            Missile::Arrow => "pierced by a stuck arrow",
-            Missile::Javelin => "pierced by a stuck javelin",
-            Missile::Spear => "pierced by a stuck spear",
-        },
+        condition: stuck_condition(missile),
         gained: true,
         rule: "SJ-R23.6",
     });
+}
+
+/// The condition a stuck missile shows in the log.
+pub(crate) fn stuck_condition(missile: Missile) -> &'static str {
+    match missile {
+        Missile::Arrow => "pierced by a stuck arrow",
+        Missile::Javelin => "pierced by a stuck javelin",
+        Missile::Spear => "pierced by a stuck spear",
+    }
 }
 
 /// Hit points lost by `target`; a hit may stun (SJ-R11) and interrupt a spell (SJ-R16.3); the
