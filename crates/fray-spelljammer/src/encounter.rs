@@ -5,7 +5,7 @@
 //! file is reported at once, each with file, line, column and field (`combatants[2].weapon`).
 
 use crate::content::{one_of, Content, Damage, Size, Specialization, Weapon};
-use crate::rules::tables::{self, Cover};
+use crate::rules::tables::{self, Cover, TargetPace};
 use crate::state::{
     Ambush, AttackForm, Fighter, ForcedMove, GrievousWound, Lighting, Options, Override, Plan,
     Profile, Spell, State, SurpriseKind, SurpriseRuling,
@@ -215,6 +215,7 @@ struct CombatantDef {
     size: Option<Spanned<String>>,
     encumbered: Option<bool>,
     darkvision: Option<bool>,
+    pace: Option<Spanned<String>>,
     invisible: Option<bool>,
     cover: Option<Spanned<String>>,
     weapon_dropped: Option<bool>,
@@ -612,6 +613,34 @@ fn build_profile(
         }),
         None => monster.map(|m| m.size),
     };
+    // How missiles see it move when it is not standing still (SJ-R23.1, SJ-G3): the paces no
+    // declaration gives.
+    const PACES: [TargetPace; 4] = [
+        TargetPace::Sprinting,
+        TargetPace::FastSprinting,
+        TargetPace::Dodging,
+        TargetPace::Mounted,
+    ];
+    let pace = c.pace.as_ref().and_then(|v| {
+        let wanted = v
+            .get_ref()
+            .trim()
+            .to_ascii_lowercase()
+            .replace([' ', '-'], "_");
+        let found = PACES.into_iter().find(|p| p.key() == wanted);
+        if found.is_none() {
+            errors.push(file.error(
+                v.span(),
+                field(i, "pace"),
+                format!(
+                    "unknown pace `{}`; expected one of {}",
+                    v.get_ref(),
+                    one_of(PACES.iter().map(|p| p.key()))
+                ),
+            ));
+        }
+        found
+    });
     let specialization = match &c.specialization {
         Some(s) => Specialization::from_key(s.get_ref()).unwrap_or_else(|| {
             errors.push(file.error(
@@ -820,6 +849,7 @@ fn build_profile(
         attacker_count: attacker_count.unwrap_or(1),
         encumbered: c.encumbered.unwrap_or(false),
         darkvision: c.darkvision.unwrap_or(false),
+        pace,
         spells,
         potion,
     })

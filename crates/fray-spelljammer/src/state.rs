@@ -88,6 +88,9 @@ pub struct Profile {
     pub encumbered: bool,
     /// Sees in the dark: exempt from lighting (SJ-G11).
     pub darkvision: bool,
+    /// How it moves whenever it is not standing still, for missiles aimed at it: sprinting,
+    /// fast sprinting, dodging or on a moving mount (SJ-R23.1); `None`: from its declaration.
+    pub pace: Option<crate::rules::tables::TargetPace>,
     /// Spells it can cast.
     pub spells: Vec<Spell>,
     /// Healing of one potion it carries.

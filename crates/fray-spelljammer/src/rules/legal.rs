@@ -785,6 +785,7 @@ pub(crate) mod testkit {
             attacker_count: 1,
             encumbered: false,
             darkvision: false,
+            pace: None,
             spells: Vec::new(),
             potion: None,
         }

@@ -431,8 +431,9 @@ fn target_pace(state: &State, target: CombatantId) -> tables::TargetPace {
     let d = state.f(target).plan.declaration;
     match (d.intent, d.movement) {
         (_, Movement::NoMovement) => TargetPace::Stationary,
-        (Intent::Run(_), _) | (_, Movement::RunAttack) => TargetPace::Running,
         _ if casting_now(state, target) => TargetPace::Stationary,
+        _ if state.p(target).pace.is_some() => state.p(target).pace.unwrap_or_default(),
+        (Intent::Run(_), _) | (_, Movement::RunAttack) => TargetPace::Running,
         _ => TargetPace::Walking,
     }
 }
