@@ -10,10 +10,10 @@ use crate::state::{
 use fray_core::conditions::{Conditions, Expiry};
 use fray_core::driver::ScriptedChoice;
 use fray_core::encounter::{
-    check_squares, member_keys, member_names, parse_direction, Placement, ScriptDef, SideDef,
-    MAX_COMBATANTS,
+    check_squares, member_keys, member_names, parse_direction, roster_of_sides, Placement,
+    ScriptDef, SideDef, MAX_COMBATANTS,
 };
-use fray_core::roster::{CombatantInfo, SideInfo};
+use fray_core::roster::CombatantInfo;
 use fray_core::span::{FileError, FileErrors, SourceFile};
 use fray_core::{Direction, Limits, Roster, SideId};
 use serde::Deserialize;
@@ -189,26 +189,7 @@ fn build(
     content: &Content,
     errors: &mut Vec<FileError>,
 ) -> Encounter {
-    let mut roster = Roster::default();
-    for (i, side) in def.sides.iter().enumerate() {
-        if roster.find_side(side.id.get_ref()).is_some() {
-            errors.push(file.error(
-                side.id.span(),
-                Some(format!("sides[{i}].id")),
-                format!("duplicate side `{}`", side.id.get_ref()),
-            ));
-        }
-        roster.sides.push(SideInfo {
-            key: side.id.get_ref().clone(),
-            name: side
-                .name
-                .clone()
-                .unwrap_or_else(|| side.id.get_ref().clone()),
-        });
-    }
-    if roster.sides.len() < 2 {
-        errors.push(file.file_error("an encounter needs at least two `[[sides]]`"));
-    }
+    let mut roster = roster_of_sides(file, &def.sides, errors);
     let mut profiles = Vec::new();
     let mut fighters = Vec::new();
     let mut magic: Vec<crate::content::Magic> = Vec::new();

@@ -6,6 +6,7 @@
 
 use crate::driver::ScriptedChoice;
 use crate::grid::{Direction, Pos};
+use crate::roster::{Roster, SideInfo};
 use crate::ruleset::RulesetId;
 use crate::span::{FileError, SourceFile};
 use serde::Deserialize;
@@ -91,6 +92,36 @@ pub struct SideDef {
     pub id: Spanned<String>,
     /// Display name (defaults to the key).
     pub name: Option<String>,
+}
+
+/// A roster holding the `[[sides]]` of an encounter (no combatants yet); a repeated side key or
+/// fewer than two sides is reported in `errors`.
+pub fn roster_of_sides(
+    file: &SourceFile<'_>,
+    sides: &[SideDef],
+    errors: &mut Vec<FileError>,
+) -> Roster {
+    let mut roster = Roster::default();
+    for (i, side) in sides.iter().enumerate() {
+        if roster.find_side(side.id.get_ref()).is_some() {
+            errors.push(file.error(
+                side.id.span(),
+                Some(format!("sides[{i}].id")),
+                format!("duplicate side `{}`", side.id.get_ref()),
+            ));
+        }
+        roster.sides.push(SideInfo {
+            key: side.id.get_ref().clone(),
+            name: side
+                .name
+                .clone()
+                .unwrap_or_else(|| side.id.get_ref().clone()),
+        });
+    }
+    if roster.sides.len() < 2 {
+        errors.push(file.file_error("an encounter needs at least two `[[sides]]`"));
+    }
+    roster
 }
 
 /// `[script]`: scripted dice and choices.
