@@ -354,3 +354,28 @@ fn spelljammer_odds_match_the_seeds_hitting_example() {
     expected.extend((10..=24).step_by(2).map(|d| (d, "11/800".to_string())));
     assert_eq!(damage, expected);
 }
+
+/// A script line that no request ever uses is reported on standard error (the fight itself
+/// still succeeds and its log is unchanged).
+#[test]
+fn unused_script_lines_are_reported() {
+    let golden = "tests/golden/spelljammer/e22-automatic-results.toml";
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(golden))
+        .expect("golden case");
+    let with_extra = text.replacen("choices = [", "choices = [\"gm: retarget none\", ", 1);
+    assert_ne!(with_extra, text, "the case has a choices list");
+    let path = temp_file("spelljammer", "unused.toml", &with_extra);
+    let out = fray(&["fight", path.to_str().expect("path")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let plain = fray(&["fight", golden]);
+    assert_eq!(
+        stdout(&out).lines().skip(1).collect::<Vec<_>>(),
+        stdout(&plain).lines().skip(1).collect::<Vec<_>>()
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains("warning") && err.contains("gm: retarget none"),
+        "{err}"
+    );
+    assert!(stderr(&plain).is_empty(), "{}", stderr(&plain));
+}

@@ -87,5 +87,15 @@ pub fn run(args: FightArgs) -> Result<(), CliError> {
     }
     std::io::stdout()
         .write_all(out.as_bytes())
-        .map_err(|e| CliError::Internal(e.to_string()))
+        .map_err(|e| CliError::Internal(e.to_string()))?;
+    if !record.unused_choices.is_empty() {
+        eprintln!(
+            "warning: {}: {} scripted choice(s) were never asked for (a line answers its \
+             combatant's next request of its kind): {}",
+            args.file,
+            record.unused_choices.len(),
+            record.unused_choices.join("; ")
+        );
+    }
+    Ok(())
 }

@@ -112,6 +112,14 @@ impl ScriptedDriver {
         }
     }
 
+    /// The scripted choices no request used (`who: text`), in script order.
+    pub fn unused_choices(&self) -> Vec<String> {
+        self.choices
+            .iter()
+            .map(|c| format!("{}: {}", c.who, c.text))
+            .collect()
+    }
+
     /// Dice not used yet.
     pub fn faces_left(&self) -> usize {
         self.faces.len()

@@ -145,6 +145,9 @@ pub struct FightRecord {
     pub state_hash: u64,
     /// The dice came from the seed (not from a script).
     pub seeded: bool,
+    /// Scripted choices (`who: text`) that no request used: a script that does not fit the
+    /// fight, worth a warning.
+    pub unused_choices: Vec<String>,
 }
 
 /// A fight stopped by a request the driver could not or would not answer.
@@ -261,14 +264,31 @@ fn play<R: Ruleset>(
     let mut events = VecSink::default();
     let mut null = NullSink;
     let sink: &mut dyn EventSink = if keep_events { &mut events } else { &mut null };
+    let mut unused_choices = Vec::new();
     let result = match dice {
         Some(faces) => {
             let mut driver = ScriptedDriver::new(faces, choices.to_vec());
-            fray_core::run_fight::<R>(&mut state, &mut driver, sink, Some(&mut answers), &limits)
+            let result = fray_core::run_fight::<R>(
+                &mut state,
+                &mut driver,
+                sink,
+                Some(&mut answers),
+                &limits,
+            );
+            unused_choices = driver.unused_choices();
+            result
         }
         None if !choices.is_empty() => {
             let mut driver = SeededScripted::new(options.seed, choices.to_vec());
-            fray_core::run_fight::<R>(&mut state, &mut driver, sink, Some(&mut answers), &limits)
+            let result = fray_core::run_fight::<R>(
+                &mut state,
+                &mut driver,
+                sink,
+                Some(&mut answers),
+                &limits,
+            );
+            unused_choices = driver.choices.unused_choices();
+            result
         }
         None => {
             let mut driver = AutoDriver::new(options.seed);
@@ -282,6 +302,7 @@ fn play<R: Ruleset>(
             answers,
             state_hash: hash_of(&state),
             seeded,
+            unused_choices,
         }),
         Err(interrupt) => Err(FightError {
             message: explain(&interrupt, R::roster(&state)),

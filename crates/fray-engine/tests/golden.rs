@@ -20,10 +20,14 @@ fn run_case(path: &Path, library: &Library) -> (String, &'static str) {
         Err(e) => return (format!("{e}\n").replace(&full, &name), "err"),
     };
     match encounter.fight(&FightOptions::default(), true) {
-        Ok(record) => (
-            fray_engine::render::text_log(&record.events, encounter.roster()),
-            "log",
-        ),
+        Ok(record) => {
+            let mut log = fray_engine::render::text_log(&record.events, encounter.roster());
+            // A script line no request used means the case does not show what it says it does.
+            for line in &record.unused_choices {
+                log.push_str(&format!("unused script choice: {line}\n"));
+            }
+            (log, "log")
+        }
         Err(e) => (format!("{e}\n"), "err"),
     }
 }
