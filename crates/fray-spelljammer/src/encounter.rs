@@ -1499,8 +1499,9 @@ mod tests {
         let text = format!(
             "{HEAD}[[combatants]]\nid = \"x\"\nside = \"c\"\nat = [0, 0]\n\
              [[combatants]]\nid = \"y z\"\nside = \"b\"\nat = [1, 0]\nmonster = \"orc\"\n\
+             pace = \"teleporting\"\n\
              [[surprise]]\nattacker = \"x\"\ntarget = \"nobody\"\nkind = \"sneaky\"\n\
-             [[overrides]]\nwho = \"ghost\"\nreason = \"x\"\n\
+             [[overrides]]\nwho = \"ghost\"\nreason = \"x\"\nhp = 5000\n\
              [ambush]\nby = \"c\"\n\
              [script]\nchoices = [\"bob: attack x\"]\n"
         );
@@ -1516,7 +1517,9 @@ mod tests {
             "combatants[1].id",
             "surprise[0].target",
             "surprise[0].kind",
+            "combatants[1].pace",
             "overrides[0].who",
+            "overrides[0].hp",
             "ambush.by",
             "script.choices[0]",
         ] {

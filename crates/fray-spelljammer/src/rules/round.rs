@@ -13,7 +13,7 @@ use crate::content::SpellKind;
 use crate::state::{ActionKind, Asking, AtSegmentStart, Casting, MovePlan, Plan, Scheduled};
 use crate::{Choice, Spelljammer, State};
 use fray_core::event::{Event, Modifier};
-use fray_core::protocol::{Chooser, Question, RollPurpose};
+use fray_core::protocol::RollPurpose;
 use fray_core::{CombatantId, Interrupt, Table};
 
 type T<'a, 'b> = &'a mut Table<'b, Spelljammer>;
@@ -312,15 +312,7 @@ fn declarations(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
             state.f_mut(id).held = false;
             continue;
         }
-        state.asking = Some(Asking::Declaration(id));
-        let choice = table.choose(
-            state,
-            Chooser::Combatant(id),
-            Question::Declaration,
-            "SJ-R1.1",
-            |out| super::legal::options(state, out),
-        )?;
-        state.asking = None;
+        let choice = super::ask(state, table, Asking::Declaration(id), "SJ-R1.1")?;
         let Choice::Declare(d) = choice else {
             continue;
         };
@@ -1115,11 +1107,12 @@ fn free_attacks(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result
             continue;
         }
         if state.options.ask_free_attack {
-            state.asking = Some(Asking::FreeAttackRuling { by, on: who });
-            let c = table.choose(state, Chooser::Gm, Question::Ruling, "SJ-R22.5", |out| {
-                out.extend([Choice::Yes, Choice::No])
-            })?;
-            state.asking = None;
+            let c = super::ask(
+                state,
+                table,
+                Asking::FreeAttackRuling { by, on: who },
+                "SJ-R22.5",
+            )?;
             table.emit(|| Event::Ruling {
                 rule: "SJ-G5",
                 text: format!(
@@ -1137,15 +1130,7 @@ fn free_attacks(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result
                 continue;
             }
         }
-        state.asking = Some(Asking::FreeAttack { by, on: who });
-        let c = table.choose(
-            state,
-            Chooser::Combatant(by),
-            Question::Reaction,
-            "SJ-R22.1",
-            |out| out.extend([Choice::Yes, Choice::No]),
-        )?;
-        state.asking = None;
+        let c = super::ask(state, table, Asking::FreeAttack { by, on: who }, "SJ-R22.1")?;
         if c == Choice::Yes {
             let n = state.f(by).plan.attacks_made;
             strike::strike(
@@ -1224,15 +1209,7 @@ fn attack(
             return done_attack(state, table, who);
         }
         if state.f(target).plan.declaration.intent == Intent::DesperateDefense {
-            state.asking = Some(Asking::Push { by: who, target });
-            let c = table.choose(
-                state,
-                Chooser::Combatant(who),
-                Question::Reaction,
-                "SJ-R19",
-                |out| super::legal::options(state, out),
-            )?;
-            state.asking = None;
+            let c = super::ask(state, table, Asking::Push { by: who, target }, "SJ-R19")?;
             if let Choice::Push(dir) = c {
                 let from = state.f(target).pos;
                 let to = movement::push_destination(state, target, dir);
@@ -1276,12 +1253,7 @@ fn current_target(
         return Ok(Some(t));
     }
     let new = if state.options.ask_retarget {
-        state.asking = Some(Asking::Retarget(who));
-        let c = table.choose(state, Chooser::Gm, Question::Ruling, "SJ-R1.2", |out| {
-            super::legal::options(state, out)
-        })?;
-        state.asking = None;
-        match c {
+        match super::ask(state, table, Asking::Retarget(who), "SJ-R1.2")? {
             Choice::Retarget(t) => t,
             _ => None,
         }
@@ -1367,11 +1339,12 @@ fn shooting_into_melee(
     let to_friend = match threshold {
         Some(t) => roll <= natural || total <= t,
         None => {
-            state.asking = Some(Asking::ShootIntoMelee { by: shooter });
-            let c = table.choose(state, Chooser::Gm, Question::Ruling, "SJ-A22", |out| {
-                out.extend([Choice::Yes, Choice::No])
-            })?;
-            state.asking = None;
+            let c = super::ask(
+                state,
+                table,
+                Asking::ShootIntoMelee { by: shooter },
+                "SJ-A22",
+            )?;
             roll <= natural || c == Choice::Yes
         }
     };
@@ -1505,11 +1478,12 @@ fn first_aid(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result<()
         });
         return Ok(());
     }
-    state.asking = Some(Asking::FirstAid { by: who, patient });
-    let c = table.choose(state, Chooser::Gm, Question::Ruling, "SJ-G13", |out| {
-        out.extend([Choice::Yes, Choice::No])
-    })?;
-    state.asking = None;
+    let c = super::ask(
+        state,
+        table,
+        Asking::FirstAid { by: who, patient },
+        "SJ-G13",
+    )?;
     let worst = state
         .f(patient)
         .stuck

@@ -8,7 +8,7 @@ use crate::content::{Missile, SpellEffect};
 use crate::state::{Asking, Stuck, SurpriseKind};
 use crate::{Choice, Spelljammer, State};
 use fray_core::event::{AttackResult, Event, Modifier};
-use fray_core::protocol::{Chooser, Question, RollPurpose};
+use fray_core::protocol::RollPurpose;
 use fray_core::{CombatantId, Interrupt, Table};
 use std::sync::Arc;
 
@@ -667,11 +667,12 @@ pub fn apply_damage(
         let interrupted = if state.options.damage_interrupts {
             true
         } else {
-            state.asking = Some(Asking::Interruption { caster: target });
-            let c = table.choose(state, Chooser::Gm, Question::Ruling, "SJ-R16.3", |out| {
-                out.extend([Choice::Yes, Choice::No])
-            })?;
-            state.asking = None;
+            let c = super::ask(
+                state,
+                table,
+                Asking::Interruption { caster: target },
+                "SJ-R16.3",
+            )?;
             table.emit(|| Event::Ruling {
                 rule: "SJ-G2",
                 text: format!(
