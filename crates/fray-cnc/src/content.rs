@@ -2,7 +2,9 @@
 //! table, read from `content/cnc/*.toml` (embedded at build time) and validated on load, every
 //! problem reported with file, line and field.
 
+use fray_core::catalog::load_two_phase;
 use fray_core::span::{FileError, FileErrors, SourceFile};
+use fray_core::Catalog;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use toml::Spanned;
@@ -35,67 +37,7 @@ pub const CONTENT_FILES: [(&str, &str); 6] = [
     ),
 ];
 
-/// A damage expression `NdS+B` (B may be negative or absent).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct DamageDice {
-    /// Dice.
-    pub count: u16,
-    /// Sides.
-    pub sides: u16,
-    /// Flat bonus.
-    pub bonus: i32,
-}
-
-impl DamageDice {
-    /// Reads `1d8`, `2d4+1`, `1d6-1`, `d3` or a flat `2`.
-    pub fn parse(text: &str) -> Option<DamageDice> {
-        let t: String = text
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect::<String>()
-            .to_ascii_lowercase();
-        if let Ok(flat) = t.parse::<i32>() {
-            return Some(DamageDice {
-                count: 0,
-                sides: 1,
-                bonus: flat,
-            });
-        }
-        let (dice, bonus) = match t.find(['+', '-']) {
-            Some(i) => (&t[..i], t[i..].parse::<i32>().ok()?),
-            None => (&t[..], 0),
-        };
-        let (count, sides) = dice.split_once('d')?;
-        let count = if count.is_empty() {
-            1
-        } else {
-            count.parse().ok()?
-        };
-        let sides: u16 = sides.parse().ok()?;
-        if count == 0 || count > 100 || sides < 2 {
-            return None;
-        }
-        Some(DamageDice {
-            count,
-            sides,
-            bonus,
-        })
-    }
-}
-
-impl std::fmt::Display for DamageDice {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.count == 0 {
-            return write!(f, "{}", self.bonus);
-        }
-        write!(f, "{}d{}", self.count, self.sides)?;
-        match self.bonus {
-            0 => Ok(()),
-            b if b > 0 => write!(f, "+{b}"),
-            b => write!(f, "{b}"),
-        }
-    }
-}
+pub use fray_core::DamageDice;
 
 /// How a weapon is used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
@@ -282,23 +224,23 @@ pub struct Class {
 #[derive(Debug, Clone, Default)]
 pub struct Content {
     /// Weapons by key.
-    pub weapons: BTreeMap<String, Weapon>,
+    pub weapons: Catalog<Weapon>,
     /// Armour by key.
-    pub armor: BTreeMap<String, Armor>,
+    pub armor: Catalog<Armor>,
     /// Shields by key.
-    pub shields: BTreeMap<String, Shield>,
+    pub shields: Catalog<Shield>,
     /// Monsters by key.
-    pub monsters: BTreeMap<String, Monster>,
+    pub monsters: Catalog<Monster>,
     /// Classes by key.
-    pub classes: BTreeMap<String, Class>,
+    pub classes: Catalog<Class>,
     /// Attribute modifier table: `(lowest score, modifier)`, ascending.
     pub attribute_modifiers: Vec<(i32, i32)>,
     /// Spells by key.
-    pub spells: BTreeMap<String, Magic>,
+    pub spells: Catalog<Magic>,
     /// Usable items by key.
-    pub items: BTreeMap<String, Magic>,
+    pub items: Catalog<Magic>,
     /// Class and racial abilities by key.
-    pub abilities: BTreeMap<String, Magic>,
+    pub abilities: Catalog<Magic>,
 }
 
 /// What a spell or item does.
@@ -393,44 +335,31 @@ impl Content {
         Content::load(&CONTENT_FILES)
     }
 
-    /// Loads content from `(path, text)` files.
+    /// Loads content from `(path, text)` files: weapons, armour, classes and magic from every
+    /// file first, then monsters (which refer to weapons).
     pub fn load(files: &[(&str, &str)]) -> Result<Content, FileErrors> {
         let mut content = Content::default();
-        let mut errors = Vec::new();
-        let mut monster_files = Vec::new();
-        for (path, text) in files {
-            let file = SourceFile::new(path, text);
-            match toml::from_str::<ContentFile>(text) {
-                Err(e) => errors.push(file.toml_error(&e)),
-                Ok(parsed) => {
-                    content.read_items(&file, &parsed, &mut errors);
-                    monster_files.push((file, parsed));
-                }
-            }
-        }
-        // Monsters refer to weapons, so they are read once every weapon is known.
-        for (file, parsed) in &monster_files {
-            for (i, m) in parsed.monster.iter().enumerate() {
-                if let Some(monster) = content.read_monster(file, i, m, &mut errors) {
-                    if content
-                        .monsters
-                        .insert(monster.id.clone(), monster)
-                        .is_some()
-                    {
-                        errors.push(file.error(
+        load_two_phase(
+            files,
+            &mut content,
+            |content, file, parsed: &ContentFile, errors| content.read_items(file, parsed, errors),
+            |content, file, parsed, errors| {
+                for (i, m) in parsed.monster.iter().enumerate() {
+                    if let Some(monster) = content.read_monster(file, i, m, errors) {
+                        content.monsters.insert(
+                            "monster",
+                            m.id.get_ref(),
+                            monster,
+                            file,
                             m.id.span(),
-                            Some(format!("monster[{i}].id")),
-                            format!("duplicate monster `{}`", m.id.get_ref()),
-                        ));
+                            format!("monster[{i}].id"),
+                            errors,
+                        );
                     }
                 }
-            }
-        }
-        if errors.is_empty() {
-            Ok(content)
-        } else {
-            Err(FileErrors(errors))
-        }
+            },
+        )?;
+        Ok(content)
     }
 
     fn read_items(
@@ -441,13 +370,15 @@ impl Content {
     ) {
         for (i, w) in parsed.weapon.iter().enumerate() {
             if let Some(weapon) = read_weapon(file, &format!("weapon[{i}]"), w, errors) {
-                if self.weapons.insert(weapon.id.clone(), weapon).is_some() {
-                    errors.push(file.error(
-                        w.id.span(),
-                        Some(format!("weapon[{i}].id")),
-                        format!("duplicate weapon `{}`", w.id.get_ref()),
-                    ));
-                }
+                self.weapons.insert(
+                    "weapon",
+                    w.id.get_ref(),
+                    weapon,
+                    file,
+                    w.id.span(),
+                    format!("weapon[{i}].id"),
+                    errors,
+                );
             }
         }
         for (i, a) in parsed.armor.iter().enumerate() {
@@ -459,21 +390,31 @@ impl Content {
                 ));
             }
             self.armor.insert(
-                a.id.clone(),
+                "armour",
+                a.id.get_ref(),
                 Armor {
-                    id: a.id.clone(),
+                    id: a.id.get_ref().clone(),
                     bonus: *a.bonus.get_ref(),
                     magic: a.magic,
                 },
+                file,
+                a.id.span(),
+                format!("armor[{i}].id"),
+                errors,
             );
         }
-        for s in &parsed.shield {
+        for (i, s) in parsed.shield.iter().enumerate() {
             self.shields.insert(
-                s.id.clone(),
+                "shield",
+                s.id.get_ref(),
                 Shield {
-                    id: s.id.clone(),
+                    id: s.id.get_ref().clone(),
                     size: s.size,
                 },
+                file,
+                s.id.span(),
+                format!("shield[{i}].id"),
+                errors,
             );
         }
         for (i, c) in parsed.class.iter().enumerate() {
@@ -496,9 +437,10 @@ impl Content {
                 ));
             }
             self.classes.insert(
-                c.id.clone(),
+                "class",
+                c.id.get_ref(),
                 Class {
-                    id: c.id.clone(),
+                    id: c.id.get_ref().clone(),
                     hit_die: c.hit_die,
                     bth: c.bth.get_ref().clone(),
                     prime,
@@ -506,6 +448,10 @@ impl Content {
                     back_attack: c.back_attack,
                     monk: c.monk,
                 },
+                file,
+                c.id.span(),
+                format!("class[{i}].id"),
+                errors,
             );
         }
         for (magic_kind, list, into) in [
@@ -542,13 +488,15 @@ impl Content {
                     kind: magic_kind,
                     moves: m.movement,
                 };
-                if into.insert(magic.id.clone(), magic).is_some() {
-                    errors.push(file.error(
-                        m.id.span(),
-                        Some(format!("{kind}[{i}].id")),
-                        format!("duplicate {kind} `{}`", m.id.get_ref()),
-                    ));
-                }
+                into.insert(
+                    kind,
+                    m.id.get_ref(),
+                    magic,
+                    file,
+                    m.id.span(),
+                    format!("{kind}[{i}].id"),
+                    errors,
+                );
             }
         }
         if let Some(table) = &parsed.attribute_modifiers {
@@ -821,7 +769,7 @@ struct WeaponDef {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ArmorDef {
-    id: String,
+    id: Spanned<String>,
     bonus: Spanned<i32>,
     #[serde(default)]
     magic: i32,
@@ -830,7 +778,7 @@ struct ArmorDef {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ShieldDef {
-    id: String,
+    id: Spanned<String>,
     size: ShieldSize,
 }
 
@@ -883,7 +831,7 @@ fn default_size() -> Size {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ClassDef {
-    id: String,
+    id: Spanned<String>,
     hit_die: u16,
     bth: Spanned<Vec<i32>>,
     prime: Spanned<String>,
@@ -900,22 +848,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn damage_dice_read_and_print() {
-        let d = DamageDice::parse("2d4+1").unwrap();
-        assert_eq!((d.count, d.sides, d.bonus), (2, 4, 1));
-        assert_eq!(d.to_string(), "2d4+1");
-        assert_eq!(DamageDice::parse("d6").unwrap().to_string(), "1d6");
-        assert_eq!(DamageDice::parse("1d6-1").unwrap().bonus, -1);
-        assert!(DamageDice::parse("1x6").is_none());
-        assert!(DamageDice::parse("0d6").is_none());
+    fn duplicate_ids_name_both_places() {
+        let text = "[[armor]]\nid = \"hide\"\nbonus = 3\n\n[[armor]]\nid = \"hide\"\nbonus = 4\n\n\
+                    [[class]]\nid = \"monk\"\nhit_die = 8\nbth = [0]\nprime = \"dex\"\n\n\
+                    [[class]]\nid = \"monk\"\nhit_die = 8\nbth = [0]\nprime = \"dex\"\n";
+        let err = Content::load(&[("a.toml", text)]).unwrap_err();
+        let messages: Vec<String> = err.0.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            messages,
+            vec![
+                "a.toml:6:6: field `armor[1].id`: duplicate armour `hide`: already defined at a.toml:2",
+                "a.toml:16:6: field `class[1].id`: duplicate class `monk`: already defined at a.toml:10",
+            ]
+        );
     }
 
     #[test]
     fn embedded_content_loads() {
         let content = Content::embedded().unwrap_or_else(|e| panic!("{e}"));
         assert!(content.monsters.len() >= 12);
-        assert!(content.weapons.contains_key("long sword"));
-        assert_eq!(content.armor["chain mail"].bonus, 5);
+        assert!(content.weapons.get("long sword").is_some());
+        assert_eq!(content.armor.get("chain mail").map(|a| a.bonus), Some(5));
     }
 
     #[test]

@@ -1,64 +1,37 @@
 //! C&C encounter files: sides, combatants (from the bestiary with a count, or characters built
 //! from a class), positions, awareness and situational state, CK options and standing modifiers,
-//! and an optional script. Every problem in the file is reported at once, with line and field.
+//! and an optional script. The common keys are read by `fray_core::loader`; this module builds
+//! C&C's combatants and reads C&C's own tables. Every problem is reported at once, located.
 
-use crate::content::{attribute_index, Content, MagicKind, Size, Weapon};
+use crate::content::{attribute_index, Content, Magic, MagicKind, Size, Weapon};
 use crate::state::{
     AttackForm, Concealment, Cond, Cover, Fighter, Maneuvers, Options, Profile, StandingModifier,
     State,
 };
 use fray_core::conditions::{Conditions, Expiry};
-use fray_core::driver::ScriptedChoice;
-use fray_core::encounter::{
-    check_squares, member_keys, member_names, parse_direction, roster_of_sides, Placement,
-    ScriptDef, SideDef, MAX_COMBATANTS,
-};
-use fray_core::roster::CombatantInfo;
+use fray_core::loader::{CombatantBuilder, CombatantEntry, Loader, Placed};
 use fray_core::span::{FileError, FileErrors, SourceFile};
-use fray_core::{Direction, Limits, Roster, SideId};
+use fray_core::{Direction, Roster, RulesetId};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use toml::Spanned;
 
-/// A loaded encounter: the starting state, limits and script.
-#[derive(Debug, Clone)]
-pub struct Encounter {
-    /// Name.
-    pub name: String,
-    /// The starting state.
-    pub state: State,
-    /// Limits (rounds).
-    pub limits: Limits,
-    /// Scripted die faces.
-    pub dice: Vec<u32>,
-    /// Scripted choices.
-    pub choices: Vec<ScriptedChoice>,
-}
+/// A loaded C&C encounter: the starting state, limits and script.
+pub type Encounter = fray_core::Encounter<State>;
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct EncounterDef {
-    #[allow(dead_code)]
-    schema: u32,
-    #[allow(dead_code)]
-    ruleset: String,
-    name: Option<String>,
-    #[allow(dead_code)]
-    description: Option<String>,
-    max_rounds: Option<Spanned<u32>>,
-    #[serde(default)]
-    options: OptionsDef,
-    #[serde(default)]
-    surprise: Option<SurpriseDef>,
-    sides: Vec<SideDef>,
-    combatants: Vec<CombatantDef>,
-    #[serde(default)]
-    modifiers: Vec<ModifierDef>,
-    #[serde(default)]
-    falls: Vec<FallDef>,
-    #[serde(default)]
-    script: ScriptDef,
+fray_core::encounter_file! {
+    /// A C&C encounter file: the common keys plus C&C's own tables.
+    struct EncounterDef for CombatantDef {
+        #[serde(default)]
+        options: OptionsDef,
+        #[serde(default)]
+        surprise: Option<SurpriseDef>,
+        #[serde(default)]
+        modifiers: Vec<ModifierDef>,
+        #[serde(default)]
+        falls: Vec<FallDef>,
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -116,49 +89,44 @@ struct ModifierDef {
     reason: String,
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CombatantDef {
-    id: Spanned<String>,
-    name: Option<String>,
-    side: Spanned<String>,
-    count: Option<Spanned<u32>>,
-    at: Spanned<Placement>,
-    facing: Option<Spanned<String>>,
-    monster: Option<Spanned<String>>,
-    class: Option<Spanned<String>>,
-    level: Option<Spanned<i32>>,
-    hp: Option<Spanned<i32>>,
-    start_hp: Option<Spanned<i32>>,
-    ac: Option<i32>,
-    scores: Option<Spanned<BTreeMap<String, i32>>>,
-    primes: Option<Spanned<Vec<String>>>,
-    weapon: Option<Spanned<String>>,
-    off_hand: Option<Spanned<String>>,
-    ranged: Option<Spanned<String>>,
-    armor: Option<Spanned<String>>,
-    armor_penalty: Option<i32>,
-    shield: Option<Spanned<String>>,
-    deflection: Option<i32>,
-    movement: Option<i32>,
-    size: Option<Size>,
-    #[serde(default)]
-    conditions: Vec<Spanned<String>>,
-    cover: Option<Spanned<String>>,
-    concealment: Option<Spanned<String>>,
-    elevation: Option<i32>,
-    #[serde(default)]
-    mounted: bool,
-    aware: Option<bool>,
-    disarm: Option<bool>,
-    #[serde(default = "no_magic")]
-    spells: Spanned<BTreeMap<String, u8>>,
-    #[serde(default = "no_magic")]
-    items: Spanned<BTreeMap<String, u8>>,
-    #[serde(default = "no_magic")]
-    packed: Spanned<BTreeMap<String, u8>>,
-    #[serde(default = "no_magic")]
-    abilities: Spanned<BTreeMap<String, u8>>,
+fray_core::combatant_entry! {
+    /// One `[[combatants]]` entry: the common keys plus a monster or a class and its gear.
+    struct CombatantDef {
+        monster: Option<Spanned<String>>,
+        class: Option<Spanned<String>>,
+        level: Option<Spanned<i32>>,
+        hp: Option<Spanned<i32>>,
+        start_hp: Option<Spanned<i32>>,
+        ac: Option<i32>,
+        scores: Option<Spanned<BTreeMap<String, i32>>>,
+        primes: Option<Spanned<Vec<String>>>,
+        weapon: Option<Spanned<String>>,
+        off_hand: Option<Spanned<String>>,
+        ranged: Option<Spanned<String>>,
+        armor: Option<Spanned<String>>,
+        armor_penalty: Option<i32>,
+        shield: Option<Spanned<String>>,
+        deflection: Option<i32>,
+        movement: Option<i32>,
+        size: Option<Size>,
+        #[serde(default)]
+        conditions: Vec<Spanned<String>>,
+        cover: Option<Spanned<String>>,
+        concealment: Option<Spanned<String>>,
+        elevation: Option<i32>,
+        #[serde(default)]
+        mounted: bool,
+        aware: Option<bool>,
+        disarm: Option<bool>,
+        #[serde(default = "no_magic")]
+        spells: Spanned<BTreeMap<String, u8>>,
+        #[serde(default = "no_magic")]
+        items: Spanned<BTreeMap<String, u8>>,
+        #[serde(default = "no_magic")]
+        packed: Spanned<BTreeMap<String, u8>>,
+        #[serde(default = "no_magic")]
+        abilities: Spanned<BTreeMap<String, u8>>,
+    }
 }
 
 fn no_magic() -> Spanned<BTreeMap<String, u8>> {
@@ -167,84 +135,52 @@ fn no_magic() -> Spanned<BTreeMap<String, u8>> {
 
 /// Reads an encounter file's text.
 pub fn load(path: &str, text: &str, content: &Content) -> Result<Encounter, FileErrors> {
-    let file = SourceFile::new(path, text);
-    let def: EncounterDef =
-        toml::from_str(text).map_err(|e| FileErrors(vec![file.toml_error(&e)]))?;
-    let mut errors = Vec::new();
-    let encounter = build(&file, &def, content, &mut errors);
-    if errors.is_empty() {
-        Ok(encounter)
-    } else {
-        Err(FileErrors(errors))
-    }
+    fray_core::loader::load(
+        path,
+        text,
+        Builder {
+            content,
+            magic: Vec::new(),
+        },
+    )
 }
 
 fn field(i: usize, name: &str) -> Option<String> {
     Some(format!("combatants[{i}].{name}"))
 }
 
-fn build(
-    file: &SourceFile<'_>,
-    def: &EncounterDef,
-    content: &Content,
-    errors: &mut Vec<FileError>,
-) -> Encounter {
-    let mut roster = roster_of_sides(file, &def.sides, errors);
-    let mut profiles = Vec::new();
-    let mut fighters = Vec::new();
-    let mut magic: Vec<crate::content::Magic> = Vec::new();
-    let mut placed = Vec::new();
-    for (i, c) in def.combatants.iter().enumerate() {
-        let side = match roster.find_side(c.side.get_ref()) {
-            Some(s) => s,
-            None => {
-                errors.push(file.error(
-                    c.side.span(),
-                    field(i, "side"),
-                    format!(
-                            "unknown side `{}`; the sides are {}",
-                            c.side.get_ref(),
-                            roster
-                                .sides
-                                .iter()
-                                .map(|s| s.key.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                ));
-                SideId(0)
-            }
-        };
-        let count = c.count.as_ref().map_or(1, |n| *n.get_ref()) as usize;
-        if count == 0 || count > MAX_COMBATANTS {
-            errors.push(file.error(
-                c.count.as_ref().map_or(c.id.span(), |n| n.span()),
-                field(i, "count"),
-                format!("expected between 1 and {MAX_COMBATANTS}"),
-            ));
-            continue;
-        }
-        let squares = match c.at.get_ref().squares(count) {
-            Ok(s) => s,
-            Err(msg) => {
-                errors.push(file.error(c.at.span(), field(i, "at"), msg));
-                continue;
-            }
-        };
-        let Some(mut profile) = build_profile(file, i, c, content, errors) else {
-            continue;
-        };
-        let facing = match &c.facing {
-            Some(f) => parse_direction(f.get_ref()).unwrap_or_else(|| {
-                errors.push(file.error(
-                    f.span(),
-                    field(i, "facing"),
-                    "expected north, north-east, east, … (or n, ne, e, …)",
-                ));
-                Direction::North
-            }),
-            None => default_facing(&def.sides, c.side.get_ref()),
-        };
+/// Builds C&C combatants; collects the encounter's table of spells, items and abilities.
+struct Builder<'c> {
+    content: &'c Content,
+    magic: Vec<Magic>,
+}
+
+impl CombatantBuilder for Builder<'_> {
+    type File = EncounterDef;
+    type Member = (Profile, Fighter);
+    type State = State;
+    const RULESET: RulesetId = RulesetId::Cnc;
+
+    fn default_name(&self, c: &CombatantDef) -> Option<String> {
+        let m = c.monster.as_ref()?;
+        Some(
+            self.content
+                .monsters
+                .get(m.get_ref())
+                .map_or_else(|| m.get_ref().clone(), |m| m.name.clone()),
+        )
+    }
+
+    fn member(
+        &mut self,
+        cx: &mut Loader<'_>,
+        i: usize,
+        c: &CombatantDef,
+    ) -> Option<(Profile, Fighter)> {
+        let file = cx.file;
+        let errors = &mut cx.errors;
+        let content = self.content;
+        let mut profile = build_profile(&file, i, c, content, errors)?;
         let mut conditions = Conditions::default();
         for cond in &c.conditions {
             match Cond::SETTABLE
@@ -262,14 +198,14 @@ fn build(
                     cond.span(),
                     field(i, "conditions"),
                     format!(
-                            "unknown condition `{}`; expected one of {}",
-                            cond.get_ref(),
-                            Cond::SETTABLE
-                                .iter()
-                                .map(|k| k.key())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
+                        "unknown condition `{}`; expected one of {}",
+                        cond.get_ref(),
+                        Cond::SETTABLE
+                            .iter()
+                            .map(|k| k.key())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
                 )),
             }
         }
@@ -277,7 +213,7 @@ fn build(
             conditions.add(Cond::Unaware, Expiry::Indefinite);
         }
         let cover = read_level(
-            file,
+            &file,
             i,
             "cover",
             &c.cover,
@@ -291,7 +227,7 @@ fn build(
             ],
         );
         let concealment = read_level(
-            file,
+            &file,
             i,
             "concealment",
             &c.concealment,
@@ -304,13 +240,6 @@ fn build(
                 ("complete", Concealment::Complete),
             ],
         );
-        let name = c.name.clone().unwrap_or_else(|| match &c.monster {
-            Some(m) => content
-                .monsters
-                .get(m.get_ref())
-                .map_or_else(|| m.get_ref().clone(), |m| m.name.clone()),
-            None => c.id.get_ref().clone(),
-        });
         let start_hp = match &c.start_hp {
             Some(h) if *h.get_ref() > profile.max_hp || *h.get_ref() <= -10 => {
                 errors.push(file.error(
@@ -335,24 +264,28 @@ fn build(
             ("abilities", &c.abilities, MagicKind::Ability, true),
         ] {
             for (id, uses) in list.get_ref() {
-                let found = match kind {
-                    MagicKind::Spell => content.spells.get(id),
-                    MagicKind::Item => content.items.get(id),
-                    MagicKind::Ability => content.abilities.get(id),
+                let catalog = match kind {
+                    MagicKind::Spell => &content.spells,
+                    MagicKind::Item => &content.items,
+                    MagicKind::Ability => &content.abilities,
                 };
-                let Some(m) = found else {
+                let Some(m) = catalog.get(id) else {
                     errors.push(file.error(
                         list.span(),
                         field(i, name),
-                        format!("unknown {} `{id}`; see content/cnc/magic.toml", kind.key()),
+                        format!(
+                            "unknown {} `{id}`{}; see content/cnc/magic.toml",
+                            kind.key(),
+                            catalog.did_you_mean(id)
+                        ),
                     ));
                     continue;
                 };
-                let index = match magic.iter().position(|x| x == m) {
+                let index = match self.magic.iter().position(|x| x == m) {
                     Some(ix) => ix as u16,
                     None => {
-                        magic.push(m.clone());
-                        (magic.len() - 1) as u16
+                        self.magic.push(m.clone());
+                        (self.magic.len() - 1) as u16
                     }
                 };
                 match kind {
@@ -372,106 +305,69 @@ fn build(
                 }
             }
         }
-        let keys = member_keys(c.id.get_ref(), count);
-        let names = member_names(&name, count);
-        for ((key, name), pos) in keys.into_iter().zip(names).zip(squares) {
-            if roster.find(&key).is_some() {
-                errors.push(file.error(
-                    c.id.span(),
-                    field(i, "id"),
-                    format!("duplicate combatant `{key}`"),
-                ));
-            }
-            placed.push((key.clone(), pos, c.at.span()));
-            roster.combatants.push(CombatantInfo { key, name, side });
-            fighters.push(Fighter {
-                side,
-                pos,
-                facing,
-                hp: start_hp,
-                subdual_taken: 0,
-                subdual_running: 0,
-                conditions: conditions.clone(),
-                declared: Default::default(),
-                acted: false,
-                attackers: [None; 3],
-                dodged: 0,
-                // Already mortally wounded at the start: bleeds from the end of round 1 (CNC-A11).
-                mortal_since: (-9..=-7).contains(&start_hp).then_some(0),
-                aided_in: None,
-                held_by: None,
-                disarmed: false,
-                disengaged_in: None,
-                free_attacked: None,
-                charge_negated: false,
-                cover,
-                concealment,
-                elevation: c.elevation.unwrap_or(0),
-                mounted: c.mounted,
-                dead: false,
-                ready: false,
-                spells_left: spells_left.clone(),
-                items_left: items_left.clone(),
-                items_ready: items_ready.clone(),
-                abilities_left: abilities_left.clone(),
-                casting: None,
-                dealt: 0,
-                taken: 0,
-            });
-            profiles.push(profile.clone());
-        }
+        let fighter = Fighter {
+            side: fray_core::SideId(0),
+            pos: fray_core::Pos::new(0, 0),
+            facing: Direction::North,
+            hp: start_hp,
+            subdual_taken: 0,
+            subdual_running: 0,
+            conditions,
+            declared: Default::default(),
+            acted: false,
+            attackers: [None; 3],
+            dodged: 0,
+            // Already mortally wounded at the start: bleeds from the end of round 1 (CNC-A11).
+            mortal_since: (-9..=-7).contains(&start_hp).then_some(0),
+            aided_in: None,
+            held_by: None,
+            disarmed: false,
+            disengaged_in: None,
+            free_attacked: None,
+            charge_negated: false,
+            cover,
+            concealment,
+            elevation: c.elevation.unwrap_or(0),
+            mounted: c.mounted,
+            dead: false,
+            ready: false,
+            spells_left,
+            items_left,
+            items_ready,
+            abilities_left,
+            casting: None,
+            dealt: 0,
+            taken: 0,
+        };
+        Some((profile, fighter))
     }
-    if fighters.len() > MAX_COMBATANTS {
-        errors.push(file.file_error(format!("more than {MAX_COMBATANTS} combatants")));
+
+    fn place(&self, (_, fighter): &mut (Profile, Fighter), placed: Placed) {
+        fighter.side = placed.side;
+        fighter.pos = placed.pos;
+        fighter.facing = placed.facing;
     }
-    check_squares(file, &placed, errors);
-    let options = read_options(file, def, &roster, errors);
-    let modifiers = read_modifiers(file, def, &roster, errors);
-    let mut limits = Limits::default();
-    if let Some(r) = &def.max_rounds {
-        if *r.get_ref() == 0 || *r.get_ref() > Limits::MAX_ROUNDS_CEILING {
-            errors.push(file.error(
-                r.span(),
-                Some("max_rounds".into()),
-                format!("expected between 1 and {}", Limits::MAX_ROUNDS_CEILING),
-            ));
-        } else {
-            limits.max_rounds = *r.get_ref();
-        }
-    }
-    let (dice, choices) = def.script.read(file, errors);
-    for (i, choice) in choices.iter().enumerate() {
-        if choice.who != "gm" && roster.find(&choice.who).is_none() {
-            errors.push(file.error(
-                def.script.choices[i].span(),
-                Some(format!("script.choices[{i}]")),
-                format!("no combatant `{}` in this encounter", choice.who),
-            ));
-        }
-    }
-    Encounter {
-        name: def.name.clone().unwrap_or_else(|| file.path.to_string()),
-        state: State {
+
+    fn finish(
+        self,
+        cx: &mut Loader<'_>,
+        def: &EncounterDef,
+        roster: Roster,
+        members: Vec<(Profile, Fighter)>,
+    ) -> State {
+        let file = cx.file;
+        let options = read_options(&file, def, &roster, &mut cx.errors);
+        let modifiers = read_modifiers(&file, def, &roster, &mut cx.errors);
+        let (profiles, fighters): (Vec<Profile>, Vec<Fighter>) = members.into_iter().unzip();
+        State {
             roster: Arc::new(roster),
             profiles: profiles.into(),
             fighters,
             options: Arc::new(options),
             modifiers: modifiers.into(),
             round: 0,
-            magic: magic.into(),
-        },
-        limits,
-        dice,
-        choices,
-    }
-}
-
-fn default_facing(sides: &[SideDef], side: &str) -> Direction {
-    // The first side faces east, the others west, unless told otherwise.
-    if sides.first().is_some_and(|s| s.id.get_ref() == side) {
-        Direction::East
-    } else {
-        Direction::West
+            magic: self.magic.into(),
+        }
     }
 }
 
@@ -616,7 +512,7 @@ fn build_profile(
             primes[class.prime] = true;
             let Some(hp) = &c.hp else {
                 errors.push(file.error(
-                    c.id.span(),
+                    c.id_span(),
                     field(i, "hp"),
                     "a character needs `hp` (its hit points)",
                 ));
@@ -710,7 +606,7 @@ fn build_profile(
         }
         _ => {
             errors.push(file.error(
-                c.id.span(),
+                c.id_span(),
                 field(i, "monster"),
                 "give exactly one of `monster = \"…\"` or `class = \"…\"`",
             ));
@@ -769,7 +665,7 @@ fn build_profile(
     }
     if profile.max_hp < 1 {
         errors.push(file.error(
-            c.hp.as_ref().map_or(c.id.span(), |h| h.span()),
+            c.hp.as_ref().map_or(c.id_span(), |h| h.span()),
             field(i, "hp"),
             "expected at least 1 hit point",
         ));

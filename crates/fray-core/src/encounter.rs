@@ -91,8 +91,11 @@ pub struct SideDef {
     /// Key (e.g. `heroes`).
     pub id: Spanned<String>,
     /// Display name (defaults to the key).
-    pub name: Option<String>,
+    pub name: Option<Spanned<String>>,
 }
+
+/// Most sides in one encounter.
+pub const MAX_SIDES: usize = 32;
 
 /// A roster holding the `[[sides]]` of an encounter (no combatants yet); a repeated side key or
 /// fewer than two sides is reported in `errors`.
@@ -114,9 +117,17 @@ pub fn roster_of_sides(
             key: side.id.get_ref().clone(),
             name: side
                 .name
-                .clone()
-                .unwrap_or_else(|| side.id.get_ref().clone()),
+                .as_ref()
+                .map_or_else(|| side.id.get_ref().clone(), |n| n.get_ref().clone()),
         });
+    }
+    if roster.sides.len() > MAX_SIDES {
+        errors.push(file.error(
+            sides[MAX_SIDES].id.span(),
+            Some(format!("sides[{MAX_SIDES}]")),
+            format!("more than {MAX_SIDES} sides; an encounter has at most {MAX_SIDES}"),
+        ));
+        roster.sides.truncate(MAX_SIDES);
     }
     if roster.sides.len() < 2 {
         errors.push(file.file_error("an encounter needs at least two `[[sides]]`"));

@@ -8,12 +8,15 @@
 
 #![forbid(unsafe_code)]
 
+pub mod catalog;
 pub mod conditions;
+pub mod damage;
 pub mod driver;
 pub mod encounter;
 pub mod event;
 pub mod grid;
 pub mod ids;
+pub mod loader;
 pub mod odds;
 pub mod protocol;
 pub mod roster;
@@ -21,10 +24,13 @@ pub mod ruleset;
 pub mod runner;
 pub mod span;
 
+pub use catalog::Catalog;
+pub use damage::DamageDice;
 pub use driver::{AutoDriver, Driver, ScriptedDriver};
 pub use event::{Event, EventSink, NullSink, VecSink};
 pub use grid::{Direction, Pos};
 pub use ids::{CombatantId, SideId};
+pub use loader::Encounter;
 pub use protocol::{Answer, ChoiceRequest, Chooser, Illegal, Interrupt, RollRequest};
 pub use roster::Roster;
 pub use ruleset::{Outcome, Ruleset, RulesetId, Tally};

@@ -112,6 +112,48 @@ pub struct Illegal {
     pub reason: String,
 }
 
+impl Illegal {
+    /// A refusal by `rule`. The reason is put into words only when `explain` is set: option
+    /// lists and the tactics test legality in the hot path and allocate nothing.
+    pub fn refuse<S: Into<String>>(
+        explain: bool,
+        rule: &'static str,
+        reason: impl FnOnce() -> S,
+    ) -> Result<(), Illegal> {
+        Err(Illegal {
+            rule,
+            reason: if explain {
+                reason().into()
+            } else {
+                String::new()
+            },
+        })
+    }
+
+    /// `Ok` when `allowed`, else a refusal by `rule` (see [`Illegal::refuse`]).
+    pub fn unless<S: Into<String>>(
+        allowed: bool,
+        explain: bool,
+        rule: &'static str,
+        reason: impl FnOnce() -> S,
+    ) -> Result<(), Illegal> {
+        if allowed {
+            Ok(())
+        } else {
+            Illegal::refuse(explain, rule, reason)
+        }
+    }
+}
+
+/// [`Illegal::refuse`] as a free function, for rules that refuse often (`use … as no`).
+pub fn refuse<S: Into<String>>(
+    explain: bool,
+    rule: &'static str,
+    reason: impl FnOnce() -> S,
+) -> Result<(), Illegal> {
+    Illegal::refuse(explain, rule, reason)
+}
+
 impl fmt::Display for Illegal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({})", self.reason, self.rule)

@@ -133,6 +133,21 @@ impl<'a, R: Ruleset> Table<'a, R> {
         })
     }
 
+    /// Rolls the dice of a damage expression and returns their total (0 for a flat amount,
+    /// which asks nothing); the flat bonus is the rules' to add, as a modifier they can show.
+    pub fn roll_damage(
+        &mut self,
+        dice: crate::damage::DamageDice,
+        who: Option<CombatantId>,
+        purpose: RollPurpose,
+        rule: &'static str,
+    ) -> Result<i32, Interrupt> {
+        if dice.count == 0 {
+            return Ok(0);
+        }
+        Ok(self.roll_dice(dice.count, dice.sides, who, purpose, rule)? as i32)
+    }
+
     /// Asks `chooser` a question. `fill` lists the legal options; it runs only when the driver
     /// shows options (a person, a replay), so the simulator's tactics pay nothing for them. Every
     /// answer not among the listed options is checked with [`Ruleset::check_choice`], and a

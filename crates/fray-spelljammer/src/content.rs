@@ -3,7 +3,9 @@
 //!
 //! The types here are what the rules read; [`Content::embedded`] loads and validates the files.
 
+use fray_core::catalog::load_two_phase;
 use fray_core::span::{FileError, FileErrors, SourceFile};
+use fray_core::Catalog;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -104,27 +106,8 @@ pub enum Missile {
     Spear,
 }
 
-/// Damage dice: `count`d`sides` + `bonus`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Damage {
-    /// Number of dice.
-    pub count: u16,
-    /// Sides per die.
-    pub sides: u16,
-    /// Flat bonus.
-    pub bonus: i32,
-}
-
-impl Damage {
-    /// `1d8+4`-style text.
-    pub fn text(&self) -> String {
-        match self.bonus {
-            0 => format!("{}d{}", self.count, self.sides),
-            b if b > 0 => format!("{}d{}+{b}", self.count, self.sides),
-            b => format!("{}d{}{b}", self.count, self.sides),
-        }
-    }
-}
+/// Damage dice (`fray-core`'s one damage type, under the name the Spelljammer rules use).
+pub use fray_core::DamageDice as Damage;
 
 /// A weapon from `weapons.toml`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -254,46 +237,15 @@ pub struct MonsterDef {
 #[derive(Debug, Clone, Default)]
 pub struct Content {
     /// Weapons (natural weapons too).
-    pub weapons: Vec<Weapon>,
+    pub weapons: Catalog<Weapon>,
     /// Armour.
-    pub armor: Vec<Armor>,
+    pub armor: Catalog<Armor>,
     /// Shields.
-    pub shields: Vec<Shield>,
+    pub shields: Catalog<Shield>,
     /// Monsters.
-    pub monsters: Vec<MonsterDef>,
+    pub monsters: Catalog<MonsterDef>,
     /// Spells.
-    pub spells: Vec<SpellDef>,
-}
-
-impl Damage {
-    /// Reads `1d8`, `2d4+1`, `1d6-1` or `d3` (1 to 100 dice of 2 to 1000 sides, bonus within
-    /// ±1000).
-    pub fn parse(text: &str) -> Option<Damage> {
-        let t: String = text
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect::<String>()
-            .to_ascii_lowercase();
-        let (dice, bonus) = match t.find(['+', '-']) {
-            Some(i) => (&t[..i], t[i..].parse::<i32>().ok()?),
-            None => (&t[..], 0),
-        };
-        let (count, sides) = dice.split_once('d')?;
-        let count: u16 = if count.is_empty() {
-            1
-        } else {
-            count.parse().ok()?
-        };
-        let sides: u16 = sides.parse().ok()?;
-        if !(1..=100).contains(&count) || !(2..=1000).contains(&sides) || bonus.abs() > 1000 {
-            return None;
-        }
-        Some(Damage {
-            count,
-            sides,
-            bonus,
-        })
-    }
+    pub spells: Catalog<SpellDef>,
 }
 
 impl Specialization {
@@ -374,10 +326,7 @@ impl Size {
     ];
 }
 
-/// `a, b, c` from a list of names, for "expected one of" messages.
-pub fn one_of<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
-    names.into_iter().collect::<Vec<_>>().join(", ")
-}
+pub use fray_core::loader::one_of;
 
 impl Content {
     /// Loads the content embedded from `content/spelljammer/`; every problem in every file is
@@ -390,59 +339,49 @@ impl Content {
     /// once every weapon is known.
     pub fn load(files: &[(&str, &str)]) -> Result<Content, FileErrors> {
         let mut content = Content::default();
-        let mut errors = Vec::new();
-        let mut parsed_files = Vec::new();
-        for (path, text) in files {
-            let file = SourceFile::new(path, text);
-            match toml::from_str::<ContentFile>(text) {
-                Err(e) => errors.push(file.toml_error(&e)),
-                Ok(parsed) => {
-                    content.read_items(&file, &parsed, &mut errors);
-                    parsed_files.push((file, parsed));
-                }
-            }
-        }
-        for (file, parsed) in &parsed_files {
-            for (i, m) in parsed.monster.iter().enumerate() {
-                if let Some(monster) = content.read_monster(file, i, m, &mut errors) {
-                    if content.monster(&monster.key).is_some() {
-                        errors.push(file.error(
+        load_two_phase(
+            files,
+            &mut content,
+            |content, file, parsed: &ContentFile, errors| content.read_items(file, parsed, errors),
+            |content, file, parsed, errors| {
+                for (i, m) in parsed.monster.iter().enumerate() {
+                    if let Some(monster) = content.read_monster(file, i, m, errors) {
+                        let key = monster.key.clone();
+                        content.monsters.insert(
+                            "monster",
+                            &key,
+                            monster,
+                            file,
                             m.key.span(),
-                            Some(format!("monster[{i}].key")),
-                            format!("duplicate monster `{}`", monster.key),
-                        ));
-                    } else {
-                        content.monsters.push(monster);
+                            format!("monster[{i}].key"),
+                            errors,
+                        );
                     }
                 }
-            }
-        }
-        if errors.is_empty() {
-            Ok(content)
-        } else {
-            Err(FileErrors(errors))
-        }
+            },
+        )?;
+        Ok(content)
     }
 
     /// A weapon by name.
     pub fn weapon(&self, name: &str) -> Option<&Weapon> {
-        self.weapons.iter().find(|w| w.name == name)
+        self.weapons.get(name)
     }
     /// Armour by name.
     pub fn armor(&self, name: &str) -> Option<&Armor> {
-        self.armor.iter().find(|a| a.name == name)
+        self.armor.get(name)
     }
     /// A shield by name.
     pub fn shield(&self, name: &str) -> Option<&Shield> {
-        self.shields.iter().find(|s| s.name == name)
+        self.shields.get(name)
     }
     /// A monster by key.
     pub fn monster(&self, key: &str) -> Option<&MonsterDef> {
-        self.monsters.iter().find(|m| m.key == key)
+        self.monsters.get(key)
     }
     /// A spell by name.
     pub fn spell(&self, name: &str) -> Option<&SpellDef> {
-        self.spells.iter().find(|s| s.name == name)
+        self.spells.get(name)
     }
 
     /// Names of every weapon, for messages.
@@ -475,15 +414,17 @@ impl Content {
         for (i, w) in parsed.weapon.iter().enumerate() {
             let at = format!("weapon[{i}]");
             if let Some(weapon) = read_weapon(file, &at, w, errors) {
-                if self.weapon(&weapon.name).is_some() {
-                    errors.push(file.error(
-                        w.name.span(),
-                        Some(format!("{at}.name")),
-                        format!("duplicate weapon `{}`", weapon.name),
-                    ));
-                } else {
-                    self.weapons.push(weapon);
-                }
+                let name = weapon.name.clone();
+                let span = w.name.span();
+                self.weapons.insert(
+                    "weapon",
+                    &name,
+                    weapon,
+                    file,
+                    span,
+                    format!("{at}.name"),
+                    errors,
+                );
             }
         }
         for (i, a) in parsed.armor.iter().enumerate() {
@@ -491,51 +432,46 @@ impl Content {
             let before = errors.len();
             let def = check_int(file, &at, "def", &a.def, 0, 100, errors);
             let prot = check_int(file, &at, "prot", &a.prot, 0, 20, errors);
-            if self.armor(a.name.get_ref()).is_some() {
-                errors.push(file.error(
-                    a.name.span(),
-                    Some(format!("{at}.name")),
-                    format!("duplicate armour `{}`", a.name.get_ref()),
-                ));
-            }
             if errors.len() == before {
-                self.armor.push(Armor {
+                let armor = Armor {
                     name: a.name.get_ref().clone(),
                     def,
                     prot,
-                });
+                };
+                let name = a.name.get_ref();
+                let field = format!("{at}.name");
+                self.armor
+                    .insert("armour", name, armor, file, a.name.span(), field, errors);
             }
         }
         for (i, s) in parsed.shield.iter().enumerate() {
             let at = format!("shield[{i}]");
             let before = errors.len();
             let def = check_int(file, &at, "def", &s.def, 0, 100, errors);
-            if self.shield(s.name.get_ref()).is_some() {
-                errors.push(file.error(
-                    s.name.span(),
-                    Some(format!("{at}.name")),
-                    format!("duplicate shield `{}`", s.name.get_ref()),
-                ));
-            }
             if errors.len() == before {
-                self.shields.push(Shield {
+                let shield = Shield {
                     name: s.name.get_ref().clone(),
                     def,
-                });
+                };
+                let field = format!("{at}.name");
+                self.shields.insert(
+                    "shield",
+                    s.name.get_ref(),
+                    shield,
+                    file,
+                    s.name.span(),
+                    field,
+                    errors,
+                );
             }
         }
         for (i, s) in parsed.spell.iter().enumerate() {
             let at = format!("spell[{i}]");
             if let Some(spell) = read_spell(file, &at, s, errors) {
-                if self.spell(&spell.name).is_some() {
-                    errors.push(file.error(
-                        s.name.span(),
-                        Some(format!("{at}.name")),
-                        format!("duplicate spell `{}`", spell.name),
-                    ));
-                } else {
-                    self.spells.push(spell);
-                }
+                let name = spell.name.clone();
+                let field = format!("{at}.name");
+                self.spells
+                    .insert("spell", &name, spell, file, s.name.span(), field, errors);
             }
         }
     }
@@ -616,7 +552,7 @@ impl Content {
         }
         for (j, n) in m.natural.iter().enumerate() {
             let nat = format!("{at}.natural[{j}]");
-            let Some(mut damage) = Damage::parse(n.damage.get_ref()) else {
+            let Some(mut damage) = Damage::parse_dice(n.damage.get_ref()) else {
                 errors.push(file.error(
                     n.damage.span(),
                     Some(format!("{nat}.damage")),
@@ -738,7 +674,7 @@ fn read_weapon(
     errors: &mut Vec<FileError>,
 ) -> Option<Weapon> {
     let before = errors.len();
-    let damage = Damage::parse(w.damage.get_ref());
+    let damage = Damage::parse_dice(w.damage.get_ref());
     if damage.is_none() {
         errors.push(file.error(
             w.damage.span(),
@@ -845,7 +781,7 @@ fn read_spell(
     errors: &mut Vec<FileError>,
 ) -> Option<SpellDef> {
     let before = errors.len();
-    let dice = Damage::parse(s.dice.get_ref());
+    let dice = Damage::parse_dice(s.dice.get_ref());
     if dice.is_none() {
         errors.push(file.error(
             s.dice.span(),
@@ -1039,18 +975,6 @@ struct SpellFile {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn damage_reads_and_prints() {
-        let d = Damage::parse("1d8+4").unwrap();
-        assert_eq!((d.count, d.sides, d.bonus), (1, 8, 4));
-        assert_eq!(d.text(), "1d8+4");
-        assert_eq!(Damage::parse("d6").unwrap().text(), "1d6");
-        assert_eq!(Damage::parse("2d4-1").unwrap().text(), "2d4-1");
-        assert!(Damage::parse("1x6").is_none());
-        assert!(Damage::parse("0d6").is_none());
-        assert!(Damage::parse("3").is_none());
-    }
 
     #[test]
     fn embedded_content_loads() {

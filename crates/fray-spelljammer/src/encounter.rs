@@ -1,8 +1,10 @@
 //! Spelljammer encounter files: sides, combatants (from monsters or written out), options,
 //! surprise, ambush, overrides and a script, validated with every error located.
 //!
-//! The format is described in `docs/encounters.md` (section "Spelljammer"). Every problem in a
-//! file is reported at once, each with file, line, column and field (`combatants[2].weapon`).
+//! The common keys are read by `fray_core::loader`; this module builds Spelljammer's combatants
+//! and reads its own tables. The format is described in `docs/encounters.md` (section
+//! "Spelljammer"). Every problem in a file is reported at once, each with file, line, column and
+//! field (`combatants[2].weapon`).
 
 use crate::content::{one_of, Content, Damage, Size, Specialization, Weapon};
 use crate::rules::tables::{self, Cover, TargetPace};
@@ -10,33 +12,13 @@ use crate::state::{
     Ambush, AttackForm, Fighter, ForcedMove, GrievousWound, Lighting, Options, Override, Plan,
     Profile, Spell, State, SurpriseKind, SurpriseRuling,
 };
-use fray_core::driver::ScriptedChoice;
-use fray_core::encounter::{
-    check_squares, member_keys, member_names, parse_direction, read_header, roster_of_sides,
-    Placement, ScriptDef, SideDef, MAX_COMBATANTS,
-};
-use fray_core::roster::CombatantInfo;
+use fray_core::loader::{CombatantBuilder, CombatantEntry, Loader, Placed};
 use fray_core::span::{FileError, FileErrors, SourceFile};
 use fray_core::{Limits, Pos, Roster, RulesetId, SideId};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use toml::Spanned;
-
-/// A loaded encounter.
-#[derive(Debug, Clone)]
-pub struct Encounter {
-    /// Its name.
-    pub name: String,
-    /// The starting state.
-    pub state: State,
-    /// Limits (round limit).
-    pub limits: Limits,
-    /// Scripted die faces.
-    pub dice: Vec<u32>,
-    /// Scripted choices.
-    pub choices: Vec<ScriptedChoice>,
-}
 
 /// Every cover, for messages.
 const COVERS: [Cover; 3] = [Cover::None, Cover::Soft, Cover::Hard];
@@ -48,57 +30,165 @@ pub const DEFAULT_POTION: Damage = Damage {
     bonus: 2,
 };
 
+/// A loaded Spelljammer encounter.
+pub type Encounter = fray_core::Encounter<State>;
+
 /// Reads an encounter file.
 pub fn load(path: &str, text: &str, content: &Content) -> Result<Encounter, FileErrors> {
-    let file = SourceFile::new(path, text);
-    let id = read_header(&file).map_err(FileErrors)?;
-    if id != RulesetId::Spelljammer {
-        return Err(FileErrors(vec![file.error(
-            0..0,
-            Some("ruleset".to_string()),
-            format!(
-                "this is a `{}` encounter, read by the Spelljammer loader",
-                id.key()
-            ),
-        )]));
+    fray_core::loader::load(path, text, Builder { content })
+}
+
+/// Builds Spelljammer combatants.
+struct Builder<'c> {
+    content: &'c Content,
+}
+
+impl CombatantBuilder for Builder<'_> {
+    type File = EncounterDef;
+    type Member = (Profile, Fighter);
+    type State = State;
+    const RULESET: RulesetId = RulesetId::Spelljammer;
+
+    fn default_name(&self, c: &CombatantDef) -> Option<String> {
+        let m = c.monster.as_ref()?;
+        self.content.monster(m.get_ref()).map(|m| m.name.clone())
     }
-    let def: EncounterDef =
-        toml::from_str(text).map_err(|e| FileErrors(vec![file.toml_error(&e)]))?;
-    let mut errors = Vec::new();
-    let encounter = build(&file, &def, content, &mut errors);
-    if errors.is_empty() {
-        Ok(encounter)
-    } else {
-        Err(FileErrors(errors))
+
+    fn member(
+        &mut self,
+        cx: &mut Loader<'_>,
+        i: usize,
+        c: &CombatantDef,
+    ) -> Option<(Profile, Fighter)> {
+        let file = cx.file;
+        let errors = &mut cx.errors;
+        let profile = build_profile(&file, i, c, self.content, errors)?;
+        let hp = match &c.start_hp {
+            Some(_) => int(
+                &file,
+                field(i, "start_hp"),
+                &c.start_hp,
+                1,
+                profile.max_hp.into(),
+                errors,
+            )
+            .unwrap_or(profile.max_hp),
+            None => profile.max_hp,
+        };
+        let potions = int(&file, field(i, "potions"), &c.potions, 0, 50, errors).unwrap_or(0);
+        let cover = match &c.cover {
+            Some(v) => Cover::from_key(v.get_ref()).unwrap_or_else(|| {
+                errors.push(file.error(
+                    v.span(),
+                    field(i, "cover"),
+                    format!(
+                        "unknown cover `{}`; expected one of {}",
+                        v.get_ref(),
+                        one_of(COVERS.iter().map(|c| c.key()))
+                    ),
+                ));
+                Cover::None
+            }),
+            None => Cover::None,
+        };
+        let fighter = Fighter {
+            side: SideId(0),
+            pos: Pos::new(0, 0),
+            hp,
+            prot_lost: 0,
+            down: false,
+            dead: false,
+            stunned: false,
+            casting: None,
+            stuck: Vec::new(),
+            weapon_dropped: c.weapon_dropped.unwrap_or(false),
+            shield_slung: c.shield_slung.unwrap_or(false),
+            potions: potions as u8,
+            aimed: false,
+            wounds: (0, 0),
+            held: false,
+            invisible: c.invisible.unwrap_or(false),
+            cover,
+            plan: Plan::default(),
+            dealt: 0,
+            taken: 0,
+        };
+        Some((profile, fighter))
+    }
+
+    fn place(&self, (_, fighter): &mut (Profile, Fighter), placed: Placed) {
+        fighter.side = placed.side;
+        fighter.pos = placed.pos;
+    }
+
+    fn finish(
+        self,
+        cx: &mut Loader<'_>,
+        def: &EncounterDef,
+        roster: Roster,
+        members: Vec<(Profile, Fighter)>,
+    ) -> State {
+        let file = cx.file;
+        let errors = &mut cx.errors;
+        let side_keys = one_of(roster.sides.iter().map(|s| s.key.as_str()));
+        let options = read_options(&file, &def.options, &roster, errors);
+        let ambush = def
+            .ambush
+            .as_ref()
+            .and_then(|a| match roster.find_side(a.by.get_ref()) {
+                Some(by) => Some(Ambush { by }),
+                None => {
+                    errors.push(file.error(
+                        a.by.span(),
+                        Some("ambush.by".to_string()),
+                        format!(
+                            "unknown side `{}`; the sides are {side_keys}",
+                            a.by.get_ref()
+                        ),
+                    ));
+                    None
+                }
+            });
+        let surprises = read_surprises(&file, def, &roster, errors);
+        let overrides = read_overrides(&file, def, &roster, errors);
+        let forced_moves = read_forced_moves(&file, def, &roster, errors);
+        let grievous_wounds = read_grievous_wounds(&file, def, errors);
+        let (profiles, fighters): (Vec<Profile>, Vec<Fighter>) = members.into_iter().unzip();
+        State {
+            roster,
+            profiles: Arc::new(profiles),
+            fighters,
+            options,
+            surprises,
+            overrides,
+            forced_moves,
+            grievous_wounds,
+            ambush,
+            ambush_results: Vec::new(),
+            round: 0,
+            segment: 0,
+            schedule: Vec::new(),
+            segment_start: Vec::new(),
+            asking: None,
+        }
     }
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct EncounterDef {
-    #[allow(dead_code)]
-    schema: u32,
-    #[allow(dead_code)]
-    ruleset: String,
-    name: Option<String>,
-    #[allow(dead_code)]
-    description: Option<String>,
-    max_rounds: Option<Spanned<i64>>,
-    #[serde(default)]
-    options: OptionsDef,
-    ambush: Option<AmbushDef>,
-    #[serde(default)]
-    surprise: Vec<SurpriseDef>,
-    #[serde(default)]
-    overrides: Vec<OverrideDef>,
-    #[serde(default)]
-    forced_moves: Vec<ForcedMoveDef>,
-    #[serde(default)]
-    grievous_wounds: Vec<GrievousWoundDef>,
-    sides: Vec<SideDef>,
-    combatants: Vec<CombatantDef>,
-    #[serde(default)]
-    script: ScriptDef,
+fray_core::encounter_file! {
+    /// A Spelljammer encounter file: the common keys plus Spelljammer's own tables.
+    struct EncounterDef for CombatantDef {
+        #[serde(default)]
+        options: OptionsDef,
+        ambush: Option<AmbushDef>,
+        #[serde(default)]
+        surprise: Vec<SurpriseDef>,
+        #[serde(default)]
+        overrides: Vec<OverrideDef>,
+        #[serde(default)]
+        forced_moves: Vec<ForcedMoveDef>,
+        #[serde(default)]
+        grievous_wounds: Vec<GrievousWoundDef>,
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -174,15 +264,9 @@ struct SpellRef {
     rank: Option<Spanned<i64>>,
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CombatantDef {
-    id: Spanned<String>,
-    name: Option<String>,
-    side: Spanned<String>,
-    count: Option<Spanned<i64>>,
-    at: Spanned<Placement>,
-    facing: Option<Spanned<String>>,
+fray_core::combatant_entry! {
+    /// One `[[combatants]]` entry: the common keys plus a monster or written-out statistics.
+    struct CombatantDef {
     monster: Option<Spanned<String>>,
     hp: Option<Spanned<i64>>,
     start_hp: Option<Spanned<i64>>,
@@ -223,6 +307,7 @@ struct CombatantDef {
     potion: Option<Spanned<String>>,
     #[serde(default)]
     spells: Vec<SpellRef>,
+    }
 }
 
 fn field(i: usize, name: &str) -> Option<String> {
@@ -249,224 +334,6 @@ fn int(
             format!("expected a whole number from {lo} to {hi}, found {n}"),
         ));
         None
-    }
-}
-
-fn build(
-    file: &SourceFile<'_>,
-    def: &EncounterDef,
-    content: &Content,
-    errors: &mut Vec<FileError>,
-) -> Encounter {
-    let mut roster = roster_of_sides(file, &def.sides, errors);
-    let side_keys = one_of(roster.sides.iter().map(|s| s.key.as_str()));
-    let mut profiles: Vec<Profile> = Vec::new();
-    let mut fighters = Vec::new();
-    let mut placed = Vec::new();
-    for (i, c) in def.combatants.iter().enumerate() {
-        let side = match roster.find_side(c.side.get_ref()) {
-            Some(s) => s,
-            None => {
-                errors.push(file.error(
-                    c.side.span(),
-                    field(i, "side"),
-                    format!(
-                        "unknown side `{}`; the sides are {side_keys}",
-                        c.side.get_ref()
-                    ),
-                ));
-                SideId(0)
-            }
-        };
-        let id = c.id.get_ref();
-        if id.is_empty() || id.contains(|ch: char| ch.is_whitespace() || ch == ':') {
-            errors.push(file.error(
-                c.id.span(),
-                field(i, "id"),
-                format!(
-                    "`{id}` is not a usable id; use one word without spaces or `:` (e.g. `orc`)"
-                ),
-            ));
-        }
-        let count = match &c.count {
-            None => 1,
-            Some(n) if (1..=MAX_COMBATANTS as i64).contains(n.get_ref()) => *n.get_ref() as usize,
-            Some(n) => {
-                errors.push(file.error(
-                    n.span(),
-                    field(i, "count"),
-                    format!("expected between 1 and {MAX_COMBATANTS}"),
-                ));
-                continue;
-            }
-        };
-        if fighters.len() + count > MAX_COMBATANTS {
-            errors.push(file.error(
-                c.id.span(),
-                field(i, "count"),
-                format!("more than {MAX_COMBATANTS} combatants in the encounter"),
-            ));
-            break;
-        }
-        let squares = match c.at.get_ref().squares(count) {
-            Ok(s) => s,
-            Err(msg) => {
-                errors.push(file.error(c.at.span(), field(i, "at"), msg));
-                continue;
-            }
-        };
-        let Some(profile) = build_profile(file, i, c, content, errors) else {
-            continue;
-        };
-        let hp = match &c.start_hp {
-            Some(_) => int(
-                file,
-                field(i, "start_hp"),
-                &c.start_hp,
-                1,
-                profile.max_hp.into(),
-                errors,
-            )
-            .unwrap_or(profile.max_hp),
-            None => profile.max_hp,
-        };
-        let potions = int(file, field(i, "potions"), &c.potions, 0, 50, errors).unwrap_or(0);
-        if let Some(f) = &c.facing {
-            if parse_direction(f.get_ref()).is_none() {
-                errors.push(file.error(
-                    f.span(),
-                    field(i, "facing"),
-                    "expected north, north-east, east, … (or n, ne, e, …)",
-                ));
-            }
-        }
-        let cover = match &c.cover {
-            Some(v) => Cover::from_key(v.get_ref()).unwrap_or_else(|| {
-                errors.push(file.error(
-                    v.span(),
-                    field(i, "cover"),
-                    format!(
-                        "unknown cover `{}`; expected one of {}",
-                        v.get_ref(),
-                        one_of(COVERS.iter().map(|c| c.key()))
-                    ),
-                ));
-                Cover::None
-            }),
-            None => Cover::None,
-        };
-        let name = c.name.clone().unwrap_or_else(|| match &c.monster {
-            Some(m) => content
-                .monster(m.get_ref())
-                .map_or_else(|| id.clone(), |m| m.name.clone()),
-            None => id.clone(),
-        });
-        let keys = member_keys(id, count);
-        let names = member_names(&name, count);
-        for ((key, name), pos) in keys.into_iter().zip(names).zip(squares) {
-            if roster.find(&key).is_some() {
-                errors.push(file.error(
-                    c.id.span(),
-                    field(i, "id"),
-                    format!("duplicate combatant `{key}`"),
-                ));
-            }
-            placed.push((key.clone(), pos, c.at.span()));
-            roster.combatants.push(CombatantInfo { key, name, side });
-            fighters.push(Fighter {
-                side,
-                pos,
-                hp,
-                prot_lost: 0,
-                down: false,
-                dead: false,
-                stunned: false,
-                casting: None,
-                stuck: Vec::new(),
-                weapon_dropped: c.weapon_dropped.unwrap_or(false),
-                shield_slung: c.shield_slung.unwrap_or(false),
-                potions: potions as u8,
-                aimed: false,
-                wounds: (0, 0),
-                held: false,
-                invisible: c.invisible.unwrap_or(false),
-                cover,
-                plan: Plan::default(),
-                dealt: 0,
-                taken: 0,
-            });
-            profiles.push(profile.clone());
-        }
-    }
-    if def.combatants.is_empty() {
-        errors.push(file.file_error("an encounter needs `[[combatants]]`"));
-    }
-    check_squares(file, &placed, errors);
-    let options = read_options(file, &def.options, &roster, errors);
-    let ambush = def
-        .ambush
-        .as_ref()
-        .and_then(|a| match roster.find_side(a.by.get_ref()) {
-            Some(by) => Some(Ambush { by }),
-            None => {
-                errors.push(file.error(
-                    a.by.span(),
-                    Some("ambush.by".to_string()),
-                    format!(
-                        "unknown side `{}`; the sides are {side_keys}",
-                        a.by.get_ref()
-                    ),
-                ));
-                None
-            }
-        });
-    let surprises = read_surprises(file, def, &roster, errors);
-    let overrides = read_overrides(file, def, &roster, errors);
-    let forced_moves = read_forced_moves(file, def, &roster, errors);
-    let grievous_wounds = read_grievous_wounds(file, def, errors);
-    let mut limits = Limits::default();
-    if let Some(r) = int(
-        file,
-        Some("max_rounds".to_string()),
-        &def.max_rounds,
-        1,
-        i64::from(Limits::MAX_ROUNDS_CEILING),
-        errors,
-    ) {
-        limits.max_rounds = r as u32;
-    }
-    let (dice, choices) = def.script.read(file, errors);
-    for (i, choice) in choices.iter().enumerate() {
-        if choice.who != "gm" && roster.find(&choice.who).is_none() {
-            errors.push(file.error(
-                def.script.choices[i].span(),
-                Some(format!("script.choices[{i}]")),
-                format!("no combatant `{}` in this encounter", choice.who),
-            ));
-        }
-    }
-    Encounter {
-        name: def.name.clone().unwrap_or_else(|| file.path.to_string()),
-        state: State {
-            roster,
-            profiles: Arc::new(profiles),
-            fighters,
-            options,
-            surprises,
-            overrides,
-            forced_moves,
-            grievous_wounds,
-            ambush,
-            ambush_results: Vec::new(),
-            round: 0,
-            segment: 0,
-            schedule: Vec::new(),
-            segment_start: Vec::new(),
-            asking: None,
-        },
-        limits,
-        dice,
-        choices,
     }
 }
 
@@ -546,7 +413,7 @@ fn build_profile(
         for (name, value) in [("hp", &c.hp), ("sc", &c.sc)] {
             if value.is_none() {
                 errors.push(file.error(
-                    c.id.span(),
+                    c.id_span(),
                     field(i, name),
                     format!(
                         "missing; a combatant without `monster = \"…\"` needs `{name}` (its {})",
@@ -735,7 +602,7 @@ fn build_profile(
     };
     if c.shield_slung == Some(true) && c.shield.is_none() {
         errors.push(file.error(
-            c.id.span(),
+            c.id_span(),
             field(i, "shield_slung"),
             "`shield_slung = true` needs a `shield`",
         ));
@@ -778,13 +645,13 @@ fn build_profile(
     }
     if spells.len() > usize::from(u8::MAX) {
         errors.push(file.error(
-            c.id.span(),
+            c.id_span(),
             field(i, "spells"),
             "at most 255 spells per combatant",
         ));
     }
     let potion = match &c.potion {
-        Some(p) => match Damage::parse(p.get_ref()) {
+        Some(p) => match Damage::parse_dice(p.get_ref()) {
             Some(d) => Some(d),
             None => {
                 errors.push(file.error(

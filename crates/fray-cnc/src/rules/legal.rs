@@ -14,21 +14,7 @@ use crate::state::{Cover, State};
 use fray_core::protocol::Question;
 use fray_core::{CombatantId, Illegal};
 
-/// A refusal; the reason is only put into words when `explain` is set (option lists skip it).
-fn no<S: Into<String>>(
-    explain: bool,
-    rule: &'static str,
-    reason: impl FnOnce() -> S,
-) -> Result<(), Illegal> {
-    Err(Illegal {
-        rule,
-        reason: if explain {
-            reason().into()
-        } else {
-            String::new()
-        },
-    })
-}
+use fray_core::protocol::refuse as no;
 
 fn foe_check(w: bool, state: &State, actor: CombatantId, t: CombatantId) -> Result<(), Illegal> {
     if !state.enemies(actor, t) {

@@ -13,22 +13,7 @@ use crate::state::{Asking, State};
 use fray_core::protocol::Question;
 use fray_core::{ChoiceRequest, CombatantId, Direction, Illegal};
 
-/// A refusal; the reason is only put into words when `explain` is set (option lists and the
-/// tactics skip it, so they allocate nothing).
-fn no<S: Into<String>>(
-    explain: bool,
-    rule: &'static str,
-    reason: impl FnOnce() -> S,
-) -> Result<(), Illegal> {
-    Err(Illegal {
-        rule,
-        reason: if explain {
-            reason().into()
-        } else {
-            String::new()
-        },
-    })
-}
+use fray_core::protocol::refuse as no;
 
 /// Is `id` a combatant of this fight?
 fn exists(state: &State, id: CombatantId) -> bool {

@@ -1,0 +1,260 @@
+//! Content catalogues: named entries (weapons, monsters, spells…) in the order their files give
+//! them, with duplicates reported at both places, nearest-name suggestions for unknown names, and
+//! the two-phase loading every ruleset's content needs (items first, then what refers to them).
+
+use crate::span::{FileError, FileErrors, SourceFile};
+use serde::de::DeserializeOwned;
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+/// Where an entry was defined.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    /// The file.
+    pub path: String,
+    /// 1-based line (0 when unknown).
+    pub line: usize,
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line > 0 {
+            write!(f, "{}:{}", self.path, self.line)
+        } else {
+            f.write_str(&self.path)
+        }
+    }
+}
+
+/// Named entries of one kind, in definition order, looked up by key.
+#[derive(Debug, Clone)]
+pub struct Catalog<T> {
+    entries: Vec<T>,
+    places: Vec<Place>,
+    index: BTreeMap<String, usize>,
+}
+
+impl<T> Default for Catalog<T> {
+    fn default() -> Self {
+        Catalog {
+            entries: Vec::new(),
+            places: Vec::new(),
+            index: BTreeMap::new(),
+        }
+    }
+}
+
+impl<T> Catalog<T> {
+    /// Adds `value` under `key`, defined at `span` of `file` (field `field`). A key already
+    /// present is an error naming both places; the first definition stays.
+    #[allow(clippy::too_many_arguments)]
+    pub fn insert(
+        &mut self,
+        kind: &str,
+        key: &str,
+        value: T,
+        file: &SourceFile<'_>,
+        span: Range<usize>,
+        field: String,
+        errors: &mut Vec<FileError>,
+    ) {
+        let (line, _) = file.line_col(span.start);
+        let place = Place {
+            path: file.path.to_string(),
+            line,
+        };
+        if let Some(&first) = self.index.get(key) {
+            errors.push(file.error(
+                span,
+                Some(field),
+                format!(
+                    "duplicate {kind} `{key}`: already defined at {}",
+                    self.places[first]
+                ),
+            ));
+            return;
+        }
+        self.index.insert(key.to_string(), self.entries.len());
+        self.entries.push(value);
+        self.places.push(place);
+    }
+
+    /// Adds or replaces an entry (an encounter's own definition over the built-in one).
+    pub fn put(&mut self, key: &str, value: T, place: Place) {
+        match self.index.get(key) {
+            Some(&i) => {
+                self.entries[i] = value;
+                self.places[i] = place;
+            }
+            None => {
+                self.index.insert(key.to_string(), self.entries.len());
+                self.entries.push(value);
+                self.places.push(place);
+            }
+        }
+    }
+
+    /// The entry with this key.
+    pub fn get(&self, key: &str) -> Option<&T> {
+        self.index.get(key).map(|&i| &self.entries[i])
+    }
+
+    /// Where the entry with this key was defined.
+    pub fn place(&self, key: &str) -> Option<&Place> {
+        self.index.get(key).map(|&i| &self.places[i])
+    }
+
+    /// Every entry, in definition order.
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.entries.iter()
+    }
+
+    /// Every key, in alphabetical order.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.index.keys().map(String::as_str)
+    }
+
+    /// How many entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// No entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// `"; did you mean `x`?"` for an unknown key (empty when no key is near).
+    pub fn did_you_mean(&self, unknown: &str) -> String {
+        crate::loader::did_you_mean(unknown, self.keys())
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Catalog<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.iter()
+    }
+}
+
+/// Edit distance (insertions, deletions, substitutions) between two names, case-insensitive.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_lowercase().chars().collect();
+    let b: Vec<char> = b.to_lowercase().chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut current = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+/// The known names nearest to `name`: those a few edits away (about a third of its length),
+/// and those it begins (`goblin` suggests `goblin-1`, `goblin-2`…); at most five, nearest first.
+pub fn nearest<'n>(name: &str, known: impl IntoIterator<Item = &'n str>) -> Vec<&'n str> {
+    const MOST: usize = 5;
+    if name.is_empty() || name.len() > 200 {
+        return Vec::new();
+    }
+    let budget = (name.chars().count() / 3).max(1);
+    let lower = name.to_lowercase();
+    let mut near: Vec<(usize, &str)> = known
+        .into_iter()
+        .filter(|k| k.len() <= 200)
+        .filter_map(|k| {
+            let d = edit_distance(name, k);
+            if d <= budget || (k.to_lowercase().starts_with(&lower) && k.len() > name.len()) {
+                Some((d, k))
+            } else {
+                None
+            }
+        })
+        .collect();
+    near.sort();
+    near.dedup_by(|a, b| a.1 == b.1);
+    near.into_iter().take(MOST).map(|(_, k)| k).collect()
+}
+
+/// Reads content files of type `F` in two phases: `first` reads what nothing refers to
+/// (weapons, armour, spells) from every file, then `second` reads what refers to them
+/// (monsters). Every problem in every file is reported together.
+pub fn load_two_phase<F: DeserializeOwned, C>(
+    files: &[(&str, &str)],
+    content: &mut C,
+    mut first: impl FnMut(&mut C, &SourceFile<'_>, &F, &mut Vec<FileError>),
+    mut second: impl FnMut(&mut C, &SourceFile<'_>, &F, &mut Vec<FileError>),
+) -> Result<(), FileErrors> {
+    let mut errors = Vec::new();
+    let mut parsed = Vec::new();
+    for (path, text) in files {
+        let file = SourceFile::new(path, text);
+        match toml::from_str::<F>(text) {
+            Err(e) => errors.push(file.toml_error(&e)),
+            Ok(p) => {
+                first(content, &file, &p, &mut errors);
+                parsed.push((file, p));
+            }
+        }
+    }
+    for (file, p) in &parsed {
+        second(content, file, p, &mut errors);
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(FileErrors(errors))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duplicates_name_both_places() {
+        let text = "a\nb\n";
+        let file = SourceFile::new("w.toml", text);
+        let mut errors = Vec::new();
+        let mut c = Catalog::default();
+        c.insert(
+            "weapon",
+            "axe",
+            1,
+            &file,
+            0..1,
+            "weapon[0].id".into(),
+            &mut errors,
+        );
+        c.insert(
+            "weapon",
+            "axe",
+            2,
+            &file,
+            2..3,
+            "weapon[1].id".into(),
+            &mut errors,
+        );
+        assert_eq!(c.len(), 1);
+        assert_eq!(c.get("axe"), Some(&1));
+        assert_eq!(errors.len(), 1);
+        assert_eq!(
+            errors[0].to_string(),
+            "w.toml:2:1: field `weapon[1].id`: duplicate weapon `axe`: already defined at w.toml:1"
+        );
+    }
+
+    #[test]
+    fn nearest_names() {
+        assert_eq!(edit_distance("goblins", "goblin"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        let known = ["goblin-1", "goblin-2", "orc", "ogre"];
+        assert_eq!(nearest("goblin", known), vec!["goblin-1", "goblin-2"]);
+        assert_eq!(nearest("orcc", known), vec!["orc"]);
+        assert!(nearest("dragon", known).is_empty());
+    }
+}
