@@ -18,38 +18,16 @@ pub use encounter::{load, Encounter};
 pub use state::State;
 
 use fray_core::protocol::{ChoiceRequest, Chooser, Illegal, Interrupt};
-use fray_core::ruleset::{Outcome, Ruleset, RulesetId};
+use fray_core::ruleset::{
+    AttackPlay, Criticals, Outcome, RuleStatus, Ruleset, RulesetBundle, RulesetId,
+};
+use fray_core::span::FileErrors;
+use fray_core::{Board, Pos};
 use fray_core::{CombatantId, Roster, SideId, Table};
 
 /// The C&C ruleset.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Cnc;
-
-/// The spec's rules (CNC-R1…R22) and whether each is implemented.
-pub const RULES: [(&str, bool); 22] = [
-    ("CNC-R1", true),
-    ("CNC-R2", true),
-    ("CNC-R3", true),
-    ("CNC-R4", true),
-    ("CNC-R5", true),
-    ("CNC-R6", true),
-    ("CNC-R7", true),
-    ("CNC-R8", true),
-    ("CNC-R9", true),
-    ("CNC-R10", true),
-    ("CNC-R11", true),
-    ("CNC-R12", true),
-    ("CNC-R13", true),
-    ("CNC-R14", true),
-    ("CNC-R15", true),
-    ("CNC-R16", true),
-    ("CNC-R17", true),
-    ("CNC-R18", true),
-    ("CNC-R19", true),
-    ("CNC-R20", true),
-    ("CNC-R21", true),
-    ("CNC-R22", true),
-];
 
 impl Ruleset for Cnc {
     const ID: RulesetId = RulesetId::Cnc;
@@ -69,20 +47,7 @@ impl Ruleset for Cnc {
     }
 
     fn outcome(state: &State) -> Outcome {
-        let mut standing: Option<SideId> = None;
-        for f in &state.fighters {
-            if f.is_up() {
-                match standing {
-                    None => standing = Some(f.side),
-                    Some(s) if s != f.side => return Outcome::Ongoing,
-                    Some(_) => {}
-                }
-            }
-        }
-        match standing {
-            Some(side) => Outcome::Won(side),
-            None => Outcome::NoneStanding,
-        }
+        state.outcome_by_side()
     }
 
     fn choice_text(state: &State, choice: &Choice) -> String {
@@ -144,6 +109,44 @@ impl Ruleset for Cnc {
 
     fn tactics(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
         tactics::choose(state, request)
+    }
+}
+
+impl RulesetBundle for Cnc {
+    type Content = Content;
+    const RULES: RuleStatus = RuleStatus {
+        prefix: "CNC-R",
+        total: 22,
+        missing: &[],
+    };
+    const CRITICALS: Criticals = Criticals::None;
+    const SINGLE_ATTACK: AttackPlay<Self> = single_attack;
+
+    fn embedded_content() -> Result<Content, FileErrors> {
+        Content::embedded()
+    }
+
+    fn load(path: &str, text: &str, content: &Content) -> Result<Encounter, FileErrors> {
+        encounter::load(path, text, content)
+    }
+}
+
+impl Board for State {
+    fn combatant_count(&self) -> usize {
+        self.fighters.len()
+    }
+    fn side_of(&self, who: CombatantId) -> SideId {
+        self.f(who).side
+    }
+    fn square_of(&self, who: CombatantId) -> Pos {
+        self.f(who).pos
+    }
+    fn stands(&self, who: CombatantId) -> bool {
+        self.f(who).is_up()
+    }
+    /// A fallen body still fills its square; only the dead are cleared away.
+    fn blocks(&self, who: CombatantId) -> bool {
+        !self.f(who).dead
     }
 }
 

@@ -8,6 +8,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod board;
 pub mod catalog;
 pub mod conditions;
 pub mod damage;
@@ -24,6 +25,7 @@ pub mod ruleset;
 pub mod runner;
 pub mod span;
 
+pub use board::Board;
 pub use catalog::Catalog;
 pub use damage::DamageDice;
 pub use driver::{AutoDriver, Driver, ScriptedDriver};
@@ -33,5 +35,5 @@ pub use ids::{CombatantId, SideId};
 pub use loader::Encounter;
 pub use protocol::{Answer, ChoiceRequest, Chooser, Illegal, Interrupt, RollRequest};
 pub use roster::Roster;
-pub use ruleset::{Outcome, Ruleset, RulesetId, Tally};
+pub use ruleset::{Outcome, RuleStatus, Ruleset, RulesetBundle, RulesetId, Tally};
 pub use runner::{replay, run_fight, FightEnd, Limits, Table};

@@ -65,6 +65,17 @@ impl RulesetId {
         }
     }
 
+    /// How many numbered rules (`…-R1` to `…-Rn`) the system's spec lists.
+    pub fn spec_rules(self) -> u16 {
+        match self {
+            RulesetId::Cnc => 22,
+            RulesetId::Spelljammer => 23,
+            RulesetId::Osr => 32,
+            RulesetId::Odd => 31,
+            RulesetId::Celesia => 21,
+        }
+    }
+
     /// Parses a key (`cnc`, …).
     pub fn from_key(key: &str) -> Option<RulesetId> {
         RulesetId::ALL.into_iter().find(|id| id.key() == key)
@@ -150,4 +161,74 @@ pub trait Ruleset: Sized + 'static {
 
     /// The default tactics: what a sensible player of this combatant would choose.
     fn tactics(state: &Self::State, request: &ChoiceRequest<'_, Self::Choice>) -> Self::Choice;
+}
+
+/// Which of its spec's numbered rules a ruleset implements: all of `prefix1` … `prefixN` but
+/// the `missing` ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleStatus {
+    /// The rule prefix, e.g. `CNC-R`.
+    pub prefix: &'static str,
+    /// How many numbered rules the spec lists.
+    pub total: u16,
+    /// The numbers not implemented yet.
+    pub missing: &'static [u16],
+}
+
+impl RuleStatus {
+    /// How many rules are implemented.
+    pub fn implemented(&self) -> usize {
+        usize::from(self.total) - self.missing.len()
+    }
+
+    /// Every rule id with whether it is implemented, in order.
+    pub fn rules(&self) -> impl Iterator<Item = (String, bool)> + '_ {
+        (1..=self.total).map(|n| (format!("{}{n}", self.prefix), !self.missing.contains(&n)))
+    }
+}
+
+/// Which extra outcomes an attack can have, for exact odds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Criticals {
+    /// None (C&C has no critical hits).
+    None,
+    /// Critical hits.
+    Critical,
+    /// Critical and grievous hits (Spelljammer).
+    Grievous,
+}
+
+/// One attack played alone from a state, for exact odds (`fray odds`).
+pub type AttackPlay<R> = fn(
+    &mut <R as Ruleset>::State,
+    &mut Table<'_, R>,
+    crate::CombatantId,
+    crate::CombatantId,
+) -> Result<(), Interrupt>;
+
+/// Everything the engine needs of a ruleset crate beyond its rules: its content, its encounter
+/// loader, its single-attack hook for exact odds, and how much of its spec it implements. The
+/// engine's one registration list names each ruleset type once.
+pub trait RulesetBundle: Ruleset {
+    /// Its content (weapons, monsters…), loaded once.
+    type Content: Clone + Debug + Send + Sync;
+
+    /// How much of the spec is implemented.
+    const RULES: RuleStatus;
+
+    /// Extra attack outcomes for exact odds.
+    const CRITICALS: Criticals;
+
+    /// Loads the content embedded in the build.
+    fn embedded_content() -> Result<Self::Content, crate::span::FileErrors>;
+
+    /// Reads an encounter file of this ruleset.
+    fn load(
+        path: &str,
+        text: &str,
+        content: &Self::Content,
+    ) -> Result<crate::loader::Encounter<Self::State>, crate::span::FileErrors>;
+
+    /// One attack from `attacker` on `target`, alone (closing in first if the rules allow).
+    const SINGLE_ATTACK: AttackPlay<Self>;
 }

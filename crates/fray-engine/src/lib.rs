@@ -12,7 +12,7 @@ pub mod render;
 
 use fray_core::event::{Event, EventSink, NullSink, VecSink};
 use fray_core::protocol::{Answer, Chooser, Interrupt, RollPurpose};
-use fray_core::ruleset::{Ruleset, RulesetId};
+use fray_core::ruleset::{Ruleset, RulesetBundle, RulesetId};
 use fray_core::span::{FileErrors, SourceFile};
 use fray_core::{AutoDriver, FightEnd, Roster, ScriptedDriver};
 use std::fmt;
@@ -38,7 +38,7 @@ pub enum LoadError {
     #[error("{0}")]
     File(FileErrors),
     /// The ruleset is known but not built yet.
-    #[error("{path}: ruleset `{}` ({}) is not implemented yet; implemented: cnc, spelljammer", .id.key(), .id.name())]
+    #[error("{path}: ruleset `{}` ({}) is not implemented yet; implemented: {}", .id.key(), .id.name(), implemented_keys())]
     NotImplemented {
         /// The path.
         path: String,
@@ -47,52 +47,88 @@ pub enum LoadError {
     },
 }
 
-/// An encounter of any ruleset.
-#[derive(Debug, Clone)]
-pub enum AnyEncounter {
-    /// Castles & Crusades.
-    Cnc(Box<fray_cnc::Encounter>),
-    /// Spelljammer d100 house rules.
-    Spelljammer(Box<fray_spelljammer::Encounter>),
-}
+/// The one registration list: each implemented ruleset's enum variant and type. It generates
+/// [`AnyEncounter`], [`Library`], the loader's dispatch, [`IMPLEMENTED`] and `each_ruleset!`;
+/// everything else a ruleset supplies comes from its [`RulesetBundle`] implementation.
+macro_rules! register_rulesets {
+    ($($(#[$doc:meta])* $Variant:ident => $R:ty),* $(,)?) => {
+        /// An encounter of any ruleset.
+        #[derive(Debug, Clone)]
+        pub enum AnyEncounter {
+            $($(#[$doc])* $Variant(Box<fray_core::Encounter<<$R as Ruleset>::State>>),)*
+        }
 
-/// Runs `$body` with `$e` bound to the encounter and `$R` to its ruleset type, whatever the
-/// variant: the one place that lists every implemented ruleset.
-/// `$single` is bound to the ruleset's single-attack function for `fray odds`.
-macro_rules! each_ruleset {
-    ($value:expr, $e:ident, $R:ident, $single:ident => $body:expr) => {
-        match $value {
-            AnyEncounter::Cnc($e) => {
-                type $R = fray_cnc::Cnc;
-                #[allow(unused_variables)]
-                let $single = fray_cnc::single_attack;
-                $body
+        /// The content of every implemented ruleset, loaded once.
+        #[derive(Debug, Clone)]
+        #[allow(non_snake_case)]
+        pub struct Library {
+            $($Variant: <$R as RulesetBundle>::Content,)*
+        }
+
+        impl Library {
+            /// Loads the embedded content of every ruleset.
+            pub fn embedded() -> Result<Library, FileErrors> {
+                Ok(Library {
+                    $($Variant: <$R as RulesetBundle>::embedded_content()?,)*
+                })
             }
-            AnyEncounter::Spelljammer($e) => {
-                type $R = fray_spelljammer::Spelljammer;
-                #[allow(unused_variables)]
-                let $single = fray_spelljammer::single_attack;
-                $body
-            }
+        }
+
+        /// The rulesets this build implements, in [`RulesetId::ALL`] order.
+        pub const IMPLEMENTED: &[RulesetId] = &[$(<$R as Ruleset>::ID,)*];
+
+        /// How much of its spec a ruleset implements (`None`: not built).
+        pub fn rule_status(id: RulesetId) -> Option<fray_core::RuleStatus> {
+            $(if id == <$R as Ruleset>::ID {
+                return Some(<$R as RulesetBundle>::RULES);
+            })*
+            None
+        }
+
+        /// Reads an encounter of ruleset `id` (`None`: not built).
+        fn load_ruleset(
+            id: RulesetId,
+            path: &str,
+            text: &str,
+            library: &Library,
+        ) -> Option<Result<AnyEncounter, FileErrors>> {
+            $(if id == <$R as Ruleset>::ID {
+                return Some(
+                    <$R as RulesetBundle>::load(path, text, &library.$Variant)
+                        .map(|e| AnyEncounter::$Variant(Box::new(e))),
+                );
+            })*
+            None
+        }
+
+        /// Runs `$body` with `$e` bound to the encounter and `$R` to its ruleset type, whatever
+        /// the variant.
+        macro_rules! each_ruleset {
+            ($value:expr, $e:ident, $RR:ident => $body:expr) => {
+                match $value {
+                    $(AnyEncounter::$Variant($e) => {
+                        type $RR = $R;
+                        $body
+                    })*
+                }
+            };
         }
     };
 }
 
-/// The content of every implemented ruleset, loaded once.
-#[derive(Debug, Clone)]
-pub struct Library {
-    cnc: fray_cnc::Content,
-    spelljammer: fray_spelljammer::Content,
+register_rulesets! {
+    /// Castles & Crusades.
+    Cnc => fray_cnc::Cnc,
+    /// Spelljammer d100 house rules.
+    Spelljammer => fray_spelljammer::Spelljammer,
 }
 
-impl Library {
-    /// Loads the embedded content of every ruleset.
-    pub fn embedded() -> Result<Library, FileErrors> {
-        Ok(Library {
-            cnc: fray_cnc::Content::embedded()?,
-            spelljammer: fray_spelljammer::Content::embedded()?,
-        })
-    }
+fn implemented_keys() -> String {
+    IMPLEMENTED
+        .iter()
+        .map(|id| id.key())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// How to answer a fight's requests.
@@ -407,33 +443,28 @@ impl AnyEncounter {
         let file = SourceFile::new(path, text);
         let id =
             fray_core::encounter::read_header(&file).map_err(|e| LoadError::File(FileErrors(e)))?;
-        match id {
-            RulesetId::Cnc => fray_cnc::load(path, text, &library.cnc)
-                .map(|e| AnyEncounter::Cnc(Box::new(e)))
-                .map_err(LoadError::File),
-            RulesetId::Spelljammer => fray_spelljammer::load(path, text, &library.spelljammer)
-                .map(|e| AnyEncounter::Spelljammer(Box::new(e)))
-                .map_err(LoadError::File),
-            other => Err(LoadError::NotImplemented {
+        match load_ruleset(id, path, text, library) {
+            Some(loaded) => loaded.map_err(LoadError::File),
+            None => Err(LoadError::NotImplemented {
                 path: path.to_string(),
-                id: other,
+                id,
             }),
         }
     }
 
     /// The ruleset.
     pub fn ruleset(&self) -> RulesetId {
-        each_ruleset!(self, _e, R, _s => <R as Ruleset>::ID)
+        each_ruleset!(self, _e, R => <R as Ruleset>::ID)
     }
 
     /// The encounter's name.
     pub fn name(&self) -> &str {
-        each_ruleset!(self, e, _R, _s => &e.name)
+        each_ruleset!(self, e, _R => &e.name)
     }
 
     /// Who is in it.
     pub fn roster(&self) -> &Roster {
-        each_ruleset!(self, e, _R, _s => &e.state.roster)
+        each_ruleset!(self, e, _R => &e.state.roster)
     }
 
     /// Plays the fight to its end.
@@ -442,7 +473,7 @@ impl AnyEncounter {
         options: &FightOptions,
         keep_events: bool,
     ) -> Result<FightRecord, FightError> {
-        each_ruleset!(self, e, R, _s => play::<R>(
+        each_ruleset!(self, e, R => play::<R>(
             &e.state,
             &e.limits,
             &e.dice,
@@ -460,25 +491,25 @@ impl AnyEncounter {
         max_rounds: Option<u32>,
         tallies: &mut Vec<fray_core::Tally>,
     ) -> Result<FightEnd, FightError> {
-        each_ruleset!(self, e, R, _s => {
+        each_ruleset!(self, e, R => {
             simulate_generic::<R>(&e.state, &e.limits, seed, max_rounds, tallies)
         })
     }
 
     /// The round limit the file sets (or the default).
     pub fn limits(&self) -> fray_core::Limits {
-        each_ruleset!(self, e, _R, _s => e.limits)
+        each_ruleset!(self, e, _R => e.limits)
     }
 
     /// Replays an answer log and returns the final state's hash.
     pub fn replay(&self, answers: &[Answer]) -> Result<u64, FightError> {
-        each_ruleset!(self, e, R, _s => replay_generic::<R>(&e.state, &e.limits, answers))
+        each_ruleset!(self, e, R => replay_generic::<R>(&e.state, &e.limits, answers))
     }
 
     /// Plays one fight with seeded dice, listing and checking every option offered and every
     /// tactics choice (see [`audit`]). Returns the number of options checked.
     pub fn audit_choices(&self, seed: u64) -> Result<usize, audit::AuditFailure> {
-        each_ruleset!(self, e, R, _s => audit::audit_choices::<R>(&e.state, &e.limits, seed))
+        each_ruleset!(self, e, R => audit::audit_choices::<R>(&e.state, &e.limits, seed))
     }
 
     /// One sampled single attack (the Monte Carlo counterpart of [`AnyEncounter::odds`]).
@@ -488,27 +519,23 @@ impl AnyEncounter {
         target: &str,
         seed: u64,
     ) -> Result<odds::Sample, odds::OddsFailure> {
-        each_ruleset!(self, e, R, single => odds::sample_single_attack::<R>(
+        each_ruleset!(self, e, R => odds::sample_single_attack::<R>(
             &e.state,
             attacker,
             target,
-            single,
+            <R as RulesetBundle>::SINGLE_ATTACK,
             seed,
         ))
     }
 
     /// Exact odds of one attack from the starting state.
     pub fn odds(&self, attacker: &str, target: &str) -> Result<OddsReport, odds::OddsFailure> {
-        let criticals = match self.ruleset() {
-            RulesetId::Spelljammer => odds::Criticals::Grievous,
-            _ => odds::Criticals::None,
-        };
-        each_ruleset!(self, e, R, single => odds::single_attack::<R>(
+        each_ruleset!(self, e, R => odds::single_attack::<R>(
             &e.state,
             attacker,
             target,
-            single,
-            criticals,
+            <R as RulesetBundle>::SINGLE_ATTACK,
+            <R as RulesetBundle>::CRITICALS,
         ))
     }
 }
@@ -529,19 +556,8 @@ pub fn rulesets() -> Vec<RulesetInfo> {
     RulesetId::ALL
         .into_iter()
         .map(|id| {
-            let (implemented, rules) = match id {
-                RulesetId::Cnc => (
-                    fray_cnc::RULES.iter().filter(|r| r.1).count(),
-                    fray_cnc::RULES.len(),
-                ),
-                RulesetId::Spelljammer => (
-                    fray_spelljammer::RULES.iter().filter(|r| r.1).count(),
-                    fray_spelljammer::RULES.len(),
-                ),
-                RulesetId::Osr => (0, 32),
-                RulesetId::Odd => (0, 31),
-                RulesetId::Celesia => (0, 21),
-            };
+            let rules = usize::from(id.spec_rules());
+            let implemented = rule_status(id).map_or(0, |r| r.implemented());
             RulesetInfo {
                 id,
                 implemented,

@@ -4,18 +4,12 @@
 
 use fray_core::event::{AttackResult, Event};
 use fray_core::odds::{enumerate, OddsError};
-use fray_core::{CombatantId, Interrupt, Ruleset, Table};
+use fray_core::{CombatantId, Ruleset, Table};
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use std::collections::BTreeMap;
 
-/// A ruleset's "one attack by `attacker` on `target`" procedure (e.g. `fray_cnc::single_attack`).
-pub type AttackPlay<R> = fn(
-    &mut <R as Ruleset>::State,
-    &mut Table<'_, R>,
-    CombatantId,
-    CombatantId,
-) -> Result<(), Interrupt>;
+pub use fray_core::ruleset::{AttackPlay, Criticals};
 
 /// The exact distribution of one attack's outcome.
 #[derive(Debug, Clone)]
@@ -38,17 +32,6 @@ pub struct OddsReport {
     pub down: BigRational,
     /// Number of branches enumerated.
     pub branches: usize,
-}
-
-/// Which kinds of special hit a ruleset reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Criticals {
-    /// None (C&C has no critical hits).
-    None,
-    /// Critical hits.
-    Critical,
-    /// Critical and grievous hits (Spelljammer).
-    Grievous,
 }
 
 /// Why odds could not be computed.

@@ -21,40 +21,16 @@ pub use encounter::{load, Encounter};
 pub use state::State;
 
 use fray_core::protocol::{ChoiceRequest, Chooser, Illegal, Interrupt};
-use fray_core::ruleset::{Outcome, Ruleset, RulesetId};
+use fray_core::ruleset::{
+    AttackPlay, Criticals, Outcome, RuleStatus, Ruleset, RulesetBundle, RulesetId,
+};
+use fray_core::span::FileErrors;
+use fray_core::{Board, Pos};
 use fray_core::{CombatantId, Roster, SideId, Table};
 
 /// The Spelljammer ruleset.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Spelljammer;
-
-/// The spec's rules (SJ-R1…R23) and whether each is implemented (all are; the golden cases in
-/// `tests/golden/spelljammer/` show each worked example).
-pub const RULES: [(&str, bool); 23] = [
-    ("SJ-R1", true),
-    ("SJ-R2", true),
-    ("SJ-R3", true),
-    ("SJ-R4", true),
-    ("SJ-R5", true),
-    ("SJ-R6", true),
-    ("SJ-R7", true),
-    ("SJ-R8", true),
-    ("SJ-R9", true),
-    ("SJ-R10", true),
-    ("SJ-R11", true),
-    ("SJ-R12", true),
-    ("SJ-R13", true),
-    ("SJ-R14", true),
-    ("SJ-R15", true),
-    ("SJ-R16", true),
-    ("SJ-R17", true),
-    ("SJ-R18", true),
-    ("SJ-R19", true),
-    ("SJ-R20", true),
-    ("SJ-R21", true),
-    ("SJ-R22", true),
-    ("SJ-R23", true),
-];
 
 impl Ruleset for Spelljammer {
     const ID: RulesetId = RulesetId::Spelljammer;
@@ -74,20 +50,7 @@ impl Ruleset for Spelljammer {
     }
 
     fn outcome(state: &State) -> Outcome {
-        let mut standing: Option<SideId> = None;
-        for f in &state.fighters {
-            if f.is_up() {
-                match standing {
-                    None => standing = Some(f.side),
-                    Some(s) if s != f.side => return Outcome::Ongoing,
-                    Some(_) => {}
-                }
-            }
-        }
-        match standing {
-            Some(side) => Outcome::Won(side),
-            None => Outcome::NoneStanding,
-        }
+        state.outcome_by_side()
     }
 
     fn choice_text(state: &State, choice: &Choice) -> String {
@@ -146,6 +109,44 @@ impl Ruleset for Spelljammer {
 
     fn tactics(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
         tactics::choose(state, request)
+    }
+}
+
+impl RulesetBundle for Spelljammer {
+    type Content = Content;
+    const RULES: RuleStatus = RuleStatus {
+        prefix: "SJ-R",
+        total: 23,
+        missing: &[],
+    };
+    const CRITICALS: Criticals = Criticals::Grievous;
+    const SINGLE_ATTACK: AttackPlay<Self> = single_attack;
+
+    fn embedded_content() -> Result<Content, FileErrors> {
+        Content::embedded()
+    }
+
+    fn load(path: &str, text: &str, content: &Content) -> Result<Encounter, FileErrors> {
+        encounter::load(path, text, content)
+    }
+}
+
+impl Board for State {
+    fn combatant_count(&self) -> usize {
+        self.fighters.len()
+    }
+    fn side_of(&self, who: CombatantId) -> SideId {
+        self.f(who).side
+    }
+    fn square_of(&self, who: CombatantId) -> Pos {
+        self.f(who).pos
+    }
+    fn stands(&self, who: CombatantId) -> bool {
+        self.f(who).is_up()
+    }
+    /// Only combatants still up block a square; fallen ones do not.
+    fn blocks(&self, who: CombatantId) -> bool {
+        !self.f(who).down
     }
 }
 

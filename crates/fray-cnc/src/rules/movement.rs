@@ -6,7 +6,7 @@
 
 use crate::state::State;
 use fray_core::grid::SQUARE_FT;
-use fray_core::{CombatantId, Pos};
+use fray_core::{Board, CombatantId, Pos};
 
 /// Squares a combatant may move for `feet` (fractions dropped). [Seed: 4. Movement; CNC-R5.3]
 pub fn squares_for(feet: i32) -> i32 {
@@ -20,11 +20,7 @@ pub fn half_move(state: &State, id: CombatantId) -> i32 {
 
 /// True when the square is free (no living combatant, or only `except`).
 pub fn free(state: &State, pos: Pos, except: CombatantId) -> bool {
-    state
-        .fighters
-        .iter()
-        .enumerate()
-        .all(|(i, f)| i == except.index() || f.dead || f.pos != pos)
+    state.square_free(pos, except)
 }
 
 /// The nearest free square from which `mover` can strike `target` with reach `reach_ft`, within

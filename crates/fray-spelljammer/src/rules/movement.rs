@@ -2,15 +2,11 @@
 //! the 10-ft push of a desperate defender.
 
 use crate::state::State;
-use fray_core::{CombatantId, Direction, Pos};
+use fray_core::{Board, CombatantId, Direction, Pos};
 
 /// Is `pos` free of combatants still up (other than `except`)? Fallen combatants do not block.
 pub fn free(state: &State, pos: Pos, except: CombatantId) -> bool {
-    state
-        .fighters
-        .iter()
-        .enumerate()
-        .all(|(i, f)| i == except.index() || f.down || f.pos != pos)
+    state.square_free(pos, except)
 }
 
 /// Which of the eight squares around `who` (in `Direction::ALL` order) are free: one pass over
@@ -95,8 +91,5 @@ pub fn push_destination(state: &State, target: CombatantId, dir: Direction) -> P
 
 /// The foe of `who` still up nearest to it (ties: lowest id).
 pub fn nearest_foe(state: &State, who: CombatantId) -> Option<CombatantId> {
-    let at = state.f(who).pos;
-    state
-        .foes_up(who)
-        .min_by_key(|&o| (state.f(o).pos.squares_to(at), o))
+    state.nearest_foe(who)
 }

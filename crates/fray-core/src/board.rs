@@ -1,0 +1,116 @@
+//! The board: what the shared geometry needs to know of a fight's combatants (side, square,
+//! up, blocks), and the helpers every ruleset uses on top of it — free squares, the nearest
+//! foe, and who has won.
+//!
+//! *Blocking* is each ruleset's to define, explicitly: in C&C a fallen body still fills its
+//! square (only the dead are cleared away), in Spelljammer only combatants still up block.
+
+use crate::grid::Pos;
+use crate::ids::{CombatantId, SideId};
+use crate::ruleset::Outcome;
+
+/// A fight's combatants as the shared geometry sees them (indices in roster order).
+pub trait Board {
+    /// How many combatants.
+    fn combatant_count(&self) -> usize;
+    /// A combatant's side.
+    fn side_of(&self, who: CombatantId) -> SideId;
+    /// A combatant's square.
+    fn square_of(&self, who: CombatantId) -> Pos;
+    /// Still able to fight (counts for the outcome; a foe worth approaching).
+    fn stands(&self, who: CombatantId) -> bool;
+    /// Fills its square, so that nobody else may end a move there.
+    fn blocks(&self, who: CombatantId) -> bool;
+
+    /// Every combatant id, in roster order.
+    fn combatant_ids(&self) -> std::iter::Map<std::ops::Range<u16>, fn(u16) -> CombatantId> {
+        (0..self.combatant_count() as u16).map(CombatantId)
+    }
+
+    /// Is `pos` free of blocking combatants other than `except`?
+    fn square_free(&self, pos: Pos, except: CombatantId) -> bool {
+        self.combatant_ids()
+            .all(|i| i == except || !self.blocks(i) || self.square_of(i) != pos)
+    }
+
+    /// The standing foe of `who` nearest to it (ties: lowest id).
+    fn nearest_foe(&self, who: CombatantId) -> Option<CombatantId> {
+        let (side, at) = (self.side_of(who), self.square_of(who));
+        self.combatant_ids()
+            .filter(|&o| self.side_of(o) != side && self.stands(o))
+            .min_by_key(|&o| (self.square_of(o).squares_to(at), o))
+    }
+
+    /// Over when at most one side has anyone standing.
+    fn outcome_by_side(&self) -> Outcome {
+        let mut standing: Option<SideId> = None;
+        for i in self.combatant_ids() {
+            if self.stands(i) {
+                match standing {
+                    None => standing = Some(self.side_of(i)),
+                    Some(s) if s != self.side_of(i) => return Outcome::Ongoing,
+                    Some(_) => {}
+                }
+            }
+        }
+        match standing {
+            Some(side) => Outcome::Won(side),
+            None => Outcome::NoneStanding,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (side, square, stands, blocks) per combatant.
+    struct Toy(Vec<(u8, Pos, bool, bool)>);
+
+    impl Board for Toy {
+        fn combatant_count(&self) -> usize {
+            self.0.len()
+        }
+        fn side_of(&self, who: CombatantId) -> SideId {
+            SideId(self.0[who.index()].0)
+        }
+        fn square_of(&self, who: CombatantId) -> Pos {
+            self.0[who.index()].1
+        }
+        fn stands(&self, who: CombatantId) -> bool {
+            self.0[who.index()].2
+        }
+        fn blocks(&self, who: CombatantId) -> bool {
+            self.0[who.index()].3
+        }
+    }
+
+    #[test]
+    fn free_squares_nearest_foes_and_outcomes() {
+        let p = Pos::new;
+        let board = Toy(vec![
+            (0, p(0, 0), true, true),
+            (1, p(3, 0), true, true),
+            (1, p(1, 0), false, true),
+            (1, p(2, 2), false, false),
+        ]);
+        assert!(
+            !board.square_free(p(1, 0), CombatantId(0)),
+            "a fallen body that blocks"
+        );
+        assert!(
+            board.square_free(p(2, 2), CombatantId(0)),
+            "a body that does not block"
+        );
+        assert!(
+            board.square_free(p(0, 0), CombatantId(0)),
+            "one's own square"
+        );
+        assert_eq!(board.nearest_foe(CombatantId(0)), Some(CombatantId(1)));
+        assert_eq!(board.outcome_by_side(), Outcome::Ongoing);
+        let won = Toy(vec![(0, p(0, 0), true, true), (1, p(1, 0), false, true)]);
+        assert_eq!(won.outcome_by_side(), Outcome::Won(SideId(0)));
+        let none = Toy(vec![(0, p(0, 0), false, true)]);
+        assert_eq!(none.outcome_by_side(), Outcome::NoneStanding);
+    }
+}
