@@ -318,3 +318,74 @@ fn rulesets_lists_all_five() {
     let text = stdout(&fray(&["rulesets"]));
     assert!(text.contains("spelljammer"));
 }
+
+/// Issue 10 item 9: the odds of a shot beyond maximum range are an error naming the rule (exit
+/// status 2, nothing on stdout), exactly as the fight refuses the shot.
+#[test]
+fn odds_of_a_shot_beyond_range_are_an_error() {
+    let cnc = temp_file(
+        "beyond-cnc.toml",
+        r#"schema = 1
+ruleset = "cnc"
+[[sides]]
+id = "a"
+[[sides]]
+id = "b"
+[[combatants]]
+id = "archer"
+side = "a"
+at = [0, 0]
+class = "ranger"
+level = 2
+hp = 12
+weapon = "dagger"
+ranged = "long bow"
+[[combatants]]
+id = "orc"
+side = "b"
+at = [37, 0]
+monster = "orc"
+"#,
+    );
+    let sj = temp_file(
+        "beyond-sj.toml",
+        r#"schema = 1
+ruleset = "spelljammer"
+[[sides]]
+id = "a"
+[[sides]]
+id = "b"
+[[combatants]]
+id = "archer"
+side = "a"
+at = [0, 0]
+hp = 20
+sc = 80
+weapon = "dagger"
+ranged = "short bow"
+[[combatants]]
+id = "orc"
+side = "b"
+at = [2000, 0]
+monster = "orc"
+"#,
+    );
+    for (file, rule) in [(&cnc, "CNC-R8.3"), (&sj, "SJ-R23")] {
+        let path = file.to_string_lossy().to_string();
+        let out = fray(&["odds", &path, "--attacker", "archer", "--target", "orc"]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stdout(&out).is_empty());
+        assert!(stderr(&out).contains(rule), "{}", stderr(&out));
+        assert!(stderr(&out).contains("beyond"), "{}", stderr(&out));
+    }
+    // Just inside the longest band the odds are still given.
+    let ok = fray(&[
+        "odds",
+        "examples/cnc/skirmish.toml",
+        "--attacker",
+        "ranger",
+        "--target",
+        "archer-1",
+    ]);
+    assert!(ok.status.success(), "{}", stderr(&ok));
+}

@@ -870,6 +870,21 @@ pub fn single_attack(
     if !ranged && !has_melee {
         return Ok(());
     }
+    if let (true, Some(form)) = (ranged, &state.p(attacker).ranged) {
+        // A shot beyond the weapon's range is lost in a fight, so its odds are an error.
+        // [Seed: Ranged Modifiers] SJ-R23
+        let d = state.f(attacker).pos.feet_to(state.f(target).pos);
+        if d > form.range {
+            return Err(Interrupt::IllegalChoice {
+                chooser: fray_core::protocol::Chooser::Combatant(attacker),
+                text: format!("shoot {}", state.roster.key(target)),
+                illegal: fray_core::Illegal {
+                    rule: "SJ-R23",
+                    reason: format!("{d} ft is beyond the {} ft range", form.range),
+                },
+            });
+        }
+    }
     if !ranged && !in_reach {
         let at = state.f(target).pos;
         let square = fray_core::Direction::ALL
