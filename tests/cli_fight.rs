@@ -389,3 +389,46 @@ monster = "orc"
     ]);
     assert!(ok.status.success(), "{}", stderr(&ok));
 }
+
+/// Issue 10, scripts that tell the truth: `--seed` warns that it ignores the file's `[script]`;
+/// an impossible scripted die names whose roll, which rule and how many dice were used; unused
+/// scripted dice are reported; `--strict` makes the first request the script does not answer an
+/// error naming it.
+#[test]
+fn scripts_tell_the_truth() {
+    let scripted = temp_file(
+        "scripted.toml",
+        &format!(
+            "{GOOD}\n[script]\ndice = [7, 3, 12, 5, 9, 9, 9]\nchoices = [\"hero: attack orc\"]\n"
+        ),
+    );
+    let path = scripted.to_string_lossy().to_string();
+    // --seed ignores the script, and says so.
+    let out = fray(&["fight", &path, "--seed", "3"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("[script]"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("ignored"), "{}", stderr(&out));
+    // Leftover dice are reported (the orc dies or the round limit comes first).
+    let capped = fray(&["fight", &path, "--max-rounds", "1"]);
+    assert!(capped.status.success(), "{}", stderr(&capped));
+    assert!(
+        stderr(&capped).contains("scripted die result(s) were never used"),
+        "{}",
+        stderr(&capped)
+    );
+    // An impossible die: whose roll, which rule, how many dice before it.
+    let bad = fray(&["fight", &path, "--dice", "4,11"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let text = stderr(&bad);
+    assert!(text.contains("impossible for 1d10"), "{text}");
+    assert!(text.contains("Orc's initiative"), "{text}");
+    assert!(text.contains("CNC-R2.1"), "{text}");
+    assert!(text.contains("1 scripted dice had been used"), "{text}");
+    // --strict: the orc's declaration is not in the script.
+    let strict = fray(&["fight", &path, "--strict"]);
+    assert_eq!(strict.status.code(), Some(2));
+    assert!(stdout(&strict).is_empty());
+    let text = stderr(&strict);
+    assert!(text.contains("no answer for hero's declaration"), "{text}");
+    assert!(text.contains("CNC-R6.1"), "{text}");
+}

@@ -65,6 +65,10 @@ fn wins_by_side(encounter: &AnyEncounter, stats: &Stats) -> Vec<(String, u64)> {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "240,000+ simulated fights: run with `cargo test --release`"
+)]
 fn mirror_matches_are_fair_in_every_ruleset() {
     let library = Library::embedded().expect("content loads");
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
