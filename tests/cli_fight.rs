@@ -432,3 +432,31 @@ fn scripts_tell_the_truth() {
     assert!(text.contains("no answer for hero's declaration"), "{text}");
     assert!(text.contains("CNC-R6.1"), "{text}");
 }
+
+/// Issue 10: every JSON event inside a Spelljammer segment carries `"segment"`.
+#[test]
+fn spelljammer_json_events_carry_their_segment() {
+    let out = fray(&[
+        "fight",
+        "examples/spelljammer/skirmish.toml",
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut in_segment = false;
+    let mut tagged = 0;
+    for line in stdout(&out).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("json line");
+        match v["type"].as_str() {
+            Some("segment") => in_segment = true,
+            Some("round" | "end" | "start") => in_segment = false,
+            _ => {}
+        }
+        if in_segment {
+            assert!(v.get("segment").is_some(), "no segment on {line}");
+            tagged += 1;
+        }
+    }
+    assert!(tagged > 10, "only {tagged} events inside segments");
+}

@@ -86,8 +86,8 @@ pub fn run(args: FightArgs) -> Result<(), CliError> {
             })).collect::<Vec<_>>(),
         });
         let _ = writeln!(out, "{header}");
-        for (round, event) in &record.events {
-            let _ = writeln!(out, "{}", event.to_json(*round, roster));
+        for line in fray_core::event::json_lines(&record.events, roster) {
+            let _ = writeln!(out, "{line}");
         }
     } else {
         let _ = writeln!(out, "{} — {}", encounter.name(), encounter.ruleset().name());

@@ -591,6 +591,13 @@ fn perform(
             move_to(state, table, id, pos, pace.key(), "CNC-R4.4");
             Ok(())
         }
+        Choice::Hold => {
+            table.emit(|| Event::Ruling {
+                rule: "CNC-R4.1",
+                text: format!("{} holds: no action this round", state.roster.name(id)),
+            });
+            Ok(())
+        }
         _ => Ok(()),
     }
 }
@@ -675,6 +682,15 @@ fn first_strike(
         "CNC-R3",
         |out| out.extend([Choice::Yes, Choice::No]),
     )?;
+    if choice != Choice::Yes {
+        table.emit(|| Event::Ruling {
+            rule: "CNC-R3",
+            text: format!(
+                "{} declines to strike first; initiative decides",
+                state.roster.name(defender)
+            ),
+        });
+    }
     if choice == Choice::Yes {
         state.f_mut(defender).acted = true;
         table.emit(|| Event::Ruling {
@@ -739,6 +755,16 @@ fn disengage(
                 "CNC-R17.2a",
                 |out| out.extend([Choice::Yes, Choice::No]),
             )?;
+            if take != Choice::Yes {
+                table.emit(|| Event::Ruling {
+                    rule: "CNC-R17.2a",
+                    text: format!(
+                        "{} declines the free attack on {}",
+                        state.roster.name(*foe),
+                        state.roster.name(id)
+                    ),
+                });
+            }
             if take == Choice::Yes {
                 state.f_mut(*foe).free_attacked = Some(id);
                 melee_routine(
