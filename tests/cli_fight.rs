@@ -318,3 +318,145 @@ fn rulesets_lists_all_five() {
     let text = stdout(&fray(&["rulesets"]));
     assert!(text.contains("spelljammer"));
 }
+
+/// Issue 10 item 9: the odds of a shot beyond maximum range are an error naming the rule (exit
+/// status 2, nothing on stdout), exactly as the fight refuses the shot.
+#[test]
+fn odds_of_a_shot_beyond_range_are_an_error() {
+    let cnc = temp_file(
+        "beyond-cnc.toml",
+        r#"schema = 1
+ruleset = "cnc"
+[[sides]]
+id = "a"
+[[sides]]
+id = "b"
+[[combatants]]
+id = "archer"
+side = "a"
+at = [0, 0]
+class = "ranger"
+level = 2
+hp = 12
+weapon = "dagger"
+ranged = "long bow"
+[[combatants]]
+id = "orc"
+side = "b"
+at = [37, 0]
+monster = "orc"
+"#,
+    );
+    let sj = temp_file(
+        "beyond-sj.toml",
+        r#"schema = 1
+ruleset = "spelljammer"
+[[sides]]
+id = "a"
+[[sides]]
+id = "b"
+[[combatants]]
+id = "archer"
+side = "a"
+at = [0, 0]
+hp = 20
+sc = 80
+weapon = "dagger"
+ranged = "short bow"
+[[combatants]]
+id = "orc"
+side = "b"
+at = [2000, 0]
+monster = "orc"
+"#,
+    );
+    for (file, rule) in [(&cnc, "CNC-R8.3"), (&sj, "SJ-R23")] {
+        let path = file.to_string_lossy().to_string();
+        let out = fray(&["odds", &path, "--attacker", "archer", "--target", "orc"]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stdout(&out).is_empty());
+        assert!(stderr(&out).contains(rule), "{}", stderr(&out));
+        assert!(stderr(&out).contains("beyond"), "{}", stderr(&out));
+    }
+    // Just inside the longest band the odds are still given.
+    let ok = fray(&[
+        "odds",
+        "examples/cnc/skirmish.toml",
+        "--attacker",
+        "ranger",
+        "--target",
+        "archer-1",
+    ]);
+    assert!(ok.status.success(), "{}", stderr(&ok));
+}
+
+/// Issue 10, scripts that tell the truth: `--seed` warns that it ignores the file's `[script]`;
+/// an impossible scripted die names whose roll, which rule and how many dice were used; unused
+/// scripted dice are reported; `--strict` makes the first request the script does not answer an
+/// error naming it.
+#[test]
+fn scripts_tell_the_truth() {
+    let scripted = temp_file(
+        "scripted.toml",
+        &format!(
+            "{GOOD}\n[script]\ndice = [7, 3, 12, 5, 9, 9, 9]\nchoices = [\"hero: attack orc\"]\n"
+        ),
+    );
+    let path = scripted.to_string_lossy().to_string();
+    // --seed ignores the script, and says so.
+    let out = fray(&["fight", &path, "--seed", "3"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("[script]"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("ignored"), "{}", stderr(&out));
+    // Leftover dice are reported (the orc dies or the round limit comes first).
+    let capped = fray(&["fight", &path, "--max-rounds", "1"]);
+    assert!(capped.status.success(), "{}", stderr(&capped));
+    assert!(
+        stderr(&capped).contains("scripted die result(s) were never used"),
+        "{}",
+        stderr(&capped)
+    );
+    // An impossible die: whose roll, which rule, how many dice before it.
+    let bad = fray(&["fight", &path, "--dice", "4,11"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let text = stderr(&bad);
+    assert!(text.contains("impossible for 1d10"), "{text}");
+    assert!(text.contains("Orc's initiative"), "{text}");
+    assert!(text.contains("CNC-R2.1"), "{text}");
+    assert!(text.contains("1 scripted dice had been used"), "{text}");
+    // --strict: the orc's declaration is not in the script.
+    let strict = fray(&["fight", &path, "--strict"]);
+    assert_eq!(strict.status.code(), Some(2));
+    assert!(stdout(&strict).is_empty());
+    let text = stderr(&strict);
+    assert!(text.contains("no answer for hero's declaration"), "{text}");
+    assert!(text.contains("CNC-R6.1"), "{text}");
+}
+
+/// Issue 10: every JSON event inside a Spelljammer segment carries `"segment"`.
+#[test]
+fn spelljammer_json_events_carry_their_segment() {
+    let out = fray(&[
+        "fight",
+        "examples/spelljammer/skirmish.toml",
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut in_segment = false;
+    let mut tagged = 0;
+    for line in stdout(&out).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("json line");
+        match v["type"].as_str() {
+            Some("segment") => in_segment = true,
+            Some("round" | "end" | "start") => in_segment = false,
+            _ => {}
+        }
+        if in_segment {
+            assert!(v.get("segment").is_some(), "no segment on {line}");
+            tagged += 1;
+        }
+    }
+    assert!(tagged > 10, "only {tagged} events inside segments");
+}

@@ -1,4 +1,4 @@
-//! `fray fight FILE [--seed N] [--dice LIST] [--json]`: auto-resolves an encounter with the default
+//! `fray fight FILE [--seed N] [--dice LIST] [--strict] [--json]`: auto-resolves an encounter with the default
 //! tactics and prints a round-by-round log (or JSON Lines events). Output is written only once
 //! the whole fight has resolved, so an error leaves nothing half-printed.
 
@@ -25,6 +25,10 @@ pub struct FightArgs {
     /// JSON Lines events instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Every request must be answered by the script (the file's `[script]` or `--dice`): the
+    /// first die or choice it does not answer is an error naming that request.
+    #[arg(long, conflicts_with = "seed")]
+    pub strict: bool,
 }
 
 /// A seed from the clock, for when none is given.
@@ -55,7 +59,15 @@ pub fn run(args: FightArgs) -> Result<(), CliError> {
         script: args.seed.is_none(),
         dice: args.dice.clone(),
         max_rounds: args.max_rounds,
+        strict: args.strict,
     };
+    if args.seed.is_some() && encounter.has_script() {
+        eprintln!(
+            "warning: {}: --seed plays the seeded fight with the default tactics; the file's \
+             [script] (dice and choices) is ignored",
+            args.file
+        );
+    }
     let record = encounter
         .fight(&options, true)
         .map_err(|e| CliError::Input(format!("{}: {e}", args.file)))?;
@@ -74,8 +86,8 @@ pub fn run(args: FightArgs) -> Result<(), CliError> {
             })).collect::<Vec<_>>(),
         });
         let _ = writeln!(out, "{header}");
-        for (round, event) in &record.events {
-            let _ = writeln!(out, "{}", event.to_json(*round, roster));
+        for line in fray_core::event::json_lines(&record.events, roster) {
+            let _ = writeln!(out, "{line}");
         }
     } else {
         let _ = writeln!(out, "{} — {}", encounter.name(), encounter.ruleset().name());
@@ -88,6 +100,12 @@ pub fn run(args: FightArgs) -> Result<(), CliError> {
     std::io::stdout()
         .write_all(out.as_bytes())
         .map_err(|e| CliError::Internal(e.to_string()))?;
+    if record.unused_dice > 0 {
+        eprintln!(
+            "warning: {}: {} scripted die result(s) were never used (the fight ended first)",
+            args.file, record.unused_dice
+        );
+    }
     if !record.unused_choices.is_empty() {
         eprintln!(
             "warning: {}: {} scripted choice(s) were never asked for (a line answers its \

@@ -588,6 +588,11 @@ impl Content {
                     continue;
                 }
             };
+            // Natural weapons deal what the description gives, bonus included (CNC-R20.2).
+            let damage = DamageDice {
+                bonus: damage.bonus + a.damage_bonus,
+                ..damage
+            };
             let name = a
                 .name
                 .clone()
@@ -793,6 +798,9 @@ struct MonsterAttackDef {
     subdual: bool,
     #[serde(default)]
     touch: bool,
+    /// The damage bonus the monster's description gives this attack (CNC-R20.2).
+    #[serde(default)]
+    damage_bonus: i32,
 }
 
 #[derive(Debug, Deserialize)]

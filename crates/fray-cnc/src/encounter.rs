@@ -458,6 +458,7 @@ fn build_profile(
                     magic: a.weapon.as_ref().map_or(0, |w| w.magic),
                     subdual: a.subdual,
                     touch: a.touch,
+                    natural: a.weapon.is_none(),
                 })
                 .collect();
             let hd = i32::from(monster.hit_dice);

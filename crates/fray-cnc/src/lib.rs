@@ -168,7 +168,23 @@ pub fn single_attack(
         .within_reach(state.f(target).pos, reach);
     let has_melee =
         rules::attack::can_melee(state, attacker) && !state.p(attacker).melee.is_empty();
-    if !in_reach && state.p(attacker).ranged.is_some() {
+    if let (false, Some(weapon)) = (in_reach, &state.p(attacker).ranged) {
+        // A shot beyond maximum range is illegal in a fight, so its odds are an error too.
+        // [Seed: 6. Ranged Combat; CNC-R8.3]
+        let d = state.f(attacker).pos.feet_to(state.f(target).pos);
+        if rules::attack::range_band(weapon.range_increment, d) == rules::attack::Band::Beyond {
+            return Err(Interrupt::IllegalChoice {
+                chooser: fray_core::protocol::Chooser::Combatant(attacker),
+                text: format!("shoot {}", state.roster.key(target)),
+                illegal: fray_core::Illegal {
+                    rule: "CNC-R8.3",
+                    reason: format!(
+                        "{d} ft is beyond the {} ft maximum range",
+                        3 * weapon.range_increment
+                    ),
+                },
+            });
+        }
         return rules::attack::shoot(state, table, attacker, target);
     }
     if !has_melee {

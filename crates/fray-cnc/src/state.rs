@@ -144,6 +144,8 @@ pub struct AttackForm {
     pub subdual: bool,
     /// A touch attack (CNC-R14).
     pub touch: bool,
+    /// A natural weapon (claw, bite, fist): its damage is the description's, without STR.
+    pub natural: bool,
 }
 
 impl AttackForm {
@@ -156,6 +158,7 @@ impl AttackForm {
             magic: w.magic,
             subdual: false,
             touch: false,
+            natural: false,
         }
     }
 }
@@ -309,7 +312,8 @@ pub struct Fighter {
     pub disengaged_in: Option<u32>,
     /// Who it may not attack again this round (after a free attack, CNC-R17.2a).
     pub free_attacked: Option<CombatantId>,
-    /// Its charge was negated (CNC-R6.5).
+    /// Its charge gets no +2 damage: negated by a hit (CNC-R6.5), or no charge movement
+    /// (CNC-R6.2).
     pub charge_negated: bool,
     /// Cover it stands behind.
     pub cover: Cover,

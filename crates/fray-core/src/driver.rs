@@ -101,6 +101,11 @@ impl ScriptedChoice {
 pub struct ScriptedDriver {
     faces: VecDeque<u32>,
     choices: VecDeque<ScriptedChoice>,
+    /// Dice used so far.
+    used: usize,
+    /// Every choice must come from the script too (`fray fight --strict`): a request no line
+    /// answers stops the fight with [`Interrupt::NeedChoice`] instead of asking the tactics.
+    strict: bool,
 }
 
 impl ScriptedDriver {
@@ -109,7 +114,20 @@ impl ScriptedDriver {
         ScriptedDriver {
             faces: faces.into(),
             choices: choices.into(),
+            used: 0,
+            strict: false,
         }
+    }
+
+    /// The same driver, strict: every request must be answered by the script.
+    pub fn strict(mut self) -> Self {
+        self.strict = true;
+        self
+    }
+
+    /// Dice used so far.
+    pub fn dice_used(&self) -> usize {
+        self.used
     }
 
     /// The scripted choices no request used (`who: text`), in script order.
@@ -140,7 +158,8 @@ fn chooser_key<R: Ruleset>(state: &R::State, chooser: Chooser) -> String {
 
 impl<R: Ruleset> Driver<R> for ScriptedDriver {
     fn wants_options(&self) -> bool {
-        false
+        // A strict script's unanswered request lists its options in the error.
+        self.strict
     }
     fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
         if self.faces.len() < request.count as usize {
@@ -153,8 +172,10 @@ impl<R: Ruleset> Driver<R> for ScriptedDriver {
                 return Err(Interrupt::BadRoll {
                     request: *request,
                     value: face,
+                    dice_used: Some(self.used),
                 });
             }
+            self.used += 1;
             total += face;
         }
         Ok(total)
@@ -193,6 +214,18 @@ impl<R: Ruleset> Driver<R> for ScriptedDriver {
                 Err(_) => {}
             }
             first_of_chooser = false;
+        }
+        if self.strict {
+            return Err(Interrupt::NeedChoice {
+                chooser: request.chooser,
+                question: request.question,
+                rule: request.rule,
+                options: request
+                    .options
+                    .iter()
+                    .map(|c| R::choice_text(state, c))
+                    .collect(),
+            });
         }
         Ok(R::tactics(state, request))
     }

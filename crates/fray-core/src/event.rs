@@ -65,6 +65,9 @@ impl AttackResult {
 pub enum Event {
     /// A new round begins.
     RoundStarted,
+    /// A segmented round's count is over: what follows happens at the end of the round, in no
+    /// segment. A marker for renderers (not shown in the text log or the JSON Lines).
+    SegmentsOver,
     /// A surprise check.
     SurpriseCheck {
         /// Who checked (a party's best member, or each member).
@@ -339,6 +342,7 @@ impl Event {
     pub fn kind(&self) -> &'static str {
         match self {
             Event::RoundStarted => "round",
+            Event::SegmentsOver => "segments_over",
             Event::SurpriseCheck { .. } => "surprise",
             Event::Declared { .. } => "declare",
             Event::Initiative { .. } => "initiative",
@@ -365,6 +369,7 @@ impl Event {
         let mut s = String::new();
         match self {
             Event::RoundStarted => s.push_str("new round"),
+            Event::SegmentsOver => s.push_str("end of the segment count"),
             Event::SurpriseCheck {
                 who,
                 roll,
@@ -582,7 +587,7 @@ impl Event {
         let k = |id: &CombatantId| Value::String(roster.key(*id).to_string());
         let pos = |p: &Pos| json!([p.x, p.y]);
         let mut v = match self {
-            Event::RoundStarted => json!({}),
+            Event::RoundStarted | Event::SegmentsOver => json!({}),
             Event::SurpriseCheck {
                 who,
                 roll,
@@ -712,4 +717,30 @@ impl Event {
         }
         v
     }
+}
+
+/// The JSON Lines objects of a fight's events, in order: every event inside a segment of a
+/// segmented round (after a [`Event::Segment`], before the round's [`Event::SegmentsOver`] or the
+/// next round) carries `"segment"`; the [`Event::SegmentsOver`] marker is not written.
+pub fn json_lines(events: &[(u32, Event)], roster: &Roster) -> Vec<Value> {
+    let mut out = Vec::with_capacity(events.len());
+    let mut segment: Option<i32> = None;
+    for (round, event) in events {
+        match event {
+            Event::SegmentsOver => {
+                segment = None;
+                continue;
+            }
+            Event::RoundStarted => segment = None,
+            Event::Segment { segment: s, .. } => segment = Some(*s),
+            Event::End { .. } => segment = None,
+            _ => {}
+        }
+        let mut v = event.to_json(*round, roster);
+        if let (Some(s), Some(map)) = (segment, v.as_object_mut()) {
+            map.entry("segment").or_insert(json!(s));
+        }
+        out.push(v);
+    }
+    out
 }

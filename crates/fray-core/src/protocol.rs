@@ -182,6 +182,8 @@ pub enum Interrupt {
         request: RollRequest,
         /// The offending value.
         value: u32,
+        /// Scripted dice used before this one (`None`: the value did not come from a script).
+        dice_used: Option<usize>,
     },
     /// A choice that cannot be read, or that the rules forbid.
     IllegalChoice {

@@ -107,7 +107,11 @@ impl<'a, R: Ruleset> Table<'a, R> {
         self.count_answer()?;
         let value = self.driver.roll(&request)?;
         if value < request.min_total() || value > request.max_total() {
-            return Err(Interrupt::BadRoll { request, value });
+            return Err(Interrupt::BadRoll {
+                request,
+                value,
+                dice_used: None,
+            });
         }
         if let Some(log) = self.log.as_deref_mut() {
             log.push(Answer::Roll(value));

@@ -143,6 +143,9 @@ pub struct FightOptions {
     pub dice: Option<Vec<u32>>,
     /// Round limit (overrides the file's).
     pub max_rounds: Option<u32>,
+    /// Every request must be answered by the script, dice and choices (`fray fight --strict`,
+    /// the golden cases): the first one that is not stops the fight with an error naming it.
+    pub strict: bool,
 }
 
 impl Default for FightOptions {
@@ -152,6 +155,7 @@ impl Default for FightOptions {
             script: true,
             dice: None,
             max_rounds: None,
+            strict: false,
         }
     }
 }
@@ -164,6 +168,7 @@ impl FightOptions {
             script: false,
             dice: None,
             max_rounds: None,
+            strict: false,
         }
     }
 }
@@ -184,6 +189,8 @@ pub struct FightRecord {
     /// Scripted choices (`who: text`) that no request used: a script that does not fit the
     /// fight, worth a warning.
     pub unused_choices: Vec<String>,
+    /// Scripted dice that no roll used (also worth a warning).
+    pub unused_dice: usize,
 }
 
 /// A fight stopped by a request the driver could not or would not answer.
@@ -209,39 +216,55 @@ pub fn explain(interrupt: &Interrupt, roster: &Roster) -> String {
         Chooser::Gm => "the GM".to_string(),
         Chooser::Combatant(id) => roster.name(id).to_string(),
     };
+    let purpose = |p: RollPurpose| match p {
+        RollPurpose::Initiative => "initiative",
+        RollPurpose::Surprise => "surprise",
+        RollPurpose::Attack => "attack",
+        RollPurpose::Damage => "damage",
+        RollPurpose::Check => "check",
+        RollPurpose::Other => "roll",
+    };
+    let roller = |r: &fray_core::RollRequest| {
+        r.who
+            .map_or("the GM".to_string(), |id| roster.name(id).to_string())
+    };
     match interrupt {
-        Interrupt::NeedRoll(r) => {
-            let purpose = match r.purpose {
-                RollPurpose::Initiative => "initiative",
-                RollPurpose::Surprise => "surprise",
-                RollPurpose::Attack => "attack",
-                RollPurpose::Damage => "damage",
-                RollPurpose::Check => "check",
-                RollPurpose::Other => "roll",
-            };
-            let by = r
-                .who
-                .map_or("the GM".to_string(), |id| roster.name(id).to_string());
-            format!(
-                "the dice script ran out: {} needed for {by}'s {purpose} ({})",
-                r.dice_text(),
-                r.rule
-            )
-        }
+        Interrupt::NeedRoll(r) => format!(
+            "the dice script ran out: {} needed for {}'s {} ({})",
+            r.dice_text(),
+            roller(r),
+            purpose(r.purpose),
+            r.rule
+        ),
         Interrupt::NeedChoice {
             chooser,
+            question,
             rule,
             options,
-            ..
         } => format!(
-            "no answer for {}'s choice ({rule}); options: {}",
+            "no answer for {}'s {} ({rule}); options: {}",
             who(*chooser),
+            match question {
+                fray_core::protocol::Question::Declaration => "declaration",
+                fray_core::protocol::Question::Action => "action",
+                fray_core::protocol::Question::Reaction => "reaction",
+                fray_core::protocol::Question::Ruling => "ruling",
+            },
             options.join(", ")
         ),
-        Interrupt::BadRoll { request, value } => format!(
-            "die result {value} is impossible for {} ({})",
+        Interrupt::BadRoll {
+            request,
+            value,
+            dice_used,
+        } => format!(
+            "die result {value} is impossible for {}: {}'s {} ({}){}",
             request.dice_text(),
-            request.rule
+            roller(request),
+            purpose(request.purpose),
+            request.rule,
+            dice_used.map_or(String::new(), |n| format!(
+                "; {n} scripted dice had been used before it"
+            ))
         ),
         Interrupt::IllegalChoice {
             chooser,
@@ -295,15 +318,25 @@ fn play<R: Ruleset>(
         .dice
         .clone()
         .or_else(|| (!script_dice.is_empty()).then(|| script_dice.to_vec()));
+    // A strict fight takes its dice from the script only (none scripted: the first roll stops it).
+    let dice = if options.strict {
+        Some(dice.unwrap_or_default())
+    } else {
+        dice
+    };
     let seeded = dice.is_none();
     let mut answers = Vec::new();
     let mut events = VecSink::default();
     let mut null = NullSink;
     let sink: &mut dyn EventSink = if keep_events { &mut events } else { &mut null };
     let mut unused_choices = Vec::new();
+    let mut unused_dice = 0;
     let result = match dice {
         Some(faces) => {
             let mut driver = ScriptedDriver::new(faces, choices.to_vec());
+            if options.strict {
+                driver = driver.strict();
+            }
             let result = fray_core::run_fight::<R>(
                 &mut state,
                 &mut driver,
@@ -312,6 +345,7 @@ fn play<R: Ruleset>(
                 &limits,
             );
             unused_choices = driver.unused_choices();
+            unused_dice = driver.faces_left();
             result
         }
         None if !choices.is_empty() => {
@@ -339,6 +373,7 @@ fn play<R: Ruleset>(
             state_hash: hash_of(&state),
             seeded,
             unused_choices,
+            unused_dice,
         }),
         Err(interrupt) => Err(FightError {
             message: explain(&interrupt, R::roster(&state)),
@@ -460,6 +495,11 @@ impl AnyEncounter {
     /// The encounter's name.
     pub fn name(&self) -> &str {
         each_ruleset!(self, e, _R => &e.name)
+    }
+
+    /// Whether the file has a `[script]` (dice or choices).
+    pub fn has_script(&self) -> bool {
+        each_ruleset!(self, e, _R, _s => !e.dice.is_empty() || !e.choices.is_empty())
     }
 
     /// Who is in it.

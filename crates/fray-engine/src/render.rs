@@ -8,7 +8,7 @@ pub fn text_log(events: &[(u32, Event)], roster: &Roster) -> String {
     let mut out = String::new();
     let mut shown_round = None;
     for (round, event) in events {
-        if let Event::RoundStarted = event {
+        if let Event::RoundStarted | Event::SegmentsOver = event {
             continue;
         }
         if shown_round != Some(*round) {

@@ -1,7 +1,9 @@
 //! Golden tests for every ruleset: each `tests/golden/<ruleset>/NAME.toml` encounter (with its
 //! scripted dice and choices) is fought, and the text log must equal `NAME.log`, or the error must
 //! equal `NAME.err`. One runner serves every ruleset. `UPDATE_GOLDEN=1` rewrites the expectations
-//! (review the diff: the seeds' worked examples are among the cases).
+//! (review the diff: the seeds' worked examples are among the cases). Cases run `--strict`:
+//! every die and every choice comes from the script, unless the file has a `# golden: lenient`
+//! line (the default tactics then answer the choices the script leaves out).
 
 use fray_engine::{AnyEncounter, FightOptions, Library};
 use std::path::{Path, PathBuf};
@@ -19,12 +21,22 @@ fn run_case(path: &Path, library: &Library) -> (String, &'static str) {
         Ok(e) => e,
         Err(e) => return (format!("{e}\n").replace(&full, &name), "err"),
     };
-    match encounter.fight(&FightOptions::default(), true) {
+    // Cases run strictly (every die and choice from the script) unless the file says
+    // `# golden: lenient` (older cases that leave some choices to the default tactics).
+    let lenient = std::fs::read_to_string(path).is_ok_and(|t| t.contains("# golden: lenient"));
+    let options = FightOptions {
+        strict: !lenient,
+        ..FightOptions::default()
+    };
+    match encounter.fight(&options, true) {
         Ok(record) => {
             let mut log = fray_engine::render::text_log(&record.events, encounter.roster());
             // A script line no request used means the case does not show what it says it does.
             for line in &record.unused_choices {
                 log.push_str(&format!("unused script choice: {line}\n"));
+            }
+            if record.unused_dice > 0 {
+                log.push_str(&format!("unused script dice: {}\n", record.unused_dice));
             }
             (log, "log")
         }

@@ -202,6 +202,8 @@ pub struct Plan {
     pub actions_lost: bool,
     /// It only aimed this round: no shot was left after careful aim (SJ-A21).
     pub aim_only: bool,
+    /// Whom it has struck in melee this round (multiple attackers, SJ-R18.2, SJ-A26).
+    pub melee_struck: Vec<CombatantId>,
 }
 
 /// What changes during a fight.

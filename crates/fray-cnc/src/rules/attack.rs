@@ -85,14 +85,24 @@ pub fn situational(
     let held = t.held_by.is_some();
     let prone = t.conditions.has(Cond::Prone) || held;
     let blind = t.conditions.has(Cond::Blind);
-    if reach == Reach::Ranged && prone {
-        // CNC-A6: against a prone target, missiles take −4 instead of the +5.
-        mods.add("ranged vs prone", "CNC-R15.2", -4);
-    } else if held {
-        // Held = prone and defenseless (CNC-R11.2); replaces "prone or blind" (CNC-A6).
-        mods.add("defender prone and defenseless", "CNC-R15.2", 10);
-    } else if prone || blind {
-        mods.add("defender prone or blind", "CNC-R15.2", 5);
+    // "Ranged attack against a prone opponent or against a fighting opponent in melee range" is
+    // one row: −4 once, however many of its cases hold. [Seed: 9. Situational Modifiers]
+    if reach == Reach::Ranged && (prone || in_melee(state, target)) {
+        let label = match (prone, in_melee(state, target)) {
+            (true, true) => "ranged vs prone target in melee",
+            (true, false) => "ranged vs prone",
+            _ => "target fighting in melee",
+        };
+        mods.add(label, "CNC-R15.2", -4);
+    }
+    // CNC-A6: against a prone target, missiles take the −4 above instead of the +5.
+    if !(reach == Reach::Ranged && prone) {
+        if held {
+            // Held = prone and defenseless (CNC-R11.2); replaces "prone or blind" (CNC-A6).
+            mods.add("defender prone and defenseless", "CNC-R15.2", 10);
+        } else if prone || blind {
+            mods.add("defender prone or blind", "CNC-R15.2", 5);
+        }
     }
     if t.elevation < a.elevation {
         mods.add("defender lower", "CNC-R15.2", 1);
@@ -109,9 +119,6 @@ pub fn situational(
             Reach::Melee => mods.add("melee from mount", "CNC-R15.2", -2),
             Reach::Ranged => mods.add("ranged from mount", "CNC-R15.2", -4),
         }
-    }
-    if reach == Reach::Ranged && in_melee(state, target) {
-        mods.add("target fighting in melee", "CNC-R15.2", -4);
     }
     // Complete concealment and invisibility do not stack (CNC-A6).
     let concealment = t.concealment.to_hit();
@@ -291,9 +298,16 @@ fn deal_damage<R: Ruleset<State = State>>(
     };
     let p = state.p(attacker);
     let mut mods = Mods::recording(table.events_enabled());
-    mods.add("weapon bonus", "CNC-R20.2", dice.bonus);
-    if swing.reach == Reach::Melee || swing.thrown {
-        mods.add("STR", "CNC-R7.4", p.str_mod());
+    if swing.form.natural {
+        // Natural weapons: "any modifications to damage are noted in the descriptions" — the
+        // listed bonus, and no STR unless the description includes it.
+        // [Seed: 13. Damage › Weapon Damage; CNC-R20.2]
+        mods.add("listed damage bonus", "CNC-R20.2", dice.bonus);
+    } else {
+        mods.add("weapon bonus", "CNC-R20.2", dice.bonus);
+        if swing.reach == Reach::Melee || swing.thrown {
+            mods.add("STR", "CNC-R7.4", p.str_mod());
+        }
     }
     mods.add("magic weapon", "CNC-R7.4", swing.form.magic);
     let a = state.f(attacker);

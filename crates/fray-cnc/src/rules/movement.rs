@@ -79,7 +79,7 @@ fn scan_square(
             !taken[..n_taken].contains(&p)
         }
     };
-    let mut best: Option<(i32, i32, Pos)> = None;
+    let mut best: Option<(Preference, Pos)> = None;
     for dy in -r..=r {
         for dx in -r..=r {
             let p = Pos::new(at.x + dx, at.y + dy);
@@ -89,23 +89,35 @@ fn scan_square(
             }
             let cost = from.squares_to(p);
             // Cheap tests first: too far, or already beaten on distance.
-            if cost > budget || best.is_some_and(|b| b.0 < cost) || !is_free(p) {
+            if cost > budget || best.is_some_and(|b| b.0 .0 < cost) || !is_free(p) {
                 continue;
             }
-            // Prefer the shortest move, then the straightest line, then a fixed square order.
-            let straight = (p.x - from.x).pow(2) + (p.y - from.y).pow(2);
-            let key = (cost, straight, p);
-            if best.is_none_or(|b| (b.0, b.1, b.2) > key) {
-                best = Some(key);
+            let key = preference(from, at, p, cost);
+            if best.is_none_or(|b| b.0 > key) {
+                best = Some((key, p));
             }
         }
     }
-    best.map(|b| b.2)
+    best.map(|b| b.1)
+}
+
+/// A square's rank for [`preference`] (lower is better).
+type Preference = (i32, i32, i32, i32, i32);
+
+/// The order in which squares `p` around a target at `at` are preferred by a mover at `from`:
+/// the shortest move, then the straightest line, then the square most toward the target, then
+/// the lower `y`, then the lower `x`. Every key but the last two is measured in the mover's own
+/// frame, so two movers placed as mirror images (east–west) choose mirror-image squares: no side
+/// of a symmetric fight gains from the grid's fixed order (fairness, DESIGN).
+fn preference(from: Pos, at: Pos, p: Pos, cost: i32) -> Preference {
+    let (rx, ry) = (p.x - from.x, p.y - from.y);
+    let (hx, hy) = (at.x - from.x, at.y - from.y);
+    (cost, rx * rx + ry * ry, -(rx * hx + ry * hy), p.y, p.x)
 }
 
 /// [`strike_square`] for a 5-ft reach: the best of the target's eight neighbours, found with one
 /// pass over the combatants and no inner loops (this runs for most decisions of every simulated
-/// fight). Same preference order: shortest move, straightest line, then (x, y).
+/// fight). Same preference order ([`preference`]).
 fn neighbour_square(
     state: &State,
     mover: CombatantId,
@@ -121,7 +133,7 @@ fn neighbour_square(
             occupied |= 1 << ((dx + 1) * 3 + (dy + 1));
         }
     }
-    let mut best: Option<(i64, Pos)> = None;
+    let mut best: Option<(Preference, Pos)> = None;
     for index in 0..9i32 {
         if occupied & (1 << index) != 0 {
             continue;
@@ -131,9 +143,7 @@ fn neighbour_square(
         if cost > budget {
             continue;
         }
-        let straight = (p.x - from.x).pow(2) + (p.y - from.y).pow(2);
-        // (cost, straight, x, y) packed; index order is (x, y) order within the 3×3 block.
-        let key = (i64::from(cost) << 40) | (i64::from(straight) << 8) | i64::from(index);
+        let key = preference(from, at, p, cost);
         if best.is_none_or(|b| key < b.0) {
             best = Some((key, p));
         }
@@ -184,7 +194,7 @@ fn nearest_free(state: &State, mover: CombatantId, ideal: Pos, from: Pos, goal: 
     }
     let limit = from.squares_to(ideal);
     for ring in 1..=2 {
-        let mut best: Option<(i32, Pos)> = None;
+        let mut best: Option<((i32, i32, i32, i32), Pos)> = None;
         for dy in -ring..=ring {
             for dx in -ring..=ring {
                 let p = Pos::new(ideal.x + dx, ideal.y + dy);
@@ -194,9 +204,12 @@ fn nearest_free(state: &State, mover: CombatantId, ideal: Pos, from: Pos, goal: 
                 {
                     continue;
                 }
-                let key = (p.squares_to(goal), p);
-                if best.is_none_or(|b| (b.0, b.1) > key) {
-                    best = Some(key);
+                // Nearest the goal, then in the mover's frame (mirror-fair, see `preference`).
+                let (rx, ry) = (p.x - from.x, p.y - from.y);
+                let (hx, hy) = (goal.x - from.x, goal.y - from.y);
+                let key = (p.squares_to(goal), -(rx * hx + ry * hy), p.y, p.x);
+                if best.is_none_or(|b| b.0 > key) {
+                    best = Some((key, p));
                 }
             }
         }

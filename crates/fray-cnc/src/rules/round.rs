@@ -226,30 +226,35 @@ pub fn initiative(
 ) -> Result<Order, Interrupt> {
     if state.options.group_initiative {
         // One roll per party; the winner acts entirely first (CNC-R2.3). Within a party, file order.
-        let mut side_rolls: Vec<(fray_core::SideId, u32)> = Vec::new();
+        let mut side_rolls: Vec<(fray_core::SideId, u32, CombatantId)> = Vec::new();
         for &id in actors {
             let side = state.f(id).side;
-            if !side_rolls.iter().any(|(s, _)| *s == side) {
+            if !side_rolls.iter().any(|(s, _, _)| *s == side) {
                 let roll = table.roll_dice(1, 10, Some(id), RollPurpose::Initiative, "CNC-R2.3")?;
                 table.emit(|| Event::SideInitiative {
                     side,
                     roll,
                     rule: "CNC-R2.3",
                 });
-                side_rolls.push((side, roll));
+                side_rolls.push((side, roll, id));
             }
         }
-        let mut order: Vec<(u32, CombatantId)> = actors
+        let places = if side_rolls.is_empty() {
+            Vec::new()
+        } else {
+            side_places(table, &side_rolls)?
+        };
+        let place = |side: fray_core::SideId| {
+            places
+                .iter()
+                .find(|(s, _)| *s == side)
+                .map_or(usize::MAX, |s| s.1)
+        };
+        let mut order: Vec<(usize, CombatantId)> = actors
             .iter()
-            .map(|&id| {
-                let roll = side_rolls
-                    .iter()
-                    .find(|(s, _)| *s == state.f(id).side)
-                    .map_or(0, |s| s.1);
-                (roll, id)
-            })
+            .map(|&id| (place(state.f(id).side), id))
             .collect();
-        order.sort_by_key(|&(roll, id)| (std::cmp::Reverse(roll), id));
+        order.sort_by_key(|&(place, id)| (place, id));
         // Each member acts in turn: one group each.
         let order = Order(
             order
@@ -281,6 +286,50 @@ pub fn initiative(
     Ok(order)
 }
 
+/// Most tie-break rounds between sides before the tie stands (file order); a limit, never a hang.
+const MAX_SIDE_REROLLS: usize = 50;
+
+/// Sides whose group-initiative rolls tie roll again (only the tied sides, as often as they
+/// tie), so no side wins a tie by being listed first in the file. The seed gives no tie rule for
+/// group initiative; its individual rule ends ties in simultaneous action, never in file order,
+/// and a fresh roll keeps "the winning party acting before anyone in the opponent party"
+/// (documented in `docs/encounters.md`). Returns each side's place (0 = acts first).
+/// [Seed: 2. Initiative; CNC-R2.3]
+fn side_places(
+    table: T<'_, '_>,
+    side_rolls: &[(fray_core::SideId, u32, CombatantId)],
+) -> Result<Vec<(fray_core::SideId, usize)>, Interrupt> {
+    // Each side's rolls: the first, then its tie-breaks (compared in order, higher first).
+    let mut rolls: Vec<Vec<u32>> = side_rolls.iter().map(|s| vec![s.1]).collect();
+    for _ in 0..MAX_SIDE_REROLLS {
+        let tied: Vec<bool> = (0..rolls.len())
+            .map(|i| (0..rolls.len()).any(|j| i != j && rolls[i] == rolls[j]))
+            .collect();
+        if !tied.contains(&true) {
+            break;
+        }
+        for (i, &(side, _, roller)) in side_rolls.iter().enumerate() {
+            if tied[i] {
+                let roll =
+                    table.roll_dice(1, 10, Some(roller), RollPurpose::Initiative, "CNC-R2.3")?;
+                table.emit(|| Event::SideInitiative {
+                    side,
+                    roll,
+                    rule: "CNC-R2.3 tie re-roll",
+                });
+                rolls[i].push(roll);
+            }
+        }
+    }
+    let mut places: Vec<usize> = (0..side_rolls.len()).collect();
+    places.sort_by(|&i, &j| rolls[j].cmp(&rolls[i]).then(i.cmp(&j)));
+    let mut out = vec![(side_rolls[0].0, 0); side_rolls.len()];
+    for (place, &i) in places.iter().enumerate() {
+        out[i] = (side_rolls[i].0, place);
+    }
+    Ok(out)
+}
+
 /// Highest first; ties by higher DEX; equal DEX acts simultaneously. [CNC-R2.2]
 pub fn order_groups(mut rolled: Vec<(i32, i32, CombatantId)>) -> Order {
     // Keys are unique (the id is last), so an unstable sort gives the same order.
@@ -307,6 +356,12 @@ fn act_in_order(state: &mut State, table: T<'_, '_>, order: &Order) -> Result<()
             let f = state.f_mut(*id);
             f.ready = f.is_up();
         }
+        // Where each member of the group stood when the group's moment began.
+        let starts: Vec<(CombatantId, Pos)> = if group.len() > 1 {
+            group.iter().map(|&(_, id)| (id, state.f(id).pos)).collect()
+        } else {
+            Vec::new()
+        };
         for (_, id) in group {
             if !state.f(*id).ready {
                 if !state.f(*id).dead || state.f(*id).hp > -10 {
@@ -318,13 +373,64 @@ fn act_in_order(state: &mut State, table: T<'_, '_>, order: &Order) -> Result<()
                 }
                 continue;
             }
-            take_turn(state, table, *id)?;
+            let shown = show_group_start(state, &starts, *id);
+            let result = take_turn(state, table, *id);
+            end_group_view(state, table, *id, &starts, &shown);
+            result?;
         }
         for (_, id) in group {
             state.f_mut(*id).ready = false;
         }
     }
     Ok(())
+}
+
+/// Simultaneous actors do not see each other's movement: while `actor` takes its turn, every
+/// other member of its initiative group that has already moved stands where it stood when the
+/// group's moment began. Returns those members with the squares they really moved to.
+/// [Seed: 2. Initiative ("a simultaneous action occurs"); CNC-R2.2]
+fn show_group_start(
+    state: &mut State,
+    starts: &[(CombatantId, Pos)],
+    actor: CombatantId,
+) -> Vec<(CombatantId, Pos)> {
+    let mut shown = Vec::new();
+    for &(other, start) in starts {
+        if other != actor && state.f(other).pos != start {
+            shown.push((other, state.f(other).pos));
+            state.f_mut(other).pos = start;
+        }
+    }
+    shown
+}
+
+/// Puts the members [`show_group_start`] moved back on the squares they moved to. Should
+/// `actor` have ended on one of those squares (two simultaneous movers picking the same
+/// square), it goes back to where its move began. [CNC-R2.2; grid: never two on one square]
+fn end_group_view(
+    state: &mut State,
+    table: T<'_, '_>,
+    actor: CombatantId,
+    starts: &[(CombatantId, Pos)],
+    shown: &[(CombatantId, Pos)],
+) {
+    let actor_pos = state.f(actor).pos;
+    let mut clash = false;
+    for &(other, pos) in shown {
+        state.f_mut(other).pos = pos;
+        clash |= pos == actor_pos;
+    }
+    if let (true, Some(&(_, start))) = (clash, starts.iter().find(|(id, _)| *id == actor)) {
+        state.f_mut(actor).pos = start;
+        table.emit(|| Event::Ruling {
+            rule: "CNC-R2.2",
+            text: format!(
+                "{} and a simultaneous mover took the same square; {} stays where it began",
+                state.roster.name(actor),
+                state.roster.name(actor)
+            ),
+        });
+    }
 }
 
 /// A combatant's turn: its declared charge, or one chosen action. [Seed: 3. Combat Actions]
@@ -338,8 +444,11 @@ fn take_turn(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<(),
     }
     if let Declared::Charge(t) = state.f(id).declared {
         if state.f(t).fights_on() {
+            // `acted` is set only once the charge attack itself begins (inside `charge`), so a
+            // first strike during the approach still negates the charge (CNC-R6.5, CNC-A22).
+            let result = charge(state, table, id, t);
             state.f_mut(id).acted = true;
-            return charge(state, table, id, t);
+            return result;
         }
         table.emit(|| Event::Ruling {
             rule: "CNC-R6",
@@ -402,10 +511,11 @@ fn perform(
     match choice {
         Choice::Attack(t) | Choice::TwoWeapons(t) | Choice::Subdue(t) => {
             let reach = state.p(id).reach();
+            let from = state.f(id).pos;
             if let Some(square) = strike_square(state, id, t, reach, half) {
                 move_to(state, table, id, square, "half move", "CNC-R4.2");
             }
-            if !first_strike(state, table, id, t)? {
+            if !first_strike(state, table, id, t, from)? {
                 return Ok(());
             }
             let (manner, label) = match choice {
@@ -422,10 +532,11 @@ fn perform(
             } else {
                 5
             };
+            let from = state.f(id).pos;
             if let Some(square) = strike_square(state, id, t, reach, half) {
                 move_to(state, table, id, square, "half move", "CNC-R4.2");
             }
-            if !first_strike(state, table, id, t)? {
+            if !first_strike(state, table, id, t, from)? {
                 return Ok(());
             }
             match choice {
@@ -480,6 +591,13 @@ fn perform(
             move_to(state, table, id, pos, pace.key(), "CNC-R4.4");
             Ok(())
         }
+        Choice::Hold => {
+            table.emit(|| Event::Ruling {
+                rule: "CNC-R4.1",
+                text: format!("{} holds: no action this round", state.roster.name(id)),
+            });
+            Ok(())
+        }
         _ => Ok(()),
     }
 }
@@ -492,8 +610,26 @@ fn charge(
     id: CombatantId,
     t: CombatantId,
 ) -> Result<(), Interrupt> {
-    let budget = 2 * state.p(id).movement;
+    let rate = state.p(id).movement;
+    let budget = 2 * rate;
     let reach = state.p(id).reach();
+    let from = state.f(id).pos;
+    // The charge's movement: the target must still be at least a full move away (CNC-R6.2, as
+    // measured when it was announced, CNC-A21); a charger whose target came to it does not
+    // charge. It still moves and attacks; the −4 AC announced stays (CNC-R6.4).
+    let distance = from.feet_to(state.f(t).pos);
+    if distance < rate && !state.f(id).charge_negated {
+        state.f_mut(id).charge_negated = true;
+        table.emit(|| Event::Ruling {
+            rule: "CNC-R6.2",
+            text: format!(
+                "{} is only {distance} ft from {}, less than the full {rate} ft move a charge \
+                 needs: not a charge (no +2 damage; the −4 AC announced stays)",
+                state.roster.name(id),
+                state.roster.name(t)
+            ),
+        });
+    }
     match strike_square(state, id, t, reach, budget) {
         Some(square) => move_to(state, table, id, square, "charge", "CNC-R6.2"),
         None => {
@@ -506,23 +642,37 @@ fn charge(
             return Ok(());
         }
     }
-    if !first_strike(state, table, id, t)? {
+    if !first_strike(state, table, id, t, from)? {
         return Ok(());
     }
+    state.f_mut(id).acted = true;
     melee_routine(state, table, id, t, Manner::Normal, "charge", "CNC-R6")
 }
 
 /// The first-round reach/size exception: before `attacker` strikes `defender` in round 1, a
 /// defender with reach over 10 ft (vs under 6 ft) or a large defender (vs medium or smaller) that
-/// has not acted may strike first, as its action. Returns whether `attacker` can still attack.
-/// [Seed: 2. Initiative; CNC-R3, CNC-A17]
+/// has not acted may strike first, as its action — only when `attacker` approaches: it started
+/// its action (at `from`) more than 10 ft away. Returns whether `attacker` can still attack.
+/// [Seed: 2. Initiative ("only applies if the … smaller creature approaches within ten feet"); CNC-R3, CNC-A17]
 fn first_strike(
     state: &mut State,
     table: T<'_, '_>,
     attacker: CombatantId,
     defender: CombatantId,
+    from: Pos,
 ) -> Result<bool, Interrupt> {
     if table.round() != 1 || !qualifies_first_strike(state, attacker, defender) {
+        return Ok(state.f(attacker).fights_on());
+    }
+    if from.feet_to(state.f(defender).pos) <= 10 {
+        table.emit(|| Event::Ruling {
+            rule: "CNC-R3.2",
+            text: format!(
+                "{} was already within 10 ft of {}: no approach, so no first strike; initiative decides",
+                state.roster.name(attacker),
+                state.roster.name(defender)
+            ),
+        });
         return Ok(state.f(attacker).fights_on());
     }
     let choice = table.choose(
@@ -532,6 +682,15 @@ fn first_strike(
         "CNC-R3",
         |out| out.extend([Choice::Yes, Choice::No]),
     )?;
+    if choice != Choice::Yes {
+        table.emit(|| Event::Ruling {
+            rule: "CNC-R3",
+            text: format!(
+                "{} declines to strike first; initiative decides",
+                state.roster.name(defender)
+            ),
+        });
+    }
     if choice == Choice::Yes {
         state.f_mut(defender).acted = true;
         table.emit(|| Event::Ruling {
@@ -596,6 +755,16 @@ fn disengage(
                 "CNC-R17.2a",
                 |out| out.extend([Choice::Yes, Choice::No]),
             )?;
+            if take != Choice::Yes {
+                table.emit(|| Event::Ruling {
+                    rule: "CNC-R17.2a",
+                    text: format!(
+                        "{} declines the free attack on {}",
+                        state.roster.name(*foe),
+                        state.roster.name(id)
+                    ),
+                });
+            }
             if take == Choice::Yes {
                 state.f_mut(*foe).free_attacked = Some(id);
                 melee_routine(

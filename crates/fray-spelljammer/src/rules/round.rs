@@ -112,6 +112,7 @@ fn round_body(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
         .schedule
         .sort_by_key(|s| (std::cmp::Reverse(s.segment), s.kind != ActionKind::Free));
     segments(state, table)?;
+    table.emit(|| Event::SegmentsOver);
     end_of_round(state, table)
 }
 
@@ -1131,6 +1132,16 @@ fn free_attacks(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result
             }
         }
         let c = super::ask(state, table, Asking::FreeAttack { by, on: who }, "SJ-R22.1")?;
+        if c != Choice::Yes {
+            table.emit(|| Event::Ruling {
+                rule: "SJ-R22.1",
+                text: format!(
+                    "{} declines the free attack on {}",
+                    state.roster.name(by),
+                    state.roster.name(who)
+                ),
+            });
+        }
         if c == Choice::Yes {
             let n = state.f(by).plan.attacks_made;
             strike::strike(

@@ -98,19 +98,31 @@ fn wound_modifier_seen(state: &State, id: CombatantId) -> i32 {
     tables::wound_modifier(state.hp_seen(id), state.p(id).max_hp)
 }
 
-/// How many attackers are on `target` in melee this round, counting tentacle pairs (SJ-R18.2,
-/// SJ-A26): every foe whose declared melee attacks are aimed at it, and `attacker` itself (a free
-/// attack on a withdrawer counts too).
+/// How many attackers are on `target` in melee this round, counting tentacle pairs: the
+/// creatures "that make a melee attack on the target in the current round" — `attacker` itself
+/// (a free attack on a withdrawer counts too), every foe that has already struck it in melee this
+/// round, and every foe still to strike it: up, its declared melee attacks aimed at it with some
+/// left, and within reach of it now (with the 5-ft free move if still unused). A foe whose attack
+/// is lost before it reaches the target is not counted. [Seed: Multiple Attackers] SJ-R18.2, SJ-A26
 fn melee_attackers(state: &State, target: CombatantId, attacker: CombatantId) -> i32 {
+    let at = state.f(target).pos;
     state
         .ids()
         .filter(|&o| {
             let f = state.f(o);
-            o == attacker
-                || (state.up_seen(o)
-                    && state.foes(o, target)
-                    && f.plan.target == Some(target)
-                    && matches!(f.plan.declaration.intent, Intent::Attack(_)))
+            if o == attacker || f.plan.melee_struck.contains(&target) {
+                return true;
+            }
+            let free_move =
+                f.plan.declaration.movement != Movement::NoMovement && !f.plan.free_move_used;
+            let reach = state.reach(o).max(5) + if free_move { 5 } else { 0 };
+            state.up_seen(o)
+                && state.foes(o, target)
+                && f.plan.target == Some(target)
+                && matches!(f.plan.declaration.intent, Intent::Attack(_))
+                && f.plan.attacks_made < f.plan.attacks_planned
+                && !f.plan.actions_lost
+                && f.pos.feet_to(at) <= reach
         })
         .map(|o| state.p(o).attacker_count.max(1))
         .sum()
@@ -162,6 +174,9 @@ pub fn strike(
     };
     let keep = table.events_enabled();
     let round = state.round;
+    if !blow.ranged && !state.f(attacker).plan.melee_struck.contains(&target) {
+        state.f_mut(attacker).plan.melee_struck.push(target);
+    }
     let a = state.f(attacker);
     let t = state.f(target);
     let a_decl = a.plan.declaration;
@@ -854,6 +869,21 @@ pub fn single_attack(
     let ranged = state.p(attacker).ranged.is_some() && (!has_melee || !in_reach);
     if !ranged && !has_melee {
         return Ok(());
+    }
+    if let (true, Some(form)) = (ranged, &state.p(attacker).ranged) {
+        // A shot beyond the weapon's range is lost in a fight, so its odds are an error.
+        // [Seed: Ranged Modifiers] SJ-R23
+        let d = state.f(attacker).pos.feet_to(state.f(target).pos);
+        if d > form.range {
+            return Err(Interrupt::IllegalChoice {
+                chooser: fray_core::protocol::Chooser::Combatant(attacker),
+                text: format!("shoot {}", state.roster.key(target)),
+                illegal: fray_core::Illegal {
+                    rule: "SJ-R23",
+                    reason: format!("{d} ft is beyond the {} ft range", form.range),
+                },
+            });
+        }
     }
     if !ranged && !in_reach {
         let at = state.f(target).pos;
