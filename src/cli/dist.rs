@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::CliError;
+use super::{output, CliError};
 use fray_dice::{parse, BigRational, Distribution};
 
 /// Arguments of `fray dist`.
@@ -12,6 +12,9 @@ pub struct DistArgs {
     /// The dice expression, e.g. `3d6` or `4d6kh3` (see docs/dice.md).
     #[arg(allow_hyphen_values = true)]
     pub expr: String,
+    /// The rest of an unquoted expression: `fray roll 1d20 + 5` rolls `1d20 + 5`.
+    #[arg(value_name = "MORE", allow_negative_numbers = true)]
+    pub more: Vec<String>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -29,11 +32,16 @@ const BAR: f64 = 40.0;
 
 /// Runs `fray dist`.
 pub fn run(args: DistArgs) -> Result<(), CliError> {
-    let expr = parse(&args.expr).map_err(|e| {
+    let text = std::iter::once(&args.expr)
+        .chain(&args.more)
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let expr = parse(&text).map_err(|e| {
         CliError::Input(if args.json {
             e.to_string()
         } else {
-            e.render(&args.expr)
+            e.render(&text)
         })
     })?;
     let dist = expr
@@ -44,8 +52,7 @@ pub fn run(args: DistArgs) -> Result<(), CliError> {
     } else {
         to_text(&expr.to_string(), &dist)
     };
-    println!("{text}");
-    Ok(())
+    output::print(&format!("{text}\n"))
 }
 
 /// A fraction if it is short, else nothing.

@@ -2,10 +2,9 @@
 //! tactics and prints a round-by-round log (or JSON Lines events). Output is written only once
 //! the whole fight has resolved, so an error leaves nothing half-printed.
 
-use super::{encounter_arg, CliError};
+use super::{encounter_arg, output, CliError};
 use fray_engine::FightOptions;
 use std::fmt::Write as _;
-use std::io::Write as _;
 
 /// Arguments of `fray fight`.
 #[derive(Debug, clap::Args)]
@@ -85,17 +84,15 @@ pub fn run(args: FightArgs) -> Result<(), CliError> {
         out.push('\n');
         out.push_str(&fray_engine::render::text_log(&record.events, roster));
     }
-    std::io::stdout()
-        .write_all(out.as_bytes())
-        .map_err(|e| CliError::Internal(e.to_string()))?;
+    output::print(&out)?;
     if !record.unused_choices.is_empty() {
-        eprintln!(
+        output::warn(&format!(
             "warning: {}: {} scripted choice(s) were never asked for (a line answers its \
              combatant's next request of its kind): {}",
             args.file,
             record.unused_choices.len(),
             record.unused_choices.join("; ")
-        );
+        ));
     }
     Ok(())
 }
