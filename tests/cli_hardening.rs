@@ -381,3 +381,68 @@ mod limits {
         panic!("docs/limits.md has no limit `{name}`")
     }
 }
+
+#[test]
+fn dist_refuses_oversized_work_before_doing_it() {
+    for expr in [
+        "1d1000000r1",
+        "2d1000000r1kh1",
+        "1000d1000!!",
+        "1d1000000r1+1",
+    ] {
+        for json in [false, true] {
+            let mut args = vec!["dist", expr];
+            if json {
+                args.push("--json");
+            }
+            let start = Instant::now();
+            let o = fray(&args);
+            let took = start.elapsed();
+            assert_eq!(o.status.code(), Some(2), "{args:?}");
+            assert!(took < Duration::from_secs(3), "{args:?} took {took:?}");
+            if json {
+                let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+                assert!(v["error"].as_str().unwrap().contains("limit"), "{v}");
+            } else {
+                assert!(o.stdout.is_empty());
+                assert!(stderr(&o).contains("limit"), "{}", stderr(&o));
+            }
+        }
+    }
+}
+
+#[test]
+fn dist_tables_are_capped_unless_full() {
+    let max_rows = limits::value("dist rows printed") as usize;
+    for expr in ["1d1000", "1d100000", "3d100", "1d201", "1d200"] {
+        let o = fray(&["dist", expr]);
+        assert_eq!(o.status.code(), Some(0), "{expr}: {}", stderr(&o));
+        let text = stdout(&o);
+        let rows = text
+            .lines()
+            .skip_while(|l| !l.trim_start().starts_with("value"))
+            .skip(1)
+            .count();
+        assert!(rows <= max_rows, "{expr}: {rows} rows");
+        if expr == "1d200" {
+            assert_eq!(rows, 200, "at the cap nothing is grouped");
+            assert!(!text.contains("grouped"));
+        } else {
+            assert!(text.contains("--full prints every value"), "{expr}");
+        }
+    }
+    let o = fray(&["dist", "1d1000", "--full"]);
+    let rows = stdout(&o)
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("value"))
+        .skip(1)
+        .count();
+    assert_eq!(rows, 1000);
+    // Grouped rows still add up: the last row's P(<= value) is 100%.
+    let o = fray(&["dist", "1d1000"]);
+    let last = stdout(&o).lines().last().unwrap().to_string();
+    assert!(
+        last.contains("996..1000") && last.contains("100.0000%"),
+        "{last}"
+    );
+}
