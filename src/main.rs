@@ -7,6 +7,9 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let args = cli::Cli::parse();
-    cli::run(args)
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    match cli::Cli::try_parse_from(&args) {
+        Ok(parsed) => cli::run(parsed),
+        Err(error) => cli::report_parse_error(&error, cli::wants_json(&args)),
+    }
 }

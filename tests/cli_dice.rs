@@ -49,7 +49,8 @@ fn roll_with_a_seed_is_reproducible_and_random_without() {
     assert_eq!(stdout(&a), stdout(&b));
     let o = fray(&["roll", "1d20+5"]);
     assert_eq!(o.status.code(), Some(0));
-    let line = stdout(&o);
+    let text = stdout(&o);
+    let line = text.lines().next().unwrap();
     let total: i64 = line.trim().rsplit(" = ").next().unwrap().parse().unwrap();
     assert!((6..=25).contains(&total), "{line}");
 }

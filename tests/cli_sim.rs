@@ -400,36 +400,51 @@ fn a_failed_run_leaves_no_csv_file() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// SIGINT (Ctrl-C), SIGTERM and SIGHUP all stop the simulation at the next chunk: the partial
+/// report is printed, the CSV keeps the rows so far, and the exit status is 130.
 #[test]
-fn ctrl_c_prints_the_figures_so_far() {
-    let child = Command::new(env!("CARGO_BIN_EXE_fray"))
-        .args([
-            "sim",
-            BENCH,
-            "-n",
-            "100000000",
-            "--seed",
-            "4",
-            "--threads",
-            "1",
-            "--json",
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("fray starts");
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(status.success());
-    let o = child.wait_with_output().expect("fray ends");
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("a JSON report");
-    assert_eq!(v["interrupted"], true);
-    assert_eq!(v["stopped"], "interrupted");
-    let runs = v["runs"].as_u64().unwrap();
-    assert!(runs > 0 && runs < 100_000_000 && runs % 1000 == 0, "{runs}");
+fn a_signal_prints_the_figures_so_far_and_exits_130() {
+    for signal in ["INT", "TERM", "HUP"] {
+        let dir = scratch(&format!("signal-{signal}"));
+        let csv = dir.join("runs.csv");
+        let child = Command::new(env!("CARGO_BIN_EXE_fray"))
+            .args([
+                "sim",
+                BENCH,
+                "-n",
+                "100000000",
+                "--seed",
+                "4",
+                "--threads",
+                "1",
+                "--json",
+                "--csv",
+                csv.to_str().unwrap(),
+            ])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("fray starts");
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let status = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success());
+        let o = child.wait_with_output().expect("fray ends");
+        assert_eq!(o.status.code(), Some(130), "SIG{signal}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("a JSON report");
+        assert_eq!(v["interrupted"], true);
+        assert_eq!(v["stopped"], "interrupted");
+        let runs = v["runs"].as_u64().unwrap();
+        assert!(runs > 0 && runs < 100_000_000 && runs % 1000 == 0, "{runs}");
+        let rows = std::fs::read_to_string(&csv).expect("the CSV is kept");
+        assert_eq!(
+            rows.lines().count() as u64,
+            runs + 1,
+            "SIG{signal}: header + one row per run"
+        );
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::CliError;
+use super::{output, CliError};
 use fray_dice::{parse, BigRational, Distribution};
 
 /// Arguments of `fray dist`.
@@ -12,10 +12,20 @@ pub struct DistArgs {
     /// The dice expression, e.g. `3d6` or `4d6kh3` (see docs/dice.md).
     #[arg(allow_hyphen_values = true)]
     pub expr: String,
+    /// The rest of an unquoted expression: `fray roll 1d20 + 5` rolls `1d20 + 5`.
+    #[arg(value_name = "MORE", allow_negative_numbers = true)]
+    pub more: Vec<String>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// Print every value of the text table (by default at most 200 rows: larger tables group
+    /// neighbouring values).
+    #[arg(long)]
+    pub full: bool,
 }
+
+/// Most rows of the text table without `--full` (docs/limits.md, "dist rows printed").
+pub const MAX_ROWS: usize = 200;
 
 /// Percentiles shown and reported.
 const PERCENTILES: [u32; 5] = [5, 25, 50, 75, 95];
@@ -29,23 +39,27 @@ const BAR: f64 = 40.0;
 
 /// Runs `fray dist`.
 pub fn run(args: DistArgs) -> Result<(), CliError> {
-    let expr = parse(&args.expr).map_err(|e| {
+    let text = std::iter::once(&args.expr)
+        .chain(&args.more)
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let expr = parse(&text).map_err(|e| {
         CliError::Input(if args.json {
             e.to_string()
         } else {
-            e.render(&args.expr)
+            e.render(&text)
         })
     })?;
     let dist = expr
         .distribution()
         .map_err(|e| CliError::Input(format!("cannot compute the distribution of {expr}: {e}")))?;
     let text = if args.json {
-        to_json(&expr.to_string(), &dist).to_string()
+        to_json(&expr.to_string(), &dist)
     } else {
-        to_text(&expr.to_string(), &dist)
+        to_text(&expr.to_string(), &dist, args.full)
     };
-    println!("{text}");
-    Ok(())
+    output::print(&format!("{text}\n"))
 }
 
 /// A fraction if it is short, else nothing.
@@ -62,7 +76,7 @@ fn percent(p: f64) -> String {
     }
 }
 
-fn to_text(expr: &str, d: &Distribution) -> String {
+fn to_text(expr: &str, d: &Distribution, full: bool) -> String {
     let mut out = String::new();
     let mean = d.mean();
     let variance = d.variance();
@@ -99,18 +113,47 @@ fn to_text(expr: &str, d: &Distribution) -> String {
     }
     let pmf = d.pmf_f64();
     let cdf = d.cdf_f64();
-    let pmax = pmf.iter().map(|p| p.1).fold(0.0, f64::max);
     let first = pmf.iter().position(|p| p.1 >= TAIL).unwrap_or(0);
     let last = pmf
         .iter()
         .rposition(|p| p.1 >= TAIL)
         .unwrap_or(pmf.len().saturating_sub(1));
-    let width = pmf
+    let shown = &pmf[first..=last.min(pmf.len() - 1)];
+    // Rows of `group` neighbouring values each, so that at most MAX_ROWS rows are printed.
+    let group = if full {
+        1
+    } else {
+        shown.len().div_ceil(MAX_ROWS).max(1)
+    };
+    let rows: Vec<(String, f64, f64)> = shown
+        .chunks(group)
+        .enumerate()
+        .map(|(k, chunk)| {
+            let (lo, hi) = (chunk[0].0, chunk[chunk.len() - 1].0);
+            let label = if lo == hi {
+                lo.to_string()
+            } else {
+                format!("{lo}..{hi}")
+            };
+            let p: f64 = chunk.iter().map(|e| e.1).sum();
+            (label, p, cdf[first + k * group + chunk.len() - 1].1)
+        })
+        .collect();
+    let pmax = rows.iter().map(|r| r.1).fold(0.0, f64::max);
+    let width = rows
         .iter()
-        .map(|p| p.0.to_string().len())
+        .map(|r| r.0.len())
+        .chain(pmf.iter().map(|p| p.0.to_string().len()))
         .max()
         .unwrap_or(1)
         .max(5);
+    if group > 1 {
+        let _ = write!(
+            out,
+            "\n({} values grouped {group} to a row to fit {MAX_ROWS} rows; --full prints every value)",
+            shown.len()
+        );
+    }
     let _ = write!(
         out,
         "\n{:>width$}  {:>11}  {:>11}",
@@ -128,13 +171,12 @@ fn to_text(expr: &str, d: &Distribution) -> String {
             pmf[first - 1].0
         );
     }
-    for i in first..=last.min(pmf.len() - 1) {
-        let (v, p) = pmf[i];
+    for (label, p, at_most) in &rows {
         let _ = write!(
             out,
-            "\n{v:>width$}  {:>11}  {:>11}",
-            percent(p),
-            percent(cdf[i].1)
+            "\n{label:>width$}  {:>11}  {:>11}",
+            percent(*p),
+            percent(*at_most)
         );
         let bar = (p / pmax * BAR).round() as usize;
         if bar > 0 {
@@ -156,22 +198,13 @@ fn to_text(expr: &str, d: &Distribution) -> String {
     out
 }
 
-fn to_json(expr: &str, d: &Distribution) -> serde_json::Value {
-    let pmf: Vec<serde_json::Value> = d
-        .pmf_f64()
-        .into_iter()
-        .map(|(v, p)| serde_json::json!([v, p]))
-        .collect();
-    let exact: Vec<serde_json::Value> = d
-        .pmf()
-        .into_iter()
-        .map(|(v, p)| serde_json::json!([v, p.to_string()]))
-        .collect();
+/// The JSON report, written straight into one string (no JSON tree of a million values).
+fn to_json(expr: &str, d: &Distribution) -> String {
     let percentiles: serde_json::Map<String, serde_json::Value> = PERCENTILES
         .iter()
         .map(|&p| (p.to_string(), d.percentile(p).into()))
         .collect();
-    serde_json::json!({
+    let head = serde_json::json!({
         "schema": 1,
         "expr": expr,
         "min": d.min(),
@@ -182,9 +215,26 @@ fn to_json(expr: &str, d: &Distribution) -> serde_json::Value {
         "mean_exact": d.mean().to_string(),
         "variance_exact": d.variance().to_string(),
         "percentiles": percentiles,
-        "pmf": pmf,
-        "exact": exact,
         "truncated": d.truncated().to_string(),
         "truncated_f64": d.truncated_f64(),
     })
+    .to_string();
+    // `head` is an object: reopen it to append the two long arrays.
+    let mut out = head[..head.len() - 1].to_string();
+    out.push_str(",\"pmf\":[");
+    for (i, (v, p)) in d.pmf_f64().into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "[{v},{}]", serde_json::Value::from(p));
+    }
+    out.push_str("],\"exact\":[");
+    for (i, (v, p)) in d.pmf().into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "[{v},\"{p}\"]");
+    }
+    out.push_str("]}");
+    out
 }

@@ -2,10 +2,9 @@
 //! tactics and prints a round-by-round log (or JSON Lines events). Output is written only once
 //! the whole fight has resolved, so an error leaves nothing half-printed.
 
-use super::{encounter_arg, CliError};
+use super::{encounter_arg, output, CliError};
 use fray_engine::FightOptions;
 use std::fmt::Write as _;
-use std::io::Write as _;
 
 /// Arguments of `fray fight`.
 #[derive(Debug, clap::Args)]
@@ -62,11 +61,11 @@ pub fn run(args: FightArgs) -> Result<(), CliError> {
         strict: args.strict,
     };
     if args.seed.is_some() && encounter.has_script() {
-        eprintln!(
+        output::warn(&format!(
             "warning: {}: --seed plays the seeded fight with the default tactics; the file's \
              [script] (dice and choices) is ignored",
             args.file
-        );
+        ));
     }
     let record = encounter
         .fight(&options, true)
@@ -97,23 +96,21 @@ pub fn run(args: FightArgs) -> Result<(), CliError> {
         out.push('\n');
         out.push_str(&fray_engine::render::text_log(&record.events, roster));
     }
-    std::io::stdout()
-        .write_all(out.as_bytes())
-        .map_err(|e| CliError::Internal(e.to_string()))?;
+    output::print(&out)?;
     if record.unused_dice > 0 {
-        eprintln!(
+        output::warn(&format!(
             "warning: {}: {} scripted die result(s) were never used (the fight ended first)",
             args.file, record.unused_dice
-        );
+        ));
     }
     if !record.unused_choices.is_empty() {
-        eprintln!(
+        output::warn(&format!(
             "warning: {}: {} scripted choice(s) were never asked for (a line answers its \
              combatant's next request of its kind): {}",
             args.file,
             record.unused_choices.len(),
             record.unused_choices.join("; ")
-        );
+        ));
     }
     Ok(())
 }

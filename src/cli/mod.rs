@@ -7,6 +7,7 @@ mod dist;
 mod encounter_arg;
 mod fight;
 mod odds;
+mod outfile;
 mod output;
 mod roll;
 mod rulesets;
@@ -15,7 +16,16 @@ mod sim;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-pub use output::CliError;
+pub use output::{report_parse_error, CliError};
+
+/// True when the command line asks for JSON (`--json` before any `--`), so that even an
+/// argument-parsing error is reported as JSON.
+pub fn wants_json(args: &[std::ffi::OsString]) -> bool {
+    args.iter()
+        .skip(1)
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--json")
+}
 
 /// fray — one combat engine for tabletop role-playing games.
 #[derive(Debug, Parser)]

@@ -1,7 +1,7 @@
 //! `fray odds FILE --attacker ID --target ID [--json]`: the exact distribution of one attack's
 //! outcome from the encounter's starting state.
 
-use super::{encounter_arg, CliError};
+use super::{encounter_arg, output, CliError};
 use fray_engine::odds::to_f64;
 use std::fmt::Write as _;
 
@@ -86,6 +86,5 @@ pub fn run(args: OddsArgs) -> Result<(), CliError> {
             let _ = writeln!(out, "    {d:>4}  {:6.2}%  {bar}", 100.0 * to_f64(p));
         }
     }
-    print!("{out}");
-    Ok(())
+    output::print(&out)
 }

@@ -1,7 +1,7 @@
 //! `fray roll EXPR [--seed N] [--dice 6,5,3,1] [--json]`: roll a dice expression and show
 //! every die (format in docs/dice.md).
 
-use super::CliError;
+use super::{output, CliError};
 use fray_dice::{parse, Roll, ScriptedDice, SeededDice};
 
 /// Arguments of `fray roll`.
@@ -10,6 +10,9 @@ pub struct RollArgs {
     /// The dice expression, e.g. `4d6kh3` or `2d20kh1+7` (see docs/dice.md).
     #[arg(allow_hyphen_values = true)]
     pub expr: String,
+    /// The rest of an unquoted expression: `fray roll 1d20 + 5` rolls `1d20 + 5`.
+    #[arg(value_name = "MORE", allow_negative_numbers = true)]
+    pub more: Vec<String>,
     /// Seed of the pseudo-random dice, for a reproducible roll (default: from the clock and
     /// the OS's randomness).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
@@ -30,11 +33,16 @@ enum Source {
 
 /// Runs `fray roll`.
 pub fn run(args: RollArgs) -> Result<(), CliError> {
-    let expr = parse(&args.expr).map_err(|e| {
+    let text = std::iter::once(&args.expr)
+        .chain(&args.more)
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let expr = parse(&text).map_err(|e| {
         CliError::Input(if args.json {
             e.to_string()
         } else {
-            e.render(&args.expr)
+            e.render(&text)
         })
     })?;
     let source = match (&args.seed, &args.dice) {
@@ -60,11 +68,14 @@ pub fn run(args: RollArgs) -> Result<(), CliError> {
         }
     };
     if args.json {
-        println!("{}", to_json(&roll, &source, &unused));
+        output::print(&format!("{}\n", to_json(&roll, &source, &unused)))
+    } else if let (Source::Seeded(seed), None) = (&source, &args.seed) {
+        output::print(&format!(
+            "{roll}\nseed {seed} (replay with --seed {seed})\n"
+        ))
     } else {
-        println!("{roll}");
+        output::print(&format!("{roll}\n"))
     }
-    Ok(())
 }
 
 fn parse_seed(s: &str) -> Result<u64, CliError> {

@@ -1,6 +1,7 @@
 //! `fray rulesets [--json]`: the rule systems fray knows and how much of each is built.
 
-use super::CliError;
+use super::{output, CliError};
+use std::fmt::Write as _;
 
 /// Arguments of `fray rulesets`.
 #[derive(Debug, clap::Args)]
@@ -18,24 +19,40 @@ pub fn run(args: RulesetsArgs) -> Result<(), CliError> {
             .iter()
             .map(|i| {
                 serde_json::json!({
-                    "id": i.id.key(), "name": i.id.name(), "seed": i.id.seed_file(),
+                    "id": i.id.key(), "name": i.id.name(), "seed": i.id.seed_file(), "seed_title": seed_title(i.id),
                     "rules_implemented": i.implemented, "rules": i.rules,
                 })
             })
             .collect();
-        println!("{}", serde_json::json!({"schema": 1, "rulesets": list}));
+        output::print(&format!(
+            "{}\n",
+            serde_json::json!({"schema": 1, "rulesets": list})
+        ))
     } else {
-        println!("{:<12} {:<30} {:<26} rules", "id", "name", "seed");
+        let mut out = format!("{:<12} {:<30} {:<34} rules\n", "id", "name", "seed");
         for i in &infos {
-            println!(
-                "{:<12} {:<30} {:<26} {}/{}",
+            let _ = writeln!(
+                out,
+                "{:<12} {:<30} {:<34} {}/{}",
                 i.id.key(),
                 i.id.name(),
-                i.id.seed_file(),
+                seed_title(i.id),
                 i.implemented,
                 i.rules
             );
         }
+        output::print(&out)
     }
-    Ok(())
+}
+
+/// The title of the seed document a ruleset comes from (its first heading), as a reader knows it.
+fn seed_title(id: fray_core::RulesetId) -> &'static str {
+    use fray_core::RulesetId;
+    match id {
+        RulesetId::Cnc => "Castles & Crusades Combat Rules",
+        RulesetId::Spelljammer => "Spelljammer: Combat",
+        RulesetId::Osr => "17 Combat",
+        RulesetId::Odd => "OD&D house rules: Combat",
+        RulesetId::Celesia => "Combat in Legends of Celesia",
+    }
 }

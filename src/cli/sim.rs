@@ -4,7 +4,8 @@
 //! damage and casualties; with `--vary`, a table of variants. The report goes to stdout only once
 //! every run has finished (a failed run leaves no half report and no CSV file). See docs/sim.md.
 
-use super::{encounter_arg, fight, CliError};
+use super::outfile::{self, OutputFile};
+use super::{encounter_arg, fight, output, CliError};
 use fray_engine::{AnyEncounter, Library, MAX_FILE_BYTES};
 use fray_sim::csv::CsvWriter;
 use fray_sim::progress::Progress;
@@ -13,7 +14,7 @@ use fray_sim::rows::RunRows;
 use fray_sim::sweep::{self, SweepContext, VariantResult};
 use fray_sim::{vary, SimError, SimOptions, SimResult, Stats, Stop};
 use std::fs::File;
-use std::io::{BufWriter, Write as _};
+use std::io::BufWriter;
 use std::sync::atomic::AtomicBool;
 
 /// Runs when `-n` is not given.
@@ -63,9 +64,11 @@ fn sim_error(e: SimError) -> CliError {
     }
 }
 
-/// The CSV file, removed again if the simulation fails.
+/// The CSV file: written to a temporary file, renamed over `path` only once the simulation has
+/// finished (or was interrupted); a failed run removes the temporary file and nothing else.
 struct CsvFile {
     path: String,
+    output: OutputFile,
     writer: Option<CsvWriter<BufWriter<File>>>,
 }
 
@@ -77,10 +80,12 @@ impl CsvFile {
                 message: e.to_string(),
             })
         };
-        let file = File::create(path).map_err(io)?;
+        let output = OutputFile::create(path).map_err(io)?;
+        let file = output.writer().map_err(io)?;
         let writer = CsvWriter::new(BufWriter::new(file), sides, with_variant).map_err(io)?;
         Ok(CsvFile {
             path: path.to_string(),
+            output,
             writer: Some(writer),
         })
     }
@@ -96,20 +101,16 @@ impl CsvFile {
     }
 
     fn finish(mut self) -> Result<(), CliError> {
+        let io = |e: std::io::Error| {
+            sim_error(SimError::Output {
+                path: self.path.clone(),
+                message: e.to_string(),
+            })
+        };
         if let Some(w) = self.writer.take() {
-            w.finish().map_err(|e| {
-                sim_error(SimError::Output {
-                    path: self.path.clone(),
-                    message: e.to_string(),
-                })
-            })?;
+            w.finish().map_err(io)?;
         }
-        Ok(())
-    }
-
-    fn discard(mut self) {
-        drop(self.writer.take());
-        let _ = std::fs::remove_file(&self.path);
+        self.output.commit().map_err(io)
     }
 }
 
@@ -128,14 +129,8 @@ fn variants(args: &SimArgs) -> Result<Vec<Job>, CliError> {
         .map(|spec| vary::parse(spec))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| sim_error(e.into()))?;
-    let io = |message: String| CliError::Input(format!("{}: {message}", args.file));
-    let meta = std::fs::metadata(&args.file).map_err(|e| io(e.to_string()))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(io(format!(
-            "file is larger than the {MAX_FILE_BYTES}-byte limit"
-        )));
-    }
-    let text = std::fs::read_to_string(&args.file).map_err(|e| io(e.to_string()))?;
+    let text = fray_engine::input::read_file_limited(&args.file, MAX_FILE_BYTES)
+        .map_err(|e| CliError::Input(format!("{}: {e}", args.file)))?;
     let library = Library::embedded()
         .map_err(|e| CliError::Internal(format!("built-in content is broken: {e}")))?;
     // The file itself must load before its variants are made.
@@ -184,6 +179,20 @@ pub fn run(args: SimArgs) -> Result<(), CliError> {
     };
     options.validate().map_err(sim_error)?;
     let sweeping = !args.vary.is_empty();
+    if let Some(csv) = &args.csv {
+        outfile::check_distinct(csv, "--csv", &[(&args.file, "encounter file")])?;
+    }
+    if let Some(plot) = &args.plot {
+        outfile::check_distinct(plot, "--plot", &[(&args.file, "encounter file")])?;
+        if let Some(csv) = &args.csv {
+            outfile::check_distinct(plot, "--plot", &[(csv, "--csv file")])?;
+            if plot == csv {
+                return Err(CliError::Input(format!(
+                    "--plot {plot} is the --csv file; choose another output file"
+                )));
+            }
+        }
+    }
     if sweeping && args.plot.is_some() {
         return Err(CliError::Input(
             "--plot draws one encounter; it cannot be combined with --vary".to_string(),
@@ -218,9 +227,8 @@ pub fn run(args: SimArgs) -> Result<(), CliError> {
     let results = match played {
         Ok(results) => results,
         Err(e) => {
-            if let Some(csv) = csv {
-                csv.discard();
-            }
+            // Dropping the CSV removes its temporary file; the target is untouched.
+            drop(csv);
             return Err(sim_error(e));
         }
     };
@@ -258,12 +266,14 @@ pub fn run(args: SimArgs) -> Result<(), CliError> {
         if let Some(path) = &args.plot {
             let title = single.encounter.name();
             let svg = fray_sim::plot::svg(&single.result.stats, single.encounter.roster(), title);
-            std::fs::write(path, svg).map_err(|e| {
-                sim_error(SimError::Output {
-                    path: path.clone(),
-                    message: e.to_string(),
-                })
-            })?;
+            OutputFile::create(path)
+                .and_then(|f| f.write_all_and_commit(svg.as_bytes()))
+                .map_err(|e| {
+                    sim_error(SimError::Output {
+                        path: path.clone(),
+                        message: e.to_string(),
+                    })
+                })?;
         }
         if args.json {
             format!("{}\n", report::json(&ctx, &single.result))
@@ -271,9 +281,13 @@ pub fn run(args: SimArgs) -> Result<(), CliError> {
             report::text(&ctx, &single.result)
         }
     };
-    std::io::stdout()
-        .write_all(out.as_bytes())
-        .map_err(|e| CliError::Internal(e.to_string()))
+    let interrupted = results.iter().any(|r| r.result.stop == Stop::Interrupted);
+    output::print(&out)?;
+    if interrupted {
+        // The partial report is out; the exit status says it is partial (see docs/sim.md).
+        return Err(CliError::Interrupted(fray_sim::interrupt::EXIT_STATUS));
+    }
+    Ok(())
 }
 
 /// Plays every job in turn (a Ctrl-C stops the current one and skips the rest).

@@ -34,6 +34,7 @@ pub(crate) fn dice_table(d: &Dice, budget: &mut Budget<'_>) -> Result<Table, Dis
     if d.count == 0 {
         return Ok(Table::constant(0));
     }
+    estimate(d, budget)?;
     let score = |v: i64| match d.success {
         Some(t) => i64::from(t.matches(v)),
         None => v,
@@ -86,6 +87,39 @@ pub(crate) fn dice_table(d: &Dice, budget: &mut Budget<'_>) -> Result<Table, Dis
     scored.power(d.count, budget)
 }
 
+/// The size of the pool's final table (values × count width), estimated from the notation
+/// alone and checked against the support and memory limits before any work is done, so that
+/// e.g. `1000d1000!!` is refused in microseconds rather than after the explosion chain.
+fn estimate(d: &Dice, budget: &Budget<'_>) -> Result<(), DistError> {
+    if d.success.is_some() {
+        // Success counts are small (at most one per roll); the tables themselves are checked.
+        return Ok(());
+    }
+    let depth = f64::from(budget.limits.max_depth);
+    let rolls_per_die = if d.explode.is_some() {
+        depth + 1.0
+    } else {
+        1.0
+    };
+    // Largest value one die can show (its chain of explosions included), smallest is 1.
+    let top = f64::from(d.sides) * rolls_per_die;
+    let summed = match d.select {
+        Some(sel) => sel.kept(d.count as usize).1 as f64,
+        None => f64::from(d.count),
+    };
+    let values = summed * (top - 1.0) + 1.0;
+    budget.size(values as u128)?;
+    // The denominator: sides^(rolls) per die, more with rerolls.
+    let rerolls = match &d.reroll {
+        None => 1.0,
+        Some(r) if r.once => 2.0,
+        Some(_) => depth + 1.0,
+    };
+    let bits = f64::from(d.sides).log2() * rerolls * rolls_per_die * f64::from(d.count);
+    let width = (bits / 64.0).ceil().max(1.0);
+    budget.words(values as usize, width.min(usize::MAX as f64) as usize)
+}
+
 /// Faces `1..=sides` after rerolls, as counts over a common denominator.
 fn face_table(d: &Dice, budget: &mut Budget<'_>) -> Result<Table, DistError> {
     let s = d.sides;
@@ -111,6 +145,8 @@ fn face_table(d: &Dice, budget: &mut Budget<'_>) -> Result<Table, DistError> {
             (sides.pow(depth + 1), exact, BigUint::ZERO)
         }
     };
+    // Checked before anything is allocated: e.g. `1d1000000r1` needs 32 words per face.
+    budget.words(len, wide::limbs_of(&denom))?;
     let mut t = Table::zeros(1, 1, len, denom);
     let w = t.width;
     let kc = wide::from_big(&keep_count, w);

@@ -30,6 +30,13 @@ pub(crate) fn keep(
 ) -> Result<Table, DistError> {
     debug_assert!(0 < k && k < n);
     let (n, k) = (n as usize, k as usize);
+    // The width of the result, estimated from the bits of the unit's denominator before the
+    // power is computed (a huge denominator is refused without being built).
+    let unit_bits = unit.denom.bits().max(1);
+    budget.words(
+        unit.len(),
+        usize::try_from((unit_bits * n as u64).div_ceil(64)).unwrap_or(usize::MAX),
+    )?;
     let denom = unit.denom.pow(n as u32);
     let w = wide::limbs_of(&denom);
     // Faces in visiting order with their scores and counts (at width w).
@@ -52,6 +59,10 @@ pub(crate) fn keep(
     let span =
         usize::try_from(i128::from(gmax) - i128::from(gmin)).map_err(|_| DistError::Overflow)?;
     let out_len = budget.size(k as u128 * span as u128 + 1)?;
+    budget.words(out_len, w)?;
+    // The state tables `ways[j]` together hold about k²·span/2 counts.
+    let state_counts = (0..k).map(|j| (j * span + 1) as u128).sum::<u128>();
+    budget.words(usize::try_from(state_counts).unwrap_or(usize::MAX), w)?;
     // Work estimate: per face, every state times its transitions.
     let states: u128 = (0..k)
         .map(|j| (j * span + 1) as u128 * (k - j) as u128)
@@ -66,7 +77,8 @@ pub(crate) fn keep(
             let mut c = BigUint::from(1u32);
             for t in 0..k {
                 row.push(wide::from_big(&c, w));
-                c = c * BigUint::from(r - t) / BigUint::from(t + 1);
+                // C(r, t) is 0 from t = r + 1 on (saturating: no underflow when k > r).
+                c = c * BigUint::from(r.saturating_sub(t)) / BigUint::from(t + 1);
             }
             row
         })

@@ -20,6 +20,9 @@ pub struct Limits {
     pub max_support: usize,
     /// Most elementary big-number operations one distribution may take (default 500,000,000).
     pub max_work: u64,
+    /// Most 64-bit words one table of a distribution may hold (values × count width; default
+    /// 4,000,000, i.e. 32 MB), checked before the table is allocated.
+    pub max_words: usize,
 }
 
 impl Default for Limits {
@@ -32,6 +35,7 @@ impl Default for Limits {
             max_nesting: 64,
             max_support: 1_000_000,
             max_work: 500_000_000,
+            max_words: 4_000_000,
         }
     }
 }
@@ -53,6 +57,8 @@ pub enum Limit {
     Support,
     /// [`Limits::max_work`].
     Work,
+    /// [`Limits::max_words`].
+    Memory,
 }
 
 impl Limit {
@@ -66,6 +72,7 @@ impl Limit {
             Limit::Nesting => "nesting depth",
             Limit::Support => "distribution size",
             Limit::Work => "distribution work",
+            Limit::Memory => "distribution memory (64-bit words)",
         }
     }
 
@@ -79,6 +86,7 @@ impl Limit {
             Limit::Nesting => u64::from(limits.max_nesting),
             Limit::Support => limits.max_support as u64,
             Limit::Work => limits.max_work,
+            Limit::Memory => limits.max_words as u64,
         }
     }
 }

@@ -35,6 +35,20 @@ impl<'a> Budget<'a> {
         Ok(())
     }
 
+    /// Fails if a table of `len` entries of `width` words each would pass the memory limit
+    /// (called before the table is allocated).
+    pub fn words(&self, len: usize, width: usize) -> Result<(), DistError> {
+        let words = len as u128 * width as u128;
+        if words > self.limits.max_words as u128 {
+            return Err(DistError::Limit {
+                limit: Limit::Memory,
+                needed: u64::try_from(words).unwrap_or(u64::MAX),
+                max: self.limits.max_words as u64,
+            });
+        }
+        Ok(())
+    }
+
     /// Fails if a table of `len` entries is larger than the support limit.
     pub fn size(&self, len: u128) -> Result<usize, DistError> {
         if len > self.limits.max_support as u128 {
@@ -191,6 +205,7 @@ impl Table {
             .map(|&i| f(self.value(i)).ok_or(DistError::Overflow))
             .collect::<Result<_, _>>()?;
         let (lo, stride, len) = layout(budget, mapped.iter().copied())?;
+        budget.words(len, self.width)?;
         let mut out = Table::zeros(lo, stride, len, self.denom.clone());
         for (&i, &v) in nz.iter().zip(&mapped) {
             let j = ((v - lo) / stride) as usize;
@@ -220,7 +235,9 @@ impl Table {
             }
         }
         let (lo, stride, len) = layout(budget, values.iter().copied())?;
-        let mut out = Table::zeros(lo, stride, len, &self.denom * &other.denom);
+        let denom = &self.denom * &other.denom;
+        budget.words(len, wide::limbs_of(&denom))?;
+        let mut out = Table::zeros(lo, stride, len, denom);
         let mut k = 0;
         for &i in &na {
             for &j in &nb {
@@ -263,6 +280,7 @@ impl Table {
             .ok_or(DistError::Overflow)?;
         let denom = &a.denom * &b.denom;
         let width = width.unwrap_or_else(|| wide::limbs_of(&denom));
+        budget.words(len, width)?;
         if charge {
             budget.charge(a.nonzero_limbs() * b.nonzero_limbs())?;
         }
@@ -300,6 +318,7 @@ impl Table {
         let width = wide::limbs_of(&denom);
         let m = self.len();
         let len = budget.size((m as u128 - 1) * u128::from(n) + 1)?;
+        budget.words(len, width)?;
         let offset = self
             .offset
             .checked_mul(i64::from(n))
@@ -414,6 +433,7 @@ impl Table {
             .map(|i| self.value(i))
             .chain((0..other.len()).map(|i| other.value(i)));
         let (lo, stride, len) = layout(budget, values)?;
+        budget.words(len, self.width.max(other.width))?;
         let mut out = Table::zeros(lo, stride, len, self.denom.clone());
         for t in [self, other] {
             for i in 0..t.len() {

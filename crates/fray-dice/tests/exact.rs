@@ -118,10 +118,32 @@ fn distribution_errors() {
     assert!(matches!(
         parse("10000d6").unwrap().distribution(),
         Err(DistError::Limit {
-            limit: Limit::Work,
+            limit: Limit::Work | Limit::Memory,
             ..
         })
     ));
+    // Refused before the work, whatever the operators (issue 11): each in milliseconds.
+    for expr in [
+        "1d1000000r1",
+        "2d1000000r1kh1",
+        "1d1000000r1+1d1000000r1",
+        "1d1000000r1*2",
+        "100d1000r1kh50",
+        "1000d1000!!",
+    ] {
+        let start = std::time::Instant::now();
+        let result = parse(expr).unwrap().distribution();
+        assert!(
+            matches!(result, Err(DistError::Limit { .. })),
+            "{expr}: {:?}",
+            result.as_ref().err()
+        );
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(2),
+            "{expr}: refused only after {:?}",
+            start.elapsed()
+        );
+    }
     assert!(matches!(
         parse("4d6!kh3").unwrap().distribution(),
         Err(DistError::Unsupported(_))

@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod audit;
+pub mod input;
 pub mod odds;
 pub mod render;
 
@@ -458,23 +459,27 @@ fn replay_generic<R: Ruleset>(
 impl AnyEncounter {
     /// Reads and validates an encounter file.
     pub fn load(path: &str, library: &Library) -> Result<AnyEncounter, LoadError> {
-        let io = |e: std::io::Error| LoadError::Io {
+        // Bounded whatever the source (FIFO, /dev/zero, `<(yes)`): at most the limit + 1 bytes.
+        let text = input::read_file_limited(path, MAX_FILE_BYTES).map_err(|e| LoadError::Io {
             path: path.to_string(),
             message: e.to_string(),
-        };
-        let meta = std::fs::metadata(path).map_err(io)?;
-        if meta.len() > MAX_FILE_BYTES {
-            return Err(LoadError::Io {
-                path: path.to_string(),
-                message: format!("file is larger than the {MAX_FILE_BYTES}-byte limit"),
-            });
-        }
-        let text = std::fs::read_to_string(path).map_err(io)?;
+        })?;
         AnyEncounter::from_text(path, &text, library)
     }
 
     /// Reads an encounter from text (`path` names it in errors).
+    /// Text longer than [`MAX_FILE_BYTES`] is refused before it is parsed.
     pub fn from_text(path: &str, text: &str, library: &Library) -> Result<AnyEncounter, LoadError> {
+        if text.len() as u64 > MAX_FILE_BYTES {
+            let message = input::ReadError::TooLarge {
+                limit: MAX_FILE_BYTES,
+            }
+            .to_string();
+            return Err(LoadError::Io {
+                path: path.to_string(),
+                message,
+            });
+        }
         let file = SourceFile::new(path, text);
         let id =
             fray_core::encounter::read_header(&file).map_err(|e| LoadError::File(FileErrors(e)))?;
@@ -499,7 +504,7 @@ impl AnyEncounter {
 
     /// Whether the file has a `[script]` (dice or choices).
     pub fn has_script(&self) -> bool {
-        each_ruleset!(self, e, _R, _s => !e.dice.is_empty() || !e.choices.is_empty())
+        each_ruleset!(self, e, _R => !e.dice.is_empty() || !e.choices.is_empty())
     }
 
     /// Who is in it.

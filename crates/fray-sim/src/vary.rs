@@ -68,6 +68,19 @@ pub enum VaryError {
         /// How many.
         count: u128,
     },
+    /// A value outside the limit the encounter file itself has for that key (checked before
+    /// any variant is built, so a huge `count` allocates nothing).
+    #[error("--vary `{spec}`: `{value}` is out of range for `{key}`; expected {expected}")]
+    OutOfRange {
+        /// The specification.
+        spec: String,
+        /// The key.
+        key: String,
+        /// The value.
+        value: String,
+        /// What the file format accepts there.
+        expected: String,
+    },
     /// The same key twice.
     #[error("--vary `{key}` is given twice")]
     Duplicate {
@@ -171,7 +184,7 @@ pub fn parse(spec: &str) -> Result<Vary, VaryError> {
             key: key_text.to_string(),
         });
     }
-    let values = if let Some((a, b)) = values_text.split_once("..") {
+    let values: Vec<Value> = if let Some((a, b)) = values_text.split_once("..") {
         let bad = || VaryError::BadRange {
             spec: spec.to_string(),
             range: values_text.to_string(),
@@ -205,11 +218,44 @@ pub fn parse(spec: &str) -> Result<Vary, VaryError> {
         }
         items.into_iter().map(parse_value).collect()
     };
+    check_limits(spec, &key, &values)?;
     Ok(Vary {
         spec: spec.to_string(),
         key,
         values,
     })
+}
+
+/// The range a whole-number key must stay in, as the encounter files have it: a group's
+/// `count` (1 to [`MAX_COMBATANTS`](fray_core::encounter::MAX_COMBATANTS)) and `max_rounds`
+/// (1 to [`MAX_ROUNDS_CEILING`](fray_core::Limits::MAX_ROUNDS_CEILING)).
+fn limit_of(key: &[String]) -> Option<(i64, i64)> {
+    match key {
+        [_, field] if field == "count" => Some((1, fray_core::encounter::MAX_COMBATANTS as i64)),
+        [field] if field == "max_rounds" => {
+            Some((1, i64::from(fray_core::Limits::MAX_ROUNDS_CEILING)))
+        }
+        _ => None,
+    }
+}
+
+/// Refuses a value past the file format's own limits, before anything is built from it.
+fn check_limits(spec: &str, key: &[String], values: &[Value]) -> Result<(), VaryError> {
+    let Some((low, high)) = limit_of(key) else {
+        return Ok(());
+    };
+    for value in values {
+        let fits = matches!(value, Value::Integer(n) if (low..=high).contains(n));
+        if !fits {
+            return Err(VaryError::OutOfRange {
+                spec: spec.to_string(),
+                key: key.join("."),
+                value: value_text(value),
+                expected: format!("a whole number from {low} to {high}"),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Every combination of the flags' values (the last flag varies fastest).
@@ -368,9 +414,13 @@ fn set_path(
 
 /// Makes a square-by-square `at` list as long as the new `count`.
 fn fit_squares(group: &mut Table, count: i64) {
+    // `parse` already refused counts past the limit; never allocate for one regardless.
     let Ok(count) = usize::try_from(count) else {
         return;
     };
+    if count > fray_core::encounter::MAX_COMBATANTS {
+        return;
+    }
     let Some(Value::Array(squares)) = group.get_mut("at") else {
         return;
     };
@@ -424,6 +474,33 @@ side = "b"
 count = 3
 at = [[5, 0], [5, 1], [5, 2]]
 "#;
+
+    #[test]
+    fn values_past_the_file_limits_are_refused_when_parsed() {
+        for spec in [
+            "orc.count=9223372036854775807",
+            "orc.count=0",
+            "orc.count=-1",
+            "orc.count=501",
+            "orc.count=2.5",
+            "orc.count=many",
+            "orc.count=499..501",
+            "max_rounds=10001",
+            "max_rounds=0",
+        ] {
+            assert!(
+                matches!(parse(spec), Err(VaryError::OutOfRange { .. })),
+                "{spec}: {:?}",
+                parse(spec)
+            );
+        }
+        assert!(parse("orc.count=1,500").is_ok());
+        assert!(parse("max_rounds=1,10000").is_ok());
+        assert!(
+            parse("orc.hp=9223372036854775807").is_ok(),
+            "the loader judges other keys"
+        );
+    }
 
     #[test]
     fn parses_ranges_and_lists() {
