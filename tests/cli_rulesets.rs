@@ -379,3 +379,92 @@ fn unused_script_lines_are_reported() {
     );
     assert!(stderr(&plain).is_empty(), "{}", stderr(&plain));
 }
+
+/// The shared loader's rules hold for every ruleset: ids are checked, names are printable, an
+/// encounter needs combatants, sides are capped, placements and missing keys are located
+/// errors in the file's own terms, and script lines name real combatants (with suggestions).
+#[test]
+fn the_shared_loader_refuses_the_same_mistakes_in_every_ruleset() {
+    for (id, bench) in rulesets() {
+        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(&bench))
+            .expect("bench");
+        let after = &text[text.find("[[combatants]]").expect("combatants")..];
+        let first_id = quoted_value(after, "id").expect("a combatant id");
+        let cases: Vec<(&str, String, &str)> = vec![
+            (
+                "space-id",
+                text.replacen(&format!("id = \"{first_id}\""), "id = \"big orc\"", 1),
+                "is not a usable id",
+            ),
+            (
+                "escape-name",
+                text.replacen("name = \"", "name = \"\\u001b[31m", 1),
+                "control characters",
+            ),
+            (
+                "no-combatants",
+                text.lines()
+                    .take_while(|l| !l.starts_with("[[combatants]]"))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                "an encounter needs `[[combatants]]`",
+            ),
+            (
+                "many-sides",
+                format!(
+                    "{text}\n{}",
+                    (0..40)
+                        .map(|i| format!("[[sides]]\nid = \"extra-{i}\"\n"))
+                        .collect::<String>()
+                ),
+                "more than 32 sides",
+            ),
+            (
+                "fractional-square",
+                format!("{text}\n[[combatants]]\nid = \"odd\"\nside = \"nobody\"\nat = [0.5, 0]\n"),
+                "whole-number coordinates",
+            ),
+            (
+                "missing-side",
+                format!("{text}\n[[combatants]]\nid = \"lost\"\nat = [90, 90]\n"),
+                "missing `side`",
+            ),
+        ];
+        for (name, mutated, expected) in cases {
+            let path = temp_file(&id, &format!("{name}.toml"), &mutated);
+            let out = fray(&["fight", path.to_str().expect("path")]);
+            assert_eq!(out.status.code(), Some(2), "{id} {name}: {}", stderr(&out));
+            assert!(out.stdout.is_empty(), "{id} {name}: stdout not empty");
+            let err = stderr(&out);
+            assert!(
+                err.contains(&format!("{name}.toml")) && err.contains(expected),
+                "{id} {name}: expected `{expected}` in {err}"
+            );
+            assert!(
+                !err.contains('\u{1b}'),
+                "{id} {name}: an escape reached the terminal"
+            );
+        }
+        // A script line for a combatant that does not exist names the nearest ones.
+        let typo = format!("{first_id}x");
+        let script = if text.contains("[script]") {
+            text.replacen(
+                "[script]",
+                &format!("[script]\nchoices = [\"{typo}: hold\"]\n"),
+                1,
+            )
+        } else {
+            format!("{text}\n[script]\nchoices = [\"{typo}: hold\"]\n")
+        };
+        if !text.contains("choices") {
+            let path = temp_file(&id, "typo.toml", &script);
+            let out = fray(&["fight", path.to_str().expect("path")]);
+            assert_eq!(out.status.code(), Some(2), "{id} typo");
+            let err = stderr(&out);
+            assert!(
+                err.contains(&format!("no combatant `{typo}`")) && err.contains("did you mean"),
+                "{id} typo: {err}"
+            );
+        }
+    }
+}

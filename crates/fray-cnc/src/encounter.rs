@@ -13,7 +13,7 @@ use fray_core::loader::{CombatantBuilder, CombatantEntry, Loader, Placed};
 use fray_core::span::{FileError, FileErrors, SourceFile};
 use fray_core::{Direction, Roster, RulesetId};
 use serde::Deserialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use toml::Spanned;
 
@@ -356,8 +356,8 @@ impl CombatantBuilder for Builder<'_> {
         members: Vec<(Profile, Fighter)>,
     ) -> State {
         let file = cx.file;
-        let options = read_options(&file, def, &roster, &mut cx.errors);
-        let modifiers = read_modifiers(&file, def, &roster, &mut cx.errors);
+        let options = read_options(&file, def, &roster, &cx.unbuilt, &mut cx.errors);
+        let modifiers = read_modifiers(&file, def, &roster, &cx.unbuilt, &mut cx.errors);
         let (profiles, fighters): (Vec<Profile>, Vec<Fighter>) = members.into_iter().unzip();
         State {
             roster: Arc::new(roster),
@@ -681,6 +681,7 @@ fn read_options(
     file: &SourceFile<'_>,
     def: &EncounterDef,
     roster: &Roster,
+    unbuilt: &BTreeSet<String>,
     errors: &mut Vec<FileError>,
 ) -> Options {
     let o = &def.options;
@@ -722,6 +723,8 @@ fn read_options(
         }
         match roster.find(fall.who.get_ref()) {
             Some(id) => options.falls.push((id, feet.clamp(0, 1000))),
+            // Its entry's own error is reported already (one mistake, one error).
+            None if unbuilt.contains(fall.who.get_ref()) => {}
             None => errors.push(file.error(
                 fall.who.span(),
                 Some(format!("falls[{i}].who")),
@@ -751,6 +754,7 @@ fn read_modifiers(
     file: &SourceFile<'_>,
     def: &EncounterDef,
     roster: &Roster,
+    unbuilt: &BTreeSet<String>,
     errors: &mut Vec<FileError>,
 ) -> Vec<StandingModifier> {
     let mut out = Vec::new();
@@ -758,7 +762,7 @@ fn read_modifiers(
         let mut who = |v: &Option<Spanned<String>>, name: &str| {
             v.as_ref().and_then(|v| {
                 let found = roster.find(v.get_ref());
-                if found.is_none() {
+                if found.is_none() && !unbuilt.contains(v.get_ref()) {
                     errors.push(file.error(
                         v.span(),
                         Some(format!("modifiers[{i}].{name}")),
@@ -785,4 +789,38 @@ fn read_modifiers(
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const UNA: &str = "schema = 1\nruleset = \"cnc\"\n\n[[sides]]\nid = \"elves\"\n\n[[sides]]\n\
+        id = \"orcs\"\n\n[[combatants]]\nid = \"una\"\nside = \"elves\"\nat = [0, 0]\n\
+        class = \"fighter\"\nlevel = LEVEL\nhp = 10\n\n[[combatants]]\nid = \"orc\"\n\
+        side = \"orcs\"\nat = [8, 0]\nmonster = \"orc\"\n\n[[falls]]\nwho = \"una\"\nfeet = 10\n\n\
+        [[modifiers]]\nattacker = \"una\"\nvalue = 2\nreason = \"high ground\"\n\n\
+        [script]\nchoices = [\"una: attack orc\"]\n";
+
+    fn errors(text: &str) -> Vec<String> {
+        let content = Content::embedded().unwrap_or_else(|e| panic!("{e}"));
+        match load("e.toml", text, &content) {
+            Ok(_) => Vec::new(),
+            Err(e) => e.0.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    #[test]
+    fn one_mistake_is_one_error() {
+        assert_eq!(errors(&UNA.replace("LEVEL", "1")), Vec::<String>::new());
+        // A combatant that cannot be built is not reported again where falls, modifiers and the
+        // script name it.
+        assert_eq!(
+            errors(&UNA.replace("LEVEL", "-1")),
+            vec![
+                "e.toml:15:9: field `combatants[0].level`: expected a level from 1 to 20"
+                    .to_string()
+            ]
+        );
+    }
 }

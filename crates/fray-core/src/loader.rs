@@ -20,7 +20,7 @@ use crate::ruleset::RulesetId;
 use crate::runner::Limits;
 use crate::span::{FileError, FileErrors, SourceFile};
 use serde::de::DeserializeOwned;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 /// Largest encounter text read, in bytes (1 MiB).
@@ -161,6 +161,9 @@ pub struct Loader<'a> {
     pub errors: Vec<FileError>,
     /// The sides and combatants read so far.
     pub roster: Roster,
+    /// Keys of combatants whose entries had errors (already reported): other tables that name
+    /// them are not reported again (one mistake, one error).
+    pub unbuilt: BTreeSet<String>,
 }
 
 impl<'a> Loader<'a> {
@@ -170,6 +173,7 @@ impl<'a> Loader<'a> {
             file,
             errors: Vec::new(),
             roster: Roster::default(),
+            unbuilt: BTreeSet::new(),
         }
     }
 
@@ -220,7 +224,7 @@ impl<'a> Loader<'a> {
         v: &Spanned<String>,
     ) -> Option<CombatantId> {
         let found = self.roster.find(v.get_ref());
-        if found.is_none() {
+        if found.is_none() && !self.unbuilt.contains(v.get_ref()) {
             let hint = did_you_mean(
                 v.get_ref(),
                 self.roster.combatants.iter().map(|c| c.key.as_str()),
@@ -489,6 +493,7 @@ pub fn load<B: CombatantBuilder>(
             None => default_facing(common.sides, side_key.get_ref()),
         };
         let Some(member) = builder.member(&mut cx, i, entry) else {
+            cx.unbuilt.extend(member_keys(id.get_ref(), count));
             continue;
         };
         let name = match c.name {
@@ -536,7 +541,10 @@ pub fn load<B: CombatantBuilder>(
     let (dice, choices) = common.script.read(&file, &mut errors);
     cx.errors.append(&mut errors);
     for (i, choice) in choices.iter().enumerate() {
-        if choice.who != "gm" && cx.roster.find(&choice.who).is_none() {
+        if choice.who != "gm"
+            && cx.roster.find(&choice.who).is_none()
+            && !cx.unbuilt.contains(&choice.who)
+        {
             let hint = did_you_mean(
                 &choice.who,
                 cx.roster.combatants.iter().map(|c| c.key.as_str()),

@@ -129,8 +129,8 @@ impl CombatantBuilder for Builder<'_> {
         members: Vec<(Profile, Fighter)>,
     ) -> State {
         let file = cx.file;
-        let errors = &mut cx.errors;
         let side_keys = one_of(roster.sides.iter().map(|s| s.key.as_str()));
+        let errors = &mut cx.errors;
         let options = read_options(&file, &def.options, &roster, errors);
         let ambush = def
             .ambush
@@ -149,10 +149,10 @@ impl CombatantBuilder for Builder<'_> {
                     None
                 }
             });
-        let surprises = read_surprises(&file, def, &roster, errors);
-        let overrides = read_overrides(&file, def, &roster, errors);
-        let forced_moves = read_forced_moves(&file, def, &roster, errors);
-        let grievous_wounds = read_grievous_wounds(&file, def, errors);
+        let surprises = read_surprises(cx, def);
+        let overrides = read_overrides(cx, def);
+        let forced_moves = read_forced_moves(cx, def);
+        let grievous_wounds = read_grievous_wounds(&file, def, &mut cx.errors);
         let (profiles, fighters): (Vec<Profile>, Vec<Fighter>) = members.into_iter().unzip();
         State {
             roster,
@@ -830,36 +830,14 @@ fn read_options(
     }
 }
 
-/// Finds a combatant named in a field, reporting unknown keys.
-fn who(
-    file: &SourceFile<'_>,
-    at: String,
-    v: &Spanned<String>,
-    roster: &Roster,
-    errors: &mut Vec<FileError>,
-) -> Option<fray_core::CombatantId> {
-    let found = roster.find(v.get_ref());
-    if found.is_none() {
-        errors.push(file.error(
-            v.span(),
-            Some(at),
-            format!("no combatant `{}` in this encounter", v.get_ref()),
-        ));
-    }
-    found
-}
-
-fn read_surprises(
-    file: &SourceFile<'_>,
-    def: &EncounterDef,
-    roster: &Roster,
-    errors: &mut Vec<FileError>,
-) -> Vec<SurpriseRuling> {
+fn read_surprises(cx: &mut Loader<'_>, def: &EncounterDef) -> Vec<SurpriseRuling> {
+    let source = cx.file;
+    let file = &source;
     let mut out = Vec::new();
     for (i, s) in def.surprise.iter().enumerate() {
         let at = |f: &str| format!("surprise[{i}].{f}");
-        let attacker = who(file, at("attacker"), &s.attacker, roster, errors);
-        let target = who(file, at("target"), &s.target, roster, errors);
+        let attacker = cx.combatant(at("attacker"), &s.attacker);
+        let target = cx.combatant(at("target"), &s.target);
         let round = match &s.round {
             Some(_) => int(
                 file,
@@ -867,7 +845,7 @@ fn read_surprises(
                 &s.round,
                 0,
                 i64::from(Limits::MAX_ROUNDS_CEILING),
-                errors,
+                &mut cx.errors,
             ),
             None => Some(1),
         };
@@ -882,7 +860,7 @@ fn read_surprises(
             "in combat" => Some(SurpriseKind::InCombat),
             "out of combat" => Some(SurpriseKind::OutOfCombat),
             _ => {
-                errors.push(file.error(
+                cx.errors.push(file.error(
                     s.kind.span(),
                     Some(at("kind")),
                     format!(
@@ -895,7 +873,7 @@ fn read_surprises(
         };
         if let (Some(attacker), Some(target)) = (attacker, target) {
             if attacker == target {
-                errors.push(file.error(
+                cx.errors.push(file.error(
                     s.target.span(),
                     Some(at("target")),
                     "a combatant cannot surprise itself",
@@ -916,31 +894,51 @@ fn read_surprises(
     out
 }
 
-fn read_overrides(
-    file: &SourceFile<'_>,
-    def: &EncounterDef,
-    roster: &Roster,
-    errors: &mut Vec<FileError>,
-) -> Vec<Override> {
+fn read_overrides(cx: &mut Loader<'_>, def: &EncounterDef) -> Vec<Override> {
+    let source = cx.file;
+    let file = &source;
     let mut out = Vec::new();
     let ceiling = i64::from(Limits::MAX_ROUNDS_CEILING);
     for (i, o) in def.overrides.iter().enumerate() {
         let at = |f: &str| Some(format!("overrides[{i}].{f}"));
-        let before = errors.len();
-        let person = who(file, format!("overrides[{i}].who"), &o.who, roster, errors);
-        let sc = int(file, at("sc"), &o.sc, -200, 200, errors).unwrap_or(0);
-        let def_ = int(file, at("def"), &o.def, -200, 200, errors).unwrap_or(0);
-        let prot = int(file, at("prot"), &o.prot, -50, 50, errors).unwrap_or(0);
-        let initiative = int(file, at("initiative"), &o.initiative, -50, 50, errors).unwrap_or(0);
-        let hp = int(file, at("hp"), &o.hp, -1000, 1000, errors).unwrap_or(0);
-        let from_round =
-            int(file, at("from_round"), &o.from_round, 0, ceiling, errors).unwrap_or(1);
+        let before = cx.errors.len();
+        let person = cx.combatant(format!("overrides[{i}].who"), &o.who);
+        let sc = int(file, at("sc"), &o.sc, -200, 200, &mut cx.errors).unwrap_or(0);
+        let def_ = int(file, at("def"), &o.def, -200, 200, &mut cx.errors).unwrap_or(0);
+        let prot = int(file, at("prot"), &o.prot, -50, 50, &mut cx.errors).unwrap_or(0);
+        let initiative = int(
+            file,
+            at("initiative"),
+            &o.initiative,
+            -50,
+            50,
+            &mut cx.errors,
+        )
+        .unwrap_or(0);
+        let hp = int(file, at("hp"), &o.hp, -1000, 1000, &mut cx.errors).unwrap_or(0);
+        let from_round = int(
+            file,
+            at("from_round"),
+            &o.from_round,
+            0,
+            ceiling,
+            &mut cx.errors,
+        )
+        .unwrap_or(1);
         let to_round = match &o.to_round {
-            Some(_) => int(file, at("to_round"), &o.to_round, 0, ceiling, errors).unwrap_or(0),
+            Some(_) => int(
+                file,
+                at("to_round"),
+                &o.to_round,
+                0,
+                ceiling,
+                &mut cx.errors,
+            )
+            .unwrap_or(0),
             None => Limits::MAX_ROUNDS_CEILING as i32,
         };
-        if to_round < from_round && errors.len() == before {
-            errors.push(file.error(
+        if to_round < from_round && cx.errors.len() == before {
+            cx.errors.push(file.error(
                 o.to_round.as_ref().map_or(o.who.span(), |r| r.span()),
                 at("to_round"),
                 format!("`to_round` ({to_round}) is before `from_round` ({from_round})"),
@@ -1002,25 +1000,16 @@ fn read_grievous_wounds(
 }
 
 /// `[[forced_moves]]`: the GM moves a combatant on a segment (SJ-R5.3).
-fn read_forced_moves(
-    file: &SourceFile<'_>,
-    def: &EncounterDef,
-    roster: &Roster,
-    errors: &mut Vec<FileError>,
-) -> Vec<ForcedMove> {
+fn read_forced_moves(cx: &mut Loader<'_>, def: &EncounterDef) -> Vec<ForcedMove> {
+    let source = cx.file;
+    let file = &source;
     let mut out = Vec::new();
     let ceiling = i64::from(Limits::MAX_ROUNDS_CEILING);
     for (i, m) in def.forced_moves.iter().enumerate() {
         let at = |f: &str| Some(format!("forced_moves[{i}].{f}"));
-        let person = who(
-            file,
-            format!("forced_moves[{i}].who"),
-            &m.who,
-            roster,
-            errors,
-        );
+        let person = cx.combatant(format!("forced_moves[{i}].who"), &m.who);
         let round = match &m.round {
-            Some(_) => int(file, at("round"), &m.round, 0, ceiling, errors),
+            Some(_) => int(file, at("round"), &m.round, 0, ceiling, &mut cx.errors),
             None => Some(1),
         };
         let segment = match &m.segment {
@@ -1030,7 +1019,7 @@ fn read_forced_moves(
                 &m.segment,
                 i64::from(tables::LAST_SEGMENT),
                 10,
-                errors,
+                &mut cx.errors,
             ),
             None => Some(10),
         };
