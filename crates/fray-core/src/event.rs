@@ -14,10 +14,10 @@ use std::fmt::Write as _;
 pub const EVENT_SCHEMA: u32 = 1;
 
 /// A named modifier applied to a roll or a value, with the rule that grants it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Modifier {
-    /// What it is (`BtH`, `STR`, `charge`, `flank`…).
-    pub label: &'static str,
+    /// What it is (`BtH`, `STR`, `charge`, `flank`…, or a GM's ruling in the GM's words).
+    pub label: std::borrow::Cow<'static, str>,
     /// The rule that grants it (e.g. `CNC-R17.5`), or "" for plain statistics.
     pub rule: &'static str,
     /// The amount.
@@ -27,7 +27,20 @@ pub struct Modifier {
 impl Modifier {
     /// A modifier.
     pub const fn new(label: &'static str, rule: &'static str, value: i32) -> Self {
-        Modifier { label, rule, value }
+        Modifier {
+            label: std::borrow::Cow::Borrowed(label),
+            rule,
+            value,
+        }
+    }
+
+    /// A modifier whose label is made at run time (a GM's ruling keeps its reason).
+    pub fn owned(label: String, rule: &'static str, value: i32) -> Self {
+        Modifier {
+            label: std::borrow::Cow::Owned(label),
+            rule,
+            value,
+        }
     }
 }
 

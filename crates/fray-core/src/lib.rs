@@ -18,6 +18,7 @@ pub mod event;
 pub mod grid;
 pub mod ids;
 pub mod loader;
+pub mod modifiers;
 pub mod odds;
 pub mod protocol;
 pub mod roster;

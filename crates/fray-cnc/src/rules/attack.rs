@@ -143,7 +143,8 @@ pub fn situational(
         let a_ok = m.attacker.is_none_or(|x| x == attacker);
         let t_ok = m.target.is_none_or(|x| x == target);
         if a_ok && t_ok {
-            mods.add("CK ruling", "CNC-G4", m.value);
+            // The CK's standing modifier, logged with the CK's own reason (CNC-G4).
+            mods.add_with(|| format!("CK ruling: {}", m.reason), "CNC-G4", m.value);
         }
     }
 }
