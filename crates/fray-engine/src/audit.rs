@@ -1,5 +1,6 @@
 //! Consistency audits every ruleset must pass (run by the property tests for each ruleset):
-//! every option a request lists passes the ruleset's own legality check, the default tactics only
+//! every option a request lists passes the ruleset's own legality check and its text reads back
+//! as the same choice, the default tactics only
 //! ever choose legal options, and replaying a fight's answer log reproduces its final state.
 
 use fray_core::protocol::{ChoiceRequest, Interrupt, RollRequest};
@@ -43,6 +44,21 @@ impl<R: Ruleset> Driver<R> for AuditDriver {
                         R::choice_text(state, option)
                     ));
                 }
+            }
+            // Its text (what logs and scripts show) reads back as the same choice.
+            let text = R::choice_text(state, option);
+            match R::parse_choice(state, request, &text) {
+                Ok(back) if &back == option => {}
+                Ok(back) if self.failure.is_none() => {
+                    self.failure = Some(format!(
+                        "option `{text}` reads back as `{}`",
+                        R::choice_text(state, &back)
+                    ));
+                }
+                Err(illegal) if self.failure.is_none() => {
+                    self.failure = Some(format!("option `{text}` does not read back: {illegal}"));
+                }
+                _ => {}
             }
         }
         let choice = R::tactics(state, request);

@@ -10,6 +10,8 @@ pub mod audit;
 pub mod input;
 pub mod odds;
 pub mod render;
+#[cfg(any(test, feature = "testkit"))]
+pub mod testkit;
 
 use fray_core::event::{Event, EventSink, NullSink, VecSink};
 use fray_core::protocol::{Answer, Chooser, Interrupt, RollPurpose};
