@@ -468,3 +468,55 @@ fn the_shared_loader_refuses_the_same_mistakes_in_every_ruleset() {
         }
     }
 }
+
+/// `fray content` lists every implemented ruleset's content, shows one entry, and names what
+/// exists when asked for something that does not.
+#[test]
+fn content_lists_every_ruleset_and_finds_one_entry() {
+    for (id, bench) in rulesets() {
+        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(&bench))
+            .expect("bench");
+        let monster = quoted_value(&text, "monster").expect("a monster");
+        let out = fray(&["content", &id, "monsters"]);
+        assert_eq!(out.status.code(), Some(0), "{id}: {}", stderr(&out));
+        assert!(
+            stdout(&out)
+                .lines()
+                .any(|l| l.trim_start().starts_with(&monster)),
+            "{id}: {monster} not listed"
+        );
+        let one = fray(&["content", &id, "monster", &monster, "--json"]);
+        assert_eq!(one.status.code(), Some(0), "{id}: {}", stderr(&one));
+        let v: serde_json::Value = serde_json::from_slice(&one.stdout).expect("json");
+        assert_eq!(v["name"], monster.as_str(), "{id}");
+        assert!(
+            v["fields"].as_object().is_some_and(|f| !f.is_empty()),
+            "{id}"
+        );
+        let all = fray(&["content", &id, "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&all.stdout).expect("json");
+        let kinds: Vec<&str> = v["content"]
+            .as_array()
+            .expect("tables")
+            .iter()
+            .filter_map(|t| t["kind"].as_str())
+            .collect();
+        for kind in ["monsters", "weapons", "armour"] {
+            assert!(kinds.contains(&kind), "{id}: no {kind} in {kinds:?}");
+        }
+        let typo = fray(&["content", &id, "monster", &format!("{monster}x")]);
+        assert_eq!(typo.status.code(), Some(2), "{id}");
+        assert!(typo.stdout.is_empty());
+        assert!(
+            stderr(&typo).contains("did you mean"),
+            "{id}: {}",
+            stderr(&typo)
+        );
+        let kind = fray(&["content", &id, "starships"]);
+        assert_eq!(kind.status.code(), Some(2), "{id}");
+        assert!(stderr(&kind).contains("its kinds are"), "{id}");
+    }
+    let unbuilt = fray(&["content", "celesia"]);
+    assert_eq!(unbuilt.status.code(), Some(2));
+    assert!(stderr(&unbuilt).contains("not implemented yet"));
+}

@@ -3,6 +3,7 @@
 //! Exit status: 0 success, 2 usage or input error (bad expression, malformed file, illegal
 //! choice), 1 internal failure. With `--json`, errors are printed as `{"schema":1,"error":...}`.
 
+mod content;
 mod dist;
 mod encounter_arg;
 mod fight;
@@ -47,6 +48,8 @@ enum Command {
     Odds(odds::OddsArgs),
     /// The rule systems fray knows.
     Rulesets(rulesets::RulesetsArgs),
+    /// A ruleset's built-in content, e.g. `fray content cnc monsters` or `fray content cnc monster orc`.
+    Content(content::ContentArgs),
     /// Monte Carlo simulation of an encounter, e.g. `fray sim examples/cnc/bench.toml -n 100000`.
     Sim(sim::SimArgs),
 }
@@ -73,6 +76,10 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Rulesets(args) => {
             let json = args.json;
             (rulesets::run(args), json)
+        }
+        Command::Content(args) => {
+            let json = args.json;
+            (content::run(args), json)
         }
         Command::Sim(args) => {
             let json = args.json;

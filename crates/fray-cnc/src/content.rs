@@ -3,6 +3,7 @@
 //! problem reported with file, line and field.
 
 use fray_core::catalog::load_two_phase;
+use fray_core::catalog::ContentTable;
 use fray_core::span::{FileError, FileErrors, SourceFile};
 use fray_core::Catalog;
 use serde::Deserialize;
@@ -552,20 +553,25 @@ impl Content {
         }
         let mut attacks = Vec::new();
         for (j, a) in m.attacks.iter().enumerate() {
-            let weapon = match &a.weapon {
-                Some(w) => match self.weapons.get(w.get_ref()) {
-                    Some(w) => Some(w.clone()),
-                    None => {
-                        errors.push(file.error(
-                            w.span(),
-                            field(&format!("attacks[{j}].weapon")),
-                            format!("unknown weapon `{}`", w.get_ref()),
-                        ));
-                        None
-                    }
-                },
-                None => None,
-            };
+            let weapon =
+                match &a.weapon {
+                    Some(w) => match self.weapons.get(w.get_ref()) {
+                        Some(w) => Some(w.clone()),
+                        None => {
+                            errors.push(file.error(
+                                w.span(),
+                                field(&format!("attacks[{j}].weapon")),
+                                self.weapons.unknown(
+                                    "weapon",
+                                    w.get_ref(),
+                                    "fray content cnc weapons",
+                                ),
+                            ));
+                            None
+                        }
+                    },
+                    None => None,
+                };
             let damage = match (&a.damage, &weapon) {
                 (Some(d), _) => match DamageDice::parse(d.get_ref()) {
                     Some(d) => d,
@@ -630,11 +636,14 @@ impl Content {
                     None
                 }
                 None => {
-                    errors.push(file.error(
-                        r.span(),
-                        field("ranged"),
-                        format!("unknown weapon `{}`", r.get_ref()),
-                    ));
+                    errors.push(
+                        file.error(
+                            r.span(),
+                            field("ranged"),
+                            self.weapons
+                                .unknown("weapon", r.get_ref(), "fray content cnc weapons"),
+                        ),
+                    );
                     None
                 }
             },
@@ -849,6 +858,127 @@ struct ClassDef {
     back_attack: bool,
     #[serde(default)]
     monk: bool,
+}
+
+/// Lower-case words for a content enum (`Propelled` → `propelled`).
+fn word(value: impl std::fmt::Debug) -> String {
+    format!("{value:?}").to_lowercase()
+}
+
+impl Content {
+    /// Every kind of content with its key numbers, for `fray content cnc`.
+    pub fn tables(&self) -> Vec<ContentTable> {
+        let magic = |kind: &'static str, list: &Catalog<Magic>| {
+            ContentTable::of(
+                kind,
+                &["effect", "dice", "target", "range ft", "casting rounds"],
+                list,
+                |m: &Magic| {
+                    (
+                        m.id.clone(),
+                        vec![
+                            word(m.effect),
+                            m.dice.to_string(),
+                            word(m.target),
+                            m.range.to_string(),
+                            m.casting_time.to_string(),
+                        ],
+                    )
+                },
+            )
+        };
+        let mut armour = ContentTable::of(
+            "armour",
+            &["AC bonus", "magic"],
+            &self.armor,
+            |a: &Armor| {
+                (
+                    a.id.clone(),
+                    vec![format!("+{}", a.bonus), a.magic.to_string()],
+                )
+            },
+        );
+        armour.rows.extend(
+            ContentTable::of("armour", &[], &self.shields, |s: &Shield| {
+                (
+                    s.id.clone(),
+                    vec![format!("{} shield", word(s.size)), String::new()],
+                )
+            })
+            .rows,
+        );
+        vec![
+            ContentTable::of(
+                "monsters",
+                &["name", "HD", "hp", "AC", "move ft", "size", "attacks"],
+                &self.monsters,
+                |m: &Monster| {
+                    let attacks: Vec<String> = m
+                        .attacks
+                        .iter()
+                        .map(|a| format!("{} {}", a.name, a.damage))
+                        .collect();
+                    (
+                        m.id.clone(),
+                        vec![
+                            m.name.clone(),
+                            m.hit_dice.to_string(),
+                            m.hp.to_string(),
+                            m.ac.to_string(),
+                            m.movement.to_string(),
+                            word(m.size),
+                            attacks.join(", "),
+                        ],
+                    )
+                },
+            ),
+            ContentTable::of(
+                "classes",
+                &["hit die", "prime", "BtH at 1st", "abilities"],
+                &self.classes,
+                |c: &Class| {
+                    let abilities: Vec<&str> = [
+                        (c.can_disarm, "disarm"),
+                        (c.back_attack, "back attack"),
+                        (c.monk, "monk"),
+                    ]
+                    .iter()
+                    .filter_map(|(has, name)| has.then_some(*name))
+                    .collect();
+                    (
+                        c.id.clone(),
+                        vec![
+                            format!("d{}", c.hit_die),
+                            ATTRIBUTES[c.prime].to_string(),
+                            format!("{:+}", c.bth.first().copied().unwrap_or(0)),
+                            abilities.join(", "),
+                        ],
+                    )
+                },
+            ),
+            ContentTable::of(
+                "weapons",
+                &["damage", "kind", "range increment ft", "reach ft", "magic"],
+                &self.weapons,
+                |w: &Weapon| {
+                    (
+                        w.id.clone(),
+                        vec![
+                            w.damage.to_string(),
+                            word(w.kind),
+                            w.range_increment.to_string(),
+                            w.reach.to_string(),
+                            w.magic.to_string(),
+                        ],
+                    )
+                },
+            ),
+            armour,
+            magic("spells", &self.spells),
+            magic("items", &self.items),
+            magic("abilities", &self.abilities),
+        ]
+    }
 }
 
 #[cfg(test)]

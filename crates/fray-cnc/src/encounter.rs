@@ -273,10 +273,10 @@ impl CombatantBuilder for Builder<'_> {
                     errors.push(file.error(
                         list.span(),
                         field(i, name),
-                        format!(
-                            "unknown {} `{id}`{}; see content/cnc/magic.toml",
+                        catalog.unknown(
                             kind.key(),
-                            catalog.did_you_mean(id)
+                            id,
+                            &format!("fray content cnc {}s", kind.key()),
                         ),
                     ));
                     continue;
@@ -408,14 +408,15 @@ fn lookup_weapon(
     match content.weapons.get(v.get_ref()) {
         Some(w) => Some(w.clone()),
         None => {
-            errors.push(file.error(
-                v.span(),
-                field(i, name),
-                format!(
-                    "unknown weapon `{}`; see content/cnc/weapons.toml",
-                    v.get_ref()
+            errors.push(
+                file.error(
+                    v.span(),
+                    field(i, name),
+                    content
+                        .weapons
+                        .unknown("weapon", v.get_ref(), "fray content cnc weapons"),
                 ),
-            ));
+            );
             None
         }
     }
@@ -434,14 +435,17 @@ fn build_profile(
     let mut profile = match (&c.monster, &c.class) {
         (Some(m), None) => {
             let Some(monster) = content.monsters.get(m.get_ref()) else {
-                errors.push(file.error(
-                    m.span(),
-                    field(i, "monster"),
-                    format!(
-                        "unknown monster `{}`; see content/cnc/monsters.toml",
-                        m.get_ref()
+                errors.push(
+                    file.error(
+                        m.span(),
+                        field(i, "monster"),
+                        content.monsters.unknown(
+                            "monster",
+                            m.get_ref(),
+                            "fray content cnc monsters",
+                        ),
                     ),
-                ));
+                );
                 return None;
             };
             scores = monster.scores;
@@ -491,14 +495,15 @@ fn build_profile(
         }
         (None, Some(cl)) => {
             let Some(class) = content.classes.get(cl.get_ref()) else {
-                errors.push(file.error(
-                    cl.span(),
-                    field(i, "class"),
-                    format!(
-                        "unknown class `{}`; see content/cnc/classes.toml",
-                        cl.get_ref()
+                errors.push(
+                    file.error(
+                        cl.span(),
+                        field(i, "class"),
+                        content
+                            .classes
+                            .unknown("class", cl.get_ref(), "fray content cnc classes"),
                     ),
-                ));
+                );
                 return None;
             };
             let level = c.level.as_ref().map_or(1, |l| *l.get_ref());
@@ -539,28 +544,38 @@ fn build_profile(
             }
             let off_hand = lookup_weapon(file, i, "off_hand", &c.off_hand, content, errors)
                 .map(|w| AttackForm::of_weapon(&w));
-            let armor = match &c.armor {
-                Some(a) => match content.armor.get(a.get_ref()) {
-                    Some(a) => Some(a.clone()),
-                    None => {
-                        errors.push(file.error(
-                            a.span(),
-                            field(i, "armor"),
-                            format!(
-                                "unknown armour `{}`; see content/cnc/armor.toml",
-                                a.get_ref()
-                            ),
-                        ));
-                        None
-                    }
-                },
-                None => None,
-            };
+            let armor =
+                match &c.armor {
+                    Some(a) => match content.armor.get(a.get_ref()) {
+                        Some(a) => Some(a.clone()),
+                        None => {
+                            errors.push(file.error(
+                                a.span(),
+                                field(i, "armor"),
+                                content.armor.unknown(
+                                    "armour",
+                                    a.get_ref(),
+                                    "fray content cnc armour",
+                                ),
+                            ));
+                            None
+                        }
+                    },
+                    None => None,
+                };
             let shield = match &c.shield {
                 Some(s) => match content.shields.get(s.get_ref()) {
                     Some(s) => Some(s.size),
                     None => {
-                        errors.push(file.error(s.span(), field(i, "shield"), format!("unknown shield `{}`; expected small shield, medium shield or large shield", s.get_ref())));
+                        errors.push(file.error(
+                            s.span(),
+                            field(i, "shield"),
+                            content.shields.unknown(
+                                "shield",
+                                s.get_ref(),
+                                "fray content cnc armour",
+                            ),
+                        ));
                         None
                     }
                 },

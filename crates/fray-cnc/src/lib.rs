@@ -129,6 +129,10 @@ impl RulesetBundle for Cnc {
     fn load(path: &str, text: &str, content: &Content) -> Result<Encounter, FileErrors> {
         encounter::load(path, text, content)
     }
+
+    fn content_tables(content: &Content) -> Vec<fray_core::catalog::ContentTable> {
+        content.tables()
+    }
 }
 
 impl Board for State {

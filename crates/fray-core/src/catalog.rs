@@ -124,6 +124,15 @@ impl<T> Catalog<T> {
         self.entries.is_empty()
     }
 
+    /// What to say of an unknown name: `unknown monster `goblins`; did you mean `goblin`? (`fray
+    /// content cnc monsters` lists them all)`. `listing` is the command that lists this kind.
+    pub fn unknown(&self, kind: &str, name: &str, listing: &str) -> String {
+        format!(
+            "unknown {kind} `{name}`{}; `{listing}` lists them all",
+            self.did_you_mean(name)
+        )
+    }
+
     /// `"; did you mean `x`?"` for an unknown key (empty when no key is near).
     pub fn did_you_mean(&self, unknown: &str) -> String {
         crate::loader::did_you_mean(unknown, self.keys())
@@ -135,6 +144,48 @@ impl<'a, T> IntoIterator for &'a Catalog<T> {
     type IntoIter = std::slice::Iter<'a, T>;
     fn into_iter(self) -> Self::IntoIter {
         self.entries.iter()
+    }
+}
+
+/// One kind of content as `fray content` lists it: a name per row with its key numbers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContentTable {
+    /// The kind, plural, as typed on the command line (`monsters`, `weapons`, `armour`…).
+    pub kind: &'static str,
+    /// Column headings after the name.
+    pub columns: Vec<&'static str>,
+    /// One row per entry, in definition order.
+    pub rows: Vec<ContentRow>,
+}
+
+/// One entry of a [`ContentTable`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContentRow {
+    /// The name to use in encounter files.
+    pub name: String,
+    /// One cell per column.
+    pub cells: Vec<String>,
+}
+
+impl ContentTable {
+    /// A table of `kind` with these columns, rows built from `entries`.
+    pub fn of<'a, T: 'a>(
+        kind: &'static str,
+        columns: &[&'static str],
+        entries: impl IntoIterator<Item = &'a T>,
+        row: impl Fn(&T) -> (String, Vec<String>),
+    ) -> ContentTable {
+        ContentTable {
+            kind,
+            columns: columns.to_vec(),
+            rows: entries
+                .into_iter()
+                .map(|e| {
+                    let (name, cells) = row(e);
+                    ContentRow { name, cells }
+                })
+                .collect(),
+        }
     }
 }
 

@@ -61,8 +61,12 @@ pub fn read_header(file: &SourceFile<'_>) -> Result<RulesetId, Vec<FileError>> {
                     r.span(),
                     Some("ruleset".to_string()),
                     format!(
-                        "unknown ruleset `{}`; expected one of {}",
+                        "unknown ruleset `{}`{}; expected one of {}",
                         r.get_ref(),
+                        crate::loader::did_you_mean(
+                            r.get_ref(),
+                            RulesetId::ALL.iter().map(|id| id.key())
+                        ),
                         ruleset_keys()
                     ),
                 ));

@@ -231,4 +231,7 @@ pub trait RulesetBundle: Ruleset {
 
     /// One attack from `attacker` on `target`, alone (closing in first if the rules allow).
     const SINGLE_ATTACK: AttackPlay<Self>;
+
+    /// The content as `fray content` lists it, one table per kind.
+    fn content_tables(content: &Self::Content) -> Vec<crate::catalog::ContentTable>;
 }

@@ -121,9 +121,69 @@ impl<'a> SourceFile<'a> {
             },
             column,
             field,
-            message: error.message().trim().to_string(),
+            message: plain_words(error.message().trim()),
         }
     }
+}
+
+/// The range of serde's integer type names, in words.
+fn integer_range(ty: &str) -> Option<&'static str> {
+    Some(match ty {
+        "u8" => "from 0 to 255",
+        "u16" => "from 0 to 65535",
+        "u32" => "from 0 to 4294967295",
+        "u64" | "usize" => "from 0 up",
+        "i8" => "from -128 to 127",
+        "i16" => "from -32768 to 32767",
+        "i32" => "from -2147483648 to 2147483647",
+        "i64" | "isize" => "(a whole number)",
+        _ => return None,
+    })
+}
+
+/// Rewrites serde's messages in a file author's terms: "expected i32" becomes the range of
+/// whole numbers allowed, fields are keys, and an unknown key suggests the nearest known one.
+pub fn plain_words(message: &str) -> String {
+    // "invalid value: integer `99999999999`, expected i32" / "invalid type: string \"x\", expected u8"
+    if let Some((what, ty)) = message.rsplit_once(", expected ") {
+        if let Some(range) = integer_range(ty.trim()) {
+            let found = what
+                .trim_start_matches("invalid value: ")
+                .trim_start_matches("invalid type: ")
+                .replace("integer ", "")
+                .replace("floating point ", "");
+            return format!("expected a whole number {range}, found {found}")
+                .replace("number (a whole number)", "number");
+        }
+    }
+    if let Some(rest) = message.strip_prefix("missing field ") {
+        return format!("missing key {rest}");
+    }
+    if let Some(rest) = message.strip_prefix("unknown field ") {
+        // "unknown field `wingspan`, expected one of `id`, `name`, …"
+        if let Some((unknown, expected)) = rest.split_once(", expected ") {
+            let known: Vec<&str> = expected
+                .trim_start_matches("one of ")
+                .split(", ")
+                .map(|k| k.trim_matches('`'))
+                .collect();
+            let name = unknown.trim_matches('`');
+            let hint = crate::loader::did_you_mean(name, known.iter().copied());
+            let hint = match hint.strip_prefix("; ") {
+                Some(h) => format!(" ({h})"),
+                None => hint,
+            };
+            return format!(
+                "unknown key {unknown}{hint}; the keys here are {}",
+                known.join(", ")
+            );
+        }
+        return format!("unknown key {rest}");
+    }
+    if message.starts_with("data did not match any variant of untagged enum") {
+        return "this value has the wrong form here (see docs/encounters.md)".to_string();
+    }
+    message.to_string()
 }
 
 #[cfg(test)]
@@ -138,6 +198,24 @@ mod tests {
         assert_eq!(f.line_col(10), (2, 5));
         let e = f.error(6..7, Some("y".to_string()), "expected a number");
         assert_eq!(e.to_string(), "a.toml:2:1: field `y`: expected a number");
+    }
+
+    #[test]
+    fn serde_messages_read_as_plain_words() {
+        assert_eq!(
+            plain_words("invalid value: integer `99999999999`, expected i32"),
+            "expected a whole number from -2147483648 to 2147483647, found `99999999999`"
+        );
+        assert_eq!(
+            plain_words("invalid type: floating point `0.5`, expected u8"),
+            "expected a whole number from 0 to 255, found `0.5`"
+        );
+        assert_eq!(plain_words("missing field `id`"), "missing key `id`");
+        assert_eq!(
+            plain_words("unknown field `hpp`, expected one of `id`, `hp`, `side`"),
+            "unknown key `hpp` (did you mean `hp`?); the keys here are id, hp, side"
+        );
+        assert_eq!(plain_words("something else"), "something else");
     }
 
     #[test]

@@ -88,6 +88,17 @@ macro_rules! register_rulesets {
             None
         }
 
+        /// The content of ruleset `id` as `fray content` lists it (`None`: not built).
+        pub fn content_tables(
+            id: RulesetId,
+            library: &Library,
+        ) -> Option<Vec<fray_core::catalog::ContentTable>> {
+            $(if id == <$R as Ruleset>::ID {
+                return Some(<$R as RulesetBundle>::content_tables(&library.$Variant));
+            })*
+            None
+        }
+
         /// Reads an encounter of ruleset `id` (`None`: not built).
         fn load_ruleset(
             id: RulesetId,

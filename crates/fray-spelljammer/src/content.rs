@@ -4,6 +4,7 @@
 //! The types here are what the rules read; [`Content::embedded`] loads and validates the files.
 
 use fray_core::catalog::load_two_phase;
+use fray_core::catalog::ContentTable;
 use fray_core::span::{FileError, FileErrors, SourceFile};
 use fray_core::Catalog;
 use serde::Deserialize;
@@ -384,27 +385,6 @@ impl Content {
         self.spells.get(name)
     }
 
-    /// Names of every weapon, for messages.
-    pub fn weapon_names(&self) -> String {
-        one_of(self.weapons.iter().map(|w| w.name.as_str()))
-    }
-    /// Names of every armour, for messages.
-    pub fn armor_names(&self) -> String {
-        one_of(self.armor.iter().map(|a| a.name.as_str()))
-    }
-    /// Names of every shield, for messages.
-    pub fn shield_names(&self) -> String {
-        one_of(self.shields.iter().map(|s| s.name.as_str()))
-    }
-    /// Keys of every monster, for messages.
-    pub fn monster_keys(&self) -> String {
-        one_of(self.monsters.iter().map(|m| m.key.as_str()))
-    }
-    /// Names of every spell, for messages.
-    pub fn spell_names(&self) -> String {
-        one_of(self.spells.iter().map(|s| s.name.as_str()))
-    }
-
     fn read_items(
         &mut self,
         file: &SourceFile<'_>,
@@ -542,10 +522,10 @@ impl Content {
                 None => errors.push(file.error(
                     name.span(),
                     field(&format!("weapons[{j}]")),
-                    format!(
-                        "unknown weapon `{}`; known weapons: {}",
+                    self.weapons.unknown(
+                        "weapon",
                         name.get_ref(),
-                        self.weapon_names()
+                        "fray content spelljammer weapons",
                     ),
                 )),
             }
@@ -605,10 +585,10 @@ impl Content {
                     errors.push(file.error(
                         r.span(),
                         field("ranged"),
-                        format!(
-                            "unknown weapon `{}`; known weapons: {}",
+                        self.weapons.unknown(
+                            "weapon",
                             r.get_ref(),
-                            self.weapon_names()
+                            "fray content spelljammer weapons",
                         ),
                     ));
                     None
@@ -972,6 +952,99 @@ struct SpellFile {
     range: Option<Spanned<i64>>,
 }
 
+impl Content {
+    /// Every kind of content with its key numbers, for `fray content spelljammer`.
+    pub fn tables(&self) -> Vec<ContentTable> {
+        let weapon_row = |w: &Weapon| {
+            (
+                w.name.clone(),
+                vec![
+                    format!("{:+}", w.sc),
+                    w.damage.to_string(),
+                    w.reach.to_string(),
+                    if w.range > 0 {
+                        w.range.to_string()
+                    } else {
+                        String::new()
+                    },
+                    w.class.map_or(String::new(), |c| c.key().to_string()),
+                ],
+            )
+        };
+        let mut armour = ContentTable::of("armour", &["DEF", "PROT"], &self.armor, |a: &Armor| {
+            (
+                a.name.clone(),
+                vec![format!("+{}", a.def), a.prot.to_string()],
+            )
+        });
+        armour.rows.extend(
+            ContentTable::of("armour", &[], &self.shields, |s: &Shield| {
+                (
+                    s.name.clone(),
+                    vec![format!("+{} (shield)", s.def), String::new()],
+                )
+            })
+            .rows,
+        );
+        vec![
+            ContentTable::of(
+                "monsters",
+                &[
+                    "name", "hp", "SC", "DEF", "PROT", "TMR", "attacks", "weapons",
+                ],
+                &self.monsters,
+                |m: &MonsterDef| {
+                    let weapons: Vec<String> = m
+                        .melee
+                        .iter()
+                        .chain(m.ranged.iter())
+                        .map(|w| format!("{} {}", w.name, w.damage))
+                        .collect();
+                    (
+                        m.key.clone(),
+                        vec![
+                            m.name.clone(),
+                            m.hp.to_string(),
+                            m.sc.to_string(),
+                            (m.def + m.def_dex).to_string(),
+                            m.prot.to_string(),
+                            m.tmr.to_string(),
+                            m.attacks.to_string(),
+                            weapons.join(", "),
+                        ],
+                    )
+                },
+            ),
+            ContentTable::of(
+                "weapons",
+                &["SC", "damage", "reach ft", "range ft", "class"],
+                &self.weapons,
+                weapon_row,
+            ),
+            armour,
+            ContentTable::of(
+                "spells",
+                &["kind", "effect", "range ft"],
+                &self.spells,
+                |s: &SpellDef| {
+                    let kind = match s.kind {
+                        SpellKind::Cleric { time } => format!("cleric, {time} segments"),
+                        SpellKind::MageGeneral => "mage (general)".to_string(),
+                        SpellKind::MageSpecific => "mage (specific)".to_string(),
+                    };
+                    let effect = match s.effect {
+                        SpellEffect::Damage { dice, prot } => {
+                            format!("damage {dice}{}", if prot { "" } else { ", ignores PROT" })
+                        }
+                        SpellEffect::Heal { dice } => format!("heal {dice}"),
+                    };
+                    (s.name.clone(), vec![kind, effect, s.range.to_string()])
+                },
+            ),
+        ]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1081,7 +1154,7 @@ mod tests {
             (e.line, e.field.as_deref()),
             (9, Some("monster[0].weapons[0]"))
         );
-        assert!(e.message.contains("known weapons: claw"), "{}", e.message);
+        assert!(e.message.contains("did you mean `claw`?"), "{}", e.message);
         let e = load_err(&format!(
             "{base}[[monster]]\nkey = \"imp\"\nsize = \"huge\"\nhp = 5\nattacks = 1\nsc = 40\nweapons = [\"claw\"]\n"
         ));

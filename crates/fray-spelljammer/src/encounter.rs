@@ -349,15 +349,15 @@ fn lookup_weapon<'a>(
     let v = value.as_ref()?;
     let found = content.weapon(v.get_ref());
     if found.is_none() {
-        errors.push(file.error(
-            v.span(),
-            field(i, name),
-            format!(
-                "unknown weapon `{}`; known weapons: {}",
-                v.get_ref(),
-                content.weapon_names()
+        errors.push(
+            file.error(
+                v.span(),
+                field(i, name),
+                content
+                    .weapons
+                    .unknown("weapon", v.get_ref(), "fray content spelljammer weapons"),
             ),
-        ));
+        );
     }
     found
 }
@@ -393,10 +393,10 @@ fn build_profile(
                 errors.push(file.error(
                     m.span(),
                     field(i, "monster"),
-                    format!(
-                        "unknown monster `{}`; known monsters: {}",
+                    content.monsters.unknown(
+                        "monster",
                         m.get_ref(),
-                        content.monster_keys()
+                        "fray content spelljammer monsters",
                     ),
                 ));
                 return None;
@@ -564,24 +564,25 @@ fn build_profile(
         (None, None) => None,
     };
 
-    let armor = match &c.armor {
-        Some(a) => match content.armor(a.get_ref()) {
-            Some(a) => Some(a),
-            None => {
-                errors.push(file.error(
-                    a.span(),
-                    field(i, "armor"),
-                    format!(
-                        "unknown armour `{}`; known armour: {}",
-                        a.get_ref(),
-                        content.armor_names()
-                    ),
-                ));
-                None
-            }
-        },
-        None => None,
-    };
+    let armor =
+        match &c.armor {
+            Some(a) => match content.armor(a.get_ref()) {
+                Some(a) => Some(a),
+                None => {
+                    errors.push(file.error(
+                        a.span(),
+                        field(i, "armor"),
+                        content.armor.unknown(
+                            "armour",
+                            a.get_ref(),
+                            "fray content spelljammer armour",
+                        ),
+                    ));
+                    None
+                }
+            },
+            None => None,
+        };
     let shield = match &c.shield {
         Some(s) => match content.shield(s.get_ref()) {
             Some(s) => Some(s),
@@ -589,10 +590,10 @@ fn build_profile(
                 errors.push(file.error(
                     s.span(),
                     field(i, "shield"),
-                    format!(
-                        "unknown shield `{}`; known shields: {}",
+                    content.shields.unknown(
+                        "shield",
                         s.get_ref(),
-                        content.shield_names()
+                        "fray content spelljammer armour",
                     ),
                 ));
                 None
@@ -615,10 +616,10 @@ fn build_profile(
             errors.push(file.error(
                 s.name.span(),
                 Some(format!("{at}.name")),
-                format!(
-                    "unknown spell `{}`; known spells: {}",
+                content.spells.unknown(
+                    "spell",
                     s.name.get_ref(),
-                    content.spell_names()
+                    "fray content spelljammer spells",
                 ),
             ));
             continue;
@@ -1247,7 +1248,12 @@ mod tests {
             "{}",
             e.message
         );
-        assert!(e.message.contains("orc"), "{}", e.message);
+        assert!(
+            e.message
+                .contains("`fray content spelljammer monsters` lists them all"),
+            "{}",
+            e.message
+        );
         assert!(e
             .to_string()
             .starts_with("e.toml:11:11: field `combatants[0].monster`"));
@@ -1276,7 +1282,9 @@ mod tests {
                 (17, "combatants[0].spells[0].name".to_string()),
             ]
         );
-        assert!(e[0].message.contains("known weapons: unarmed, dagger"));
+        assert!(e[0]
+            .message
+            .contains("unknown weapon `lightsaber`; `fray content spelljammer weapons`"));
         assert!(e[1].message.contains("not a ranged weapon"));
     }
 
