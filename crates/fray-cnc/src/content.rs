@@ -321,6 +321,21 @@ pub fn attribute_index(name: &str) -> Option<usize> {
     ATTRIBUTES.iter().position(|a| a.eq_ignore_ascii_case(name))
 }
 
+impl ContentFile {
+    /// No definitions at all.
+    fn is_empty(&self) -> bool {
+        self.weapon.is_empty()
+            && self.armor.is_empty()
+            && self.shield.is_empty()
+            && self.monster.is_empty()
+            && self.class.is_empty()
+            && self.spell.is_empty()
+            && self.item.is_empty()
+            && self.ability.is_empty()
+            && self.attribute_modifiers.is_none()
+    }
+}
+
 impl Content {
     /// The modifier of an attribute score.
     pub fn modifier(&self, score: i32) -> i32 {
@@ -344,23 +359,55 @@ impl Content {
             files,
             &mut content,
             |content, file, parsed: &ContentFile, errors| content.read_items(file, parsed, errors),
-            |content, file, parsed, errors| {
-                for (i, m) in parsed.monster.iter().enumerate() {
-                    if let Some(monster) = content.read_monster(file, i, m, errors) {
-                        content.monsters.insert(
-                            "monster",
-                            m.id.get_ref(),
-                            monster,
-                            file,
-                            m.id.span(),
-                            format!("monster[{i}].id"),
-                            errors,
-                        );
-                    }
-                }
-            },
+            |content, file, parsed, errors| content.read_monsters(file, parsed, errors),
         )?;
         Ok(content)
+    }
+
+    /// This content with an encounter's own definitions added (they replace built-in entries
+    /// of the same id; two of one id in the encounter are an error). Borrowed when there are none.
+    pub(crate) fn with_inline(
+        &self,
+        file: &SourceFile<'_>,
+        inline: &ContentFile,
+        errors: &mut Vec<FileError>,
+    ) -> std::borrow::Cow<'_, Content> {
+        if inline.is_empty() {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut content = self.clone();
+        content.weapons.seal();
+        content.armor.seal();
+        content.shields.seal();
+        content.monsters.seal();
+        content.classes.seal();
+        content.spells.seal();
+        content.items.seal();
+        content.abilities.seal();
+        content.read_items(file, inline, errors);
+        content.read_monsters(file, inline, errors);
+        std::borrow::Cow::Owned(content)
+    }
+
+    fn read_monsters(
+        &mut self,
+        file: &SourceFile<'_>,
+        parsed: &ContentFile,
+        errors: &mut Vec<FileError>,
+    ) {
+        for (i, m) in parsed.monster.iter().enumerate() {
+            if let Some(monster) = self.read_monster(file, i, m, errors) {
+                self.monsters.insert(
+                    "monster",
+                    m.id.get_ref(),
+                    monster,
+                    file,
+                    m.id.span(),
+                    format!("monster[{i}].id"),
+                    errors,
+                );
+            }
+        }
     }
 
     fn read_items(
@@ -722,30 +769,30 @@ fn read_weapon(
 
 #[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-struct ContentFile {
+pub(crate) struct ContentFile {
     #[serde(default)]
-    weapon: Vec<WeaponDef>,
+    pub(crate) weapon: Vec<WeaponDef>,
     #[serde(default)]
-    armor: Vec<ArmorDef>,
+    pub(crate) armor: Vec<ArmorDef>,
     #[serde(default)]
-    shield: Vec<ShieldDef>,
+    pub(crate) shield: Vec<ShieldDef>,
     #[serde(default)]
-    monster: Vec<MonsterDef>,
+    pub(crate) monster: Vec<MonsterDef>,
     #[serde(default)]
-    class: Vec<ClassDef>,
+    pub(crate) class: Vec<ClassDef>,
     #[serde(default)]
-    attribute_modifiers: Option<Spanned<Vec<[i32; 2]>>>,
+    pub(crate) attribute_modifiers: Option<Spanned<Vec<[i32; 2]>>>,
     #[serde(default)]
-    spell: Vec<MagicDef>,
+    pub(crate) spell: Vec<MagicDef>,
     #[serde(default)]
-    item: Vec<MagicDef>,
+    pub(crate) item: Vec<MagicDef>,
     #[serde(default)]
-    ability: Vec<MagicDef>,
+    pub(crate) ability: Vec<MagicDef>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct MagicDef {
+pub(crate) struct MagicDef {
     id: Spanned<String>,
     effect: EffectKind,
     dice: Spanned<String>,
@@ -764,9 +811,9 @@ fn one() -> Spanned<u32> {
     Spanned::new(0..0, 1)
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct WeaponDef {
+pub(crate) struct WeaponDef {
     id: Spanned<String>,
     damage: Spanned<String>,
     kind: WeaponKind,
@@ -780,25 +827,25 @@ struct WeaponDef {
     magic: i32,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ArmorDef {
+pub(crate) struct ArmorDef {
     id: Spanned<String>,
     bonus: Spanned<i32>,
     #[serde(default)]
     magic: i32,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ShieldDef {
+pub(crate) struct ShieldDef {
     id: Spanned<String>,
     size: ShieldSize,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct MonsterAttackDef {
+pub(crate) struct MonsterAttackDef {
     name: Option<String>,
     weapon: Option<Spanned<String>>,
     damage: Option<Spanned<String>>,
@@ -812,9 +859,9 @@ struct MonsterAttackDef {
     damage_bonus: i32,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct MonsterDef {
+pub(crate) struct MonsterDef {
     id: Spanned<String>,
     name: Option<String>,
     hit_dice: Spanned<u16>,
@@ -845,9 +892,9 @@ fn default_size() -> Size {
     Size::Medium
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ClassDef {
+pub(crate) struct ClassDef {
     id: Spanned<String>,
     hit_die: u16,
     bth: Spanned<Vec<i32>>,

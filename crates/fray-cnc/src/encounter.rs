@@ -3,7 +3,10 @@
 //! and an optional script. The common keys are read by `fray_core::loader`; this module builds
 //! C&C's combatants and reads C&C's own tables. Every problem is reported at once, located.
 
-use crate::content::{attribute_index, Content, Magic, MagicKind, Size, Weapon};
+use crate::content::{
+    attribute_index, ArmorDef, ClassDef, Content, ContentFile, Magic, MagicDef, MagicKind,
+    MonsterDef, ShieldDef, Size, Weapon, WeaponDef,
+};
 use crate::state::{
     AttackForm, Concealment, Cond, Cover, Fighter, Maneuvers, Options, Profile, StandingModifier,
     State,
@@ -13,6 +16,7 @@ use fray_core::loader::{CombatantBuilder, CombatantEntry, Loader, Placed};
 use fray_core::span::{FileError, FileErrors, SourceFile};
 use fray_core::{Direction, Roster, RulesetId};
 use serde::Deserialize;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use toml::Spanned;
@@ -31,6 +35,23 @@ fray_core::encounter_file! {
         modifiers: Vec<ModifierDef>,
         #[serde(default)]
         falls: Vec<FallDef>,
+        // The encounter's own content, in the content files' format (`[[monster]]`, …).
+        #[serde(default)]
+        weapon: Vec<WeaponDef>,
+        #[serde(default)]
+        armor: Vec<ArmorDef>,
+        #[serde(default)]
+        shield: Vec<ShieldDef>,
+        #[serde(default)]
+        monster: Vec<MonsterDef>,
+        #[serde(default)]
+        class: Vec<ClassDef>,
+        #[serde(default)]
+        spell: Vec<MagicDef>,
+        #[serde(default)]
+        item: Vec<MagicDef>,
+        #[serde(default)]
+        ability: Vec<MagicDef>,
     }
 }
 
@@ -139,7 +160,7 @@ pub fn load(path: &str, text: &str, content: &Content) -> Result<Encounter, File
         path,
         text,
         Builder {
-            content,
+            content: Cow::Borrowed(content),
             magic: Vec::new(),
         },
     )
@@ -151,7 +172,7 @@ fn field(i: usize, name: &str) -> Option<String> {
 
 /// Builds C&C combatants; collects the encounter's table of spells, items and abilities.
 struct Builder<'c> {
-    content: &'c Content,
+    content: Cow<'c, Content>,
     magic: Vec<Magic>,
 }
 
@@ -160,6 +181,23 @@ impl CombatantBuilder for Builder<'_> {
     type Member = (Profile, Fighter);
     type State = State;
     const RULESET: RulesetId = RulesetId::Cnc;
+
+    fn prepare(&mut self, cx: &mut Loader<'_>, def: &EncounterDef) {
+        let inline = ContentFile {
+            weapon: def.weapon.clone(),
+            armor: def.armor.clone(),
+            shield: def.shield.clone(),
+            monster: def.monster.clone(),
+            class: def.class.clone(),
+            attribute_modifiers: None,
+            spell: def.spell.clone(),
+            item: def.item.clone(),
+            ability: def.ability.clone(),
+        };
+        if let Cow::Owned(content) = self.content.with_inline(&cx.file, &inline, &mut cx.errors) {
+            self.content = Cow::Owned(content);
+        }
+    }
 
     fn default_name(&self, c: &CombatantDef) -> Option<String> {
         let m = c.monster.as_ref()?;
@@ -179,7 +217,7 @@ impl CombatantBuilder for Builder<'_> {
     ) -> Option<(Profile, Fighter)> {
         let file = cx.file;
         let errors = &mut cx.errors;
-        let content = self.content;
+        let content: &Content = &self.content;
         let mut profile = build_profile(&file, i, c, content, errors)?;
         let mut conditions = Conditions::default();
         for cond in &c.conditions {
@@ -836,6 +874,37 @@ mod tests {
                 "e.toml:15:9: field `combatants[0].level`: expected a level from 1 to 20"
                     .to_string()
             ]
+        );
+    }
+
+    #[test]
+    fn an_encounter_defines_its_own_content() {
+        let base = UNA.replace("LEVEL", "1");
+        let text = base.replace("monster = \"orc\"", "monster = \"dire badger\"").replace(
+            "class = \"fighter\"",
+            "class = \"fighter\"\nweapon = \"long sword +1\"",
+        ) + "\n[[weapon]]\nid = \"long sword +1\"\ndamage = \"1d8\"\nkind = \"melee\"\nmagic = 1\n\n\
+              [[monster]]\nid = \"dire badger\"\nhit_dice = 3\nhp = 20\nac = 15\nmovement = 20\n\
+              [[monster.attacks]]\nname = \"claw\"\ndamage = \"1d6\"\n\n\
+              [[monster]]\nid = \"orc\"\nhit_dice = 1\nhp = 9\nac = 13\nmovement = 30\n\
+              [[monster.attacks]]\nweapon = \"battle axe\"\n";
+        let content = Content::embedded().unwrap_or_else(|e| panic!("{e}"));
+        let e = load("e.toml", &text, &content).unwrap_or_else(|e| panic!("{e}"));
+        let s = &e.state;
+        let una = s.roster.find("una").unwrap();
+        let badger = s.roster.find("orc").unwrap();
+        assert_eq!(s.p(una).melee[0].magic, 1, "the encounter's +1 sword");
+        assert_eq!(s.p(badger).max_hp, 20, "the encounter's own monster");
+        assert_eq!(e.name, "e.toml");
+        // The built-in content is untouched, and a second definition in one file is an error.
+        assert!(content.monsters.get("dire badger").is_none());
+        let twice = text.clone()
+            + "\n[[weapon]]\nid = \"long sword +1\"\ndamage = \"1d8\"\nkind = \"melee\"\n";
+        let err = errors(&twice);
+        assert_eq!(err.len(), 1, "{err:?}");
+        assert!(
+            err[0].contains("duplicate weapon `long sword +1`: already defined at e.toml:"),
+            "{err:?}"
         );
     }
 }

@@ -32,6 +32,8 @@ pub struct Catalog<T> {
     entries: Vec<T>,
     places: Vec<Place>,
     index: BTreeMap<String, usize>,
+    /// Which entries are built in and may still be redefined (see [`Catalog::seal`]).
+    builtin: Vec<bool>,
 }
 
 impl<T> Default for Catalog<T> {
@@ -40,13 +42,22 @@ impl<T> Default for Catalog<T> {
             entries: Vec::new(),
             places: Vec::new(),
             index: BTreeMap::new(),
+            builtin: Vec::new(),
         }
     }
 }
 
 impl<T> Catalog<T> {
+    /// Marks every entry so far as built in: an encounter's own definitions may then replace
+    /// them (the GM's file wins), while two definitions of one key added after this are still
+    /// an error.
+    pub fn seal(&mut self) {
+        self.builtin = vec![true; self.entries.len()];
+    }
+
     /// Adds `value` under `key`, defined at `span` of `file` (field `field`). A key already
-    /// present is an error naming both places; the first definition stays.
+    /// present is an error naming both places (the first definition stays), unless the first is
+    /// built in and sealed: then the new definition replaces it.
     #[allow(clippy::too_many_arguments)]
     pub fn insert(
         &mut self,
@@ -64,6 +75,12 @@ impl<T> Catalog<T> {
             line,
         };
         if let Some(&first) = self.index.get(key) {
+            if self.builtin.get(first).copied().unwrap_or(false) {
+                self.entries[first] = value;
+                self.places[first] = place;
+                self.builtin[first] = false;
+                return;
+            }
             errors.push(file.error(
                 span,
                 Some(field),
@@ -77,21 +94,6 @@ impl<T> Catalog<T> {
         self.index.insert(key.to_string(), self.entries.len());
         self.entries.push(value);
         self.places.push(place);
-    }
-
-    /// Adds or replaces an entry (an encounter's own definition over the built-in one).
-    pub fn put(&mut self, key: &str, value: T, place: Place) {
-        match self.index.get(key) {
-            Some(&i) => {
-                self.entries[i] = value;
-                self.places[i] = place;
-            }
-            None => {
-                self.index.insert(key.to_string(), self.entries.len());
-                self.entries.push(value);
-                self.places.push(place);
-            }
-        }
     }
 
     /// The entry with this key.
@@ -297,6 +299,34 @@ mod tests {
             errors[0].to_string(),
             "w.toml:2:1: field `weapon[1].id`: duplicate weapon `axe`: already defined at w.toml:1"
         );
+        // Sealed (built-in) entries may be redefined once by an encounter, not twice.
+        c.seal();
+        let encounter = SourceFile::new("e.toml", "x\ny\n");
+        let mut errors = Vec::new();
+        c.insert(
+            "weapon",
+            "axe",
+            3,
+            &encounter,
+            0..1,
+            "weapon[0].id".into(),
+            &mut errors,
+        );
+        assert_eq!((c.get("axe"), errors.len()), (Some(&3), 0));
+        assert_eq!(
+            c.place("axe").map(ToString::to_string).as_deref(),
+            Some("e.toml:1")
+        );
+        c.insert(
+            "weapon",
+            "axe",
+            4,
+            &encounter,
+            2..3,
+            "weapon[1].id".into(),
+            &mut errors,
+        );
+        assert_eq!((c.get("axe"), errors.len()), (Some(&3), 1));
     }
 
     #[test]

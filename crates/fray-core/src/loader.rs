@@ -127,6 +127,12 @@ pub trait CombatantBuilder {
     /// Whether two combatants may stand on one square (e.g. a grappler in its foe's square).
     const SHARED_SQUARES: bool = false;
 
+    /// Reads what the file defines before its combatants (e.g. its own monsters and weapons,
+    /// added to the built-in content). Nothing by default.
+    fn prepare(&mut self, cx: &mut Loader<'_>, file: &Self::File) {
+        let _ = (cx, file);
+    }
+
     /// The display name of an entry that gives none (e.g. its monster's name).
     fn default_name(&self, entry: &<Self::File as EncounterFile>::Entry) -> Option<String>;
 
@@ -425,6 +431,7 @@ pub fn load<B: CombatantBuilder>(
             check_name(&mut cx, format!("sides[{i}].name"), name);
         }
     }
+    builder.prepare(&mut cx, &def);
     let mut members = Vec::new();
     let mut placed: Vec<(String, Pos, Range<usize>)> = Vec::new();
     for (i, entry) in common.combatants.iter().enumerate() {

@@ -344,24 +344,59 @@ impl Content {
             files,
             &mut content,
             |content, file, parsed: &ContentFile, errors| content.read_items(file, parsed, errors),
-            |content, file, parsed, errors| {
-                for (i, m) in parsed.monster.iter().enumerate() {
-                    if let Some(monster) = content.read_monster(file, i, m, errors) {
-                        let key = monster.key.clone();
-                        content.monsters.insert(
-                            "monster",
-                            &key,
-                            monster,
-                            file,
-                            m.key.span(),
-                            format!("monster[{i}].key"),
-                            errors,
-                        );
-                    }
-                }
-            },
+            |content, file, parsed, errors| content.read_monsters(file, parsed, errors),
         )?;
         Ok(content)
+    }
+
+    /// This content with an encounter's own definitions added (they replace built-in entries
+    /// of the same name; two of one name in the encounter are an error). Borrowed when there
+    /// are none.
+    pub(crate) fn with_inline(
+        &self,
+        file: &SourceFile<'_>,
+        inline: &ContentFile,
+        errors: &mut Vec<FileError>,
+    ) -> std::borrow::Cow<'_, Content> {
+        if inline.weapon.is_empty()
+            && inline.armor.is_empty()
+            && inline.shield.is_empty()
+            && inline.monster.is_empty()
+            && inline.spell.is_empty()
+        {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut content = self.clone();
+        content.weapons.seal();
+        content.armor.seal();
+        content.shields.seal();
+        content.monsters.seal();
+        content.spells.seal();
+        content.read_items(file, inline, errors);
+        content.read_monsters(file, inline, errors);
+        std::borrow::Cow::Owned(content)
+    }
+
+    fn read_monsters(
+        &mut self,
+        file: &SourceFile<'_>,
+        parsed: &ContentFile,
+        errors: &mut Vec<FileError>,
+    ) {
+        for (i, m) in parsed.monster.iter().enumerate() {
+            if let Some(monster) = self.read_monster(file, i, m, errors) {
+                let key = monster.key.clone();
+                self.monsters.insert(
+                    "monster",
+                    &key,
+                    monster,
+                    file,
+                    m.key.span(),
+                    format!("monster[{i}].key"),
+                    errors,
+                );
+            }
+        }
     }
 
     /// A weapon by name.
@@ -845,22 +880,22 @@ fn read_spell(
 
 #[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-struct ContentFile {
+pub(crate) struct ContentFile {
     #[serde(default)]
-    weapon: Vec<WeaponFile>,
+    pub(crate) weapon: Vec<WeaponFile>,
     #[serde(default)]
-    armor: Vec<ArmorFile>,
+    pub(crate) armor: Vec<ArmorFile>,
     #[serde(default)]
-    shield: Vec<ShieldFile>,
+    pub(crate) shield: Vec<ShieldFile>,
     #[serde(default)]
-    monster: Vec<MonsterFile>,
+    pub(crate) monster: Vec<MonsterFile>,
     #[serde(default)]
-    spell: Vec<SpellFile>,
+    pub(crate) spell: Vec<SpellFile>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct WeaponFile {
+pub(crate) struct WeaponFile {
     name: Spanned<String>,
     sc: Option<Spanned<i64>>,
     damage: Spanned<String>,
@@ -870,33 +905,33 @@ struct WeaponFile {
     missile: Option<Spanned<String>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ArmorFile {
+pub(crate) struct ArmorFile {
     name: Spanned<String>,
     def: Option<Spanned<i64>>,
     prot: Option<Spanned<i64>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ShieldFile {
+pub(crate) struct ShieldFile {
     name: Spanned<String>,
     def: Option<Spanned<i64>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct NaturalFile {
+pub(crate) struct NaturalFile {
     name: String,
     damage: Spanned<String>,
     sc: Option<Spanned<i64>>,
     reach: Option<Spanned<i64>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct MonsterFile {
+pub(crate) struct MonsterFile {
     key: Spanned<String>,
     name: Option<String>,
     size: Option<Spanned<String>>,
@@ -940,9 +975,9 @@ fn one() -> Option<Spanned<i64>> {
     Some(Spanned::new(0..0, 1))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct SpellFile {
+pub(crate) struct SpellFile {
     name: Spanned<String>,
     kind: Spanned<String>,
     time: Option<Spanned<i64>>,

@@ -6,7 +6,10 @@
 //! "Spelljammer"). Every problem in a file is reported at once, each with file, line, column and
 //! field (`combatants[2].weapon`).
 
-use crate::content::{one_of, Content, Damage, Size, Specialization, Weapon};
+use crate::content::{
+    one_of, ArmorFile, Content, ContentFile, Damage, MonsterFile, ShieldFile, Size, Specialization,
+    SpellFile, Weapon, WeaponFile,
+};
 use crate::rules::tables::{self, Cover, TargetPace};
 use crate::state::{
     Ambush, AttackForm, Fighter, ForcedMove, GrievousWound, Lighting, Options, Override, Plan,
@@ -16,6 +19,7 @@ use fray_core::loader::{CombatantBuilder, CombatantEntry, Loader, Placed};
 use fray_core::span::{FileError, FileErrors, SourceFile};
 use fray_core::{Limits, Pos, Roster, RulesetId, SideId};
 use serde::Deserialize;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use toml::Spanned;
@@ -35,12 +39,18 @@ pub type Encounter = fray_core::Encounter<State>;
 
 /// Reads an encounter file.
 pub fn load(path: &str, text: &str, content: &Content) -> Result<Encounter, FileErrors> {
-    fray_core::loader::load(path, text, Builder { content })
+    fray_core::loader::load(
+        path,
+        text,
+        Builder {
+            content: Cow::Borrowed(content),
+        },
+    )
 }
 
 /// Builds Spelljammer combatants.
 struct Builder<'c> {
-    content: &'c Content,
+    content: Cow<'c, Content>,
 }
 
 impl CombatantBuilder for Builder<'_> {
@@ -48,6 +58,19 @@ impl CombatantBuilder for Builder<'_> {
     type Member = (Profile, Fighter);
     type State = State;
     const RULESET: RulesetId = RulesetId::Spelljammer;
+
+    fn prepare(&mut self, cx: &mut Loader<'_>, def: &EncounterDef) {
+        let inline = ContentFile {
+            weapon: def.weapon.clone(),
+            armor: def.armor.clone(),
+            shield: def.shield.clone(),
+            monster: def.monster.clone(),
+            spell: def.spell.clone(),
+        };
+        if let Cow::Owned(content) = self.content.with_inline(&cx.file, &inline, &mut cx.errors) {
+            self.content = Cow::Owned(content);
+        }
+    }
 
     fn default_name(&self, c: &CombatantDef) -> Option<String> {
         let m = c.monster.as_ref()?;
@@ -62,7 +85,7 @@ impl CombatantBuilder for Builder<'_> {
     ) -> Option<(Profile, Fighter)> {
         let file = cx.file;
         let errors = &mut cx.errors;
-        let profile = build_profile(&file, i, c, self.content, errors)?;
+        let profile = build_profile(&file, i, c, &self.content, errors)?;
         let hp = match &c.start_hp {
             Some(_) => int(
                 &file,
@@ -188,6 +211,17 @@ fray_core::encounter_file! {
         forced_moves: Vec<ForcedMoveDef>,
         #[serde(default)]
         grievous_wounds: Vec<GrievousWoundDef>,
+        // The encounter's own content, in the content files' format (`[[monster]]`, …).
+        #[serde(default)]
+        weapon: Vec<WeaponFile>,
+        #[serde(default)]
+        armor: Vec<ArmorFile>,
+        #[serde(default)]
+        shield: Vec<ShieldFile>,
+        #[serde(default)]
+        monster: Vec<MonsterFile>,
+        #[serde(default)]
+        spell: Vec<SpellFile>,
     }
 }
 
@@ -1414,5 +1448,31 @@ mod tests {
     fn wrong_ruleset_is_refused() {
         let e = errs("schema = 1\nruleset = \"cnc\"\n");
         assert_eq!(e[0].field.as_deref(), Some("ruleset"));
+    }
+
+    #[test]
+    fn an_encounter_defines_its_own_content() {
+        let text = format!(
+            "{HEAD}[[combatants]]\nid = \"x\"\nside = \"a\"\nat = [0, 0]\nhp = 10\nsc = 50\n\
+             weapon = \"star blade\"\n\
+             [[combatants]]\nid = \"y\"\nside = \"b\"\nat = [1, 0]\nmonster = \"void eel\"\n\
+             [[weapon]]\nname = \"star blade\"\nsc = 10\ndamage = \"2d6\"\n\
+             [[monster]]\nkey = \"void eel\"\nhp = 30\nattacks = 1\nsc = 55\nweapons = [\"star blade\"]\n"
+        );
+        let e = ok("e.toml", &text);
+        let x = e.state.roster.find("x").unwrap();
+        let y = e.state.roster.find("y").unwrap();
+        assert_eq!(e.state.p(x).melee[0].damage.to_string(), "2d6");
+        assert_eq!(e.state.p(y).max_hp, 30);
+        assert!(
+            content().monster("void eel").is_none(),
+            "built-in content untouched"
+        );
+        let twice = format!("{text}[[monster]]\nkey = \"void eel\"\nhp = 5\nattacks = 1\nsc = 40\nweapons = [\"dagger\"]\n");
+        let e = errs(&twice);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(e[0]
+            .message
+            .contains("duplicate monster `void eel`: already defined at e.toml:"));
     }
 }
