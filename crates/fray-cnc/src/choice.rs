@@ -3,6 +3,7 @@
 
 use crate::content::MagicKind;
 use crate::state::State;
+use fray_core::catalog::name_key;
 use fray_core::{CombatantId, Illegal, Pos};
 
 /// A movement mode with no other action (CNC-R4.4).
@@ -99,9 +100,9 @@ fn key(state: &State, id: CombatantId) -> &str {
     state.roster.key(id)
 }
 
-/// A spell or item name as one word (`cure-light-wounds`).
+/// A spell or item name as one word (`cure-light-wounds`), as files may write it too.
 fn word(name: &str) -> String {
-    name.replace(' ', "-")
+    name_key(name)
 }
 
 /// Canonical text of a choice.
@@ -183,7 +184,7 @@ pub fn parse(state: &State, text: &str) -> Result<Choice, Illegal> {
         state
             .magic
             .iter()
-            .position(|m| m.id.eq_ignore_ascii_case(&name) && m.kind == kind)
+            .position(|m| name_key(&m.id) == name_key(w) && m.kind == kind)
             .map(|i| i as u16)
             .ok_or_else(|| Illegal {
                 rule: "CNC-R4.1",

@@ -922,7 +922,8 @@ impl Content {
                 list,
                 |m: &Magic| {
                     (
-                        m.id.clone(),
+                        // Written as choices write it (files may use either spelling).
+                        fray_core::catalog::name_key(&m.id),
                         vec![
                             word(m.effect),
                             m.dice.to_string(),

@@ -907,4 +907,16 @@ mod tests {
             "{err:?}"
         );
     }
+
+    #[test]
+    fn spell_names_are_written_alike_in_files_and_choices() {
+        let base = UNA.replace("LEVEL", "1").replace("\"una: attack orc\"", "\"una: cast magic-missile orc\"");
+        for spelling in ["magic missile", "magic-missile", "Magic_Missile"] {
+            let text = base.replace(
+                "class = \"fighter\"",
+                &format!("class = \"fighter\"\nspells = {{ \"{spelling}\" = 1 }}"),
+            );
+            assert_eq!(errors(&text), Vec::<String>::new(), "{spelling}");
+        }
+    }
 }

@@ -26,7 +26,20 @@ impl std::fmt::Display for Place {
     }
 }
 
-/// Named entries of one kind, in definition order, looked up by key.
+/// The form under which a name is looked up: lower case, with spaces and `_` written as `-`, so
+/// that `cure light wounds` in a file and `cure-light-wounds` in a typed choice are one name.
+pub fn name_key(name: &str) -> String {
+    name.trim()
+        .chars()
+        .map(|c| match c {
+            ' ' | '_' | '\t' => '-',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect()
+}
+
+/// Named entries of one kind, in definition order, looked up by key (spelled either way: see
+/// [`name_key`]).
 #[derive(Debug, Clone)]
 pub struct Catalog<T> {
     entries: Vec<T>,
@@ -34,6 +47,8 @@ pub struct Catalog<T> {
     index: BTreeMap<String, usize>,
     /// Which entries are built in and may still be redefined (see [`Catalog::seal`]).
     builtin: Vec<bool>,
+    /// Each entry's key as its file spells it.
+    names: Vec<String>,
 }
 
 impl<T> Default for Catalog<T> {
@@ -43,6 +58,7 @@ impl<T> Default for Catalog<T> {
             places: Vec::new(),
             index: BTreeMap::new(),
             builtin: Vec::new(),
+            names: Vec::new(),
         }
     }
 }
@@ -74,11 +90,15 @@ impl<T> Catalog<T> {
             path: file.path.to_string(),
             line,
         };
+        let spelled = key;
+        let key = name_key(key);
+        let key = key.as_str();
         if let Some(&first) = self.index.get(key) {
             if self.builtin.get(first).copied().unwrap_or(false) {
                 self.entries[first] = value;
                 self.places[first] = place;
                 self.builtin[first] = false;
+                self.names[first] = spelled.to_string();
                 return;
             }
             errors.push(file.error(
@@ -94,16 +114,17 @@ impl<T> Catalog<T> {
         self.index.insert(key.to_string(), self.entries.len());
         self.entries.push(value);
         self.places.push(place);
+        self.names.push(spelled.to_string());
     }
 
     /// The entry with this key.
     pub fn get(&self, key: &str) -> Option<&T> {
-        self.index.get(key).map(|&i| &self.entries[i])
+        self.index.get(&name_key(key)).map(|&i| &self.entries[i])
     }
 
     /// Where the entry with this key was defined.
     pub fn place(&self, key: &str) -> Option<&Place> {
-        self.index.get(key).map(|&i| &self.places[i])
+        self.index.get(&name_key(key)).map(|&i| &self.places[i])
     }
 
     /// Every entry, in definition order.
@@ -111,9 +132,9 @@ impl<T> Catalog<T> {
         self.entries.iter()
     }
 
-    /// Every key, in alphabetical order.
+    /// Every key as its file spells it, in definition order.
     pub fn keys(&self) -> impl Iterator<Item = &str> {
-        self.index.keys().map(String::as_str)
+        self.names.iter().map(String::as_str)
     }
 
     /// How many entries.
@@ -327,6 +348,34 @@ mod tests {
             &mut errors,
         );
         assert_eq!((c.get("axe"), errors.len()), (Some(&3), 1));
+    }
+
+    #[test]
+    fn names_are_one_whether_spaced_or_hyphenated() {
+        let file = SourceFile::new("m.toml", "x\n");
+        let mut errors = Vec::new();
+        let mut c = Catalog::default();
+        c.insert(
+            "spell",
+            "cure light wounds",
+            1,
+            &file,
+            0..1,
+            "spell[0].id".into(),
+            &mut errors,
+        );
+        assert_eq!(c.get("cure-light-wounds"), Some(&1));
+        assert_eq!(c.get("Cure Light Wounds"), Some(&1));
+        c.insert(
+            "spell",
+            "cure-light-wounds",
+            2,
+            &file,
+            0..1,
+            "spell[1].id".into(),
+            &mut errors,
+        );
+        assert_eq!(errors.len(), 1, "one name, defined twice");
     }
 
     #[test]

@@ -1073,7 +1073,9 @@ impl Content {
                         }
                         SpellEffect::Heal { dice } => format!("heal {dice}"),
                     };
-                    (s.name.clone(), vec![kind, effect, s.range.to_string()])
+                    // Written as declarations write it (files may use either spelling).
+                    let name = fray_core::catalog::name_key(&s.name);
+                    (name, vec![kind, effect, s.range.to_string()])
                 },
             ),
         ]
