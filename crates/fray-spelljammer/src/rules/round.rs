@@ -416,7 +416,9 @@ fn attacks_kept(state: &State, id: CombatantId, fives: i32) -> (u8, Vec<&'static
         n = tables::attacks_half_round(n);
         why.push("readying a shield (SJ-R17.5)");
     }
-    if d.potion {
+    // A potion costs half the attacks unless the drinker pays with half its movement.
+    // [Seed: Drink Potion] SJ-R17.6
+    if d.potion && !d.potion_move {
         n = tables::attacks_half_round(n);
         why.push("drinking a potion (SJ-R17.6)");
     }
@@ -445,12 +447,11 @@ fn initiative(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<()
     let mut modifiers = Mods::new(table.events_enabled());
     let fives = initiative_modifiers(state, id, &mut modifiers);
     let (bonus, mods) = (modifiers.sum, modifiers.list);
-    let mut die_index = 0usize;
+    // The die chain counts attacks ("1d10 for the first attack, 1d8 for the second"): a potion
+    // drunk beside them rolls its own d10 and leaves the chain alone. [Seed: Initiative] SJ-R2.3
+    let die_index = 0usize;
     if d.potion {
-        let at = roll_initiative(state, table, id, die_index, &mods, bonus, || {
-            "potion".into()
-        })?;
-        die_index += 1;
+        let at = roll_initiative(state, table, id, 0, &mods, bonus, || "potion".into())?;
         if !tables::is_lost(at) {
             state.schedule.push(Scheduled {
                 who: id,
@@ -598,12 +599,7 @@ fn schedule_free_actions(
         .max();
     let at = match earliest {
         Some(at) => at,
-        None => {
-            let die_index = usize::from(state.f(id).plan.declaration.potion);
-            roll_initiative(state, table, id, die_index, mods, bonus, || {
-                "free action".into()
-            })?
-        }
+        None => roll_initiative(state, table, id, 0, mods, bonus, || "free action".into())?,
     };
     if tables::is_lost(at) {
         table.emit(|| Event::Skipped {
@@ -824,7 +820,10 @@ fn plan_movement(state: &mut State, id: CombatantId) {
         (Intent::Withdraw, _) => (tmr, true, 1),
         _ => return,
     };
-    let feet = if d.potion && !matches!(d.intent, Intent::Attack(_) | Intent::Shoot(_)) {
+    // A potion paid with movement halves it (SJ-R17.6): always for a drinker that makes no
+    // attack, and for an attacker that declared `potion-move`.
+    let attacking = matches!(d.intent, Intent::Attack(_) | Intent::Shoot(_));
+    let feet = if d.potion && (d.potion_move || !attacking) {
         feet / 2
     } else {
         feet
