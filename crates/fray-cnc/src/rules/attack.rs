@@ -332,9 +332,10 @@ fn deal_damage<R: Ruleset<State = State>>(
     Ok(())
 }
 
-/// True when `attacker` has a usable melee attack.
+/// True when `attacker` has a usable melee attack: a disarmed combatant has only its natural
+/// weapons (claws, bite) until it picks its weapon up. [Seed: 11.3 Disarm; CNC-R17.3]
 pub fn can_melee(state: &State, attacker: CombatantId) -> bool {
-    !state.f(attacker).disarmed || state.p(attacker).monster
+    !state.f(attacker).disarmed || state.p(attacker).melee.iter().any(|f| f.natural)
 }
 
 /// A full melee action against `target`: every attack of the routine (or both weapons).
@@ -378,9 +379,14 @@ pub fn melee_routine<R: Ruleset<State = State>>(
         }
         return Ok(());
     }
+    let disarmed = state.f(attacker).disarmed;
     for form in &p.melee {
         if !state.f(target).fights_on() || !state.f(attacker).fights_on() {
             break;
+        }
+        // The weapon lies on the ground: only natural attacks until it is recovered (CNC-R17.3).
+        if disarmed && !form.natural {
+            continue;
         }
         swing(
             state,

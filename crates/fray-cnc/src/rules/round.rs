@@ -547,6 +547,17 @@ fn perform(
             }
         }
         Choice::BreakHold => maneuvers::break_hold(state, table, id),
+        Choice::Recover => {
+            // The weapon fell in an adjacent square (CNC-A24): picking it up is the action.
+            state.f_mut(id).disarmed = false;
+            table.emit(|| Event::Condition {
+                who: id,
+                condition: "disarmed (picks its weapon up from the adjacent square)",
+                gained: false,
+                rule: "CNC-R17.3",
+            });
+            Ok(())
+        }
         Choice::Cast(m, t) => super::magic::cast(state, table, id, m, t),
         Choice::UseItem(m, t) => super::magic::use_item(state, table, id, m, t),
         Choice::UseAbility(m, t) => super::magic::use_ability(state, table, id, m, t),
