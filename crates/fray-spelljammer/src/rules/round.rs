@@ -950,6 +950,14 @@ fn segments(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
                 });
                 continue;
             }
+            // An attack that only waits again for its mover's arrival leaves no line (and no
+            // empty segment heading).
+            if let ActionKind::Attack { n, ranged: false } = act.kind {
+                if waits_silently(state, act.who, n) {
+                    defer_until_arrival(state, table, act.who, n);
+                    continue;
+                }
+            }
             header.show(table);
             match act.kind {
                 ActionKind::Attack { n, ranged } => attack(state, table, act.who, n, ranged)?,
@@ -1329,6 +1337,38 @@ fn defer_until_arrival(state: &mut State, table: T<'_, '_>, who: CombatantId, n:
         });
     }
     true
+}
+
+/// Whether `who`'s melee attack `n` would only wait again for its arrival
+/// ([`defer_until_arrival`]) without anything to log: its target is still up and out of reach
+/// (even with the free move), and the attack has already waited once.
+fn waits_silently(state: &State, who: CombatantId, n: u8) -> bool {
+    let f = state.f(who);
+    let Some(t) = f.plan.target.filter(|&t| state.up_seen(t)) else {
+        return false;
+    };
+    let at = state.f(t).pos;
+    let reach = state.reach(who).max(5);
+    if f.pos.within_reach(at, reach) {
+        return false;
+    }
+    if f.plan.declaration.movement != Movement::NoMovement && !f.plan.free_move_used {
+        if let Some(next) = movement::step_toward(state, who, at) {
+            if next.within_reach(at, reach) {
+                return false;
+            }
+        }
+    }
+    let moving = matches!(
+        f.plan.declaration.movement,
+        Movement::MoveAttack | Movement::RunAttack
+    ) && f.plan.movement.is_some_and(|m| m.feet_left >= 5);
+    let kind = ActionKind::Attack { n, ranged: false };
+    let waited = state
+        .schedule
+        .iter()
+        .any(|s| s.who == who && s.kind == kind && s.segment > state.segment);
+    moving && state.segment > 1 && waited
 }
 
 /// The attacker's target now: the declared one if still up, else another the GM points it at.
