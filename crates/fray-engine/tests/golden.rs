@@ -2,8 +2,7 @@
 //! scripted dice and choices) is fought, and the text log must equal `NAME.log`, or the error must
 //! equal `NAME.err`. One runner serves every ruleset. `UPDATE_GOLDEN=1` rewrites the expectations
 //! (review the diff: the seeds' worked examples are among the cases). Cases run `--strict`:
-//! every die and every choice comes from the script, unless the file has a `# golden: lenient`
-//! line (the default tactics then answer the choices the script leaves out).
+//! every die and every choice comes from the script, so a case shows exactly what it says.
 
 use fray_engine::{AnyEncounter, FightOptions, Library};
 use std::path::{Path, PathBuf};
@@ -21,11 +20,9 @@ fn run_case(path: &Path, library: &Library) -> (String, &'static str) {
         Ok(e) => e,
         Err(e) => return (format!("{e}\n").replace(&full, &name), "err"),
     };
-    // Cases run strictly (every die and choice from the script) unless the file says
-    // `# golden: lenient` (older cases that leave some choices to the default tactics).
-    let lenient = std::fs::read_to_string(path).is_ok_and(|t| t.contains("# golden: lenient"));
+    // Cases run strictly: every die and every choice comes from the script.
     let options = FightOptions {
-        strict: !lenient,
+        strict: true,
         ..FightOptions::default()
     };
     match encounter.fight(&options, true) {
