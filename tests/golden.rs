@@ -2,8 +2,7 @@
 //! scripted dice and choices) is fought, and the text log must equal `NAME.log`, or the error must
 //! equal `NAME.err`. One runner (`fray_engine::testkit::golden_cases`) serves every ruleset.
 //! `UPDATE_GOLDEN=1` rewrites the expectations (review the diff: the seeds' worked examples are
-//! among the cases). Cases run strictly — every die and every choice from the script — unless the
-//! file has a `# golden: lenient` line.
+//! among the cases). Cases run strictly: every die and every choice comes from the script.
 
 use fray_engine::testkit::golden_cases;
 use std::path::Path;

@@ -71,6 +71,8 @@ pub enum Choice {
     Disarm(CombatantId),
     /// Try to break a hold (CNC-R11.3).
     BreakHold,
+    /// Pick the knocked-away weapon up from the adjacent square it fell in (CNC-R17.3, CNC-A24).
+    Recover,
     /// Cast a spell (an index into `State::magic`) at a target (CNC-R4.3).
     Cast(u16, CombatantId),
     /// Use a readied item (an index into `State::magic`) on a target (CNC-R4.6).
@@ -123,6 +125,7 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Overbear(t) => format!("overbear {}", key(state, t)),
         Choice::Disarm(t) => format!("disarm {}", key(state, t)),
         Choice::BreakHold => "break-hold".into(),
+        Choice::Recover => "recover".into(),
         Choice::Aid(t) => format!("aid {}", key(state, t)),
         Choice::Cast(i, t) => format!(
             "cast {} {}",
@@ -203,6 +206,7 @@ pub fn parse(state: &State, text: &str) -> Result<Choice, Illegal> {
         ["disengage", "hasty"] => Choice::DisengageHasty,
         ["disengage", "fighting"] => Choice::DisengageFighting,
         ["break-hold"] | ["break", "hold"] => Choice::BreakHold,
+        ["recover"] | ["pick", "up"] | ["pick-up"] => Choice::Recover,
         ["hold"] => Choice::Hold,
         ["yes"] | ["y"] => Choice::Yes,
         ["no"] | ["n"] => Choice::No,

@@ -61,6 +61,7 @@ struct OptionsDef {
     grapple_size_literal: Option<bool>,
     fall_max_dice: Option<u32>,
     group_initiative: Option<bool>,
+    group_ties_simultaneous: Option<bool>,
     zero_hp_conscious: Option<bool>,
     overbear_uses_bth: Option<bool>,
     grapple_modifier: Option<i32>,
@@ -745,6 +746,9 @@ fn read_options(
         grapple_size_literal: o.grapple_size_literal.unwrap_or(d.grapple_size_literal),
         fall_max_dice: o.fall_max_dice.or(d.fall_max_dice),
         group_initiative: o.group_initiative.unwrap_or(d.group_initiative),
+        group_ties_simultaneous: o
+            .group_ties_simultaneous
+            .unwrap_or(d.group_ties_simultaneous),
         zero_hp_conscious: o.zero_hp_conscious.unwrap_or(d.zero_hp_conscious),
         overbear_uses_bth: o.overbear_uses_bth.unwrap_or(d.overbear_uses_bth),
         grapple_modifier: o.grapple_modifier.unwrap_or(d.grapple_modifier),

@@ -366,6 +366,9 @@ pub struct Options {
     pub fall_max_dice: Option<u32>,
     /// CNC-R2.3 / CNC-G3.
     pub group_initiative: bool,
+    /// CNC-R2.3: sides whose group-initiative rolls tie act simultaneously (true) instead of
+    /// rolling again (false, the default).
+    pub group_ties_simultaneous: bool,
     /// CNC-G12 / CNC-A10: a creature at 0 HP stays conscious.
     pub zero_hp_conscious: bool,
     /// CNC-G7: BtH counts toward overbearing.
@@ -429,6 +432,7 @@ impl Default for Options {
             grapple_size_literal: false,
             fall_max_dice: None,
             group_initiative: false,
+            group_ties_simultaneous: false,
             zero_hp_conscious: false,
             overbear_uses_bth: false,
             grapple_modifier: 0,

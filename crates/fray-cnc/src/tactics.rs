@@ -181,6 +181,10 @@ fn action(state: &State, me: CombatantId) -> Choice {
             return Choice::Aid(friend);
         }
     }
+    // Disarmed with no natural weapon to fall back on: pick the weapon up (CNC-R17.3).
+    if f.disarmed && !can_melee(state, me) {
+        return Choice::Recover;
+    }
     let may_attack = |t: CombatantId| {
         f.free_attacked != Some(t)
             && !(state.options.cover_forbids_attacks && f.cover != Cover::None)

@@ -174,8 +174,8 @@ pub fn assert_choices_round_trip(encounter: &AnyEncounter, seed: u64) -> usize {
 }
 
 /// Runs one golden case: the encounter's text log (`log`) or its error (`err`). Cases run
-/// strictly (every die and choice from the script) unless the file has a line
-/// `# golden: lenient` (the default tactics then answer what the script leaves out).
+/// strictly: every die and every choice comes from the script, so a case shows exactly what it
+/// says.
 pub fn golden_case(path: &Path) -> (String, &'static str) {
     let name = path
         .file_name()
@@ -185,9 +185,8 @@ pub fn golden_case(path: &Path) -> (String, &'static str) {
         Ok(e) => e,
         Err(e) => return (format!("{e}\n").replace(&full, &name), "err"),
     };
-    let lenient = std::fs::read_to_string(path).is_ok_and(|t| t.contains("# golden: lenient"));
     let options = FightOptions {
-        strict: !lenient,
+        strict: true,
         ..FightOptions::default()
     };
     match encounter.fight(&options, true) {

@@ -8,7 +8,7 @@
 //! spaces in spell names, `_` for `-`, two-word spellings and the order of the extras):
 //!
 //! ```text
-//! declaration := intent [movement] [defend N] [aim] [draw | sheathe-draw] [ready-shield] [potion]
+//! declaration := intent [movement] [defend N] [aim] [draw | sheathe-draw] [ready-shield] [potion | potion-move]
 //!                [free [N]]
 //! intent      := attack KEY | shoot KEY | cast SPELL at KEY | full-defense | desperate-defense
 //!              | move toward KEY | run toward KEY | withdraw | pick-up | first-aid KEY | hold
@@ -106,6 +106,10 @@ pub struct Declaration {
     pub ready_shield: bool,
     /// Drink a potion (SJ-R17.6).
     pub potion: bool,
+    /// Pay for the potion with half the movement instead of half the attacks (token
+    /// `potion-move`; SJ-R17.6 "lose half your attacks … or half your movement"). Without it an
+    /// attacker pays with attacks and anyone else with movement.
+    pub potion_move: bool,
     /// Free actions (SJ-R17.7): the first costs nothing, each further one a regular action.
     pub free: u8,
 }
@@ -290,7 +294,11 @@ fn write_declaration(state: &State, caster: Option<CombatantId>, d: &Declaration
         out.push_str(" ready-shield");
     }
     if d.potion {
-        out.push_str(" potion");
+        out.push_str(if d.potion_move {
+            " potion-move"
+        } else {
+            " potion"
+        });
     }
     match d.free {
         0 => {}
@@ -303,7 +311,8 @@ fn write_declaration(state: &State, caster: Option<CombatantId>, d: &Declaration
 const EXPECTED: &str = "expected a declaration (`attack KEY`, `shoot KEY`, `cast SPELL at KEY`, \
      `full-defense`, `desperate-defense`, `move toward KEY`, `run toward KEY`, `withdraw`, \
      `pick-up`, `first-aid KEY`, `hold`, `nothing`, then optionally `no-movement` | `move-attack` | `run-attack` | \
-     `attack-move`, `defend N`, `aim`, `draw` | `sheathe-draw`, `ready-shield`, `potion`, \
+     `attack-move`, `defend N`, `aim`, `draw` | `sheathe-draw`, `ready-shield`, `potion` | \
+     `potion-move`, \
      `free [N]`), or \
      `retarget KEY`, `retarget none`, `yes`, `no`, `push DIRECTION`";
 
@@ -408,6 +417,8 @@ fn is_extra(w: &str) -> bool {
                 | "sheathe-and-draw"
                 | "ready-shield"
                 | "potion"
+                | "potion-move"
+                | "potion-movement"
                 | "free"
                 | "free-action"
         )
@@ -639,6 +650,10 @@ fn parse_extras(d: &mut Declaration, words: &[&str], text: &str) -> Result<(), I
                 }
                 "ready-shield" => d.ready_shield = true,
                 "potion" => d.potion = true,
+                "potion-move" | "potion-movement" => {
+                    d.potion = true;
+                    d.potion_move = true;
+                }
                 "full-defense" | "full-defence" | "full-parry" | "desperate-defense"
                 | "desperate-defence" => {
                     return Err(Illegal {
@@ -745,7 +760,17 @@ mod tests {
                 draw: Draw::Draw,
                 ready_shield: true,
                 potion: true,
+                potion_move: false,
                 free: 0,
+            }))
+        );
+        assert_eq!(
+            parse(&s, "shoot orc-1 potion-move"),
+            Ok(Choice::Declare(Declaration {
+                intent: Intent::Shoot(ORC1),
+                potion: true,
+                potion_move: true,
+                ..Declaration::default()
             }))
         );
         assert_eq!(parse(&s, "push ne"), Ok(Choice::Push(Direction::NorthEast)));

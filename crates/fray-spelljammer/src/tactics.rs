@@ -15,7 +15,8 @@
 //!   with the fewest friends already declared on it (a longer move counts as one more friend),
 //!   then the nearest: standing within reach + 5 ft (the free move), `move-attack` within ½ TMR
 //!   + reach, `run-attack` within TMR + reach; out of reach it runs toward the nearest foe;
-//! - hurt below half with a potion and not in melee: drinks it as well.
+//! - hurt below half with a potion and not in melee: drinks it as well, paying with movement
+//!   when it attacks standing still or has a single attack, else with half its attacks.
 //!
 //! GM rulings: re-target to the nearest foe still up; free attacks and interruptions allowed;
 //! shots into a melee not covered by the table do not go to a friend. A combatant offered a
@@ -106,6 +107,11 @@ fn plan(state: &State, me: CombatantId) -> Declaration {
     let mut d = main_plan(state, me, nearest, in_melee);
     if f.hp * 2 < p.max_hp && !in_melee && may_drink(state, me) {
         d.potion = true;
+        // Pay with whatever costs less (SJ-R17.6): an attacker standing still, or one with a
+        // single attack (half, rounded up, would be all of it), pays with movement.
+        let attacking = matches!(d.intent, Intent::Attack(_) | Intent::Shoot(_));
+        let still = matches!(d.movement, Movement::Stand | Movement::NoMovement);
+        d.potion_move = attacking && (still || p.attacks <= 1);
     }
     d
 }

@@ -333,9 +333,10 @@ fn deal_damage<R: Ruleset<State = State>>(
     Ok(())
 }
 
-/// True when `attacker` has a usable melee attack.
+/// True when `attacker` has a usable melee attack: a disarmed combatant has only its natural
+/// weapons (claws, bite) until it picks its weapon up. [Seed: 11.3 Disarm; CNC-R17.3]
 pub fn can_melee(state: &State, attacker: CombatantId) -> bool {
-    !state.f(attacker).disarmed || state.p(attacker).monster
+    !state.f(attacker).disarmed || state.p(attacker).melee.iter().any(|f| f.natural)
 }
 
 /// A full melee action against `target`: every attack of the routine (or both weapons).
@@ -353,19 +354,8 @@ pub fn melee_routine<R: Ruleset<State = State>>(
     face(state, attacker, target);
     if manner == Manner::TwoWeapons {
         let primary = &p.melee[0];
-        let monk_high = p.monk && p.level >= 6;
-        let off = p.off_hand.as_ref().unwrap_or(primary);
-        let first = if monk_high {
-            Style::Normal
-        } else {
-            Style::PrimaryHand
-        };
-        let second = if monk_high {
-            Style::MonkSecondary
-        } else {
-            Style::OffHand
-        };
-        for (form, style) in [(primary, first), (off, second)] {
+        let (off, first, second) = two_weapon_plan(p, primary);
+        for (form, style) in [(primary, first), (&off, second)] {
             if !state.f(target).fights_on() || !state.f(attacker).fights_on() {
                 break;
             }
@@ -379,9 +369,14 @@ pub fn melee_routine<R: Ruleset<State = State>>(
         }
         return Ok(());
     }
+    let disarmed = state.f(attacker).disarmed;
     for form in &p.melee {
         if !state.f(target).fights_on() || !state.f(attacker).fights_on() {
             break;
+        }
+        // The weapon lies on the ground: only natural attacks until it is recovered (CNC-R17.3).
+        if disarmed && !form.natural {
+            continue;
         }
         swing(
             state,
@@ -392,6 +387,42 @@ pub fn melee_routine<R: Ruleset<State = State>>(
         )?;
     }
     Ok(())
+}
+
+/// The weapon id of a bare-handed attack (content/cnc/weapons.toml).
+pub const UNARMED: &str = "unarmed strike";
+
+/// The second attack of a two-weapon action and the styles of both. A monk's second
+/// hand-to-hand attack is the fist: below 6th level both attacks take the two-weapon penalties
+/// and the fist does "normal fist damage of 1d2"; from 6th level, fighting bare-handed, the
+/// secondary attack has no penalty and does the monk's unarmed damage; a monk "at any level" with
+/// a weapon in one hand takes the standard penalties, the fist doing 1d2. Anyone with an off-hand
+/// weapon (monks too) fights with it at −3/−6. [Seed: 11.7 Two Weapon Fighting; CNC-R17.7, CNC-R17.8]
+pub fn two_weapon_plan(
+    p: &crate::state::Profile,
+    primary: &AttackForm,
+) -> (AttackForm, Style, Style) {
+    if let Some(off) = &p.off_hand {
+        return (off.clone(), Style::PrimaryHand, Style::OffHand);
+    }
+    let bare_handed = primary.name == UNARMED;
+    if p.monk && p.level >= 6 && bare_handed {
+        return (primary.clone(), Style::Normal, Style::MonkSecondary);
+    }
+    let fist = AttackForm {
+        name: "fist".into(),
+        damage: crate::content::DamageDice {
+            count: 1,
+            sides: 2,
+            bonus: 0,
+        },
+        reach: 5,
+        magic: 0,
+        subdual: false,
+        touch: false,
+        natural: false,
+    };
+    (fist, Style::PrimaryHand, Style::OffHand)
 }
 
 fn melee_swing<'f>(

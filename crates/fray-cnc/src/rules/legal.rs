@@ -147,10 +147,18 @@ fn check_action(w: bool, state: &State, actor: CombatantId, choice: Choice) -> R
             }
             Ok(())
         }
+        Choice::Recover => {
+            if !me.disarmed {
+                return no(w, "CNC-R17.3", || "not disarmed: nothing to pick up");
+            }
+            Ok(())
+        }
         Choice::Attack(t) => {
             may_attack(w, state, actor, t)?;
             if !can_melee(state, actor) {
-                return no(w, "CNC-R17.3", || "disarmed: no weapon to attack with");
+                return no(w, "CNC-R17.3", || {
+                    "disarmed: no weapon (or natural attack) to attack with; `recover` picks it up"
+                });
             }
             in_reach_after_half_move(w, state, actor, t, p.reach())
         }
@@ -467,6 +475,9 @@ pub fn action_options(state: &State, actor: CombatantId, out: &mut Vec<Choice>) 
         if !out.contains(&c) && check_action(false, state, actor, c).is_ok() {
             out.push(c);
         }
+    }
+    if me.disarmed {
+        out.push(Choice::Recover);
     }
     out.extend([Pace::Walk, Pace::Jog, Pace::Run].map(Choice::Withdraw));
     out.push(Choice::Hold);

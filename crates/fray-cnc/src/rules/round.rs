@@ -241,6 +241,15 @@ pub fn initiative(
         }
         let places = if side_rolls.is_empty() {
             Vec::new()
+        } else if state.options.group_ties_simultaneous {
+            // CK option: tied sides act at the same time (no re-roll).
+            side_rolls
+                .iter()
+                .map(|&(side, roll, _)| {
+                    let ahead = side_rolls.iter().filter(|o| o.1 > roll).count();
+                    (side, ahead)
+                })
+                .collect()
         } else {
             side_places(table, &side_rolls)?
         };
@@ -250,17 +259,30 @@ pub fn initiative(
                 .find(|(s, _)| *s == side)
                 .map_or(usize::MAX, |s| s.1)
         };
-        let mut order: Vec<(usize, CombatantId)> = actors
-            .iter()
-            .map(|&id| (place(state.f(id).side), id))
-            .collect();
-        order.sort_by_key(|&(place, id)| (place, id));
-        // Each member acts in turn: one group each.
+        // Within a party, file order; each member acts in turn. The k-th members of parties
+        // that share a place (tied, simultaneous) act together as one group.
+        let mut order: Vec<(usize, usize, CombatantId)> = Vec::with_capacity(actors.len());
+        for &id in actors {
+            let side = state.f(id).side;
+            let k = order
+                .iter()
+                .filter(|&&(_, _, o)| state.f(o).side == side)
+                .count();
+            order.push((place(side), k, id));
+        }
+        order.sort_by_key(|&(place, k, id)| (place, k, id));
+        let mut group = 0u32;
+        let mut last = None;
         let order = Order(
             order
                 .into_iter()
-                .enumerate()
-                .map(|(i, (_, id))| (i as u32, id))
+                .map(|(place, k, id)| {
+                    if last.is_some() && last != Some((place, k)) {
+                        group += 1;
+                    }
+                    last = Some((place, k));
+                    (group, id)
+                })
                 .collect(),
         );
         table.emit(|| Event::Order {
@@ -547,6 +569,17 @@ fn perform(
             }
         }
         Choice::BreakHold => maneuvers::break_hold(state, table, id),
+        Choice::Recover => {
+            // The weapon fell in an adjacent square (CNC-A24): picking it up is the action.
+            state.f_mut(id).disarmed = false;
+            table.emit(|| Event::Condition {
+                who: id,
+                condition: "disarmed (picks its weapon up from the adjacent square)",
+                gained: false,
+                rule: "CNC-R17.3",
+            });
+            Ok(())
+        }
         Choice::Cast(m, t) => super::magic::cast(state, table, id, m, t),
         Choice::UseItem(m, t) => super::magic::use_item(state, table, id, m, t),
         Choice::UseAbility(m, t) => super::magic::use_ability(state, table, id, m, t),

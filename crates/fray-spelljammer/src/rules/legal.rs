@@ -674,6 +674,15 @@ pub fn declarations(state: &State, id: CombatantId, out: &mut Vec<Choice>) {
         potion: true,
         ..base
     });
+    if let Some(t) = state.foes_up(id).next() {
+        for intent in [Intent::Attack(t), Intent::Shoot(t)] {
+            push(Declaration {
+                potion: true,
+                potion_move: true,
+                ..with(intent, Movement::Stand)
+            });
+        }
+    }
     push(Declaration {
         ready_shield: true,
         ..base

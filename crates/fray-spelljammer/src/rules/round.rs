@@ -34,11 +34,12 @@ pub fn begin(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
             continue;
         }
         let roll = table.roll_dice(1, 100, Some(id), RollPurpose::Surprise, "SJ-R14.1")?;
+        let (roll, text) = strike::ladder_roll(state, id, roll);
         let step = tables::ladder(roll, state.p(id).per, 4);
         table.emit(|| Event::Ruling {
             rule: "SJ-R14.1",
             text: format!(
-                "{} spots the ambush? d100 {roll} vs PER {} → {}",
+                "{} spots the ambush? d100 {text} vs PER {} → {}",
                 state.roster.name(id),
                 state.p(id).per,
                 ladder_text(step)
@@ -225,11 +226,12 @@ fn forced_moves(state: &mut State, table: T<'_, '_>, segment: i32) -> Result<(),
         });
         let dex = effective_dex(state, who);
         let roll = table.roll_dice(1, 100, Some(who), RollPurpose::Check, "SJ-R5.3")?;
+        let (roll, text) = strike::ladder_roll(state, who, roll);
         let keeps_feet = tables::ladder(roll, dex, 2) <= 2;
         table.emit(|| Event::Ruling {
             rule: "SJ-R5.3",
             text: format!(
-                "{} tries to keep its feet: d100 {roll} vs 2× DEX {} → {}",
+                "{} tries to keep its feet: d100 {text} vs 2× DEX {} → {}",
                 state.roster.name(who),
                 2 * dex,
                 if keeps_feet { "stays up" } else { "falls down" }
@@ -325,15 +327,14 @@ fn declarations(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
                 rule: "SJ-R1.1",
             });
         }
-        accept_declaration(state, table, id, d);
+        accept_declaration(state, id, d);
     }
     Ok(())
 }
 
-/// What a declaration sets up at once: targets, defensive bonuses, a readied shield.
-fn accept_declaration(state: &mut State, table: T<'_, '_>, id: CombatantId, d: Declaration) {
+/// What a declaration sets up at once: targets and defensive bonuses.
+fn accept_declaration(state: &mut State, id: CombatantId, d: Declaration) {
     let rank = state.p(id).weapon_rank;
-    let slung = state.f(id).shield_slung;
     let plan = &mut state.f_mut(id).plan;
     plan.declaration = d;
     plan.target = match d.intent {
@@ -351,14 +352,32 @@ fn accept_declaration(state: &mut State, table: T<'_, '_>, id: CombatantId, d: D
         }
     }
     plan.picking_up = d.intent == Intent::PickUp;
-    if d.ready_shield && slung {
-        state.f_mut(id).shield_slung = false;
-        table.emit(|| Event::Condition {
-            who: id,
-            condition: "shield ready",
-            gained: true,
-            rule: "SJ-R17.5",
-        });
+    // A shield declared readied is not in hand yet: that takes half a round (`ready_shields`).
+}
+
+/// Segment on which a shield readied this round is in hand: readying "takes half a round", and
+/// the seed gives no segment; fray counts half of the ten segments from 10, so the shield guards
+/// from segment 5 on (docs/spelljammer.md). [Seed: Ready Shield] SJ-R17.5
+pub const SHIELD_READY_SEGMENT: i32 = 5;
+
+/// Shields declared readied this round come to hand once half the round has passed.
+/// [Seed: Ready Shield] SJ-R17.5
+fn ready_shields(state: &mut State, table: T<'_, '_>, header: &mut SegmentHeader) {
+    if state.segment > SHIELD_READY_SEGMENT {
+        return;
+    }
+    for id in (0..state.fighters.len() as u16).map(CombatantId) {
+        let f = state.f(id);
+        if f.plan.declaration.ready_shield && f.shield_slung && f.is_up() {
+            state.f_mut(id).shield_slung = false;
+            header.show(table);
+            table.emit(|| Event::Condition {
+                who: id,
+                condition: "shield ready",
+                gained: true,
+                rule: "SJ-R17.5",
+            });
+        }
     }
 }
 
@@ -367,6 +386,11 @@ fn accept_declaration(state: &mut State, table: T<'_, '_>, id: CombatantId, d: D
 fn initiative_modifiers(state: &State, id: CombatantId, out: &mut Mods) -> i32 {
     let d = state.f(id).plan.declaration;
     out.add("DEX", "SJ-R2.2", state.p(id).dex_mod);
+    out.add(
+        "stuck missile (DEX)",
+        "SJ-R23.6",
+        strike::stuck_dex_loss(state, id, state.p(id).dex_mod),
+    );
     let mut fives = 0;
     match d.movement {
         Movement::NoMovement => out.add("no movement", "SJ-R5.1", 3),
@@ -416,7 +440,9 @@ fn attacks_kept(state: &State, id: CombatantId, fives: i32) -> (u8, Vec<&'static
         n = tables::attacks_half_round(n);
         why.push("readying a shield (SJ-R17.5)");
     }
-    if d.potion {
+    // A potion costs half the attacks unless the drinker pays with half its movement.
+    // [Seed: Drink Potion] SJ-R17.6
+    if d.potion && !d.potion_move {
         n = tables::attacks_half_round(n);
         why.push("drinking a potion (SJ-R17.6)");
     }
@@ -445,12 +471,11 @@ fn initiative(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<()
     let mut modifiers = Mods::new(table.events_enabled());
     let fives = initiative_modifiers(state, id, &mut modifiers);
     let (bonus, mods) = (modifiers.sum, modifiers.list);
-    let mut die_index = 0usize;
+    // The die chain counts attacks ("1d10 for the first attack, 1d8 for the second"): a potion
+    // drunk beside them rolls its own d10 and leaves the chain alone. [Seed: Initiative] SJ-R2.3
+    let die_index = 0usize;
     if d.potion {
-        let at = roll_initiative(state, table, id, die_index, &mods, bonus, || {
-            "potion".into()
-        })?;
-        die_index += 1;
+        let at = roll_initiative(state, table, id, 0, &mods, bonus, || "potion".into())?;
         if !tables::is_lost(at) {
             state.schedule.push(Scheduled {
                 who: id,
@@ -598,12 +623,7 @@ fn schedule_free_actions(
         .max();
     let at = match earliest {
         Some(at) => at,
-        None => {
-            let die_index = usize::from(state.f(id).plan.declaration.potion);
-            roll_initiative(state, table, id, die_index, mods, bonus, || {
-                "free action".into()
-            })?
-        }
+        None => roll_initiative(state, table, id, 0, mods, bonus, || "free action".into())?,
     };
     if tables::is_lost(at) {
         table.emit(|| Event::Skipped {
@@ -750,12 +770,13 @@ fn pick_up(
 ) -> Result<(), Interrupt> {
     let dex = effective_dex(state, id);
     let roll = table.roll_dice(1, 100, Some(id), RollPurpose::Check, "SJ-R21.1")?;
+    let (roll, text) = strike::ladder_roll(state, id, roll);
     let step = tables::ladder(roll, dex, 4);
     let result = tables::pick_up_result(step);
     table.emit(|| Event::Ruling {
         rule: "SJ-R21.3",
         text: format!(
-            "{} reaches for its weapon: d100 {roll} vs DEX {dex} → {}",
+            "{} reaches for its weapon: d100 {text} vs DEX {dex} → {}",
             state.roster.name(id),
             match result {
                 tables::PickUp::RetrievedWithAttack => "1×: retrieved, one attack at −5",
@@ -824,7 +845,10 @@ fn plan_movement(state: &mut State, id: CombatantId) {
         (Intent::Withdraw, _) => (tmr, true, 1),
         _ => return,
     };
-    let feet = if d.potion && !matches!(d.intent, Intent::Attack(_) | Intent::Shoot(_)) {
+    // A potion paid with movement halves it (SJ-R17.6): always for a drinker that makes no
+    // attack, and for an attacker that declared `potion-move`.
+    let attacking = matches!(d.intent, Intent::Attack(_) | Intent::Shoot(_));
+    let feet = if d.potion && (d.potion_move || !attacking) {
         feet / 2
     } else {
         feet
@@ -865,13 +889,14 @@ fn segments(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
                 .iter()
                 .take_while(|s| s.segment == segment)
                 .count();
-        if !forced && !moving && end == next {
-            continue;
-        }
         let mut header = SegmentHeader {
             segment,
             shown: false,
         };
+        ready_shields(state, table, &mut header);
+        if !forced && !moving && end == next {
+            continue;
+        }
         if forced {
             header.show(table);
             forced_moves(state, table, segment)?;
@@ -924,6 +949,14 @@ fn segments(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
                     rule,
                 });
                 continue;
+            }
+            // An attack that only waits again for its mover's arrival leaves no line (and no
+            // empty segment heading).
+            if let ActionKind::Attack { n, ranged: false } = act.kind {
+                if waits_silently(state, act.who, n) {
+                    defer_until_arrival(state, table, act.who, n);
+                    continue;
+                }
             }
             header.show(table);
             match act.kind {
@@ -1003,9 +1036,11 @@ fn move_segment(
                 let Some(t) = target.or_else(|| movement::nearest_foe(state, id)) else {
                     break;
                 };
+                // A shooter that declared move- or run-and-attack walks too (toward its target,
+                // stopping at melee contact); range, cover and melee follow from where it ends.
+                // [Seed: Combining Actions] SJ-R17.1, SJ-R17.3
                 let reach = state.reach(id).max(5);
-                let ranged_only = matches!(state.f(id).plan.declaration.intent, Intent::Shoot(_));
-                if ranged_only || state.f(id).pos.within_reach(state.f(t).pos, reach) {
+                if state.f(id).pos.within_reach(state.f(t).pos, reach) {
                     mv.feet_left = 0;
                     break;
                 }
@@ -1212,6 +1247,9 @@ fn attack(
             }
         }
         if !state.f(who).pos.within_reach(state.f(target).pos, reach) {
+            if defer_until_arrival(state, table, who, n) {
+                return Ok(());
+            }
             table.emit(|| Event::Skipped {
                 who,
                 reason: "target out of reach",
@@ -1250,6 +1288,87 @@ fn attack(
         },
     )?;
     done_attack(state, table, who)
+}
+
+/// "You can move up to half your TMR and still attack": a move-and-attack (or run-and-attack)
+/// whose initiative comes before its spread-out movement has brought it into reach attacks on
+/// arrival — the first segment at or after its initiative on which it is in reach. While its
+/// movement is not used up and movement segments remain, the attack waits one segment (logged
+/// once). fray's reading, documented in `docs/spelljammer.md`. Returns whether it waits.
+/// [Seed: Combining Actions › Move and Attack] SJ-R17.1, SJ-R17.3
+fn defer_until_arrival(state: &mut State, table: T<'_, '_>, who: CombatantId, n: u8) -> bool {
+    let f = state.f(who);
+    let segment = state.segment;
+    let moving = matches!(
+        f.plan.declaration.movement,
+        Movement::MoveAttack | Movement::RunAttack
+    ) && f.plan.movement.is_some_and(|m| m.feet_left >= 5);
+    // Movement happens on segments 10 … 1, before each segment's actions.
+    if !moving || segment <= 1 {
+        return false;
+    }
+    let next = segment.min(11) - 1;
+    let kind = ActionKind::Attack { n, ranged: false };
+    // Waited already: the same attack stands on the schedule at an earlier (higher) count.
+    let first_wait = !state
+        .schedule
+        .iter()
+        .any(|s| s.who == who && s.kind == kind && s.segment > segment);
+    let at = state
+        .schedule
+        .iter()
+        .position(|s| s.segment < next)
+        .unwrap_or(state.schedule.len());
+    state.schedule.insert(
+        at,
+        Scheduled {
+            who,
+            segment: next,
+            kind,
+        },
+    );
+    if first_wait {
+        table.emit(|| Event::Ruling {
+            rule: "SJ-R17.1",
+            text: format!(
+                "{} is still on its way (move and attack): its attack comes on arrival",
+                state.roster.name(who)
+            ),
+        });
+    }
+    true
+}
+
+/// Whether `who`'s melee attack `n` would only wait again for its arrival
+/// ([`defer_until_arrival`]) without anything to log: its target is still up and out of reach
+/// (even with the free move), and the attack has already waited once.
+fn waits_silently(state: &State, who: CombatantId, n: u8) -> bool {
+    let f = state.f(who);
+    let Some(t) = f.plan.target.filter(|&t| state.up_seen(t)) else {
+        return false;
+    };
+    let at = state.f(t).pos;
+    let reach = state.reach(who).max(5);
+    if f.pos.within_reach(at, reach) {
+        return false;
+    }
+    if f.plan.declaration.movement != Movement::NoMovement && !f.plan.free_move_used {
+        if let Some(next) = movement::step_toward(state, who, at) {
+            if next.within_reach(at, reach) {
+                return false;
+            }
+        }
+    }
+    let moving = matches!(
+        f.plan.declaration.movement,
+        Movement::MoveAttack | Movement::RunAttack
+    ) && f.plan.movement.is_some_and(|m| m.feet_left >= 5);
+    let kind = ActionKind::Attack { n, ranged: false };
+    let waited = state
+        .schedule
+        .iter()
+        .any(|s| s.who == who && s.kind == kind && s.segment > state.segment);
+    moving && state.segment > 1 && waited
 }
 
 /// The attacker's target now: the declared one if still up, else another the GM points it at.
@@ -1407,12 +1526,13 @@ fn done_attack(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result<
     } else if segment >= 2 {
         let dex = effective_dex(state, who);
         let roll = table.roll_dice(1, 100, Some(who), RollPurpose::Check, "SJ-R17.2")?;
+        let (roll, text) = strike::ladder_roll(state, who, roll);
         let step = tables::ladder(roll, dex, 4);
         let start = tables::attack_move_start(segment, step);
         table.emit(|| Event::Ruling {
             rule: "SJ-R17.2",
             text: format!(
-                "{} moves after attacking on {segment}: d100 {roll} vs DEX {dex} → {}",
+                "{} moves after attacking on {segment}: d100 {text} vs DEX {dex} → {}",
                 state.roster.name(who),
                 match start {
                     Some(s) => format!("{}× DEX, moves from segment {s}", step.min(5)),

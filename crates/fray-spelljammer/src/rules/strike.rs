@@ -73,6 +73,25 @@ pub fn normal_def(state: &State, id: CombatantId) -> i32 {
     p.def_base + p.def_dex + p.def_skill + shield + p.def_magic
 }
 
+/// How much a DEX-derived bonus (`def_dex`, `dex_mod`) drops while missiles are stuck in `id`
+/// (≤ 0). The seed gives the DEX penalty (−2 arrow, −3 javelin, −4 spear, 1 more if grievous)
+/// but no DEX-to-bonus table, so fray scales a positive bonus by the share of DEX left:
+/// `bonus × (DEX − penalty) / DEX`, rounded down; a bonus of 0 or less is left alone
+/// (docs/spelljammer.md). [Seed: Ranged Modifiers › Critical or Grievous Hits] SJ-R23.6
+pub fn stuck_dex_loss(state: &State, id: CombatantId, bonus: i32) -> i32 {
+    let penalty: i32 = state
+        .f(id)
+        .stuck
+        .iter()
+        .map(|s| tables::stuck_effect(s.missile, s.grievous).0)
+        .sum();
+    let dex = state.p(id).dex;
+    if penalty == 0 || bonus <= 0 || dex <= 0 {
+        return 0;
+    }
+    bonus * (dex + penalty).max(0) / dex - bonus
+}
+
 /// The PROT that still protects `id` (armour less grievous losses, plus GM adjustments).
 pub fn prot(state: &State, id: CombatantId) -> i32 {
     let adjust: i32 = state
@@ -96,6 +115,22 @@ pub fn wound_modifier(state: &State, id: CombatantId) -> i32 {
 /// The wound modifier of `id` as this segment's simultaneous actions see it (SJ-R12, SJ-A11).
 fn wound_modifier_seen(state: &State, id: CombatantId) -> i32 {
     tables::wound_modifier(state.hp_seen(id), state.p(id).max_hp)
+}
+
+/// A DEX or PER ladder roll with the wound modifier: "wound modifiers apply to all actions
+/// including … skill rolls", so a roll-under d100 counts as `roll − modifier` (at −10, a 35
+/// counts as 45). Returns the roll that counts and how to write it.
+/// [Seed: Wound Modifiers] SJ-R12.1
+pub fn ladder_roll(state: &State, id: CombatantId, roll: u32) -> (u32, String) {
+    let w = wound_modifier_seen(state, id);
+    if w == 0 {
+        return (roll, roll.to_string());
+    }
+    let counted = (roll as i32 - w).max(1) as u32;
+    (
+        counted,
+        format!("{roll} {w:+} wounds (SJ-R12.1) = {counted}"),
+    )
 }
 
 /// How many attackers are on `target` in melee this round, counting tentacle pairs: the
@@ -131,12 +166,16 @@ fn melee_attackers(state: &State, target: CombatantId, attacker: CombatantId) ->
 /// A k× PER roll for a combatant that cannot see its foe (SJ-R18.1): the ladder step (1, 2, or
 /// 3 for no success).
 fn per_step(state: &State, table: T<'_, '_>, who: CombatantId) -> Result<u8, Interrupt> {
-    let roll = table.roll_dice(1, 100, Some(who), RollPurpose::Check, "SJ-R18.1")?;
+    let (roll, text) = ladder_roll(
+        state,
+        who,
+        table.roll_dice(1, 100, Some(who), RollPurpose::Check, "SJ-R18.1")?,
+    );
     let step = tables::ladder(roll, state.p(who).per, 2);
     table.emit(|| Event::Ruling {
         rule: "SJ-R18.1",
         text: format!(
-            "{} rolls PER against an unseen foe: d100 {roll} vs PER {} → {}",
+            "{} rolls PER against an unseen foe: d100 {text} vs PER {} → {}",
             state.roster.name(who),
             state.p(who).per,
             match step {
@@ -311,6 +350,14 @@ pub fn strike(
     let mut def = Mods::new(keep);
     let normal = normal_def(state, target);
     let casting = casting_now(state, target);
+    // Casting and careful aim take DEF from DEX away altogether (below).
+    if !casting && !t_decl.aim {
+        def.add(
+            "stuck missile (DEX)",
+            "SJ-R23.6",
+            stuck_dex_loss(state, target, tp.def_dex),
+        );
+    }
     if casting {
         let lost = tp.def_dex + tp.def_skill + if t.shield_slung { 0 } else { tp.def_shield };
         def.add("casting", "SJ-R16.1", -lost);
