@@ -602,3 +602,53 @@ fn the_answers_limit_inside_a_legal_fight_is_a_stalemate_with_its_reason() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn sim_report_reads_well_and_the_svg_matches_it() {
+    let dir = scratch("svg");
+    let plot = dir.join("p.svg");
+    let o = fray(&[
+        "sim",
+        "examples/cnc/skirmish.toml",
+        "-n",
+        "2000",
+        "--seed",
+        "3",
+        "--plot",
+        plot.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    // No seed-derivation internals in the header; sentences that agree.
+    let header: Vec<&str> = text.lines().take(2).collect();
+    assert!(!header[1].contains("splitmix"), "{}", header[1]);
+    assert!(text.contains("The party wins"), "{text}");
+    assert!(text.contains("The raiders win "), "{text}");
+    assert!(
+        text.contains("first fight the party lost or drew"),
+        "{text}"
+    );
+    // The text histogram's groups are the SVG's bars, in order.
+    let text_groups: Vec<String> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Rounds to finish"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect();
+    let svg = std::fs::read_to_string(&plot).expect("svg");
+    let svg_groups: Vec<String> = svg
+        .split("<title>fights: ")
+        .skip(1)
+        .map(|t| t.split(' ').next().unwrap().to_string())
+        .collect();
+    assert!(!text_groups.is_empty());
+    assert_eq!(text_groups, svg_groups);
+    // Win rates with their intervals, as in the text.
+    for line in text.lines().filter(|l| l.contains(" win")) {
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        let rate = cells[cells.len() - 4];
+        assert!(svg.contains(&format!(">{rate} (")), "{rate} not in the SVG");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
