@@ -446,3 +446,209 @@ fn dist_tables_are_capped_unless_full() {
         "{last}"
     );
 }
+
+/// Runs `fray ARGS` under a 1 GB address-space limit (`ulimit -v`), killed after `seconds`.
+fn fray_bounded(args: &[&str], seconds: u64) -> Output {
+    let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
+    let script = format!(
+        "ulimit -v 1000000; exec timeout -s KILL {seconds} '{}' {}",
+        env!("CARGO_BIN_EXE_fray"),
+        quoted.join(" ")
+    );
+    Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("sh runs")
+}
+
+/// An encounter with `attacker` and `target` (monsters) side by side and `crowd` orcs.
+fn odds_file(
+    dir: &std::path::Path,
+    name: &str,
+    attacker: &str,
+    target: &str,
+    crowd: u32,
+) -> String {
+    let mut text = format!(
+        "schema = 1\nruleset = \"cnc\"\nname = \"{name}\"\n[[sides]]\nid = \"a\"\n[[sides]]\nid = \"b\"\n\
+         [[combatants]]\nid = \"attacker\"\nside = \"a\"\nat = [0, 0]\nmonster = \"{attacker}\"\n\
+         [[combatants]]\nid = \"target\"\nside = \"b\"\nat = [1, 0]\nmonster = \"{target}\"\n"
+    );
+    if crowd > 0 {
+        text.push_str(&format!(
+            "[[combatants]]\nid = \"crowd\"\nside = \"b\"\ncount = {crowd}\nat = [10, 10]\nmonster = \"orc\"\n"
+        ));
+    }
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn odds_memory_stays_bounded_whatever_the_roster() {
+    let dir = scratch("odds");
+    // A shot whose miss flies on past a row of 10 bystanders (stray missiles).
+    let shot = dir.join("shot.toml");
+    std::fs::write(
+        &shot,
+        "schema = 1\nruleset = \"cnc\"\nname = \"Shot\"\n[[sides]]\nid = \"a\"\n[[sides]]\nid = \"b\"\n\
+         [[combatants]]\nid = \"archer\"\nside = \"a\"\nat = [0, 0]\nclass = \"ranger\"\nlevel = 3\n\
+         hp = 22\nscores = { str = 13, dex = 17 }\nweapon = \"short sword\"\nranged = \"long bow\"\n\
+         [[combatants]]\nid = \"target\"\nside = \"b\"\nat = [2, 0]\nmonster = \"orc\"\n\
+         [[combatants]]\nid = \"by\"\nside = \"b\"\ncount = 10\nat = [3, 0]\nmonster = \"orc\"\n",
+    )
+    .unwrap();
+    let shot = shot.display().to_string();
+    let big_bear = odds_file(&dir, "bear-crowd", "brown bear", "brown bear", 490);
+    for (file, attacker) in [(&shot, "archer"), (&big_bear, "attacker")] {
+        let start = Instant::now();
+        let o = fray_bounded(
+            &["odds", file, "--attacker", attacker, "--target", "target"],
+            60,
+        );
+        assert_eq!(o.status.code(), Some(2), "{file}: {}", stderr(&o));
+        assert!(stderr(&o).contains("too complex"), "{}", stderr(&o));
+        assert!(o.stdout.is_empty());
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{file}: {:?}",
+            start.elapsed()
+        );
+    }
+    // Three attacks of a brown bear on an orc amid a crowd of 100: exact, within the bound.
+    let bear = odds_file(&dir, "bear-orc", "brown bear", "orc", 100);
+    let o = fray_bounded(
+        &[
+            "odds",
+            &bear,
+            "--attacker",
+            "attacker",
+            "--target",
+            "target",
+            "--json",
+        ],
+        120,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let branches = v["branches"].as_u64().unwrap();
+    assert!(branches > 10_000, "{branches}");
+    let total: f64 = v["damage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d[1].as_f64().unwrap())
+        .sum();
+    assert!((total - 1.0).abs() < 1e-9, "{total}");
+    // Past the branch limit after exploring it all (slow in a debug build: release only).
+    if !cfg!(debug_assertions) {
+        let bears = odds_file(&dir, "bears", "brown bear", "brown bear", 100);
+        let o = fray_bounded(
+            &[
+                "odds",
+                &bears,
+                "--attacker",
+                "attacker",
+                "--target",
+                "target",
+            ],
+            60,
+        );
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("too complex"), "{}", stderr(&o));
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_answers_limit_inside_a_legal_fight_is_a_stalemate_with_its_reason() {
+    let answers = limits::value("answers per fight");
+    let rounds = limits::value("rounds per fight (ceiling)");
+    let dir = scratch("answers");
+    // 30 against 30, too far apart to meet within the round limit: the answers run out first.
+    let file = dir.join("far.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "schema = 1\nruleset = \"cnc\"\nname = \"Far apart\"\nmax_rounds = {rounds}\n\
+             [[sides]]\nid = \"a\"\n[[sides]]\nid = \"b\"\n\
+             [[combatants]]\nid = \"x\"\nside = \"a\"\ncount = 30\nat = [0, 0]\nmonster = \"orc\"\n\
+             [[combatants]]\nid = \"y\"\nside = \"b\"\ncount = 30\nat = [0, 1000000]\nmonster = \"orc\"\n"
+        ),
+    )
+    .unwrap();
+    let file = file.display().to_string();
+    let o = fray(&["fight", &file, "--seed", "1", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() > 1000, "the log is printed");
+    let end: serde_json::Value = serde_json::from_str(lines[lines.len() - 1]).expect("JSON");
+    assert_eq!(end["type"], "end");
+    assert_eq!(end["stalemate"], true);
+    assert_eq!(end["reason"], "answers per fight limit");
+    assert!(end["rounds"].as_u64().unwrap() < rounds);
+    // The limit is the documented one: the fight used exactly that many answers.
+    let rolls_and_choices = lines
+        .iter()
+        .filter(|l| l.contains("\"type\":\"start\""))
+        .count();
+    assert_eq!(rolls_and_choices, 1);
+    assert!(
+        answers >= 1_000_000,
+        "the test's fight is sized for {answers} answers"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn sim_report_reads_well_and_the_svg_matches_it() {
+    let dir = scratch("svg");
+    let plot = dir.join("p.svg");
+    let o = fray(&[
+        "sim",
+        "examples/cnc/skirmish.toml",
+        "-n",
+        "2000",
+        "--seed",
+        "3",
+        "--plot",
+        plot.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    // No seed-derivation internals in the header; sentences that agree.
+    let header: Vec<&str> = text.lines().take(2).collect();
+    assert!(!header[1].contains("splitmix"), "{}", header[1]);
+    assert!(text.contains("The party wins"), "{text}");
+    assert!(text.contains("The raiders win "), "{text}");
+    assert!(
+        text.contains("first fight the party lost or drew"),
+        "{text}"
+    );
+    // The text histogram's groups are the SVG's bars, in order.
+    let text_groups: Vec<String> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Rounds to finish"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect();
+    let svg = std::fs::read_to_string(&plot).expect("svg");
+    let svg_groups: Vec<String> = svg
+        .split("<title>fights: ")
+        .skip(1)
+        .map(|t| t.split(' ').next().unwrap().to_string())
+        .collect();
+    assert!(!text_groups.is_empty());
+    assert_eq!(text_groups, svg_groups);
+    // Win rates with their intervals, as in the text.
+    for line in text.lines().filter(|l| l.contains(" win")) {
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        let rate = cells[cells.len() - 4];
+        assert!(svg.contains(&format!(">{rate} (")), "{rate} not in the SVG");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

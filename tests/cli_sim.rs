@@ -62,7 +62,7 @@ fn text_report_has_every_section() {
         "3000 runs, seed 11",
         "The fighters win",
         "The orcs win",
-        "Round limit (stalemate)",
+        "Stalemate (a limit reached)",
         "Nobody left standing",
         "Rounds to finish: mean",
         "median",

@@ -914,7 +914,9 @@ mod tests {
 
     #[test]
     fn spell_names_are_written_alike_in_files_and_choices() {
-        let base = UNA.replace("LEVEL", "1").replace("\"una: attack orc\"", "\"una: cast magic-missile orc\"");
+        let base = UNA
+            .replace("LEVEL", "1")
+            .replace("\"una: attack orc\"", "\"una: cast magic-missile orc\"");
         for spelling in ["magic missile", "magic-missile", "Magic_Missile"] {
             let text = base.replace(
                 "class = \"fighter\"",

@@ -291,8 +291,11 @@ pub enum Event {
         winner: Option<SideId>,
         /// Rounds played.
         rounds: u32,
-        /// True when the round limit stopped the fight.
+        /// True when a limit (rounds, or answers per fight) stopped the fight.
         stalemate: bool,
+        /// The limit that stopped the fight inside a round (e.g. "answers per fight"); `None`
+        /// for the round limit and for fights that ended on their own.
+        limit: Option<&'static str>,
     },
 }
 
@@ -573,10 +576,12 @@ impl Event {
                 winner,
                 rounds,
                 stalemate,
+                limit,
             } => match (winner, stalemate) {
                 (_, true) => {
                     let plural = if *rounds == 1 { "round" } else { "rounds" };
-                    let _ = write!(s, "stalemate: round limit reached after {rounds} {plural}");
+                    let what = limit.unwrap_or("round");
+                    let _ = write!(s, "stalemate: {what} limit reached after {rounds} {plural}");
                 }
                 (Some(side), _) => {
                     let plural = if *rounds == 1 { "round" } else { "rounds" };
@@ -717,8 +722,15 @@ impl Event {
                 winner,
                 rounds,
                 stalemate,
-            } => json!({"winner": winner.map(|s| roster.side_key(s).to_string()),
-                        "rounds": rounds, "stalemate": stalemate}),
+                limit,
+            } => {
+                let mut end = json!({"winner": winner.map(|s| roster.side_key(s).to_string()),
+                        "rounds": rounds, "stalemate": stalemate});
+                if *stalemate {
+                    end["reason"] = json!(format!("{} limit", limit.unwrap_or("round")));
+                }
+                end
+            }
         };
         if let Value::Object(map) = &mut v {
             let mut out = serde_json::Map::new();

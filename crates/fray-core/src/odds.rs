@@ -17,6 +17,14 @@ use std::collections::HashMap;
 /// Most branches one enumeration may explore.
 pub const MAX_BRANCHES: usize = 1_000_000;
 
+/// Most branches × combatants one enumeration may explore: each branch replays from a copy of
+/// the whole starting state, so a large roster allows fewer branches (time stays bounded).
+pub const MAX_WORK: usize = 100_000_000;
+
+/// Most branches waiting to be explored at once. Each holds only its die results (never a
+/// state), and the search is depth-first, so this is reached only by absurdly wide rolls.
+pub const MAX_PENDING: usize = 1_000_000;
+
 /// One way the enumerated play can go.
 #[derive(Debug, Clone)]
 pub struct Branch<S> {
@@ -29,11 +37,19 @@ pub struct Branch<S> {
 }
 
 /// Why an enumeration failed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum OddsError {
     /// Too many branches.
-    #[error("more than {MAX_BRANCHES} branches: the attack is too complex to enumerate exactly")]
-    TooManyBranches,
+    #[error("more than {0} branches: the attack is too complex to enumerate exactly")]
+    TooManyBranches(usize),
+    /// Estimated, before enumerating, to need far more branches than the limit.
+    #[error("about {0:.1e} branches estimated (at most {1}): the attack is too complex to enumerate exactly")]
+    EstimatedTooMany(f64, usize),
+    /// Too many branches waiting at once.
+    #[error(
+        "more than {MAX_PENDING} branches pending: the attack is too complex to enumerate exactly"
+    )]
+    TooManyPending,
     /// The rules stopped for another reason (an illegal choice, a limit).
     #[error("the rules stopped: {0:?}")]
     Stopped(Interrupt),
@@ -84,40 +100,142 @@ impl<R: Ruleset> Driver<R> for PrefixDriver<'_> {
     }
 }
 
+/// Random probes run before an enumeration to estimate its size.
+const PROBES: u64 = 256;
+
+/// A driver that plays one random path and multiplies the number of possible totals of each
+/// roll along it (Knuth's estimator of a search tree's size).
+struct ProbeDriver {
+    dice: crate::driver::AutoDriver,
+    /// Product of the fan-outs so far (the estimated number of nodes at this depth).
+    width: f64,
+    /// Sum of `width` over the depths so far (the estimated number of nodes above).
+    nodes: f64,
+}
+
+impl<R: Ruleset> Driver<R> for ProbeDriver {
+    fn wants_options(&self) -> bool {
+        false
+    }
+    fn needs_checking(&self) -> bool {
+        false
+    }
+    fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
+        let totals = f64::from(request.count) * f64::from(request.sides.max(1) - 1) + 1.0;
+        self.width *= totals;
+        self.nodes += self.width;
+        Driver::<R>::roll(&mut self.dice, request)
+    }
+    fn choose(
+        &mut self,
+        state: &R::State,
+        request: &ChoiceRequest<'_, R::Choice>,
+    ) -> Result<R::Choice, Interrupt> {
+        Ok(R::tactics(state, request))
+    }
+}
+
+/// The estimated number of branches enumerating `play` would explore (the mean of
+/// [`PROBES`] random paths, with fixed seeds: the estimate is deterministic).
+fn estimate_branches<R: Ruleset>(
+    start: &R::State,
+    round: u32,
+    play: &impl Fn(&mut R::State, &mut Table<'_, R>) -> Result<(), Interrupt>,
+) -> f64 {
+    let limits = Limits::default();
+    let mut total = 0.0;
+    for probe in 0..PROBES {
+        let mut state = start.clone();
+        let mut driver = ProbeDriver {
+            dice: crate::driver::AutoDriver::new(probe.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+            width: 1.0,
+            nodes: 1.0,
+        };
+        let mut sink = crate::event::NullSink;
+        {
+            let mut table = Table::new(&mut driver, &mut sink, None, &limits);
+            table.set_round(round);
+            // A probe that stops early (a limit, an illegal choice) just counts what it saw;
+            // the enumeration itself reports the reason.
+            let _ = play(&mut state, &mut table);
+        }
+        total += driver.nodes;
+    }
+    total / PROBES as f64
+}
+
 /// Plays `play` from `start` against every die result and returns every branch.
+///
+/// Keeps every branch's end state and events: memory grows with branches × roster. Prefer
+/// [`enumerate_with`], which hands each finished branch to a callback and keeps nothing.
 pub fn enumerate<R: Ruleset>(
     start: &R::State,
     round: u32,
     play: impl Fn(&mut R::State, &mut Table<'_, R>) -> Result<(), Interrupt>,
 ) -> Result<Vec<Branch<R::State>>, OddsError> {
+    let mut leaves = Vec::new();
+    enumerate_with::<R>(start, round, play, |probability, state, events| {
+        leaves.push(Branch {
+            probability: probability.clone(),
+            state: state.clone(),
+            events: events.to_vec(),
+        });
+    })?;
+    Ok(leaves)
+}
+
+/// Plays `play` from `start` against every die result, depth first, and hands each finished
+/// branch (its probability, end state and events) to `leaf`, in roll order; returns the number
+/// of branches explored.
+///
+/// Memory stays bounded whatever the roster: one state and one event list are alive at a time
+/// (the branch being played), and a pending branch is only its die results and probability.
+/// The work is refused past [`MAX_BRANCHES`] explored (fewer with a large roster: at most
+/// [`MAX_WORK`] branches × combatants), or [`MAX_PENDING`] waiting branches; and at once,
+/// without enumerating, when random probes estimate more than twice the branches allowed.
+pub fn enumerate_with<R: Ruleset>(
+    start: &R::State,
+    round: u32,
+    play: impl Fn(&mut R::State, &mut Table<'_, R>) -> Result<(), Interrupt>,
+    mut leaf: impl FnMut(&BigRational, &R::State, &[(u32, Event)]),
+) -> Result<usize, OddsError> {
+    let combatants = R::roster(start).combatants.len().max(1);
+    let max_branches = MAX_BRANCHES.min(MAX_WORK / combatants);
+    // Refuse at once what would only be refused after the whole budget of branches: the
+    // estimate is unbiased, and a margin of 2 keeps enumerations that fit from being refused.
+    let estimate = estimate_branches::<R>(start, round, &play);
+    if estimate > 2.0 * max_branches as f64 {
+        return Err(OddsError::EstimatedTooMany(estimate, max_branches));
+    }
     let limits = Limits::default();
     let mut pmf_cache: HashMap<(u16, u16), Vec<BigRational>> = HashMap::new();
     let mut pending: Vec<(Vec<u32>, BigRational)> = vec![(Vec::new(), BigRational::one())];
-    let mut leaves = Vec::new();
     let mut explored = 0usize;
+    let mut sink = VecSink::default();
     while let Some((prefix, probability)) = pending.pop() {
         explored += 1;
-        if explored > MAX_BRANCHES {
-            return Err(OddsError::TooManyBranches);
+        if explored > max_branches {
+            return Err(OddsError::TooManyBranches(max_branches));
         }
         let mut state = start.clone();
         let mut driver = PrefixDriver {
             prefix: &prefix,
             next: 0,
         };
-        let mut sink = VecSink::default();
+        sink.events.clear();
         let result = {
             let mut table = Table::new(&mut driver, &mut sink, None, &limits);
             table.set_round(round);
             play(&mut state, &mut table)
         };
         match result {
-            Ok(()) => leaves.push(Branch {
-                probability,
-                state,
-                events: sink.events,
-            }),
+            Ok(()) => leaf(&probability, &state, &sink.events),
             Err(Interrupt::NeedRoll(request)) => {
+                // Checked before the pool's counts are computed (they cost count² · sides).
+                let totals = usize::from(request.count) * usize::from(request.sides).max(1);
+                if pending.len().saturating_add(totals) > MAX_PENDING {
+                    return Err(OddsError::TooManyPending);
+                }
                 let pmf = pmf_cache
                     .entry((request.count, request.sides))
                     .or_insert_with(|| {
@@ -127,6 +245,7 @@ pub fn enumerate<R: Ruleset>(
                             .map(|w| BigRational::new(w.into(), total.clone().into()))
                             .collect()
                     });
+                // Pushed in reverse so that the smallest total is explored first.
                 for (i, p) in pmf.iter().enumerate().rev() {
                     let mut next = prefix.clone();
                     next.push(u32::from(request.count) + i as u32);
@@ -136,8 +255,7 @@ pub fn enumerate<R: Ruleset>(
             Err(other) => return Err(OddsError::Stopped(other)),
         }
     }
-    // Keep branches in roll order (the stack reversed them twice).
-    Ok(leaves)
+    Ok(explored)
 }
 
 #[cfg(test)]

@@ -38,8 +38,11 @@ pub struct FightEnd {
     pub winner: Option<SideId>,
     /// Rounds played.
     pub rounds: u32,
-    /// True when the round limit stopped the fight.
+    /// True when a limit stopped the fight: the round limit, or a limit reached inside a round.
     pub stalemate: bool,
+    /// The limit reached inside a round that stopped the fight (e.g. "answers per fight");
+    /// `None` for the round limit and for fights that ended on their own.
+    pub limit: Option<&'static str>,
 }
 
 /// The rules' window on the world: dice and decisions come in, events go out.
@@ -224,23 +227,37 @@ pub fn run_fight<R: Ruleset>(
     limits: &Limits,
 ) -> Result<FightEnd, Interrupt> {
     let mut table = Table::new(driver, sink, log, limits);
-    R::begin(state, &mut table)?;
     let mut end = FightEnd {
         winner: None,
         rounds: 0,
         stalemate: true,
+        limit: None,
     };
-    if let Some(done) = finished::<R>(state, 0) {
-        end = done;
-    } else {
-        for round in 1..=limits.max_rounds {
-            table.set_round(round);
-            table.emit(|| Event::RoundStarted);
-            R::play_round(state, &mut table)?;
-            end.rounds = round;
-            if let Some(done) = finished::<R>(state, round) {
-                end = done;
-                break;
+    // A limit reached inside the fight (answers per fight) ends it as a stalemate with that
+    // reason, like the round limit: never an error for a legal fight.
+    let within_limits = |result: Result<(), Interrupt>| match result {
+        Ok(()) => Ok(None),
+        Err(Interrupt::Limit(what)) => Ok(Some(what)),
+        Err(other) => Err(other),
+    };
+    end.limit = within_limits(R::begin(state, &mut table))?;
+    if end.limit.is_none() {
+        if let Some(done) = finished::<R>(state, 0) {
+            end = done;
+        } else {
+            for round in 1..=limits.max_rounds {
+                table.set_round(round);
+                table.emit(|| Event::RoundStarted);
+                let stopped = within_limits(R::play_round(state, &mut table))?;
+                end.rounds = round;
+                if stopped.is_some() {
+                    end.limit = stopped;
+                    break;
+                }
+                if let Some(done) = finished::<R>(state, round) {
+                    end = done;
+                    break;
+                }
             }
         }
     }
@@ -248,6 +265,7 @@ pub fn run_fight<R: Ruleset>(
         winner: end.winner,
         rounds: end.rounds,
         stalemate: end.stalemate,
+        limit: end.limit,
     });
     Ok(end)
 }
@@ -259,11 +277,13 @@ fn finished<R: Ruleset>(state: &R::State, round: u32) -> Option<FightEnd> {
             winner: Some(side),
             rounds: round,
             stalemate: false,
+            limit: None,
         }),
         Outcome::NoneStanding => Some(FightEnd {
             winner: None,
             rounds: round,
             stalemate: false,
+            limit: None,
         }),
     }
 }

@@ -72,7 +72,7 @@ impl Limit {
             Limit::Nesting => "nesting depth",
             Limit::Support => "distribution size",
             Limit::Work => "distribution work",
-            Limit::Memory => "distribution memory (64-bit words)",
+            Limit::Memory => "distribution memory",
         }
     }
 

@@ -3,7 +3,7 @@
 //! or below 0 hit points).
 
 use fray_core::event::{AttackResult, Event};
-use fray_core::odds::{enumerate, OddsError};
+use fray_core::odds::{enumerate_with, OddsError};
 use fray_core::{CombatantId, Ruleset, Table};
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
@@ -128,33 +128,38 @@ pub fn single_attack<R: Ruleset>(
 ) -> Result<OddsReport, OddsFailure> {
     let roster = R::roster(start);
     let (a, t) = pair(roster, attacker, target)?;
-    let branches =
-        enumerate::<R>(start, 1, |state, table| play(state, table, a, t)).map_err(|e| match e {
-            OddsError::Stopped(i) => OddsFailure::Enumeration(crate::explain(&i, roster)),
-            other => OddsFailure::Enumeration(other.to_string()),
-        })?;
     let zero = || BigRational::zero();
     let (mut miss, mut hit, mut crit, mut down) = (zero(), zero(), zero(), zero());
     let mut grievous = zero();
     let mut damage: BTreeMap<i32, BigRational> = BTreeMap::new();
-    for b in &branches {
-        let outcome = classify(&b.events, a, t);
-        if outcome.hit {
-            hit += &b.probability;
-        } else {
-            miss += &b.probability;
-        }
-        if outcome.critical {
-            crit += &b.probability;
-        }
-        if outcome.grievous {
-            grievous += &b.probability;
-        }
-        *damage.entry(outcome.damage).or_insert_with(zero) += &b.probability;
-        if outcome.down {
-            down += &b.probability;
-        }
-    }
+    // Each branch is folded into the totals as soon as it ends: nothing per branch is kept.
+    let branches = enumerate_with::<R>(
+        start,
+        1,
+        |state, table| play(state, table, a, t),
+        |probability, _state, events| {
+            let outcome = classify(events, a, t);
+            if outcome.hit {
+                hit += probability;
+            } else {
+                miss += probability;
+            }
+            if outcome.critical {
+                crit += probability;
+            }
+            if outcome.grievous {
+                grievous += probability;
+            }
+            *damage.entry(outcome.damage).or_insert_with(zero) += probability;
+            if outcome.down {
+                down += probability;
+            }
+        },
+    )
+    .map_err(|e| match e {
+        OddsError::Stopped(i) => OddsFailure::Enumeration(crate::explain(&i, roster)),
+        other => OddsFailure::Enumeration(other.to_string()),
+    })?;
     Ok(OddsReport {
         attacker: roster.key(a).to_string(),
         target: roster.key(t).to_string(),
@@ -164,7 +169,7 @@ pub fn single_attack<R: Ruleset>(
         grievous: (criticals == Criticals::Grievous).then_some(grievous),
         damage: damage.into_iter().collect(),
         down,
-        branches: branches.len(),
+        branches,
     })
 }
 

@@ -108,6 +108,7 @@ mod tests {
             winner: Some(SideId(1)),
             rounds: 3,
             stalemate: false,
+            limit: None,
         };
         rows.push(
             0,
@@ -119,6 +120,7 @@ mod tests {
             winner: None,
             rounds: 9,
             stalemate: true,
+            limit: None,
         };
         rows.push(
             1,

@@ -1,7 +1,10 @@
-//! `--plot FILE.svg`: an SVG picture of the rounds histogram and the survivors distribution,
-//! written by hand (two bar charts; no plotting library needed).
+//! `--plot FILE.svg`: an SVG picture of the win rates (with their 95% intervals), the rounds
+//! histogram (grouped exactly like the text report's) and the survivors distribution, written
+//! by hand (no plotting library needed).
 
+use crate::report::{round_groups, round_label, side_wins};
 use crate::stats::{mean, Stats};
+use crate::wilson::{wilson, Z95};
 use fray_core::Roster;
 use std::fmt::Write as _;
 
@@ -9,10 +12,12 @@ const WIDTH: f64 = 900.0;
 const PANEL: f64 = 340.0;
 const MARGIN_LEFT: f64 = 70.0;
 const MARGIN_RIGHT: f64 = 30.0;
-const MARGIN_TOP: f64 = 50.0;
+/// Room above a chart's plot area for its title and, under the title, its legend (the legend
+/// is never drawn inside the plot area, so it cannot hide a bar).
+const MARGIN_TOP: f64 = 70.0;
 const MARGIN_BOTTOM: f64 = 60.0;
-/// Most bars in the rounds chart (wider ranges are grouped).
-const MAX_BARS: usize = 60;
+/// Height of the win-rate panel's rows.
+const WIN_ROW: f64 = 26.0;
 const COLOURS: [&str; 6] = [
     "#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#b07aa1", "#76b7b2",
 ];
@@ -50,18 +55,20 @@ fn draw(out: &mut String, chart: &Chart<'_>, top: f64) {
         .iter()
         .flat_map(|(_, v)| v.iter().copied())
         .fold(0.0f64, f64::max);
-    // Round the axis up to a multiple of 5%.
-    let y_max = ((biggest * 20.0).ceil() / 20.0).clamp(0.05, 1.0);
-    for tick in 0..=4 {
-        let value = y_max * f64::from(tick) / 4.0;
+    // Ticks at round percentages (1, 2, 2.5, 5, 10, 20, 25 or 50% apart), at most 6 of them.
+    let step = tick_step(biggest);
+    let ticks = ((biggest / step).ceil().max(1.0)) as u32;
+    let y_max = step * f64::from(ticks);
+    for tick in 0..=ticks {
+        let value = step * f64::from(tick);
         let y = y0 - plot_h * value / y_max;
         let _ = writeln!(
             out,
-            r##"<line x1="{left}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#ddd"/><text x="{:.1}" y="{:.1}" font-size="11" text-anchor="end">{:.1}%</text>"##,
+            r##"<line x1="{left}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#ddd"/><text x="{:.1}" y="{:.1}" font-size="11" text-anchor="end">{}%</text>"##,
             left + plot_w,
             left - 6.0,
             y + 4.0,
-            value * 100.0
+            tick_text(value * 100.0)
         );
     }
     let groups = chart.categories.len().max(1);
@@ -111,9 +118,10 @@ fn draw(out: &mut String, chart: &Chart<'_>, top: f64) {
         top + MARGIN_TOP + plot_h / 2.0
     );
     if chart.series.len() > 1 {
+        // The legend: one row between the title and the plot area, entries side by side.
+        let mut x = left;
+        let y = top + 50.0;
         for (s, (name, _)) in chart.series.iter().enumerate() {
-            let x = left + plot_w - 180.0;
-            let y = top + MARGIN_TOP + 8.0 + 18.0 * s as f64;
             let _ = writeln!(
                 out,
                 r#"<rect x="{x:.1}" y="{:.1}" width="12" height="12" fill="{}"/><text x="{:.1}" y="{y:.1}" font-size="12">{}</text>"#,
@@ -122,34 +130,149 @@ fn draw(out: &mut String, chart: &Chart<'_>, top: f64) {
                 x + 18.0,
                 escape(name)
             );
+            x += 18.0 + 7.0 * name.chars().count() as f64 + 24.0;
         }
     }
+}
+
+/// A round step for an axis from 0 to `biggest` (a fraction): at most 6 ticks.
+fn tick_step(biggest: f64) -> f64 {
+    const STEPS: [f64; 9] = [0.01, 0.02, 0.025, 0.05, 0.1, 0.2, 0.25, 0.5, 1.0];
+    STEPS
+        .into_iter()
+        .find(|&step| biggest <= 6.0 * step)
+        .unwrap_or(1.0)
+}
+
+/// A tick's percentage without needless decimals: `5`, `2.5`.
+fn tick_text(percent: f64) -> String {
+    let text = format!("{percent:.1}");
+    text.strip_suffix(".0").map_or(text.clone(), str::to_string)
+}
+
+/// One outcome of the win-rate panel: its label, count and colour.
+struct Outcome {
+    label: String,
+    count: u64,
+    colour: &'static str,
+}
+
+/// The win-rate panel: one horizontal bar per outcome with its 95% Wilson interval as an
+/// error bar and the figures written beside it. Returns the panel's height.
+fn draw_outcomes(out: &mut String, outcomes: &[Outcome], runs: u64, top: f64) -> f64 {
+    let label_w = 220.0;
+    let left = MARGIN_LEFT + label_w;
+    let plot_w = WIDTH - left - MARGIN_RIGHT - 170.0;
+    let _ = writeln!(
+        out,
+        r#"<text x="{}" y="{}" font-size="16" font-weight="bold" text-anchor="middle">Outcomes (bars: rate; whiskers: 95% interval)</text>"#,
+        WIDTH / 2.0,
+        top + 28.0
+    );
+    let plot_top = top + 44.0;
+    let plot_h = WIN_ROW * outcomes.len() as f64;
+    for tick in 0..=4 {
+        let value = 0.25 * f64::from(tick);
+        let x = left + plot_w * value;
+        let _ = writeln!(
+            out,
+            r##"<line x1="{x:.1}" y1="{plot_top:.1}" x2="{x:.1}" y2="{:.1}" stroke="#ddd"/><text x="{x:.1}" y="{:.1}" font-size="11" text-anchor="middle">{}%</text>"##,
+            plot_top + plot_h,
+            plot_top + plot_h + 14.0,
+            tick_text(value * 100.0)
+        );
+    }
+    for (k, o) in outcomes.iter().enumerate() {
+        let y = plot_top + WIN_ROW * k as f64;
+        let rate = mean(o.count as f64, runs);
+        let interval = wilson(o.count, runs, Z95);
+        let _ = writeln!(
+            out,
+            r#"<text x="{:.1}" y="{:.1}" font-size="12" text-anchor="end">{}</text>"#,
+            left - 8.0,
+            y + WIN_ROW / 2.0 + 4.0,
+            escape(&o.label)
+        );
+        let _ = writeln!(
+            out,
+            r#"<rect x="{left:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"><title>{}: {:.2}%</title></rect>"#,
+            y + 5.0,
+            plot_w * rate,
+            WIN_ROW - 10.0,
+            o.colour,
+            escape(&o.label),
+            100.0 * rate
+        );
+        let (x1, x2, ym) = (
+            left + plot_w * interval.low,
+            left + plot_w * interval.high,
+            y + WIN_ROW / 2.0,
+        );
+        let _ = writeln!(
+            out,
+            r#"<path d="M{x1:.1} {ym:.1} H{x2:.1} M{x1:.1} {:.1} V{:.1} M{x2:.1} {:.1} V{:.1}" stroke="black" fill="none"/>"#,
+            ym - 5.0,
+            ym + 5.0,
+            ym - 5.0,
+            ym + 5.0
+        );
+        let _ = writeln!(
+            out,
+            r#"<text x="{:.1}" y="{:.1}" font-size="12">{:.2}% ({:.2}–{:.2}%)</text>"#,
+            left + plot_w + 10.0,
+            ym + 4.0,
+            100.0 * rate,
+            100.0 * interval.low,
+            100.0 * interval.high
+        );
+    }
+    let _ = writeln!(
+        out,
+        r#"<line x1="{left:.1}" y1="{plot_top:.1}" x2="{left:.1}" y2="{:.1}" stroke="black"/>"#,
+        plot_top + plot_h
+    );
+    44.0 + plot_h + 30.0
 }
 
 /// The SVG document for a simulation's figures.
 pub fn svg(stats: &Stats, roster: &Roster, title: &str) -> String {
     let runs = stats.runs;
     let frac = |n: u64| mean(n as f64, runs);
-    // Rounds: the range that has fights, grouped to at most MAX_BARS bars.
-    let low = stats.rounds.iter().position(|&n| n > 0).unwrap_or(0);
-    let high = stats.rounds.iter().rposition(|&n| n > 0).unwrap_or(0);
-    let step = (high - low + 1).div_ceil(MAX_BARS).max(1);
-    let mut categories = Vec::new();
-    let mut values = Vec::new();
-    for start in (low..=high).step_by(step) {
-        let end = (start + step - 1).min(high);
-        categories.push(if start == end {
-            start.to_string()
-        } else {
-            format!("{start}-{end}")
-        });
-        values.push(frac(stats.rounds[start..=end].iter().sum()));
-    }
+    let mut outcomes: Vec<Outcome> = stats
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(i, side)| Outcome {
+            label: side_wins(
+                &roster
+                    .sides
+                    .get(i)
+                    .map_or(format!("side {i}"), |s| s.name.clone()),
+            ),
+            count: side.wins,
+            colour: COLOURS[i % COLOURS.len()],
+        })
+        .collect();
+    outcomes.push(Outcome {
+        label: "Stalemate (a limit reached)".to_string(),
+        count: stats.round_limit,
+        colour: "#999999",
+    });
+    outcomes.push(Outcome {
+        label: "Nobody left standing".to_string(),
+        count: stats.none_standing,
+        colour: "#cccccc",
+    });
+    // Rounds: the same groups as the text report's histogram.
+    let groups = round_groups(stats);
     let rounds = Chart {
         title: "Rounds to finish",
         x_title: "rounds",
-        categories,
-        series: vec![("fights".to_string(), values)],
+        categories: groups.iter().map(|&(a, b, _)| round_label(a, b)).collect(),
+        series: vec![(
+            "fights".to_string(),
+            groups.iter().map(|&(_, _, n)| frac(n)).collect(),
+        )],
     };
     let most = stats
         .sides
@@ -174,7 +297,11 @@ pub fn svg(stats: &Stats, roster: &Roster, title: &str) -> String {
             })
             .collect(),
     };
-    let height = 2.0 * PANEL + 40.0;
+    let mut body = String::new();
+    let outcomes_h = draw_outcomes(&mut body, &outcomes, runs, 30.0);
+    draw(&mut body, &rounds, 30.0 + outcomes_h);
+    draw(&mut body, &survivors, 30.0 + outcomes_h + PANEL);
+    let height = 30.0 + outcomes_h + 2.0 * PANEL + 10.0;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -186,8 +313,27 @@ pub fn svg(stats: &Stats, roster: &Roster, title: &str) -> String {
         WIDTH / 2.0,
         escape(title)
     );
-    draw(&mut out, &rounds, 30.0);
-    draw(&mut out, &survivors, 30.0 + PANEL);
+    out.push_str(&body);
     out.push_str("</svg>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_are_round_numbers() {
+        for (biggest, step) in [
+            (0.03, 0.01),
+            (0.11, 0.02),
+            (0.14, 0.025),
+            (0.29, 0.05),
+            (0.96, 0.2),
+        ] {
+            assert_eq!(tick_step(biggest), step, "{biggest}");
+        }
+        assert_eq!(tick_text(2.5), "2.5");
+        assert_eq!(tick_text(20.0), "20");
+    }
 }

@@ -14,8 +14,52 @@ use std::fmt::Write as _;
 /// Version of the JSON report; bumped when a field changes meaning or goes away.
 pub const SCHEMA: u32 = 1;
 
-/// Most rows of the rounds histogram in the text report (wider ranges are grouped).
-const HISTOGRAM_ROWS: usize = 30;
+/// Most rows of the rounds histogram, in the text report and the SVG alike (wider ranges are
+/// grouped).
+pub const HISTOGRAM_ROWS: usize = 30;
+
+/// The rounds histogram grouped into at most [`HISTOGRAM_ROWS`] groups of equal width:
+/// `(first round, last round, fights)`. The text report and the SVG both draw these groups.
+pub fn round_groups(s: &Stats) -> Vec<(usize, usize, u64)> {
+    let (Some(low), Some(high)) = (
+        s.rounds.iter().position(|&n| n > 0),
+        s.rounds.iter().rposition(|&n| n > 0),
+    ) else {
+        return Vec::new();
+    };
+    let step = (high - low + 1).div_ceil(HISTOGRAM_ROWS).max(1);
+    (low..=high)
+        .step_by(step)
+        .map(|start| {
+            let end = (start + step - 1).min(high);
+            (start, end, s.rounds[start..=end].iter().sum())
+        })
+        .collect()
+}
+
+/// The label of a group of rounds: `7`, or `10-14`.
+pub fn round_label(start: usize, end: usize) -> String {
+    if start == end {
+        format!("{start}")
+    } else {
+        format!("{start}-{end}")
+    }
+}
+
+/// "The party wins", "The orcs win": a side's name with the verb agreeing (a name ending in
+/// a plural `s` takes "win").
+pub fn side_wins(name: &str) -> String {
+    let plural = name.ends_with('s') && !name.ends_with("ss");
+    format!("{name} {}", if plural { "win" } else { "wins" })
+}
+
+/// A side's name inside a sentence: "The fighters" becomes "the fighters".
+pub fn side_in_sentence(name: &str) -> String {
+    match name.strip_prefix("The ") {
+        Some(rest) => format!("the {rest}"),
+        None => name.to_string(),
+    }
+}
 
 /// What the report needs besides the figures.
 #[derive(Debug, Clone, Copy)]
@@ -187,7 +231,7 @@ pub fn stop_note(stop: Stop, runs: u64, requested: u64, target_ci: Option<f64>) 
     match stop {
         Stop::Completed => None,
         Stop::Interrupted => Some(format!(
-            "INTERRUPTED (Ctrl-C) after {runs} of {requested} runs: the figures below are those so far"
+            "INTERRUPTED (Ctrl-C or SIGTERM) after {runs} of {requested} runs: the figures below are those so far"
         )),
         Stop::TargetCi => Some(format!(
             "stopped after {runs} runs: every side's 95% win-rate interval is narrower than {}",
@@ -208,9 +252,10 @@ pub fn text(ctx: &Context<'_>, result: &SimResult) -> String {
         ctx.encounter.name(),
         ctx.encounter.ruleset().name()
     );
+    // How run seeds derive from the base seed is in docs/sim.md (and the JSON), not here.
     let _ = writeln!(
         out,
-        "{runs} runs, seed {}, round limit {} (run i plays with dice seed {MIXING})",
+        "{runs} runs, seed {}, round limit {}",
         ctx.seed, result.round_limit
     );
     if let Some(note) = stop_note(result.stop, runs, ctx.requested_runs, ctx.target_ci) {
@@ -220,10 +265,10 @@ pub fn text(ctx: &Context<'_>, result: &SimResult) -> String {
     let width = roster
         .sides
         .iter()
-        .map(|s| s.name.chars().count() + 5)
-        .chain([24])
+        .map(|s| side_wins(&s.name).chars().count())
+        .chain(["Stalemate (a limit reached)".len()])
         .max()
-        .unwrap_or(24);
+        .unwrap_or(27);
     let _ = writeln!(
         out,
         "{:<width$} {:>10} {:>8}   95% interval",
@@ -240,9 +285,9 @@ pub fn text(ctx: &Context<'_>, result: &SimResult) -> String {
         );
     };
     for (i, side) in s.sides.iter().enumerate() {
-        outcome(format!("{} win", roster.sides[i].name), side.wins);
+        outcome(side_wins(&roster.sides[i].name), side.wins);
     }
-    outcome("Round limit (stalemate)".to_string(), s.round_limit);
+    outcome("Stalemate (a limit reached)".to_string(), s.round_limit);
     outcome("Nobody left standing".to_string(), s.none_standing);
 
     out.push('\n');
@@ -342,12 +387,15 @@ pub fn text(ctx: &Context<'_>, result: &SimResult) -> String {
     };
     for (i, side) in s.sides.iter().enumerate() {
         first(
-            format!("first fight {} lost or drew", roster.sides[i].name),
+            format!(
+                "first fight {} lost or drew",
+                side_in_sentence(&roster.sides[i].name)
+            ),
             side.first_loss,
         );
     }
     first(
-        "first fight stopped by the round limit".to_string(),
+        "first stalemate (a limit reached)".to_string(),
         s.first_round_limit,
     );
     first(
@@ -358,28 +406,10 @@ pub fn text(ctx: &Context<'_>, result: &SimResult) -> String {
 }
 
 fn rounds_histogram(out: &mut String, s: &Stats) {
-    let (Some(low), Some(high)) = (
-        s.rounds.iter().position(|&n| n > 0),
-        s.rounds.iter().rposition(|&n| n > 0),
-    ) else {
-        return;
-    };
-    let span = high - low + 1;
-    let step = span.div_ceil(HISTOGRAM_ROWS);
-    let bins: Vec<(usize, usize, u64)> = (low..=high)
-        .step_by(step)
-        .map(|start| {
-            let end = (start + step - 1).min(high);
-            (start, end, s.rounds[start..=end].iter().sum())
-        })
-        .collect();
+    let bins = round_groups(s);
     let biggest = bins.iter().map(|b| b.2).max().unwrap_or(1).max(1);
     for (start, end, n) in bins {
-        let label = if start == end {
-            format!("{start}")
-        } else {
-            format!("{start}-{end}")
-        };
+        let label = round_label(start, end);
         let bar = "#".repeat(((n as f64 / biggest as f64) * 40.0).round() as usize);
         let _ = writeln!(out, "  {label:>9}  {:>7}  {bar}", percent(rate(n, s.runs)));
     }

@@ -285,6 +285,7 @@ mod tests {
             winner: winner.map(SideId),
             rounds,
             stalemate,
+            limit: None,
         };
         stats.record(run, &end, &tallies);
     }

@@ -116,7 +116,7 @@ pub fn text(ctx: &SweepContext<'_>, results: &[VariantResult]) -> String {
     if interrupted(results, ctx.planned) {
         let _ = writeln!(
             out,
-            "INTERRUPTED (Ctrl-C) after {} of {} variants: the figures below are those so far",
+            "INTERRUPTED (Ctrl-C or SIGTERM) after {} of {} variants: the figures below are those so far",
             results.len(),
             ctx.planned
         );
@@ -129,7 +129,7 @@ pub fn text(ctx: &SweepContext<'_>, results: &[VariantResult]) -> String {
                 .roster()
                 .sides
                 .iter()
-                .map(|s| format!("{} win (95% CI)", s.name))
+                .map(|s| format!("{} (95% CI)", crate::report::side_wins(&s.name)))
                 .collect()
         })
         .unwrap_or_default();
@@ -186,7 +186,7 @@ pub fn text(ctx: &SweepContext<'_>, results: &[VariantResult]) -> String {
     out.push('\n');
     let _ = writeln!(
         out,
-        "limit: fights stopped by the round limit; none: fights with nobody left standing"
+        "limit: stalemates (the round limit, or another limit, reached); none: fights with nobody left standing"
     );
     out
 }

@@ -1,0 +1,98 @@
+//! The limits table of docs/limits.md is the truth the code must match: every row is checked
+//! against the constant that enforces it, and every enforced limit must have a row. A limit
+//! cannot change without this test (and the end-to-end tests that read the table) noticing.
+
+use std::collections::BTreeMap;
+
+/// `name → value` from the table in docs/limits.md (first two columns, digits only).
+fn table() -> BTreeMap<String, u64> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/limits.md");
+    let text = std::fs::read_to_string(path).expect("docs/limits.md");
+    let mut rows = BTreeMap::new();
+    for line in text.lines().filter(|l| l.starts_with('|')) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cells.len() < 4 || cells[1] == "limit" || cells[1].starts_with("---") {
+            continue;
+        }
+        let digits: String = cells[2].chars().filter(char::is_ascii_digit).collect();
+        let value = digits
+            .parse()
+            .unwrap_or_else(|_| panic!("limit `{}`: no number in `{}`", cells[1], cells[2]));
+        assert!(
+            rows.insert(cells[1].to_string(), value).is_none(),
+            "limit `{}` is listed twice",
+            cells[1]
+        );
+    }
+    rows
+}
+
+#[test]
+fn every_documented_limit_is_the_one_the_code_enforces() {
+    let dice = fray_dice::Limits::default();
+    let fight = fray_core::Limits::default();
+    let code: BTreeMap<&str, u64> = [
+        ("encounter file size", fray_engine::MAX_FILE_BYTES),
+        (
+            "combatants per encounter",
+            fray_core::encounter::MAX_COMBATANTS as u64,
+        ),
+        (
+            "rounds per fight (ceiling)",
+            u64::from(fray_core::Limits::MAX_ROUNDS_CEILING),
+        ),
+        ("rounds per fight (default)", u64::from(fight.max_rounds)),
+        ("answers per fight", u64::from(fight.max_answers)),
+        ("odds branches", fray_core::odds::MAX_BRANCHES as u64),
+        ("odds work", fray_core::odds::MAX_WORK as u64),
+        ("odds pending branches", fray_core::odds::MAX_PENDING as u64),
+        ("simulation runs", fray_sim::MAX_RUNS),
+        ("simulation threads", fray_sim::MAX_THREADS as u64),
+        ("values per --vary", fray_sim::vary::MAX_VALUES as u64),
+        ("variants per sweep", fray_sim::vary::MAX_VARIANTS as u64),
+        ("expression length", dice.max_expr_len as u64),
+        ("dice per expression", u64::from(dice.max_dice)),
+        ("sides per die", u64::from(dice.max_sides)),
+        ("reroll/explosion depth", u64::from(dice.max_depth)),
+        ("nesting depth", u64::from(dice.max_nesting)),
+        ("distribution size", dice.max_support as u64),
+        ("distribution work", dice.max_work),
+        ("distribution memory", dice.max_words as u64),
+        // Enforced by the binary (src/cli/dist.rs); tests/cli_hardening.rs checks it end to end.
+        ("dist rows printed", 200),
+    ]
+    .into_iter()
+    .collect();
+    let docs = table();
+    for (name, value) in &code {
+        assert_eq!(
+            docs.get(*name),
+            Some(value),
+            "docs/limits.md: `{name}` should be {value}"
+        );
+    }
+    for name in docs.keys() {
+        assert!(
+            code.contains_key(name.as_str()),
+            "docs/limits.md lists `{name}`, which no test checks"
+        );
+    }
+}
+
+#[test]
+fn the_dice_limit_names_match_the_table() {
+    // The names the errors print are the names in the table, so a user can look them up.
+    let docs = table();
+    for limit in [
+        fray_dice::Limit::ExprLen,
+        fray_dice::Limit::Dice,
+        fray_dice::Limit::Sides,
+        fray_dice::Limit::Depth,
+        fray_dice::Limit::Nesting,
+        fray_dice::Limit::Support,
+        fray_dice::Limit::Work,
+        fray_dice::Limit::Memory,
+    ] {
+        assert!(docs.contains_key(limit.name()), "{}", limit.name());
+    }
+}
