@@ -42,6 +42,13 @@ fn every_documented_limit_is_the_one_the_code_enforces() {
             u64::from(fray_core::Limits::MAX_ROUNDS_CEILING),
         ),
         ("rounds per fight (default)", u64::from(fight.max_rounds)),
+        (
+            "sides per encounter",
+            fray_core::encounter::MAX_SIDES as u64,
+        ),
+        ("id length", fray_core::loader::MAX_ID_CHARS as u64),
+        ("name length", fray_core::loader::MAX_NAME_CHARS as u64),
+        ("grid coordinate", fray_core::loader::MAX_COORDINATE as u64),
         ("answers per fight", u64::from(fight.max_answers)),
         ("odds branches", fray_core::odds::MAX_BRANCHES as u64),
         ("odds work", fray_core::odds::MAX_WORK as u64),

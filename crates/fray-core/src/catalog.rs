@@ -105,7 +105,7 @@ impl<T> Catalog<T> {
                 span,
                 Some(field),
                 format!(
-                    "duplicate {kind} `{key}`: already defined at {}",
+                    "duplicate {kind} `{spelled}`: already defined at {}",
                     self.places[first]
                 ),
             ));

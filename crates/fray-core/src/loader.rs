@@ -33,7 +33,7 @@ pub const MAX_ID_CHARS: usize = 64;
 pub const MAX_NAME_CHARS: usize = 200;
 
 /// Largest grid coordinate (either axis, either sign).
-pub const MAX_COORDINATE: i64 = 100_000;
+pub const MAX_COORDINATE: i64 = 1_000_000;
 
 /// A loaded encounter of any ruleset: its starting state, limits and script.
 #[derive(Debug, Clone)]
@@ -731,7 +731,7 @@ mod tests {
             toml::from_str::<toml::Table>("at = [0.5, 0]").unwrap()["at"].clone();
         assert!(squares(&float, 1).unwrap_err().contains("whole-number"));
         let far: toml::Value =
-            toml::from_str::<toml::Table>("at = [100000, 0]").unwrap()["at"].clone();
+            toml::from_str::<toml::Table>("at = [1000000, 0]").unwrap()["at"].clone();
         assert!(squares(&far, 2).is_err());
     }
 
