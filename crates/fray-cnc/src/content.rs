@@ -2,7 +2,7 @@
 //! table, read from `content/cnc/*.toml` (embedded at build time) and validated on load, every
 //! problem reported with file, line and field.
 
-use fray_core::catalog::load_two_phase;
+use fray_core::catalog::ContentSet;
 use fray_core::catalog::ContentTable;
 use fray_core::span::{FileError, FileErrors, SourceFile};
 use fray_core::Catalog;
@@ -351,216 +351,6 @@ impl Content {
         Content::load(&CONTENT_FILES)
     }
 
-    /// Loads content from `(path, text)` files: weapons, armour, classes and magic from every
-    /// file first, then monsters (which refer to weapons).
-    pub fn load(files: &[(&str, &str)]) -> Result<Content, FileErrors> {
-        let mut content = Content::default();
-        load_two_phase(
-            files,
-            &mut content,
-            |content, file, parsed: &ContentFile, errors| content.read_items(file, parsed, errors),
-            |content, file, parsed, errors| content.read_monsters(file, parsed, errors),
-        )?;
-        Ok(content)
-    }
-
-    /// This content with an encounter's own definitions added (they replace built-in entries
-    /// of the same id; two of one id in the encounter are an error). Borrowed when there are none.
-    pub(crate) fn with_inline(
-        &self,
-        file: &SourceFile<'_>,
-        inline: &ContentFile,
-        errors: &mut Vec<FileError>,
-    ) -> std::borrow::Cow<'_, Content> {
-        if inline.is_empty() {
-            return std::borrow::Cow::Borrowed(self);
-        }
-        let mut content = self.clone();
-        content.weapons.seal();
-        content.armor.seal();
-        content.shields.seal();
-        content.monsters.seal();
-        content.classes.seal();
-        content.spells.seal();
-        content.items.seal();
-        content.abilities.seal();
-        content.read_items(file, inline, errors);
-        content.read_monsters(file, inline, errors);
-        std::borrow::Cow::Owned(content)
-    }
-
-    fn read_monsters(
-        &mut self,
-        file: &SourceFile<'_>,
-        parsed: &ContentFile,
-        errors: &mut Vec<FileError>,
-    ) {
-        for (i, m) in parsed.monster.iter().enumerate() {
-            if let Some(monster) = self.read_monster(file, i, m, errors) {
-                self.monsters.insert(
-                    "monster",
-                    m.id.get_ref(),
-                    monster,
-                    file,
-                    m.id.span(),
-                    format!("monster[{i}].id"),
-                    errors,
-                );
-            }
-        }
-    }
-
-    fn read_items(
-        &mut self,
-        file: &SourceFile<'_>,
-        parsed: &ContentFile,
-        errors: &mut Vec<FileError>,
-    ) {
-        for (i, w) in parsed.weapon.iter().enumerate() {
-            if let Some(weapon) = read_weapon(file, &format!("weapon[{i}]"), w, errors) {
-                self.weapons.insert(
-                    "weapon",
-                    w.id.get_ref(),
-                    weapon,
-                    file,
-                    w.id.span(),
-                    format!("weapon[{i}].id"),
-                    errors,
-                );
-            }
-        }
-        for (i, a) in parsed.armor.iter().enumerate() {
-            if *a.bonus.get_ref() < 0 || *a.bonus.get_ref() > 20 {
-                errors.push(file.error(
-                    a.bonus.span(),
-                    Some(format!("armor[{i}].bonus")),
-                    "expected an AC bonus between 0 and 20",
-                ));
-            }
-            self.armor.insert(
-                "armour",
-                a.id.get_ref(),
-                Armor {
-                    id: a.id.get_ref().clone(),
-                    bonus: *a.bonus.get_ref(),
-                    magic: a.magic,
-                },
-                file,
-                a.id.span(),
-                format!("armor[{i}].id"),
-                errors,
-            );
-        }
-        for (i, s) in parsed.shield.iter().enumerate() {
-            self.shields.insert(
-                "shield",
-                s.id.get_ref(),
-                Shield {
-                    id: s.id.get_ref().clone(),
-                    size: s.size,
-                },
-                file,
-                s.id.span(),
-                format!("shield[{i}].id"),
-                errors,
-            );
-        }
-        for (i, c) in parsed.class.iter().enumerate() {
-            let prime = match attribute_index(c.prime.get_ref()) {
-                Some(p) => p,
-                None => {
-                    errors.push(file.error(
-                        c.prime.span(),
-                        Some(format!("class[{i}].prime")),
-                        "expected one of str, dex, con, int, wis, cha",
-                    ));
-                    0
-                }
-            };
-            if c.bth.get_ref().is_empty() {
-                errors.push(file.error(
-                    c.bth.span(),
-                    Some(format!("class[{i}].bth")),
-                    "expected the BtH for each level, starting at level 1",
-                ));
-            }
-            self.classes.insert(
-                "class",
-                c.id.get_ref(),
-                Class {
-                    id: c.id.get_ref().clone(),
-                    hit_die: c.hit_die,
-                    bth: c.bth.get_ref().clone(),
-                    prime,
-                    can_disarm: c.disarm,
-                    back_attack: c.back_attack,
-                    monk: c.monk,
-                },
-                file,
-                c.id.span(),
-                format!("class[{i}].id"),
-                errors,
-            );
-        }
-        for (magic_kind, list, into) in [
-            (MagicKind::Spell, &parsed.spell, &mut self.spells),
-            (MagicKind::Item, &parsed.item, &mut self.items),
-            (MagicKind::Ability, &parsed.ability, &mut self.abilities),
-        ] {
-            let kind = magic_kind.key();
-            for (i, m) in list.iter().enumerate() {
-                let Some(dice) = DamageDice::parse(m.dice.get_ref()) else {
-                    errors.push(file.error(
-                        m.dice.span(),
-                        Some(format!("{kind}[{i}].dice")),
-                        "expected dice like `1d8` or `2d4+2`",
-                    ));
-                    continue;
-                };
-                let time = *m.casting_time.get_ref();
-                if !(1..=10).contains(&time) {
-                    errors.push(file.error(
-                        m.casting_time.span(),
-                        Some(format!("{kind}[{i}].casting_time")),
-                        "expected a casting time from 1 to 10 rounds",
-                    ));
-                }
-                let magic = Magic {
-                    id: m.id.get_ref().clone(),
-                    effect: m.effect,
-                    dice,
-                    target: m.target,
-                    range: m.range.max(0),
-                    casting_time: time.clamp(1, 10),
-                    illusion: m.illusion,
-                    kind: magic_kind,
-                    moves: m.movement,
-                };
-                into.insert(
-                    kind,
-                    m.id.get_ref(),
-                    magic,
-                    file,
-                    m.id.span(),
-                    format!("{kind}[{i}].id"),
-                    errors,
-                );
-            }
-        }
-        if let Some(table) = &parsed.attribute_modifiers {
-            let rows = table.get_ref();
-            let sorted = rows.windows(2).all(|w| w[0][0] < w[1][0]);
-            if rows.is_empty() || !sorted {
-                errors.push(file.error(
-                    table.span(),
-                    Some("attribute_modifiers".to_string()),
-                    "expected [[lowest score, modifier], …] in ascending score order",
-                ));
-            }
-            self.attribute_modifiers = rows.iter().map(|r| (r[0], r[1])).collect();
-        }
-    }
-
     fn read_monster(
         &self,
         file: &SourceFile<'_>,
@@ -767,9 +557,10 @@ fn read_weapon(
     })
 }
 
+/// The tables of one content file (or of an encounter's own definitions).
 #[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct ContentFile {
+pub struct ContentFile {
     #[serde(default)]
     pub(crate) weapon: Vec<WeaponDef>,
     #[serde(default)]
@@ -1026,6 +817,197 @@ impl Content {
             magic("items", &self.items),
             magic("abilities", &self.abilities),
         ]
+    }
+}
+
+impl ContentSet for Content {
+    type File = ContentFile;
+
+    fn read_items(
+        &mut self,
+        file: &SourceFile<'_>,
+        parsed: &ContentFile,
+        errors: &mut Vec<FileError>,
+    ) {
+        for (i, w) in parsed.weapon.iter().enumerate() {
+            if let Some(weapon) = read_weapon(file, &format!("weapon[{i}]"), w, errors) {
+                self.weapons.insert(
+                    "weapon",
+                    w.id.get_ref(),
+                    weapon,
+                    file,
+                    w.id.span(),
+                    format!("weapon[{i}].id"),
+                    errors,
+                );
+            }
+        }
+        for (i, a) in parsed.armor.iter().enumerate() {
+            if *a.bonus.get_ref() < 0 || *a.bonus.get_ref() > 20 {
+                errors.push(file.error(
+                    a.bonus.span(),
+                    Some(format!("armor[{i}].bonus")),
+                    "expected an AC bonus between 0 and 20",
+                ));
+            }
+            self.armor.insert(
+                "armour",
+                a.id.get_ref(),
+                Armor {
+                    id: a.id.get_ref().clone(),
+                    bonus: *a.bonus.get_ref(),
+                    magic: a.magic,
+                },
+                file,
+                a.id.span(),
+                format!("armor[{i}].id"),
+                errors,
+            );
+        }
+        for (i, s) in parsed.shield.iter().enumerate() {
+            self.shields.insert(
+                "shield",
+                s.id.get_ref(),
+                Shield {
+                    id: s.id.get_ref().clone(),
+                    size: s.size,
+                },
+                file,
+                s.id.span(),
+                format!("shield[{i}].id"),
+                errors,
+            );
+        }
+        for (i, c) in parsed.class.iter().enumerate() {
+            let prime = match attribute_index(c.prime.get_ref()) {
+                Some(p) => p,
+                None => {
+                    errors.push(file.error(
+                        c.prime.span(),
+                        Some(format!("class[{i}].prime")),
+                        "expected one of str, dex, con, int, wis, cha",
+                    ));
+                    0
+                }
+            };
+            if c.bth.get_ref().is_empty() {
+                errors.push(file.error(
+                    c.bth.span(),
+                    Some(format!("class[{i}].bth")),
+                    "expected the BtH for each level, starting at level 1",
+                ));
+            }
+            self.classes.insert(
+                "class",
+                c.id.get_ref(),
+                Class {
+                    id: c.id.get_ref().clone(),
+                    hit_die: c.hit_die,
+                    bth: c.bth.get_ref().clone(),
+                    prime,
+                    can_disarm: c.disarm,
+                    back_attack: c.back_attack,
+                    monk: c.monk,
+                },
+                file,
+                c.id.span(),
+                format!("class[{i}].id"),
+                errors,
+            );
+        }
+        for (magic_kind, list, into) in [
+            (MagicKind::Spell, &parsed.spell, &mut self.spells),
+            (MagicKind::Item, &parsed.item, &mut self.items),
+            (MagicKind::Ability, &parsed.ability, &mut self.abilities),
+        ] {
+            let kind = magic_kind.key();
+            for (i, m) in list.iter().enumerate() {
+                let Some(dice) = DamageDice::parse(m.dice.get_ref()) else {
+                    errors.push(file.error(
+                        m.dice.span(),
+                        Some(format!("{kind}[{i}].dice")),
+                        "expected dice like `1d8` or `2d4+2`",
+                    ));
+                    continue;
+                };
+                let time = *m.casting_time.get_ref();
+                if !(1..=10).contains(&time) {
+                    errors.push(file.error(
+                        m.casting_time.span(),
+                        Some(format!("{kind}[{i}].casting_time")),
+                        "expected a casting time from 1 to 10 rounds",
+                    ));
+                }
+                let magic = Magic {
+                    id: m.id.get_ref().clone(),
+                    effect: m.effect,
+                    dice,
+                    target: m.target,
+                    range: m.range.max(0),
+                    casting_time: time.clamp(1, 10),
+                    illusion: m.illusion,
+                    kind: magic_kind,
+                    moves: m.movement,
+                };
+                into.insert(
+                    kind,
+                    m.id.get_ref(),
+                    magic,
+                    file,
+                    m.id.span(),
+                    format!("{kind}[{i}].id"),
+                    errors,
+                );
+            }
+        }
+        if let Some(table) = &parsed.attribute_modifiers {
+            let rows = table.get_ref();
+            let sorted = rows.windows(2).all(|w| w[0][0] < w[1][0]);
+            if rows.is_empty() || !sorted {
+                errors.push(file.error(
+                    table.span(),
+                    Some("attribute_modifiers".to_string()),
+                    "expected [[lowest score, modifier], …] in ascending score order",
+                ));
+            }
+            self.attribute_modifiers = rows.iter().map(|r| (r[0], r[1])).collect();
+        }
+    }
+
+    fn read_dependents(
+        &mut self,
+        file: &SourceFile<'_>,
+        parsed: &ContentFile,
+        errors: &mut Vec<FileError>,
+    ) {
+        for (i, m) in parsed.monster.iter().enumerate() {
+            if let Some(monster) = self.read_monster(file, i, m, errors) {
+                self.monsters.insert(
+                    "monster",
+                    m.id.get_ref(),
+                    monster,
+                    file,
+                    m.id.span(),
+                    format!("monster[{i}].id"),
+                    errors,
+                );
+            }
+        }
+    }
+
+    fn seal(&mut self) {
+        self.weapons.seal();
+        self.armor.seal();
+        self.shields.seal();
+        self.monsters.seal();
+        self.classes.seal();
+        self.spells.seal();
+        self.items.seal();
+        self.abilities.seal();
+    }
+
+    fn defines_nothing(parsed: &ContentFile) -> bool {
+        parsed.is_empty()
     }
 }
 

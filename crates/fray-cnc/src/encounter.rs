@@ -11,6 +11,7 @@ use crate::state::{
     AttackForm, Concealment, Cond, Cover, Fighter, Maneuvers, Options, Profile, StandingModifier,
     State,
 };
+use fray_core::catalog::ContentSet;
 use fray_core::conditions::{Conditions, Expiry};
 use fray_core::loader::{CombatantBuilder, CombatantEntry, Loader, Placed};
 use fray_core::span::{FileError, FileErrors, SourceFile};

@@ -17,13 +17,13 @@ pub use content::Content;
 pub use encounter::{load, Encounter};
 pub use state::State;
 
+use fray_core::board::{Board, Piece};
 use fray_core::protocol::{ChoiceRequest, Chooser, Illegal, Interrupt};
 use fray_core::ruleset::{
     AttackPlay, Criticals, Outcome, RuleStatus, Ruleset, RulesetBundle, RulesetId,
 };
 use fray_core::span::FileErrors;
-use fray_core::{Board, Pos};
-use fray_core::{CombatantId, Roster, SideId, Table};
+use fray_core::{CombatantId, Roster, Table};
 
 /// The C&C ruleset.
 #[derive(Debug, Clone, Copy, Default)]
@@ -114,6 +114,7 @@ impl Ruleset for Cnc {
 
 impl RulesetBundle for Cnc {
     type Content = Content;
+    const CONTENT_FILES: &'static [(&'static str, &'static str)] = &content::CONTENT_FILES;
     const RULES: RuleStatus = RuleStatus {
         prefix: "CNC-R",
         total: 22,
@@ -121,10 +122,6 @@ impl RulesetBundle for Cnc {
     };
     const CRITICALS: Criticals = Criticals::None;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;
-
-    fn embedded_content() -> Result<Content, FileErrors> {
-        Content::embedded()
-    }
 
     fn load(path: &str, text: &str, content: &Content) -> Result<Encounter, FileErrors> {
         encounter::load(path, text, content)
@@ -139,18 +136,10 @@ impl Board for State {
     fn combatant_count(&self) -> usize {
         self.fighters.len()
     }
-    fn side_of(&self, who: CombatantId) -> SideId {
-        self.f(who).side
-    }
-    fn square_of(&self, who: CombatantId) -> Pos {
-        self.f(who).pos
-    }
-    fn stands(&self, who: CombatantId) -> bool {
-        self.f(who).is_up()
-    }
     /// A fallen body still fills its square; only the dead are cleared away.
-    fn blocks(&self, who: CombatantId) -> bool {
-        !self.f(who).dead
+    fn piece(&self, who: CombatantId) -> Piece {
+        let f = self.f(who);
+        Piece::new(f.side, f.pos, f.is_up(), !f.dead)
     }
 }
 

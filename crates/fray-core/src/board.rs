@@ -9,18 +9,54 @@ use crate::grid::Pos;
 use crate::ids::{CombatantId, SideId};
 use crate::ruleset::Outcome;
 
+/// One combatant as the shared geometry sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Piece {
+    /// Its side.
+    pub side: SideId,
+    /// Its square.
+    pub square: Pos,
+    /// Still able to fight (counts for the outcome; a foe worth approaching).
+    pub stands: bool,
+    /// Fills its square, so that nobody else may end a move there.
+    pub blocks: bool,
+}
+
+impl Piece {
+    /// A piece.
+    pub fn new(side: SideId, square: Pos, stands: bool, blocks: bool) -> Self {
+        Piece {
+            side,
+            square,
+            stands,
+            blocks,
+        }
+    }
+}
+
 /// A fight's combatants as the shared geometry sees them (indices in roster order).
 pub trait Board {
     /// How many combatants.
     fn combatant_count(&self) -> usize;
+    /// One combatant.
+    fn piece(&self, who: CombatantId) -> Piece;
+
     /// A combatant's side.
-    fn side_of(&self, who: CombatantId) -> SideId;
+    fn side_of(&self, who: CombatantId) -> SideId {
+        self.piece(who).side
+    }
     /// A combatant's square.
-    fn square_of(&self, who: CombatantId) -> Pos;
-    /// Still able to fight (counts for the outcome; a foe worth approaching).
-    fn stands(&self, who: CombatantId) -> bool;
-    /// Fills its square, so that nobody else may end a move there.
-    fn blocks(&self, who: CombatantId) -> bool;
+    fn square_of(&self, who: CombatantId) -> Pos {
+        self.piece(who).square
+    }
+    /// Still able to fight.
+    fn stands(&self, who: CombatantId) -> bool {
+        self.piece(who).stands
+    }
+    /// Fills its square.
+    fn blocks(&self, who: CombatantId) -> bool {
+        self.piece(who).blocks
+    }
 
     /// Every combatant id, in roster order.
     fn combatant_ids(&self) -> std::iter::Map<std::ops::Range<u16>, fn(u16) -> CombatantId> {
@@ -71,17 +107,14 @@ mod tests {
         fn combatant_count(&self) -> usize {
             self.0.len()
         }
-        fn side_of(&self, who: CombatantId) -> SideId {
-            SideId(self.0[who.index()].0)
-        }
-        fn square_of(&self, who: CombatantId) -> Pos {
-            self.0[who.index()].1
-        }
-        fn stands(&self, who: CombatantId) -> bool {
-            self.0[who.index()].2
-        }
-        fn blocks(&self, who: CombatantId) -> bool {
-            self.0[who.index()].3
+        fn piece(&self, who: CombatantId) -> Piece {
+            let (side, square, stands, blocks) = self.0[who.index()];
+            Piece {
+                side: SideId(side),
+                square,
+                stands,
+                blocks,
+            }
         }
     }
 

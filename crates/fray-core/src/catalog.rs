@@ -254,34 +254,77 @@ pub fn nearest<'n>(name: &str, known: impl IntoIterator<Item = &'n str>) -> Vec<
     near.into_iter().take(MOST).map(|(_, k)| k).collect()
 }
 
-/// Reads content files of type `F` in two phases: `first` reads what nothing refers to
-/// (weapons, armour, spells) from every file, then `second` reads what refers to them
-/// (monsters). Every problem in every file is reported together.
-pub fn load_two_phase<F: DeserializeOwned, C>(
-    files: &[(&str, &str)],
-    content: &mut C,
-    mut first: impl FnMut(&mut C, &SourceFile<'_>, &F, &mut Vec<FileError>),
-    mut second: impl FnMut(&mut C, &SourceFile<'_>, &F, &mut Vec<FileError>),
-) -> Result<(), FileErrors> {
-    let mut errors = Vec::new();
-    let mut parsed = Vec::new();
-    for (path, text) in files {
-        let file = SourceFile::new(path, text);
-        match toml::from_str::<F>(text) {
-            Err(e) => errors.push(file.toml_error(&e)),
-            Ok(p) => {
-                first(content, &file, &p, &mut errors);
-                parsed.push((file, p));
+/// A ruleset's whole content (its catalogues), as the shared loading sees it: content files are
+/// read in two phases — what nothing refers to (weapons, armour, spells) from every file, then
+/// what refers to it (monsters) — and an encounter's own definitions are added over a copy.
+pub trait ContentSet: Clone + Default {
+    /// The tables one content file (or an encounter's own definitions) may hold.
+    type File: DeserializeOwned;
+
+    /// Phase one: reads what nothing else refers to.
+    fn read_items(
+        &mut self,
+        file: &SourceFile<'_>,
+        parsed: &Self::File,
+        errors: &mut Vec<FileError>,
+    );
+
+    /// Phase two: reads what refers to the items (monsters and their weapons).
+    fn read_dependents(
+        &mut self,
+        file: &SourceFile<'_>,
+        parsed: &Self::File,
+        errors: &mut Vec<FileError>,
+    );
+
+    /// Marks every entry of every catalogue as built in (see [`Catalog::seal`]).
+    fn seal(&mut self);
+
+    /// Whether the tables define nothing.
+    fn defines_nothing(parsed: &Self::File) -> bool;
+
+    /// Loads content from `(path, text)` files; every problem in every file is reported together.
+    fn load(files: &[(&str, &str)]) -> Result<Self, FileErrors> {
+        let mut content = Self::default();
+        let mut errors = Vec::new();
+        let mut parsed = Vec::new();
+        for (path, text) in files {
+            let file = SourceFile::new(path, text);
+            match toml::from_str::<Self::File>(text) {
+                Err(e) => errors.push(file.toml_error(&e)),
+                Ok(p) => {
+                    content.read_items(&file, &p, &mut errors);
+                    parsed.push((file, p));
+                }
             }
         }
+        for (file, p) in &parsed {
+            content.read_dependents(file, p, &mut errors);
+        }
+        if errors.is_empty() {
+            Ok(content)
+        } else {
+            Err(FileErrors(errors))
+        }
     }
-    for (file, p) in &parsed {
-        second(content, file, p, &mut errors);
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(FileErrors(errors))
+
+    /// This content with an encounter's own definitions added: they replace built-in entries of
+    /// the same name, and two of one name in the encounter are an error. Borrowed when the
+    /// encounter defines nothing.
+    fn with_inline(
+        &self,
+        file: &SourceFile<'_>,
+        inline: &Self::File,
+        errors: &mut Vec<FileError>,
+    ) -> std::borrow::Cow<'_, Self> {
+        if Self::defines_nothing(inline) {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut content = self.clone();
+        content.seal();
+        content.read_items(file, inline, errors);
+        content.read_dependents(file, inline, errors);
+        std::borrow::Cow::Owned(content)
     }
 }
 

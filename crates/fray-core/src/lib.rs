@@ -26,7 +26,7 @@ pub mod ruleset;
 pub mod runner;
 pub mod span;
 
-pub use board::Board;
+pub use board::{Board, Piece};
 pub use catalog::Catalog;
 pub use damage::DamageDice;
 pub use driver::{AutoDriver, Driver, ScriptedDriver};

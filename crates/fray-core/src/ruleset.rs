@@ -211,7 +211,10 @@ pub type AttackPlay<R> = fn(
 /// engine's one registration list names each ruleset type once.
 pub trait RulesetBundle: Ruleset {
     /// Its content (weapons, monsters…), loaded once.
-    type Content: Clone + Debug + Send + Sync;
+    type Content: crate::catalog::ContentSet + Debug + Send + Sync;
+
+    /// The content files built into fray, as `(path, text)`.
+    const CONTENT_FILES: &'static [(&'static str, &'static str)];
 
     /// How much of the spec is implemented.
     const RULES: RuleStatus;
@@ -220,7 +223,9 @@ pub trait RulesetBundle: Ruleset {
     const CRITICALS: Criticals;
 
     /// Loads the content embedded in the build.
-    fn embedded_content() -> Result<Self::Content, crate::span::FileErrors>;
+    fn embedded_content() -> Result<Self::Content, crate::span::FileErrors> {
+        crate::catalog::ContentSet::load(Self::CONTENT_FILES)
+    }
 
     /// Reads an encounter file of this ruleset.
     fn load(

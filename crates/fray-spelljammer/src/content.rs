@@ -3,7 +3,7 @@
 //!
 //! The types here are what the rules read; [`Content::embedded`] loads and validates the files.
 
-use fray_core::catalog::load_two_phase;
+use fray_core::catalog::ContentSet;
 use fray_core::catalog::ContentTable;
 use fray_core::span::{FileError, FileErrors, SourceFile};
 use fray_core::Catalog;
@@ -336,69 +336,6 @@ impl Content {
         Content::load(&CONTENT_FILES)
     }
 
-    /// Loads content from `(path, text)` files. Any file may hold any table; monsters are read
-    /// once every weapon is known.
-    pub fn load(files: &[(&str, &str)]) -> Result<Content, FileErrors> {
-        let mut content = Content::default();
-        load_two_phase(
-            files,
-            &mut content,
-            |content, file, parsed: &ContentFile, errors| content.read_items(file, parsed, errors),
-            |content, file, parsed, errors| content.read_monsters(file, parsed, errors),
-        )?;
-        Ok(content)
-    }
-
-    /// This content with an encounter's own definitions added (they replace built-in entries
-    /// of the same name; two of one name in the encounter are an error). Borrowed when there
-    /// are none.
-    pub(crate) fn with_inline(
-        &self,
-        file: &SourceFile<'_>,
-        inline: &ContentFile,
-        errors: &mut Vec<FileError>,
-    ) -> std::borrow::Cow<'_, Content> {
-        if inline.weapon.is_empty()
-            && inline.armor.is_empty()
-            && inline.shield.is_empty()
-            && inline.monster.is_empty()
-            && inline.spell.is_empty()
-        {
-            return std::borrow::Cow::Borrowed(self);
-        }
-        let mut content = self.clone();
-        content.weapons.seal();
-        content.armor.seal();
-        content.shields.seal();
-        content.monsters.seal();
-        content.spells.seal();
-        content.read_items(file, inline, errors);
-        content.read_monsters(file, inline, errors);
-        std::borrow::Cow::Owned(content)
-    }
-
-    fn read_monsters(
-        &mut self,
-        file: &SourceFile<'_>,
-        parsed: &ContentFile,
-        errors: &mut Vec<FileError>,
-    ) {
-        for (i, m) in parsed.monster.iter().enumerate() {
-            if let Some(monster) = self.read_monster(file, i, m, errors) {
-                let key = monster.key.clone();
-                self.monsters.insert(
-                    "monster",
-                    &key,
-                    monster,
-                    file,
-                    m.key.span(),
-                    format!("monster[{i}].key"),
-                    errors,
-                );
-            }
-        }
-    }
-
     /// A weapon by name.
     pub fn weapon(&self, name: &str) -> Option<&Weapon> {
         self.weapons.get(name)
@@ -418,77 +355,6 @@ impl Content {
     /// A spell by name.
     pub fn spell(&self, name: &str) -> Option<&SpellDef> {
         self.spells.get(name)
-    }
-
-    fn read_items(
-        &mut self,
-        file: &SourceFile<'_>,
-        parsed: &ContentFile,
-        errors: &mut Vec<FileError>,
-    ) {
-        for (i, w) in parsed.weapon.iter().enumerate() {
-            let at = format!("weapon[{i}]");
-            if let Some(weapon) = read_weapon(file, &at, w, errors) {
-                let name = weapon.name.clone();
-                let span = w.name.span();
-                self.weapons.insert(
-                    "weapon",
-                    &name,
-                    weapon,
-                    file,
-                    span,
-                    format!("{at}.name"),
-                    errors,
-                );
-            }
-        }
-        for (i, a) in parsed.armor.iter().enumerate() {
-            let at = format!("armor[{i}]");
-            let before = errors.len();
-            let def = check_int(file, &at, "def", &a.def, 0, 100, errors);
-            let prot = check_int(file, &at, "prot", &a.prot, 0, 20, errors);
-            if errors.len() == before {
-                let armor = Armor {
-                    name: a.name.get_ref().clone(),
-                    def,
-                    prot,
-                };
-                let name = a.name.get_ref();
-                let field = format!("{at}.name");
-                self.armor
-                    .insert("armour", name, armor, file, a.name.span(), field, errors);
-            }
-        }
-        for (i, s) in parsed.shield.iter().enumerate() {
-            let at = format!("shield[{i}]");
-            let before = errors.len();
-            let def = check_int(file, &at, "def", &s.def, 0, 100, errors);
-            if errors.len() == before {
-                let shield = Shield {
-                    name: s.name.get_ref().clone(),
-                    def,
-                };
-                let field = format!("{at}.name");
-                self.shields.insert(
-                    "shield",
-                    s.name.get_ref(),
-                    shield,
-                    file,
-                    s.name.span(),
-                    field,
-                    errors,
-                );
-            }
-        }
-        for (i, s) in parsed.spell.iter().enumerate() {
-            let at = format!("spell[{i}]");
-            if let Some(spell) = read_spell(file, &at, s, errors) {
-                let name = spell.name.clone();
-                let field = format!("{at}.name");
-                self.spells
-                    .insert("spell", &name, spell, file, s.name.span(), field, errors);
-            }
-        }
     }
 
     fn read_monster(
@@ -878,9 +744,10 @@ fn read_spell(
     })
 }
 
+/// The tables of one content file (or of an encounter's own definitions).
 #[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct ContentFile {
+pub struct ContentFile {
     #[serde(default)]
     pub(crate) weapon: Vec<WeaponFile>,
     #[serde(default)]
@@ -1079,6 +946,126 @@ impl Content {
                 },
             ),
         ]
+    }
+}
+
+impl ContentFile {
+    /// No definitions at all.
+    fn is_empty(&self) -> bool {
+        self.weapon.is_empty()
+            && self.armor.is_empty()
+            && self.shield.is_empty()
+            && self.monster.is_empty()
+            && self.spell.is_empty()
+    }
+}
+
+impl ContentSet for Content {
+    type File = ContentFile;
+
+    fn read_items(
+        &mut self,
+        file: &SourceFile<'_>,
+        parsed: &ContentFile,
+        errors: &mut Vec<FileError>,
+    ) {
+        for (i, w) in parsed.weapon.iter().enumerate() {
+            let at = format!("weapon[{i}]");
+            if let Some(weapon) = read_weapon(file, &at, w, errors) {
+                let name = weapon.name.clone();
+                let span = w.name.span();
+                self.weapons.insert(
+                    "weapon",
+                    &name,
+                    weapon,
+                    file,
+                    span,
+                    format!("{at}.name"),
+                    errors,
+                );
+            }
+        }
+        for (i, a) in parsed.armor.iter().enumerate() {
+            let at = format!("armor[{i}]");
+            let before = errors.len();
+            let def = check_int(file, &at, "def", &a.def, 0, 100, errors);
+            let prot = check_int(file, &at, "prot", &a.prot, 0, 20, errors);
+            if errors.len() == before {
+                let armor = Armor {
+                    name: a.name.get_ref().clone(),
+                    def,
+                    prot,
+                };
+                let name = a.name.get_ref();
+                let field = format!("{at}.name");
+                self.armor
+                    .insert("armour", name, armor, file, a.name.span(), field, errors);
+            }
+        }
+        for (i, s) in parsed.shield.iter().enumerate() {
+            let at = format!("shield[{i}]");
+            let before = errors.len();
+            let def = check_int(file, &at, "def", &s.def, 0, 100, errors);
+            if errors.len() == before {
+                let shield = Shield {
+                    name: s.name.get_ref().clone(),
+                    def,
+                };
+                let field = format!("{at}.name");
+                self.shields.insert(
+                    "shield",
+                    s.name.get_ref(),
+                    shield,
+                    file,
+                    s.name.span(),
+                    field,
+                    errors,
+                );
+            }
+        }
+        for (i, s) in parsed.spell.iter().enumerate() {
+            let at = format!("spell[{i}]");
+            if let Some(spell) = read_spell(file, &at, s, errors) {
+                let name = spell.name.clone();
+                let field = format!("{at}.name");
+                self.spells
+                    .insert("spell", &name, spell, file, s.name.span(), field, errors);
+            }
+        }
+    }
+
+    fn read_dependents(
+        &mut self,
+        file: &SourceFile<'_>,
+        parsed: &ContentFile,
+        errors: &mut Vec<FileError>,
+    ) {
+        for (i, m) in parsed.monster.iter().enumerate() {
+            if let Some(monster) = self.read_monster(file, i, m, errors) {
+                let key = monster.key.clone();
+                self.monsters.insert(
+                    "monster",
+                    &key,
+                    monster,
+                    file,
+                    m.key.span(),
+                    format!("monster[{i}].key"),
+                    errors,
+                );
+            }
+        }
+    }
+
+    fn seal(&mut self) {
+        self.weapons.seal();
+        self.armor.seal();
+        self.shields.seal();
+        self.monsters.seal();
+        self.spells.seal();
+    }
+
+    fn defines_nothing(parsed: &ContentFile) -> bool {
+        parsed.is_empty()
     }
 }
 

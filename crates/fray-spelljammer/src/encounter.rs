@@ -15,6 +15,7 @@ use crate::state::{
     Ambush, AttackForm, Fighter, ForcedMove, GrievousWound, Lighting, Options, Override, Plan,
     Profile, Spell, State, SurpriseKind, SurpriseRuling,
 };
+use fray_core::catalog::ContentSet;
 use fray_core::loader::{CombatantBuilder, CombatantEntry, Loader, Placed};
 use fray_core::span::{FileError, FileErrors, SourceFile};
 use fray_core::{Limits, Pos, Roster, RulesetId, SideId};
