@@ -58,33 +58,39 @@ pub trait Board {
         self.piece(who).blocks
     }
 
-    /// Every combatant id, in roster order.
-    fn combatant_ids(&self) -> std::iter::Map<std::ops::Range<u16>, fn(u16) -> CombatantId> {
-        (0..self.combatant_count() as u16).map(CombatantId)
-    }
-
     /// Is `pos` free of blocking combatants other than `except`?
     fn square_free(&self, pos: Pos, except: CombatantId) -> bool {
-        self.combatant_ids()
-            .all(|i| i == except || !self.blocks(i) || self.square_of(i) != pos)
+        (0..self.combatant_count() as u16).all(|i| {
+            let p = self.piece(CombatantId(i));
+            CombatantId(i) == except || !p.blocks || p.square != pos
+        })
     }
 
     /// The standing foe of `who` nearest to it (ties: lowest id).
     fn nearest_foe(&self, who: CombatantId) -> Option<CombatantId> {
-        let (side, at) = (self.side_of(who), self.square_of(who));
-        self.combatant_ids()
-            .filter(|&o| self.side_of(o) != side && self.stands(o))
-            .min_by_key(|&o| (self.square_of(o).squares_to(at), o))
+        let me = self.piece(who);
+        let mut best: Option<(i32, CombatantId)> = None;
+        for i in 0..self.combatant_count() as u16 {
+            let p = self.piece(CombatantId(i));
+            if p.side != me.side && p.stands {
+                let d = p.square.squares_to(me.square);
+                if best.is_none_or(|(bd, _)| d < bd) {
+                    best = Some((d, CombatantId(i)));
+                }
+            }
+        }
+        best.map(|(_, id)| id)
     }
 
     /// Over when at most one side has anyone standing.
     fn outcome_by_side(&self) -> Outcome {
         let mut standing: Option<SideId> = None;
-        for i in self.combatant_ids() {
-            if self.stands(i) {
+        for i in 0..self.combatant_count() as u16 {
+            let p = self.piece(CombatantId(i));
+            if p.stands {
                 match standing {
-                    None => standing = Some(self.side_of(i)),
-                    Some(s) if s != self.side_of(i) => return Outcome::Ongoing,
+                    None => standing = Some(p.side),
+                    Some(s) if s != p.side => return Outcome::Ongoing,
                     Some(_) => {}
                 }
             }
