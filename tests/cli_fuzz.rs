@@ -221,7 +221,7 @@ fn random_and_mutated_dice_expressions_keep_the_contract() {
         "1000d1000!!",
     ];
     let mut list = Vec::new();
-    for i in 0..cases(150) {
+    for i in 0..cases(400) {
         let expr = if i % 2 == 0 {
             random_expression(&mut rng)
         } else {
@@ -424,7 +424,7 @@ fn mutated_encounter_files_keep_the_contract() {
     std::fs::create_dir_all(&dir).expect("scratch dir");
     let mut rng = Rng(seed() ^ 0xE7C0_0E7E);
     let mut list = Vec::new();
-    for i in 0..cases(160) {
+    for i in 0..cases(400) {
         let original = rng.pick(&originals).clone();
         let mut text = original;
         for _ in 0..1 + rng.below(3) {

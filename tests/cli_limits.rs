@@ -103,3 +103,20 @@ fn the_dice_limit_names_match_the_table() {
         assert!(docs.contains_key(limit.name()), "{}", limit.name());
     }
 }
+
+#[test]
+fn from_text_refuses_text_over_the_file_limit_before_parsing() {
+    let library = fray_engine::Library::embedded().expect("content");
+    let limit = table()["encounter file size"] as usize;
+    let bench = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/cnc/bench.toml"),
+    )
+    .expect("bench");
+    let mut text = bench.clone();
+    text.push_str(&"#".repeat(limit - text.len()));
+    assert!(fray_engine::AnyEncounter::from_text("at-limit", &text, &library).is_ok());
+    text.push('#');
+    let error = fray_engine::AnyEncounter::from_text("over", &text, &library)
+        .expect_err("one byte over the limit");
+    assert!(error.to_string().contains("byte limit"), "{error}");
+}

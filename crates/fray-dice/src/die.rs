@@ -90,7 +90,7 @@ pub(crate) fn dice_table(d: &Dice, budget: &mut Budget<'_>) -> Result<Table, Dis
 /// The size of the pool's final table (values × count width), estimated from the notation
 /// alone and checked against the support and memory limits before any work is done, so that
 /// e.g. `1000d1000!!` is refused in microseconds rather than after the explosion chain.
-fn estimate(d: &Dice, budget: &Budget<'_>) -> Result<(), DistError> {
+pub(crate) fn estimate(d: &Dice, budget: &Budget<'_>) -> Result<(), DistError> {
     if d.success.is_some() {
         // Success counts are small (at most one per roll); the tables themselves are checked.
         return Ok(());
@@ -117,7 +117,28 @@ fn estimate(d: &Dice, budget: &Budget<'_>) -> Result<(), DistError> {
     };
     let bits = f64::from(d.sides).log2() * rerolls * rolls_per_die * f64::from(d.count);
     let width = (bits / 64.0).ceil().max(1.0);
-    budget.words(values as usize, width.min(usize::MAX as f64) as usize)
+    budget.words(values as usize, width.min(usize::MAX as f64) as usize)?;
+    // Keep/drop: the dynamic programme of `keep` costs about faces · Σ_j (j·span + 1)(k − j)
+    // · width² and holds k² binomials; refuse it now rather than after building the unit.
+    if let Some(sel) = d.select {
+        let kept = sel.kept(d.count as usize).1 as f64;
+        if kept > 0.0 && kept < f64::from(d.count) {
+            let span = top - 1.0;
+            let states: f64 = (0..kept as u64)
+                .map(|j| (j as f64 * span + 1.0) * (kept - j as f64))
+                .sum();
+            let work = states * top * width * width;
+            if work > budget.limits.max_work as f64 {
+                return Err(DistError::Limit {
+                    limit: crate::limits::Limit::Work,
+                    needed: work.min(u64::MAX as f64) as u64,
+                    max: budget.limits.max_work,
+                });
+            }
+            budget.words((kept * kept) as usize, width as usize)?;
+        }
+    }
+    Ok(())
 }
 
 /// Faces `1..=sides` after rerolls, as counts over a common denominator.

@@ -35,8 +35,23 @@ impl Expr {
     /// The exact distribution under `limits`.
     pub fn distribution_with(&self, limits: &Limits) -> Result<Distribution, DistError> {
         let mut budget = Budget::new(limits);
+        // Every dice term's size is estimated before any term is computed, so an expression
+        // is refused in microseconds whichever of its terms is too large.
+        estimate_terms(self, &budget)?;
         let table = expr_table(self, &mut budget)?;
         Distribution::from_table(table.trim())
+    }
+}
+
+fn estimate_terms(e: &Expr, budget: &Budget<'_>) -> Result<(), DistError> {
+    match e {
+        Expr::Num(_) => Ok(()),
+        Expr::Dice(d) => crate::die::estimate(d, budget),
+        Expr::Neg(x) => estimate_terms(x, budget),
+        Expr::Binary { lhs, rhs, .. } => {
+            estimate_terms(lhs, budget)?;
+            estimate_terms(rhs, budget)
+        }
     }
 }
 

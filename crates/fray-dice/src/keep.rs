@@ -68,6 +68,8 @@ pub(crate) fn keep(
         .map(|j| (j * span + 1) as u128 * (k - j) as u128)
         .sum();
     budget.charge(states * faces.len() as u128 * (w * w) as u128)?;
+    // The binomial table below holds k² counts.
+    budget.words(k.saturating_mul(k), w)?;
     // Binomials C(n - j, t) for j, t < k (exact: they are below 2^n ≤ denom unless d = 1,
     // and arithmetic is mod 2^(64w) anyway, exact for the final counts).
     let binom: Vec<Vec<Vec<u64>>> = (0..k)

@@ -130,6 +130,9 @@ fn distribution_errors() {
         "1d1000000r1*2",
         "100d1000r1kh50",
         "1000d1000!!",
+        "10000d1dl1",
+        "103/869/2d20r1!!kh1",
+        "1d1000!/4d1000000r1!!kh1",
     ] {
         let start = std::time::Instant::now();
         let result = parse(expr).unwrap().distribution();
