@@ -105,13 +105,15 @@ impl<'a> SourceFile<'a> {
     pub fn toml_error(&self, error: &toml::de::Error) -> FileError {
         let span = error.span().unwrap_or(0..0);
         let (line, column) = self.line_col(span.start);
-        let field = self
-            .text
-            .lines()
-            .nth(line.saturating_sub(1))
-            .and_then(|l| l.split_once('='))
-            .map(|(key, _)| key.trim().to_string())
-            .filter(|k| !k.is_empty() && !k.starts_with('['));
+        let text_line = self.text.lines().nth(line.saturating_sub(1)).unwrap_or("");
+        // The key on the offending line, or the table a `[name]` / `[[name]]` line opens.
+        let field = match text_line.trim().strip_prefix('[') {
+            Some(header) => Some(header.trim_matches(['[', ']', ' ']).to_string()),
+            None => text_line
+                .split_once('=')
+                .map(|(key, _)| key.trim().to_string()),
+        }
+        .filter(|k| !k.is_empty());
         FileError {
             path: self.path.to_string(),
             line: if span.end == 0 && span.start == 0 {
@@ -154,6 +156,22 @@ pub fn plain_words(message: &str) -> String {
                 .replace("floating point ", "");
             return format!("expected a whole number {range}, found {found}")
                 .replace("number (a whole number)", "number");
+        }
+    }
+    if let Some((what, expected)) = message.rsplit_once(", expected ") {
+        if let Some(found) = what.strip_prefix("invalid type: ") {
+            let wanted = match expected.trim() {
+                "a string" => Some("text in quotes"),
+                "a boolean" => Some("true or false"),
+                "a sequence" => Some("a list `[…]`"),
+                "a map" => Some("a table (`[name]` or `{ … }`)"),
+                e if e.starts_with("struct ") => Some("a table (`[name]` or `{ … }`)"),
+                e if e.starts_with("a borrowed string") => Some("text in quotes"),
+                _ => None,
+            };
+            if let Some(wanted) = wanted {
+                return format!("expected {wanted}, found {found}");
+            }
         }
     }
     if let Some(rest) = message.strip_prefix("missing field ") {
@@ -211,6 +229,14 @@ mod tests {
             "expected a whole number from 0 to 255, found `0.5`"
         );
         assert_eq!(plain_words("missing field `id`"), "missing key `id`");
+        assert_eq!(
+            plain_words("invalid type: integer `0`, expected a string"),
+            "expected text in quotes, found integer `0`"
+        );
+        assert_eq!(
+            plain_words("invalid type: integer `0`, expected struct OptionsDef"),
+            "expected a table (`[name]` or `{ … }`), found integer `0`"
+        );
         assert_eq!(
             plain_words("unknown field `hpp`, expected one of `id`, `hp`, `side`"),
             "unknown key `hpp` (did you mean `hp`?); the keys here are id, hp, side"
