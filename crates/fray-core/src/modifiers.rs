@@ -81,6 +81,11 @@ impl Modifiers {
     pub fn into_vec(self) -> Vec<Modifier> {
         self.list
     }
+
+    /// The named modifiers, taken out (the sum stays).
+    pub fn take_list(&mut self) -> Vec<Modifier> {
+        std::mem::take(&mut self.list)
+    }
 }
 
 #[cfg(test)]

@@ -286,17 +286,7 @@ fn deal_damage<R: Ruleset<State = State>>(
     swing: &Swing<'_>,
 ) -> Result<(), Interrupt> {
     let dice = swing.form.damage;
-    let roll = if dice.count > 0 {
-        table.roll_dice(
-            dice.count,
-            dice.sides,
-            Some(attacker),
-            RollPurpose::Damage,
-            "CNC-R20.2",
-        )? as i32
-    } else {
-        0
-    };
+    let roll = table.roll_damage(dice, Some(attacker), RollPurpose::Damage, "CNC-R20.2")?;
     let p = state.p(attacker);
     let mut mods = Mods::recording(table.events_enabled());
     if swing.form.natural {

@@ -179,17 +179,7 @@ fn take_effect<R: Ruleset<State = State>>(
         });
         return Ok(());
     }
-    let roll = if m.dice.count > 0 {
-        table.roll_dice(
-            m.dice.count,
-            m.dice.sides,
-            Some(user),
-            RollPurpose::Other,
-            rule,
-        )? as i32
-    } else {
-        0
-    };
+    let roll = table.roll_damage(m.dice, Some(user), RollPurpose::Other, rule)?;
     let amount = (roll + m.dice.bonus).max(0);
     table.emit(|| Event::Ruling {
         rule,

@@ -468,9 +468,9 @@ fn initiative(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<()
     if d == Declaration::default() {
         return Ok(());
     }
-    let mut modifiers = Mods::new(table.events_enabled());
+    let mut modifiers = Mods::recording(table.events_enabled());
     let fives = initiative_modifiers(state, id, &mut modifiers);
-    let (bonus, mods) = (modifiers.sum, modifiers.list);
+    let (bonus, mods) = (modifiers.total(), modifiers.into_vec());
     // The die chain counts attacks ("1d10 for the first attack, 1d8 for the second"): a potion
     // drunk beside them rolls its own d10 and leaves the chain alone. [Seed: Initiative] SJ-R2.3
     let die_index = 0usize;
@@ -1664,13 +1664,7 @@ fn drink(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result<(), In
     if state.f(who).potions == 0 {
         return Ok(());
     }
-    let rolled = table.roll_dice(
-        dice.count,
-        dice.sides,
-        Some(who),
-        RollPurpose::Other,
-        "SJ-R17.6",
-    )? as i32;
+    let rolled = table.roll_damage(dice, Some(who), RollPurpose::Other, "SJ-R17.6")?;
     let max = state.p(who).max_hp;
     let f = state.f_mut(who);
     f.potions -= 1;

@@ -14,30 +14,8 @@ use std::sync::Arc;
 
 type T<'a, 'b> = &'a mut Table<'b, Spelljammer>;
 
-/// Sums modifiers, listing them only when events are kept (so the simulator allocates nothing).
-pub(crate) struct Mods {
-    pub(crate) sum: i32,
-    pub(crate) list: Vec<Modifier>,
-    keep: bool,
-}
-
-impl Mods {
-    pub(crate) fn new(keep: bool) -> Self {
-        Mods {
-            sum: 0,
-            list: Vec::new(),
-            keep,
-        }
-    }
-    pub(crate) fn add(&mut self, label: &'static str, rule: &'static str, value: i32) {
-        if value != 0 {
-            self.sum += value;
-            if self.keep {
-                self.list.push(Modifier::new(label, rule, value));
-            }
-        }
-    }
-}
+/// The shared modifier accumulator (`fray_core::modifiers`).
+pub(crate) use fray_core::modifiers::Modifiers as Mods;
 
 /// Which blow is struck.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -236,7 +214,7 @@ pub fn strike(
     };
 
     // — strike chance —
-    let mut sc = Mods::new(keep);
+    let mut sc = Mods::recording(keep);
     sc.add("defending", "SJ-R19", -state.f(attacker).plan.sc_penalty);
     if !blow.free && a_decl.movement == Movement::RunAttack {
         sc.add("run and attack", "SJ-R17.3", -25);
@@ -347,7 +325,7 @@ pub fn strike(
     }
 
     // — defence —
-    let mut def = Mods::new(keep);
+    let mut def = Mods::recording(keep);
     let normal = normal_def(state, target);
     let casting = casting_now(state, target);
     // Casting and careful aim take DEF from DEX away altogether (below).
@@ -370,7 +348,7 @@ pub fn strike(
         }
     }
     if let Some(kind) = surprise {
-        let now = normal + def.sum;
+        let now = normal + def.total();
         let kept = tables::surprise_def(now, tp.def_magic, kind == SurpriseKind::OutOfCombat);
         def.add("surprised", "SJ-R13", kept - now);
     }
@@ -410,8 +388,8 @@ pub fn strike(
         def.add("GM adjustment", "SJ-G15", o.def);
     }
 
-    let strike_total = form.sc + sc.sum;
-    let def_total = normal + def.sum;
+    let strike_total = form.sc + sc.total();
+    let def_total = normal + def.total();
     let needed = strike_total - def_total;
     let roll = table.roll_dice(1, 100, Some(attacker), RollPurpose::Attack, "SJ-R6.1")?;
     let result = tables::strike_result(needed, roll);
@@ -426,9 +404,9 @@ pub fn strike(
         target,
         attack: name,
         strike: form.sc,
-        strike_modifiers: std::mem::take(&mut sc.list),
+        strike_modifiers: sc.take_list(),
         defense: normal,
-        defense_modifiers: std::mem::take(&mut def.list),
+        defense_modifiers: def.take_list(),
         needed,
         roll,
         result,
@@ -439,14 +417,8 @@ pub fn strike(
     }
 
     // — damage —
-    let dice = table.roll_dice(
-        form.damage.count,
-        form.damage.sides,
-        Some(attacker),
-        RollPurpose::Damage,
-        "SJ-R10.1",
-    )? as i32;
-    let mut dmg = Mods::new(keep);
+    let dice = table.roll_damage(form.damage, Some(attacker), RollPurpose::Damage, "SJ-R10.1")?;
+    let mut dmg = Mods::recording(keep);
     dmg.add("damage bonus", "", form.damage.bonus);
     if form.offhand && !ap.ambidextrous {
         dmg.add("off hand", "SJ-R20.1", -2);
@@ -454,7 +426,7 @@ pub fn strike(
     if let Some(step) = ambush_step {
         dmg.add("ambush", "SJ-R14.1", tables::ambush_damage_bonus(step));
     }
-    let base = (dice + dmg.sum).max(0);
+    let base = (dice + dmg.total()).max(0);
     let critical = matches!(result, AttackResult::Critical | AttackResult::Grievous);
     let taken = if critical {
         dmg.add("double damage, no PROT", "SJ-R8.2", base);
@@ -464,7 +436,7 @@ pub fn strike(
         dmg.add("PROT", "SJ-R10.1", -p);
         base - p
     };
-    let clip = (dice + dmg.sum) - taken;
+    let clip = (dice + dmg.total()) - taken;
     dmg.add("no negative damage", "SJ-R10.1", -clip);
     let rule = if critical { "SJ-R10.2" } else { "SJ-R10.1" };
     if result == AttackResult::Grievous {
@@ -481,7 +453,7 @@ pub fn strike(
             );
         }
     }
-    let mods = std::mem::take(&mut dmg.list);
+    let mods = dmg.take_list();
     apply_damage(
         state, table, attacker, target, taken, true, dice, mods, rule,
     )
@@ -845,16 +817,10 @@ pub fn spell_goes_off(
     });
     match spell.def.effect {
         SpellEffect::Damage { dice, prot } => {
-            let rolled = table.roll_dice(
-                dice.count,
-                dice.sides,
-                Some(caster),
-                RollPurpose::Damage,
-                "SJ-R15.1",
-            )? as i32;
-            let mut dmg = Mods::new(table.events_enabled());
+            let rolled = table.roll_damage(dice, Some(caster), RollPurpose::Damage, "SJ-R15.1")?;
+            let mut dmg = Mods::recording(table.events_enabled());
             dmg.add("spell bonus", "", dice.bonus);
-            let base = (rolled + dmg.sum).max(0);
+            let base = (rolled + dmg.total()).max(0);
             let taken = if prot {
                 let p = self::prot(state, target).min(base);
                 dmg.add("PROT", "SJ-R10.1", -p);
@@ -862,21 +828,15 @@ pub fn spell_goes_off(
             } else {
                 base
             };
-            let clip = (rolled + dmg.sum) - taken;
+            let clip = (rolled + dmg.total()) - taken;
             dmg.add("no negative damage", "SJ-R10.1", -clip);
-            let mods = std::mem::take(&mut dmg.list);
+            let mods = dmg.take_list();
             apply_damage(
                 state, table, caster, target, taken, true, rolled, mods, "SJ-R15.1",
             )
         }
         SpellEffect::Heal { dice } => {
-            let rolled = table.roll_dice(
-                dice.count,
-                dice.sides,
-                Some(caster),
-                RollPurpose::Other,
-                "SJ-R15.1",
-            )? as i32;
+            let rolled = table.roll_damage(dice, Some(caster), RollPurpose::Other, "SJ-R15.1")?;
             let max = state.p(target).max_hp;
             let t = state.f_mut(target);
             let amount = (rolled + dice.bonus).max(0).min((max - t.hp).max(0));
