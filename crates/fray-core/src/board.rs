@@ -5,7 +5,7 @@
 //! *Blocking* is each ruleset's to define, explicitly: in C&C a fallen body still fills its
 //! square (only the dead are cleared away), in Spelljammer only combatants still up block.
 
-use crate::grid::Pos;
+use crate::grid::{Direction, Pos};
 use crate::ids::{CombatantId, SideId};
 use crate::ruleset::Outcome;
 
@@ -82,6 +82,96 @@ pub trait Board {
         best.map(|(_, id)| id)
     }
 
+    /// Which of the eight squares around `who` (in `Direction::ALL` order) are free: one pass
+    /// over the combatants instead of one per square.
+    fn free_neighbours(&self, who: CombatantId) -> [bool; 8] {
+        let from = self.piece(who).square;
+        let mut open = [true; 8];
+        for i in 0..self.combatant_count() as u16 {
+            let p = self.piece(CombatantId(i));
+            if CombatantId(i) == who
+                || !p.blocks
+                || p.square == from
+                || from.squares_to(p.square) != 1
+            {
+                continue;
+            }
+            if let Some(k) = Direction::ALL
+                .iter()
+                .position(|&d| from.step(d) == p.square)
+            {
+                open[k] = false;
+            }
+        }
+        open
+    }
+
+    /// The free neighbouring square that brings `who` closest to `to` (ties: the straighter
+    /// line, then the first direction clockwise from north), if any gets closer.
+    fn step_toward(&self, who: CombatantId, to: Pos) -> Option<Pos> {
+        let from = self.piece(who).square;
+        let now = from.squares_to(to);
+        let open = self.free_neighbours(who);
+        let mut best: Option<(i32, i32, Pos)> = None;
+        for (k, dir) in Direction::ALL.into_iter().enumerate() {
+            let next = from.step(dir);
+            if next == to || !open[k] {
+                continue;
+            }
+            let d = next.squares_to(to);
+            // Prefer the true (Euclidean) line as a tie-break so paths look straight.
+            let dx = i64::from(next.x - to.x);
+            let dy = i64::from(next.y - to.y);
+            let e = (dx * dx + dy * dy).min(i64::from(i32::MAX)) as i32;
+            if d < now && best.is_none_or(|(bd, be, _)| (d, e) < (bd, be)) {
+                best = Some((d, e, next));
+            }
+        }
+        best.map(|(_, _, p)| p)
+    }
+
+    /// The free neighbouring square that takes `who` farthest from its nearest standing foe, if
+    /// any takes it farther.
+    fn step_away(&self, who: CombatantId) -> Option<Pos> {
+        let me = self.piece(who);
+        let nearest = |at: Pos| {
+            (0..self.combatant_count() as u16)
+                .map(|i| self.piece(CombatantId(i)))
+                .filter(|p| p.side != me.side && p.stands)
+                .map(|p| p.square.squares_to(at))
+                .min()
+                .unwrap_or(i32::MAX)
+        };
+        let now = nearest(me.square);
+        let open = self.free_neighbours(who);
+        let mut best: Option<(i32, Pos)> = None;
+        for (k, dir) in Direction::ALL.into_iter().enumerate() {
+            let next = me.square.step(dir);
+            if !open[k] {
+                continue;
+            }
+            let d = nearest(next);
+            if d > now && best.is_none_or(|(bd, _)| d > bd) {
+                best = Some((d, next));
+            }
+        }
+        best.map(|(_, p)| p)
+    }
+
+    /// Where a push of up to `squares` in `dir` leaves `target`: it stops before a square that
+    /// is not free.
+    fn push_destination(&self, target: CombatantId, dir: Direction, squares: u32) -> Pos {
+        let mut at = self.piece(target).square;
+        for _ in 0..squares {
+            let next = at.step(dir);
+            if !self.square_free(next, target) {
+                break;
+            }
+            at = next;
+        }
+        at
+    }
+
     /// Over when at most one side has anyone standing.
     fn outcome_by_side(&self) -> Outcome {
         let mut standing: Option<SideId> = None;
@@ -151,5 +241,24 @@ mod tests {
         assert_eq!(won.outcome_by_side(), Outcome::Won(SideId(0)));
         let none = Toy(vec![(0, p(0, 0), false, true)]);
         assert_eq!(none.outcome_by_side(), Outcome::NoneStanding);
+    }
+
+    #[test]
+    fn steps_toward_away_and_pushes() {
+        let p = Pos::new;
+        // A mover at the origin, a foe three squares east, a blocker on the square between.
+        let board = Toy(vec![
+            (0, p(0, 0), true, true),
+            (1, p(3, 0), true, true),
+            (0, p(1, 0), true, true),
+        ]);
+        let me = CombatantId(0);
+        let toward = board.step_toward(me, p(3, 0)).expect("a step");
+        assert_eq!(toward.squares_to(p(3, 0)), 2, "closer");
+        assert_ne!(toward, p(1, 0), "not onto the blocker");
+        let away = board.step_away(me).expect("a step");
+        assert_eq!(away.x, -1, "west, away from the foe");
+        assert_eq!(board.push_destination(CombatantId(1), Direction::West, 2), p(2, 0));
+        assert_eq!(board.push_destination(CombatantId(1), Direction::East, 2), p(5, 0));
     }
 }
