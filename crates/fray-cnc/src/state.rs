@@ -42,6 +42,34 @@ impl fray_core::conditions::ConditionKind for Cond {
 }
 
 impl Cond {
+    /// The rule the condition comes from.
+    pub fn rule(self) -> &'static str {
+        match self {
+            Cond::Prone | Cond::Blind | Cond::Invisible | Cond::Stunned | Cond::Cowering => {
+                "CNC-R15.2"
+            }
+            Cond::Unaware => "CNC-R16.4",
+            Cond::Surprised => "CNC-R1",
+            Cond::Charging => "CNC-R6.4",
+            Cond::Overbearing => "CNC-R13.4",
+            Cond::HastyDisengage => "CNC-R17.2a",
+            Cond::Dodging => "CNC-R17.1",
+            Cond::Evading => "CNC-R17.4",
+        }
+    }
+
+    /// Lasts exactly the round it is announced or taken in (its end needs no log line).
+    pub fn this_round_only(self) -> bool {
+        matches!(
+            self,
+            Cond::Charging
+                | Cond::Overbearing
+                | Cond::HastyDisengage
+                | Cond::Dodging
+                | Cond::Evading
+        )
+    }
+
     /// Name used in files and events.
     pub fn key(self) -> &'static str {
         match self {

@@ -258,7 +258,13 @@ mod tests {
         assert_ne!(toward, p(1, 0), "not onto the blocker");
         let away = board.step_away(me).expect("a step");
         assert_eq!(away.x, -1, "west, away from the foe");
-        assert_eq!(board.push_destination(CombatantId(1), Direction::West, 2), p(2, 0));
-        assert_eq!(board.push_destination(CombatantId(1), Direction::East, 2), p(5, 0));
+        assert_eq!(
+            board.push_destination(CombatantId(1), Direction::West, 2),
+            p(2, 0)
+        );
+        assert_eq!(
+            board.push_destination(CombatantId(1), Direction::East, 2),
+            p(5, 0)
+        );
     }
 }

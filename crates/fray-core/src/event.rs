@@ -533,7 +533,11 @@ impl Event {
                 hp,
                 rule,
             } => {
-                let _ = write!(s, "{} takes damage ({rule}): roll {roll}", n(*target));
+                let _ = write!(s, "{} takes damage ({rule}):", n(*target));
+                // Damage without dice (bleeding, a flat amount) shows only what makes it up.
+                if *roll != 0 || modifiers.is_empty() {
+                    let _ = write!(s, " roll {roll}");
+                }
                 modifiers_text(&mut s, modifiers);
                 let _ = write!(s, " → {normal} normal");
                 if *subdual != 0 {

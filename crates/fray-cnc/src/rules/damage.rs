@@ -207,10 +207,6 @@ pub fn bleed<R: Ruleset<State = State>>(state: &mut State, table: &mut Table<'_,
         }
         if since < round {
             let before = status_of(state, id);
-            table.emit(|| Event::Ruling {
-                rule: "CNC-R19",
-                text: format!("{}'s mortal wound bleeds", state.roster.name(id)),
-            });
             state.f_mut(id).hp -= 1;
             state.f_mut(id).taken += 1;
             settle(state, id, round);
@@ -218,7 +214,7 @@ pub fn bleed<R: Ruleset<State = State>>(state: &mut State, table: &mut Table<'_,
             table.emit(|| Event::Damage {
                 target: id,
                 roll: 0,
-                modifiers: Vec::new(),
+                modifiers: vec![Modifier::new("mortal wound bleeds", "CNC-R19", 1)],
                 normal: 1,
                 subdual: 0,
                 hp,

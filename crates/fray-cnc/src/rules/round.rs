@@ -839,7 +839,7 @@ fn disengage(
     Ok(())
 }
 
-/// End of the round: mortal wounds bleed, round effects expire. [spec §1 step 7]
+/// End of the round: mortal wounds bleed, round effects expire. [Seed: 3. Combat Actions; CNC-R19]
 fn end_of_round(state: &mut State, table: T<'_, '_>) {
     damage::bleed(state, table);
     let round = table.round();
@@ -852,12 +852,18 @@ fn end_of_round(state: &mut State, table: T<'_, '_>) {
                 n += 1;
             }
         });
-        for c in expired.into_iter().flatten() {
+        // Announcements made for this round (charging, dodging…) simply end with it; only the
+        // end of a lasting condition is worth a line.
+        for c in expired
+            .into_iter()
+            .flatten()
+            .filter(|c| !c.this_round_only())
+        {
             table.emit(|| Event::Condition {
                 who: id,
                 condition: c.key(),
                 gained: false,
-                rule: "spec §1 step 7",
+                rule: c.rule(),
             });
         }
         // A hold ends when the holder is down.
