@@ -520,3 +520,40 @@ fn content_lists_every_ruleset_and_finds_one_entry() {
     assert_eq!(unbuilt.status.code(), Some(2));
     assert!(stderr(&unbuilt).contains("not implemented yet"));
 }
+
+/// `fray odds` states what it assumes (the attack, every modifier, the roll it needs, a move to
+/// close in) in text and JSON, and an unknown combatant suggests the nearest keys.
+#[test]
+fn odds_state_their_assumptions_in_every_ruleset() {
+    for (id, bench) in rulesets() {
+        let (attacker, target) = first_foes(&bench);
+        let out = fray(&["odds", &bench, "--attacker", &attacker, "--target", &target]);
+        assert_eq!(out.status.code(), Some(0), "{id}: {}", stderr(&out));
+        let text = stdout(&out);
+        assert!(
+            text.lines()
+                .any(|l| l.contains("assumes") && l.contains("needs")),
+            "{id}: no assumption with the number needed in\n{text}"
+        );
+        let json = fray(&[
+            "odds",
+            &bench,
+            "--attacker",
+            &attacker,
+            "--target",
+            &target,
+            "--json",
+        ]);
+        let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+        let assumptions = v["assumptions"].as_array().expect("assumptions");
+        assert!(!assumptions.is_empty(), "{id}");
+        let stem = attacker.rsplit_once('-').map_or(attacker.as_str(), |p| p.0);
+        let typo = fray(&["odds", &bench, "--attacker", stem, "--target", &target]);
+        assert_eq!(typo.status.code(), Some(2), "{id}");
+        assert!(
+            stderr(&typo).contains("did you mean") && stderr(&typo).contains(&attacker),
+            "{id}: {}",
+            stderr(&typo)
+        );
+    }
+}

@@ -56,6 +56,7 @@ pub fn run(args: OddsArgs) -> Result<(), CliError> {
                 "damage": report.damage.iter().map(|(d, p)| serde_json::json!([d, frac(p)])).collect::<Vec<_>>(),
             },
             "branches": report.branches,
+            "assumptions": report.assumptions,
         });
         let _ = writeln!(out, "{value}");
     } else {
@@ -67,6 +68,9 @@ pub fn run(args: OddsArgs) -> Result<(), CliError> {
             name(&report.target),
             encounter.ruleset().name()
         );
+        for line in &report.assumptions {
+            let _ = writeln!(out, "  assumes   {line}");
+        }
         let _ = writeln!(out, "  miss      {}", pct(&report.miss));
         let _ = writeln!(out, "  hit       {}", pct(&report.hit));
         if let Some(c) = &report.critical {

@@ -334,7 +334,8 @@ impl EventSink for VecSink {
     }
 }
 
-fn modifiers_text(out: &mut String, modifiers: &[Modifier]) {
+/// ` +2 BtH (CNC-R7.1) -4 prone (CNC-R15.2)`: modifiers as the log writes them.
+pub fn modifiers_text(out: &mut String, modifiers: &[Modifier]) {
     for m in modifiers {
         let sign = if m.value < 0 { '-' } else { '+' };
         let _ = write!(out, " {sign}{} {}", m.value.abs(), m.label);

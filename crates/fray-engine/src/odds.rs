@@ -32,14 +32,17 @@ pub struct OddsReport {
     pub down: BigRational,
     /// Number of branches enumerated.
     pub branches: usize,
+    /// What the odds assume, in words: where the attacker stands, the attack and its weapon,
+    /// every modifier, and the number each blow needs.
+    pub assumptions: Vec<String>,
 }
 
 /// Why odds could not be computed.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum OddsFailure {
-    /// An unknown combatant.
-    #[error("no combatant `{0}` in this encounter")]
-    Unknown(String),
+    /// An unknown combatant (with the nearest keys, if any are near).
+    #[error("no combatant `{0}` in this encounter{1}")]
+    Unknown(String, String),
     /// Attacker and target are the same.
     #[error("a combatant cannot attack itself")]
     SameCombatant,
@@ -59,12 +62,13 @@ fn pair(
     attacker: &str,
     target: &str,
 ) -> Result<(CombatantId, CombatantId), OddsFailure> {
-    let a = roster
-        .find(attacker)
-        .ok_or_else(|| OddsFailure::Unknown(attacker.to_string()))?;
-    let t = roster
-        .find(target)
-        .ok_or_else(|| OddsFailure::Unknown(target.to_string()))?;
+    let find = |key: &str| {
+        roster.find(key).ok_or_else(|| {
+            let keys = roster.combatants.iter().map(|c| c.key.as_str());
+            OddsFailure::Unknown(key.to_string(), fray_core::loader::did_you_mean(key, keys))
+        })
+    };
+    let (a, t) = (find(attacker)?, find(target)?);
     if a == t {
         return Err(OddsFailure::SameCombatant);
     }
@@ -125,7 +129,10 @@ pub fn single_attack<R: Ruleset>(
     target: &str,
     play: AttackPlay<R>,
     criticals: Criticals,
-) -> Result<OddsReport, OddsFailure> {
+) -> Result<OddsReport, OddsFailure>
+where
+    R::State: fray_core::Board,
+{
     let roster = R::roster(start);
     let (a, t) = pair(roster, attacker, target)?;
     let zero = || BigRational::zero();
@@ -160,7 +167,9 @@ pub fn single_attack<R: Ruleset>(
         OddsError::Stopped(i) => OddsFailure::Enumeration(crate::explain(&i, roster)),
         other => OddsFailure::Enumeration(other.to_string()),
     })?;
+    let assumptions = assumptions::<R>(start, a, t, play);
     Ok(OddsReport {
+        assumptions,
         attacker: roster.key(a).to_string(),
         target: roster.key(t).to_string(),
         miss,
@@ -186,6 +195,95 @@ pub struct Sample {
     pub damage: i32,
     /// The target ended at or below 0 hit points.
     pub down: bool,
+}
+
+/// What the exact odds of `a` attacking `t` assume, read from one played attack (the modifiers
+/// and the number needed do not depend on the dice): a move to close in, and for each blow the
+/// attack, its weapon, every modifier on both sides and the roll it needs.
+fn assumptions<R: Ruleset>(
+    start: &R::State,
+    a: CombatantId,
+    t: CombatantId,
+    play: AttackPlay<R>,
+) -> Vec<String>
+where
+    R::State: fray_core::Board,
+{
+    use fray_core::Board;
+    let roster = R::roster(start);
+    let mut state = start.clone();
+    let mut driver = fray_core::AutoDriver::new(0);
+    let mut sink = fray_core::VecSink::default();
+    {
+        let mut table = Table::new(&mut driver, &mut sink, None, &fray_core::Limits::default());
+        table.set_round(1);
+        if play(&mut state, &mut table, a, t).is_err() {
+            return Vec::new();
+        }
+    }
+    let mut out = Vec::new();
+    let (from, to) = (start.square_of(a), state.square_of(a));
+    if from != to {
+        out.push(format!(
+            "it has closed in: from ({}, {}) to ({}, {}), {} ft from the target",
+            from.x,
+            from.y,
+            to.x,
+            to.y,
+            to.feet_to(state.square_of(t))
+        ));
+    }
+    for (_, event) in &sink.events {
+        match event {
+            Event::Moved { who, .. } if *who == a => {
+                out.push(format!("it closes in first: {}", event.describe(roster)));
+            }
+            Event::Attack {
+                attacker,
+                target,
+                attack,
+                roll,
+                modifiers,
+                total,
+                defense,
+                versus,
+                defense_modifiers,
+                ..
+            } if *attacker == a && *target == t => {
+                let bonus = total - *roll as i32;
+                let mut line = format!("{attack}: d20");
+                fray_core::event::modifiers_text(&mut line, modifiers);
+                line.push_str(&format!(" vs {defense} {versus}"));
+                if !defense_modifiers.is_empty() {
+                    line.push_str(" [");
+                    fray_core::event::modifiers_text(&mut line, defense_modifiers);
+                    line.push_str(" ]");
+                }
+                line.push_str(&format!(" — needs {}+ on the d20", versus - bonus));
+                out.push(line);
+            }
+            Event::Strike {
+                attacker,
+                target,
+                attack,
+                strike,
+                strike_modifiers,
+                defense,
+                defense_modifiers,
+                needed,
+                ..
+            } if *attacker == a && *target == t => {
+                let mut line = format!("{attack}: SC {strike}");
+                fray_core::event::modifiers_text(&mut line, strike_modifiers);
+                line.push_str(&format!(" − DEF {defense}"));
+                fray_core::event::modifiers_text(&mut line, defense_modifiers);
+                line.push_str(&format!(" — needs {needed} or less on the d100"));
+                out.push(line);
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Plays the same single attack as [`single_attack`] once with seeded dice (Monte Carlo
