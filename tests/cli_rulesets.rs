@@ -557,3 +557,93 @@ fn odds_state_their_assumptions_in_every_ruleset() {
         );
     }
 }
+
+/// `fray odds --weapon` picks the attack and `--situation` sets flank, rear or cover: the odds
+/// move the way the rules say, and what a ruleset does not know is refused with its list.
+#[test]
+fn odds_take_a_weapon_and_situations() {
+    let bench = "examples/cnc/bench.toml";
+    let odds = |extra: &[&str]| {
+        let mut args = vec![
+            "odds",
+            bench,
+            "--attacker",
+            "fighter-1",
+            "--target",
+            "orc-1",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let out = fray(&args);
+        assert_eq!(out.status.code(), Some(0), "{extra:?}: {}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        (
+            v["hit"].as_f64().expect("hit"),
+            v["assumptions"].to_string(),
+        )
+    };
+    let (front, _) = odds(&[]);
+    let (rear, why) = odds(&["--situation", "rear"]);
+    assert!(
+        rear > front && why.contains("rear (CNC-R17.6)"),
+        "{front} {rear} {why}"
+    );
+    let (covered, why) = odds(&["--situation", "cover=half"]);
+    assert!(
+        covered < front && why.contains("cover (CNC-R16.5)"),
+        "{front} {covered} {why}"
+    );
+    let (_, why) = odds(&["--weapon", "long sword"]);
+    assert!(why.contains("long sword"), "{why}");
+    for (flag, value, expected) in [
+        ("--weapon", "axe", "has no weapon `axe`"),
+        (
+            "--situation",
+            "sideways",
+            "expected one of front, flank, rear",
+        ),
+        ("--situation", "cover=lots", "unknown cover `lots`"),
+    ] {
+        let out = fray(&[
+            "odds",
+            bench,
+            "--attacker",
+            "fighter-1",
+            "--target",
+            "orc-1",
+            flag,
+            value,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}");
+        assert!(
+            stderr(&out).contains(expected),
+            "{flag} {value}: {}",
+            stderr(&out)
+        );
+    }
+    // Spelljammer: an orc whose spear cannot reach 60 ft may choose its axe and close in.
+    let sj = "examples/spelljammer/bench.toml";
+    let out = fray(&[
+        "odds",
+        sj,
+        "--attacker",
+        "orc-1",
+        "--target",
+        "fighter-1",
+        "--weapon",
+        "battle axe",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("closed in"), "{}", stdout(&out));
+    let out = fray(&[
+        "odds",
+        sj,
+        "--attacker",
+        "fighter-1",
+        "--target",
+        "orc-1",
+        "--situation",
+        "cover=hard",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}

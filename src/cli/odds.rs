@@ -16,6 +16,13 @@ pub struct OddsArgs {
     /// The target's id (e.g. `orc-3`).
     #[arg(long)]
     pub target: String,
+    /// The attack form or weapon to use (e.g. `long sword`, `long bow`); the others are set aside.
+    #[arg(long)]
+    pub weapon: Option<String>,
+    /// A situation to set first, repeatable: `flank`, `rear`, `cover=half`, `prone`… (each
+    /// ruleset accepts its own: an unknown one is refused with the list; see the README).
+    #[arg(long = "situation", value_name = "NAME[=VALUE]")]
+    pub situations: Vec<String>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -24,8 +31,19 @@ pub struct OddsArgs {
 /// Runs `fray odds`.
 pub fn run(args: OddsArgs) -> Result<(), CliError> {
     let encounter = encounter_arg::load(&args.file)?;
+    let situation = fray_core::ruleset::Situation {
+        weapon: args.weapon.clone(),
+        options: args
+            .situations
+            .iter()
+            .map(|s| match s.split_once('=') {
+                Some((k, v)) => (k.trim().to_string(), v.trim().to_string()),
+                None => (s.trim().to_string(), String::new()),
+            })
+            .collect(),
+    };
     let report = encounter
-        .odds(&args.attacker, &args.target)
+        .odds_in(&args.attacker, &args.target, &situation)
         .map_err(|e| CliError::Input(format!("{}: {e}", args.file)))?;
     let roster = encounter.roster();
     let name = |key: &str| {

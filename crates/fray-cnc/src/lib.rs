@@ -9,6 +9,7 @@ pub mod choice;
 pub mod content;
 pub mod encounter;
 pub mod rules;
+pub mod situation;
 pub mod state;
 pub mod tactics;
 
@@ -129,6 +130,17 @@ impl RulesetBundle for Cnc {
 
     fn content_tables(content: &Content) -> Vec<fray_core::catalog::ContentTable> {
         content.tables()
+    }
+
+    const SITUATIONS: &'static [(&'static str, &'static str)] = situation::SITUATIONS;
+
+    fn set_situation(
+        state: &mut State,
+        attacker: CombatantId,
+        target: CombatantId,
+        situation: &fray_core::ruleset::Situation,
+    ) -> Result<(), String> {
+        situation::set(state, attacker, target, situation)
     }
 }
 

@@ -206,6 +206,23 @@ pub type AttackPlay<R> = fn(
     crate::CombatantId,
 ) -> Result<(), Interrupt>;
 
+/// The situation `fray odds` sets before an attack: the weapon to use (`--weapon`) and
+/// situational options (`--situation flank`, `--situation cover=half`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Situation {
+    /// The attack form or weapon to use, by name.
+    pub weapon: Option<String>,
+    /// Options as `(name, value)`; a bare name has an empty value.
+    pub options: Vec<(String, String)>,
+}
+
+impl Situation {
+    /// Nothing set.
+    pub fn is_empty(&self) -> bool {
+        self.weapon.is_none() && self.options.is_empty()
+    }
+}
+
 /// Everything the engine needs of a ruleset crate beyond its rules: its content, its encounter
 /// loader, its single-attack hook for exact odds, and how much of its spec it implements. The
 /// engine's one registration list names each ruleset type once.
@@ -236,6 +253,28 @@ pub trait RulesetBundle: Ruleset {
 
     /// One attack from `attacker` on `target`, alone (closing in first if the rules allow).
     const SINGLE_ATTACK: AttackPlay<Self>;
+
+    /// The situational options `fray odds --situation` accepts: `(name, what it sets)`.
+    const SITUATIONS: &'static [(&'static str, &'static str)] = &[];
+
+    /// Sets up the starting state of `fray odds` as asked: the weapon (`--weapon`) and every
+    /// situational option. An unknown weapon or option is an error saying what is accepted.
+    fn set_situation(
+        state: &mut Self::State,
+        attacker: crate::CombatantId,
+        target: crate::CombatantId,
+        situation: &Situation,
+    ) -> Result<(), String> {
+        let _ = (state, attacker, target);
+        if situation.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} takes no --weapon or --situation",
+                Self::ID.key()
+            ))
+        }
+    }
 
     /// The content as `fray content` lists it, one table per kind.
     fn content_tables(content: &Self::Content) -> Vec<crate::catalog::ContentTable>;

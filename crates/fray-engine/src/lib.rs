@@ -588,13 +588,40 @@ impl AnyEncounter {
 
     /// Exact odds of one attack from the starting state.
     pub fn odds(&self, attacker: &str, target: &str) -> Result<OddsReport, odds::OddsFailure> {
-        each_ruleset!(self, e, R => odds::single_attack::<R>(
-            &e.state,
-            attacker,
-            target,
-            <R as RulesetBundle>::SINGLE_ATTACK,
-            <R as RulesetBundle>::CRITICALS,
-        ))
+        self.odds_in(attacker, target, &fray_core::ruleset::Situation::default())
+    }
+
+    /// Exact odds of one attack from the starting state set up as `situation` says (the
+    /// weapon, flank or rear, cover…; see [`RulesetBundle::set_situation`]).
+    pub fn odds_in(
+        &self,
+        attacker: &str,
+        target: &str,
+        situation: &fray_core::ruleset::Situation,
+    ) -> Result<OddsReport, odds::OddsFailure> {
+        each_ruleset!(self, e, R => {
+            let mut state = e.state.clone();
+            if !situation.is_empty() {
+                let roster = <R as Ruleset>::roster(&state);
+                let (a, t) = (roster.find(attacker), roster.find(target));
+                if let (Some(a), Some(t)) = (a, t) {
+                    <R as RulesetBundle>::set_situation(&mut state, a, t, situation)
+                        .map_err(odds::OddsFailure::Situation)?;
+                }
+            }
+            odds::single_attack::<R>(
+                &state,
+                attacker,
+                target,
+                <R as RulesetBundle>::SINGLE_ATTACK,
+                <R as RulesetBundle>::CRITICALS,
+            )
+        })
+    }
+
+    /// The situational options `fray odds --situation` accepts for this encounter's ruleset.
+    pub fn situations(&self) -> &'static [(&'static str, &'static str)] {
+        each_ruleset!(self, _e, R => <R as RulesetBundle>::SITUATIONS)
     }
 }
 

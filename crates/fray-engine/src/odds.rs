@@ -43,6 +43,9 @@ pub enum OddsFailure {
     /// An unknown combatant (with the nearest keys, if any are near).
     #[error("no combatant `{0}` in this encounter{1}")]
     Unknown(String, String),
+    /// A `--weapon` or `--situation` the ruleset cannot set.
+    #[error("{0}")]
+    Situation(String),
     /// Attacker and target are the same.
     #[error("a combatant cannot attack itself")]
     SameCombatant,
