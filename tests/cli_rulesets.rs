@@ -595,6 +595,8 @@ fn odds_take_a_weapon_and_situations() {
     );
     let (_, why) = odds(&["--weapon", "long sword"]);
     assert!(why.contains("long sword"), "{why}");
+    let (_, why) = odds(&["--situation", "charge"]);
+    assert!(why.contains("+2 charge (CNC-R6.3)"), "{why}");
     for (flag, value, expected) in [
         ("--weapon", "axe", "has no weapon `axe`"),
         (

@@ -1,8 +1,9 @@
 //! The situations `fray odds` can set before a C&C attack: the weapon (`--weapon`), where the
 //! attacker stands against the target's facing (flank, rear — CNC-R17.5, R17.6), the target's
-//! cover and concealment (CNC-R16.5, R16.6) and whether it is prone (CNC-R15.2).
+//! cover and concealment (CNC-R16.5, R16.6), whether it is prone (CNC-R15.2), and a charge
+//! (CNC-R6.3, R6.4).
 
-use crate::state::{Concealment, Cond, Cover, State};
+use crate::state::{Concealment, Cond, Cover, Declared, State};
 use fray_core::conditions::Expiry;
 use fray_core::grid::Bearing;
 use fray_core::ruleset::Situation;
@@ -25,6 +26,10 @@ pub const SITUATIONS: &[(&str, &str)] = &[
         "the target's concealment: none, quarter, half, three-quarters, complete (CNC-R16.6)",
     ),
     ("prone", "the target is prone (CNC-R15.2)"),
+    (
+        "charge",
+        "the attacker charges the target: +2 damage, −4 AC this round (CNC-R6.3, R6.4)",
+    ),
 ];
 
 /// Sets the starting state of `fray odds` as `situation` asks.
@@ -42,6 +47,12 @@ pub fn set(
             ("front", "") => stand(state, attacker, target, Bearing::Front)?,
             ("flank", "") => stand(state, attacker, target, Bearing::Flank)?,
             ("rear", "") => stand(state, attacker, target, Bearing::Rear)?,
+            ("charge", "") => {
+                // Announced and within range: the charge's distance is the GM's scene to set.
+                let f = state.f_mut(attacker);
+                f.declared = Declared::Charge(target);
+                f.conditions.add(Cond::Charging, Expiry::EndOfRound(1));
+            }
             ("prone", "") => {
                 state.f_mut(target).conditions.add(Cond::Prone, Expiry::Indefinite);
             }

@@ -212,20 +212,53 @@ fn assumptions<R: Ruleset>(
 where
     R::State: fray_core::Board,
 {
-    use fray_core::Board;
     let roster = R::roster(start);
-    let mut state = start.clone();
-    let mut driver = fray_core::AutoDriver::new(0);
-    let mut sink = fray_core::VecSink::default();
-    {
-        let mut table = Table::new(&mut driver, &mut sink, None, &fray_core::Limits::default());
-        table.set_round(1);
-        if play(&mut state, &mut table, a, t).is_err() {
-            return Vec::new();
+    // One play for the attack; a few more seeds until one hits, for the damage modifiers.
+    let mut out = Vec::new();
+    let mut damage_line = None;
+    for seed in 0..32 {
+        let mut state = start.clone();
+        let mut driver = fray_core::AutoDriver::new(seed);
+        let mut sink = fray_core::VecSink::default();
+        {
+            let mut table = Table::new(&mut driver, &mut sink, None, &fray_core::Limits::default());
+            table.set_round(1);
+            if play(&mut state, &mut table, a, t).is_err() {
+                return Vec::new();
+            }
+        }
+        if seed == 0 {
+            out = attack_lines(start, &state, &sink.events, roster, a, t);
+        }
+        damage_line = sink.events.iter().find_map(|(_, event)| match event {
+            Event::Damage {
+                target, modifiers, ..
+            } if *target == t => {
+                let mut line = "damage: the dice".to_string();
+                fray_core::event::modifiers_text(&mut line, modifiers);
+                Some(line)
+            }
+            _ => None,
+        });
+        if damage_line.is_some() {
+            break;
         }
     }
+    out.extend(damage_line);
+    out
+}
+
+/// The assumption lines of one played attack: the move to close in, and each blow's roll.
+fn attack_lines<S: fray_core::Board>(
+    start: &S,
+    end: &S,
+    events: &[(u32, Event)],
+    roster: &fray_core::Roster,
+    a: CombatantId,
+    t: CombatantId,
+) -> Vec<String> {
     let mut out = Vec::new();
-    let (from, to) = (start.square_of(a), state.square_of(a));
+    let (from, to) = (start.square_of(a), end.square_of(a));
     if from != to {
         out.push(format!(
             "it has closed in: from ({}, {}) to ({}, {}), {} ft from the target",
@@ -233,10 +266,10 @@ where
             from.y,
             to.x,
             to.y,
-            to.feet_to(state.square_of(t))
+            to.feet_to(end.square_of(t))
         ));
     }
-    for (_, event) in &sink.events {
+    for (_, event) in events {
         match event {
             Event::Moved { who, .. } if *who == a => {
                 out.push(format!("it closes in first: {}", event.describe(roster)));
