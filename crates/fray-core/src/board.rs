@@ -158,6 +158,28 @@ pub trait Board {
         best.map(|(_, p)| p)
     }
 
+    /// The free square within `reach` squares of `target` that is nearest to `mover` (ties:
+    /// the lowest square), from which `mover` can strike it; `None` if every such square is
+    /// taken.
+    fn strike_square(&self, mover: CombatantId, target: CombatantId, reach: i32) -> Option<Pos> {
+        let (from, at) = (self.piece(mover).square, self.piece(target).square);
+        let reach = reach.clamp(1, 64);
+        let mut best: Option<(i32, Pos)> = None;
+        for dx in -reach..=reach {
+            for dy in -reach..=reach {
+                let p = Pos::new(at.x + dx, at.y + dy);
+                if p == at || !self.square_free(p, mover) {
+                    continue;
+                }
+                let key = (p.squares_to(from), p);
+                if best.is_none_or(|b| key < b) {
+                    best = Some(key);
+                }
+            }
+        }
+        best.map(|(_, p)| p)
+    }
+
     /// Where a push of up to `squares` in `dir` leaves `target`: it stops before a square that
     /// is not free.
     fn push_destination(&self, target: CombatantId, dir: Direction, squares: u32) -> Pos {

@@ -893,13 +893,7 @@ pub fn single_attack(
         }
     }
     if !ranged && !in_reach {
-        let at = state.f(target).pos;
-        let square = fray_core::Direction::ALL
-            .into_iter()
-            .map(|d| at.step(d))
-            .filter(|&p| super::movement::free(state, p, attacker))
-            .min_by_key(|&p| (p.squares_to(state.f(attacker).pos), p));
-        match square {
+        match fray_core::Board::strike_square(state, attacker, target, 1) {
             Some(p) => state.f_mut(attacker).pos = p,
             None => return Ok(()),
         }
