@@ -6,7 +6,7 @@
 use crate::state::{Concealment, Cond, Cover, Declared, State};
 use fray_core::conditions::Expiry;
 use fray_core::grid::Bearing;
-use fray_core::ruleset::Situation;
+use fray_core::ruleset::{keep_weapon, Situation, WeaponKept};
 use fray_core::{Board, CombatantId, Direction};
 
 /// The options `fray odds --situation` accepts.
@@ -91,32 +91,22 @@ pub fn set(
 fn choose_weapon(state: &mut State, attacker: CombatantId, weapon: &str) -> Result<(), String> {
     let mut profiles = state.profiles.to_vec();
     let p = &mut profiles[attacker.index()];
-    let key = fray_core::catalog::name_key(weapon);
-    let melee_names: Vec<String> = p.melee.iter().map(|f| f.name.clone()).collect();
-    let ranged_name = p.ranged.as_ref().map(|w| w.id.clone());
-    if p.melee
-        .iter()
-        .any(|f| fray_core::catalog::name_key(&f.name) == key)
-    {
-        p.melee
-            .retain(|f| fray_core::catalog::name_key(&f.name) == key);
-        p.ranged = None;
-    } else if ranged_name
-        .as_deref()
-        .is_some_and(|r| fray_core::catalog::name_key(r) == key)
-    {
-        p.melee.clear();
+    let kept = keep_weapon(weapon, &mut p.melee, &mut p.ranged, |f| &f.name, |w| &w.id)
+        .map_err(|names| no_such_weapon(state, attacker, weapon, &names))?;
+    if kept == WeaponKept::Ranged {
         p.off_hand = None;
-    } else {
-        let names: Vec<String> = melee_names.into_iter().chain(ranged_name).collect();
-        return Err(format!(
-            "{} has no weapon `{weapon}`; it attacks with {}",
-            state.roster.name(attacker),
-            names.join(", ")
-        ));
     }
     state.profiles = profiles.into();
     Ok(())
+}
+
+/// "Fighter 1 has no weapon `axe`; it attacks with long sword".
+fn no_such_weapon(state: &State, who: CombatantId, weapon: &str, names: &[String]) -> String {
+    format!(
+        "{} has no weapon `{weapon}`; it attacks with {}",
+        state.roster.name(who),
+        names.join(", ")
+    )
 }
 
 /// Moves the attacker to a free square next to the target on the given side of its facing.

@@ -216,6 +216,45 @@ pub struct Situation {
     pub options: Vec<(String, String)>,
 }
 
+/// Which attack `--weapon` kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WeaponKept {
+    /// A melee form (the others and the missile weapon are set aside).
+    Melee,
+    /// The missile weapon (the melee forms are set aside).
+    Ranged,
+}
+
+/// Keeps only the attack named `weapon` (spelled either way, see `catalog::name_key`) among a
+/// combatant's melee forms and missile weapon; else the names it has, for the message.
+pub fn keep_weapon<M, W>(
+    weapon: &str,
+    melee: &mut Vec<M>,
+    ranged: &mut Option<W>,
+    melee_name: impl Fn(&M) -> &str,
+    ranged_name: impl Fn(&W) -> &str,
+) -> Result<WeaponKept, Vec<String>> {
+    use crate::catalog::name_key;
+    let key = name_key(weapon);
+    if melee.iter().any(|m| name_key(melee_name(m)) == key) {
+        melee.retain(|m| name_key(melee_name(m)) == key);
+        *ranged = None;
+        Ok(WeaponKept::Melee)
+    } else if ranged
+        .as_ref()
+        .is_some_and(|w| name_key(ranged_name(w)) == key)
+    {
+        melee.clear();
+        Ok(WeaponKept::Ranged)
+    } else {
+        Err(melee
+            .iter()
+            .map(|m| melee_name(m).to_string())
+            .chain(ranged.iter().map(|w| ranged_name(w).to_string()))
+            .collect())
+    }
+}
+
 impl Situation {
     /// Nothing set.
     pub fn is_empty(&self) -> bool {

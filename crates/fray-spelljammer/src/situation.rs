@@ -3,8 +3,7 @@
 
 use crate::rules::tables::Cover;
 use crate::state::State;
-use fray_core::catalog::name_key;
-use fray_core::ruleset::Situation;
+use fray_core::ruleset::{keep_weapon, Situation};
 use fray_core::CombatantId;
 use std::sync::Arc;
 
@@ -24,24 +23,19 @@ pub fn set(
     if let Some(weapon) = &situation.weapon {
         let name = state.roster.name(attacker).to_string();
         let p = &mut Arc::make_mut(&mut state.profiles)[attacker.index()];
-        let key = name_key(weapon);
-        if p.melee.iter().any(|f| name_key(&f.name) == key) {
-            p.melee.retain(|f| name_key(&f.name) == key);
-            p.ranged = None;
-        } else if p.ranged.as_ref().is_some_and(|f| name_key(&f.name) == key) {
-            p.melee.clear();
-        } else {
-            let names: Vec<&str> = p
-                .melee
-                .iter()
-                .chain(p.ranged.iter())
-                .map(|f| f.name.as_str())
-                .collect();
-            return Err(format!(
+        keep_weapon(
+            weapon,
+            &mut p.melee,
+            &mut p.ranged,
+            |f| &f.name,
+            |f| &f.name,
+        )
+        .map_err(|names| {
+            format!(
                 "{name} has no weapon `{weapon}`; it attacks with {}",
                 names.join(", ")
-            ));
-        }
+            )
+        })?;
     }
     for (option, value) in &situation.options {
         match option.as_str() {
