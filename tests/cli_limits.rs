@@ -46,6 +46,10 @@ fn every_documented_limit_is_the_one_the_code_enforces() {
             "sides per encounter",
             fray_core::encounter::MAX_SIDES as u64,
         ),
+        (
+            "problems reported",
+            fray_core::span::MAX_REPORTED_ERRORS as u64,
+        ),
         ("id length", fray_core::loader::MAX_ID_CHARS as u64),
         ("name length", fray_core::loader::MAX_NAME_CHARS as u64),
         ("grid coordinate", fray_core::loader::MAX_COORDINATE as u64),

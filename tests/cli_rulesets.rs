@@ -456,6 +456,22 @@ fn the_shared_loader_refuses_the_same_mistakes_in_every_ruleset() {
         } else {
             format!("{text}\n[script]\nchoices = [\"{typo}: hold\"]\n")
         };
+        // Hundreds of problems: the first 200 are listed and the rest counted.
+        if !text.contains("[script]") {
+            let lines: Vec<String> = (0..1000).map(|i| format!("\"ghost{i}: hold\"")).collect();
+            let many = format!("{text}\n[script]\nchoices = [{}]\n", lines.join(", "));
+            let path = temp_file(&id, "many.toml", &many);
+            let out = fray(&["fight", path.to_str().expect("path")]);
+            assert_eq!(out.status.code(), Some(2), "{id} many");
+            let err = stderr(&out);
+            assert_eq!(
+                err.lines().count(),
+                201,
+                "{id}: {}",
+                err.lines().last().unwrap_or("")
+            );
+            assert!(err.contains("… and 800 more problems"), "{id}");
+        }
         if !text.contains("choices") {
             let path = temp_file(&id, "typo.toml", &script);
             let out = fray(&["fight", path.to_str().expect("path")]);

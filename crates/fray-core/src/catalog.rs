@@ -241,12 +241,15 @@ pub fn nearest<'n>(name: &str, known: impl IntoIterator<Item = &'n str>) -> Vec<
         .into_iter()
         .filter(|k| k.len() <= 200)
         .filter_map(|k| {
-            let d = edit_distance(name, k);
-            if d <= budget || (k.to_lowercase().starts_with(&lower) && k.len() > name.len()) {
-                Some((d, k))
-            } else {
-                None
+            let begins = k.len() > name.len() && k.to_lowercase().starts_with(&lower);
+            // Names whose lengths differ by more than the budget cannot be within it: skip the
+            // quadratic distance for them (a file may name hundreds of unknowns).
+            let gap = k.chars().count().abs_diff(name.chars().count());
+            if !begins && gap > budget {
+                return None;
             }
+            let d = edit_distance(name, k);
+            (d <= budget || begins).then_some((d, k))
         })
         .collect();
     near.sort();
@@ -304,7 +307,7 @@ pub trait ContentSet: Clone + Default {
         if errors.is_empty() {
             Ok(content)
         } else {
-            Err(FileErrors(errors))
+            Err(FileErrors::capped(errors))
         }
     }
 

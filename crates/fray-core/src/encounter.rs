@@ -1,16 +1,13 @@
-//! Ruleset-independent parts of encounter files: the header (schema and ruleset), sides,
-//! placement of combatants on the grid, scripts, and setup checks that report every problem.
-//!
-//! Each ruleset defines its own encounter structure from these pieces (its combatants carry
-//! system-specific statistics); see `docs/encounters.md`.
+//! Pieces of encounter files every ruleset shares: the header (schema and ruleset), sides,
+//! facings, member keys and names, and scripts. `crate::loader` puts them together into the one
+//! encounter loader; see `docs/encounters.md`.
 
 use crate::driver::ScriptedChoice;
-use crate::grid::{Direction, Pos};
+use crate::grid::Direction;
 use crate::roster::{Roster, SideInfo};
 use crate::ruleset::RulesetId;
 use crate::span::{FileError, SourceFile};
 use serde::Deserialize;
-use std::collections::BTreeMap;
 use toml::Spanned;
 
 /// The encounter-file schema version this build reads.
@@ -174,36 +171,6 @@ impl ScriptDef {
     }
 }
 
-/// Where a group of combatants stands: `at = [x, y]` (with `count`, a row going east) or
-/// `at = [[x, y], …]` one square each.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
-pub enum Placement {
-    /// One square; several combatants fill a row eastwards from it.
-    Start([i32; 2]),
-    /// One square per combatant.
-    Squares(Vec<[i32; 2]>),
-}
-
-impl Placement {
-    /// The squares of `count` combatants.
-    pub fn squares(&self, count: usize) -> Result<Vec<Pos>, String> {
-        match self {
-            Placement::Start([x, y]) => {
-                Ok((0..count as i32).map(|i| Pos::new(x + i, *y)).collect())
-            }
-            Placement::Squares(list) if list.len() == count => {
-                Ok(list.iter().map(|[x, y]| Pos::new(*x, *y)).collect())
-            }
-            Placement::Squares(list) => Err(format!(
-                "{} squares given for {count} combatants; give one square per combatant, or one \
-                 starting square",
-                list.len()
-            )),
-        }
-    }
-}
-
 /// Reads a facing (`north`, `ne`, …).
 pub fn parse_direction(text: &str) -> Option<Direction> {
     Some(match text.to_ascii_lowercase().as_str() {
@@ -217,30 +184,6 @@ pub fn parse_direction(text: &str) -> Option<Direction> {
         "nw" | "northwest" | "north-west" => Direction::NorthWest,
         _ => return None,
     })
-}
-
-/// Checks that no two combatants share a square; reports each clash at the later entry.
-pub fn check_squares(
-    file: &SourceFile<'_>,
-    placed: &[(String, Pos, std::ops::Range<usize>)],
-    errors: &mut Vec<FileError>,
-) {
-    let mut seen: BTreeMap<Pos, &str> = BTreeMap::new();
-    for (key, pos, span) in placed {
-        if let Some(other) = seen.get(pos) {
-            errors.push(file.error(
-                span.clone(),
-                Some("at".to_string()),
-                format!(
-                    "`{key}` and `{other}` are both placed on square [{}, {}]; each square holds \
-                     one combatant",
-                    pos.x, pos.y
-                ),
-            ));
-        } else {
-            seen.insert(*pos, key);
-        }
-    }
 }
 
 /// Keys of `count` combatants of a group with key `id`: `id` itself when alone, else `id-1`…
@@ -275,13 +218,9 @@ mod tests {
     }
 
     #[test]
-    fn placements_fill_rows() {
-        let p = Placement::Start([2, 3]);
-        assert_eq!(
-            p.squares(3).unwrap(),
-            vec![Pos::new(2, 3), Pos::new(3, 3), Pos::new(4, 3)]
-        );
-        assert!(Placement::Squares(vec![[0, 0]]).squares(2).is_err());
+    fn members_are_numbered() {
         assert_eq!(member_keys("orc", 2), vec!["orc-1", "orc-2"]);
+        assert_eq!(member_keys("una", 1), vec!["una"]);
+        assert_eq!(member_names("Orc", 2), vec!["Orc 1", "Orc 2"]);
     }
 }

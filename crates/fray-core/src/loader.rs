@@ -18,7 +18,7 @@ use crate::ids::{CombatantId, SideId};
 use crate::roster::{CombatantInfo, Roster};
 use crate::ruleset::RulesetId;
 use crate::runner::Limits;
-use crate::span::{FileError, FileErrors, SourceFile};
+use crate::span::{FileError, FileErrors, SourceFile, MAX_REPORTED_ERRORS};
 use serde::de::DeserializeOwned;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -231,10 +231,7 @@ impl<'a> Loader<'a> {
     ) -> Option<CombatantId> {
         let found = self.roster.find(v.get_ref());
         if found.is_none() && !self.unbuilt.contains(v.get_ref()) {
-            let hint = did_you_mean(
-                v.get_ref(),
-                self.roster.combatants.iter().map(|c| c.key.as_str()),
-            );
+            let hint = self.suggest(v.get_ref());
             self.error(
                 v.span(),
                 field,
@@ -242,6 +239,15 @@ impl<'a> Loader<'a> {
             );
         }
         found
+    }
+
+    /// `"; did you mean …?"` for an unknown combatant key, while few problems have been found
+    /// (past [`MAX_REPORTED_ERRORS`] they are not shown, so their search is not done).
+    fn suggest(&self, key: &str) -> String {
+        if self.errors.len() >= MAX_REPORTED_ERRORS {
+            return String::new();
+        }
+        did_you_mean(key, self.roster.combatants.iter().map(|c| c.key.as_str()))
     }
 
     /// The side a field names, reporting unknown keys with the known ones.
@@ -552,10 +558,7 @@ pub fn load<B: CombatantBuilder>(
             && cx.roster.find(&choice.who).is_none()
             && !cx.unbuilt.contains(&choice.who)
         {
-            let hint = did_you_mean(
-                &choice.who,
-                cx.roster.combatants.iter().map(|c| c.key.as_str()),
-            );
+            let hint = cx.suggest(&choice.who);
             cx.error(
                 common.script.choices[i].span(),
                 format!("script.choices[{i}]"),
@@ -577,7 +580,7 @@ pub fn load<B: CombatantBuilder>(
             choices,
         })
     } else {
-        Err(FileErrors(cx.errors))
+        Err(FileErrors::capped(cx.errors))
     }
 }
 

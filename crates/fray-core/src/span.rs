@@ -31,6 +31,9 @@ impl fmt::Display for FileError {
     }
 }
 
+/// Most problems reported for one load; the rest are counted in a last line.
+pub const MAX_REPORTED_ERRORS: usize = 200;
+
 /// Every problem found in a set of files, reported together.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FileErrors(pub Vec<FileError>);
@@ -48,6 +51,25 @@ impl fmt::Display for FileErrors {
 }
 
 impl std::error::Error for FileErrors {}
+
+impl FileErrors {
+    /// The first [`MAX_REPORTED_ERRORS`] problems, and a last line counting the rest.
+    pub fn capped(mut errors: Vec<FileError>) -> FileErrors {
+        if errors.len() > MAX_REPORTED_ERRORS {
+            let more = errors.len() - MAX_REPORTED_ERRORS;
+            let path = errors[0].path.clone();
+            errors.truncate(MAX_REPORTED_ERRORS);
+            errors.push(FileError {
+                path,
+                line: 0,
+                column: 0,
+                field: None,
+                message: format!("… and {more} more problems (fix these first)"),
+            });
+        }
+        FileErrors(errors)
+    }
+}
 
 /// A text file being read, for locating spans.
 #[derive(Debug, Clone, Copy)]
