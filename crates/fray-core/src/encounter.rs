@@ -93,6 +93,8 @@ pub struct SideDef {
     pub id: Spanned<String>,
     /// Display name (defaults to the key).
     pub name: Option<Spanned<String>>,
+    /// The player who controls its combatants (default: the GM).
+    pub player: Option<Spanned<String>>,
 }
 
 /// Most sides in one encounter.
@@ -120,6 +122,7 @@ pub fn roster_of_sides(
                 .name
                 .as_ref()
                 .map_or_else(|| side.id.get_ref().clone(), |n| n.get_ref().clone()),
+            controller: controller_of(side.player.as_ref()),
         });
     }
     if roster.sides.len() > MAX_SIDES {
@@ -134,6 +137,13 @@ pub fn roster_of_sides(
         errors.push(file.file_error("an encounter needs at least two `[[sides]]`"));
     }
     roster
+}
+
+/// The controller a `player` key names (the GM when absent; the name is checked by the loader).
+pub fn controller_of(player: Option<&Spanned<String>>) -> crate::roster::Controller {
+    player.map_or(crate::roster::Controller::Gm, |p| {
+        crate::roster::Controller::Player(p.get_ref().clone())
+    })
 }
 
 /// `[script]`: scripted dice and choices.

@@ -73,6 +73,15 @@ impl AttackResult {
     }
 }
 
+/// Who a check is made for: one combatant, or a whole side (a group roll).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Subject {
+    /// A combatant.
+    Combatant(CombatantId),
+    /// A side.
+    Side(SideId),
+}
+
 /// One thing that happened in a fight.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Event {
@@ -81,18 +90,121 @@ pub enum Event {
     /// A segmented round's count is over: what follows happens at the end of the round, in no
     /// segment. A marker for renderers (not shown in the text log or the JSON Lines).
     SegmentsOver,
-    /// A surprise check.
-    SurpriseCheck {
-        /// Who checked (a party's best member, or each member).
-        who: CombatantId,
-        /// The die.
+    /// A check: dice rolled against a number for a purpose (surprise, spotting an ambush, keeping
+    /// one's feet, morale, a save, stabilising…).
+    Check {
+        /// Who checks (a combatant, or a side for a group roll).
+        who: Subject,
+        /// What for, as a noun (`surprise`, `ambush`, `footing`, `morale`…).
+        purpose: &'static str,
+        /// The dice rolled (`d20`, `d100`, `2d6`, `2d20kh1`).
+        dice: String,
+        /// The dice's total (the kept dice).
         roll: u32,
-        /// Total with modifiers.
+        /// Modifiers added to the roll.
+        modifiers: Vec<Modifier>,
+        /// Roll plus modifiers.
         total: i32,
-        /// Needed total.
+        /// What the total is compared with (`CL`, `PER`, `2× DEX`…).
+        against: &'static str,
+        /// The number compared with.
         target: i32,
-        /// True when surprised.
-        surprised: bool,
+        /// True when the check succeeds at or under the target (roll-under systems), false when
+        /// it must reach the target.
+        under: bool,
+        /// Whether it succeeded (`None` when the result is a degree rather than pass/fail).
+        success: Option<bool>,
+        /// The result in words (`surprised`, `not surprised`, `2× PER`, `keeps its feet`).
+        result: String,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// A combatant's turn begins (its moment to act in the order).
+    TurnStarted {
+        /// Whose turn.
+        who: CombatantId,
+    },
+    /// A combatant's turn ends.
+    TurnEnded {
+        /// Whose turn.
+        who: CombatantId,
+    },
+    /// Something a combatant does that no other event tells: tends a wound, aims, readies an
+    /// item, strikes first, takes a free action…
+    Acted {
+        /// Who.
+        who: CombatantId,
+        /// What, as a fixed phrase (`tends wounds`, `aims`, `strikes first`…).
+        act: &'static str,
+        /// On whom, if anyone.
+        on: Option<CombatantId>,
+        /// The particulars, in words (may be empty).
+        detail: String,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// Something a combatant does not get or does not take, and why: a free attack declined or
+    /// denied, a charge that is not one, a move that is blocked…
+    Forgone {
+        /// Who goes without.
+        who: CombatantId,
+        /// What, as a fixed phrase (`free attack`, `charge`, `first strike`, `move`…).
+        what: &'static str,
+        /// On whom it would have been, if anyone.
+        on: Option<CombatantId>,
+        /// Why, in words.
+        reason: String,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// A spell's or an item's progress: begun, continued, readied, used, lost, wasted.
+    Casting {
+        /// The caster or user.
+        who: CombatantId,
+        /// The spell or item.
+        spell: String,
+        /// Its target, if any.
+        on: Option<CombatantId>,
+        /// The stage (`begins`, `continues`, `readies`, `uses`, `lost`, `wasted`).
+        stage: &'static str,
+        /// The particulars, in words (when it goes off, why it was lost…; may be empty).
+        detail: String,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// A fall.
+    Fell {
+        /// Who falls.
+        who: CombatantId,
+        /// How far, in feet.
+        feet: i32,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// A lasting wound from a table (Spelljammer's grievous wounds): its name and its penalties
+    /// for the rest of the fight.
+    Wounded {
+        /// Who.
+        who: CombatantId,
+        /// The table's d100.
+        roll: u32,
+        /// The wound, as the table names it (`none` when the table names none).
+        wound: String,
+        /// Its lasting penalties.
+        modifiers: Vec<Modifier>,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// Lasting wear on a combatant's gear (armour losing protection).
+    Worn {
+        /// Whose gear.
+        who: CombatantId,
+        /// What wears (`PROT`).
+        what: &'static str,
+        /// By how much it drops.
+        by: i32,
+        /// How much is left until repaired.
+        left: i32,
         /// The rule.
         rule: &'static str,
     },
@@ -191,6 +303,9 @@ pub enum Event {
         feet: i32,
         /// `walk`, `jog`, `run`, `charge`, `half move`…
         mode: &'static str,
+        /// True when the mover cannot be seen by its foes (invisible, hidden): only its own
+        /// side and the GM see the move.
+        hidden: bool,
         /// The rule.
         rule: &'static str,
     },
@@ -278,7 +393,7 @@ pub enum Event {
         /// The rule.
         rule: &'static str,
     },
-    /// A ruling or explanation in words.
+    /// A GM's ruling (an adjustment, a decision the seed leaves to the GM), with its reason.
     Ruling {
         /// The rule.
         rule: &'static str,
@@ -360,7 +475,15 @@ impl Event {
         match self {
             Event::RoundStarted => "round",
             Event::SegmentsOver => "segments_over",
-            Event::SurpriseCheck { .. } => "surprise",
+            Event::Check { .. } => "check",
+            Event::TurnStarted { .. } => "turn_started",
+            Event::TurnEnded { .. } => "turn_ended",
+            Event::Acted { .. } => "act",
+            Event::Forgone { .. } => "forgo",
+            Event::Casting { .. } => "casting",
+            Event::Fell { .. } => "fall",
+            Event::Worn { .. } => "wear",
+            Event::Wounded { .. } => "wound",
             Event::Declared { .. } => "declare",
             Event::Initiative { .. } => "initiative",
             Event::SideInitiative { .. } => "side_initiative",
@@ -382,29 +505,125 @@ impl Event {
 
     /// One line of readable text.
     pub fn describe(&self, roster: &Roster) -> String {
+        self.describe_shown(roster, &|_| true)
+    }
+
+    /// One line of readable text, leaving out the private fields `shows` hides (see
+    /// [`crate::audience`]: a player's view of a foe's hit points or armour class).
+    pub fn describe_shown(&self, roster: &Roster, shows: &dyn Fn(&'static str) -> bool) -> String {
         let n = |id: CombatantId| roster.name(id).to_string();
         let mut s = String::new();
         match self {
             Event::RoundStarted => s.push_str("new round"),
             Event::SegmentsOver => s.push_str("end of the segment count"),
-            Event::SurpriseCheck {
+            Event::Check {
+                who,
+                purpose,
+                dice,
+                roll,
+                modifiers,
+                total,
+                against,
+                target,
+                under: _,
+                success: _,
+                result,
+                rule,
+            } => {
+                let whose = match who {
+                    Subject::Combatant(id) => n(*id),
+                    Subject::Side(side) => roster.sides[side.index()].name.clone(),
+                };
+                let _ = write!(s, "{whose}'s {purpose} check ({rule}): {dice} {roll}");
+                if !modifiers.is_empty() {
+                    modifiers_text(&mut s, modifiers);
+                    let _ = write!(s, " = {total}");
+                }
+                let _ = write!(s, " vs {against} {target}: {result}");
+            }
+            Event::TurnStarted { who } => {
+                let _ = write!(s, "{}'s turn", n(*who));
+            }
+            Event::TurnEnded { who } => {
+                let _ = write!(s, "{}'s turn ends", n(*who));
+            }
+            Event::Acted {
+                who,
+                act,
+                on,
+                detail,
+                rule,
+            } => {
+                let _ = write!(s, "{} {act}", n(*who));
+                if let Some(on) = on {
+                    let _ = write!(s, " {}", n(*on));
+                }
+                if !detail.is_empty() {
+                    let _ = write!(s, ": {detail}");
+                }
+                let _ = write!(s, " ({rule})");
+            }
+            Event::Forgone {
+                who,
+                what,
+                on,
+                reason,
+                rule,
+            } => {
+                let _ = write!(s, "no {what} for {}", n(*who));
+                if let Some(on) = on {
+                    let _ = write!(s, " on {}", n(*on));
+                }
+                let _ = write!(s, ": {reason} ({rule})");
+            }
+            Event::Casting {
+                who,
+                spell,
+                on,
+                stage,
+                detail,
+                rule,
+            } => {
+                let _ = write!(s, "{} {stage} {spell}", n(*who));
+                if let Some(on) = on {
+                    let _ = write!(s, " on {}", n(*on));
+                }
+                if !detail.is_empty() {
+                    let _ = write!(s, ": {detail}");
+                }
+                let _ = write!(s, " ({rule})");
+            }
+            Event::Fell { who, feet, rule } => {
+                let _ = write!(s, "{} falls {feet} ft ({rule})", n(*who));
+            }
+            Event::Wounded {
                 who,
                 roll,
-                total,
-                target,
-                surprised,
+                wound,
+                modifiers,
                 rule,
             } => {
                 let _ = write!(
                     s,
-                    "{} checks for surprise ({rule}): d20 {roll} → {total} vs {target}: {}",
-                    n(*who),
-                    if *surprised {
-                        "surprised"
-                    } else {
-                        "not surprised"
-                    }
+                    "{} suffers a lasting wound ({rule}): d100 {roll} → {wound}",
+                    n(*who)
                 );
+                if !modifiers.is_empty() {
+                    s.push_str(" for the rest of the fight:");
+                    modifiers_text(&mut s, modifiers);
+                }
+            }
+            Event::Worn {
+                who,
+                what,
+                by,
+                left,
+                rule,
+            } => {
+                let _ = write!(s, "{}'s armour loses {by} {what} ({rule})", n(*who));
+                if shows("left") {
+                    let _ = write!(s, "; {left} left until repaired");
+                }
             }
             Event::Declared {
                 who,
@@ -460,9 +679,14 @@ impl Event {
                     n(*target)
                 );
                 modifiers_text(&mut s, strike_modifiers);
-                let _ = write!(s, " vs DEF {defense}");
-                modifiers_text(&mut s, defense_modifiers);
-                let _ = write!(s, " → need {needed}; d100 {roll} — {}", result.key());
+                if shows("defense") {
+                    let _ = write!(s, " vs DEF {defense}");
+                    modifiers_text(&mut s, defense_modifiers);
+                    let _ = write!(s, " → need {needed};");
+                } else {
+                    s.push_str(" vs DEF ?;");
+                }
+                let _ = write!(s, " d100 {roll} — {}", result.key());
             }
             Event::SideInitiative { side, roll, rule } => {
                 let _ = write!(
@@ -485,6 +709,7 @@ impl Event {
                 to,
                 feet,
                 mode,
+                hidden: _,
                 rule,
             } => {
                 let _ = write!(
@@ -517,11 +742,15 @@ impl Event {
                     n(*target)
                 );
                 modifiers_text(&mut s, modifiers);
-                let _ = write!(s, " = {total} vs {defense} {versus}");
-                if !defense_modifiers.is_empty() {
-                    s.push_str(" [");
-                    modifiers_text(&mut s, defense_modifiers);
-                    s.push_str(" ]");
+                if shows("versus") {
+                    let _ = write!(s, " = {total} vs {defense} {versus}");
+                    if !defense_modifiers.is_empty() {
+                        s.push_str(" [");
+                        modifiers_text(&mut s, defense_modifiers);
+                        s.push_str(" ]");
+                    }
+                } else {
+                    let _ = write!(s, " = {total} vs {defense} ?");
                 }
                 let _ = write!(s, " — {}", result.key());
             }
@@ -544,7 +773,9 @@ impl Event {
                 if *subdual != 0 {
                     let _ = write!(s, " + {subdual} subdual");
                 }
-                let _ = write!(s, "; {hp} hp left");
+                if shows("hp") {
+                    let _ = write!(s, "; {hp} hp left");
+                }
             }
             Event::Healed {
                 who,
@@ -552,7 +783,10 @@ impl Event {
                 hp,
                 rule,
             } => {
-                let _ = write!(s, "{} heals {amount} ({rule}); {hp} hp", n(*who));
+                let _ = write!(s, "{} heals {amount} ({rule})", n(*who));
+                if shows("hp") {
+                    let _ = write!(s, "; {hp} hp");
+                }
             }
             Event::Condition {
                 who,
@@ -569,7 +803,11 @@ impl Event {
                 hp,
                 rule,
             } => {
-                let _ = write!(s, "{} is {status} at {hp} hp ({rule})", n(*who));
+                if shows("hp") {
+                    let _ = write!(s, "{} is {status} at {hp} hp ({rule})", n(*who));
+                } else {
+                    let _ = write!(s, "{} is {status} ({rule})", n(*who));
+                }
             }
             Event::Skipped { who, reason, rule } => {
                 let _ = write!(s, "{} cannot act: {reason} ({rule})", n(*who));
@@ -611,15 +849,72 @@ impl Event {
         let pos = |p: &Pos| json!([p.x, p.y]);
         let mut v = match self {
             Event::RoundStarted | Event::SegmentsOver => json!({}),
-            Event::SurpriseCheck {
+            Event::Check {
+                who,
+                purpose,
+                dice,
+                roll,
+                modifiers,
+                total,
+                against,
+                target,
+                under,
+                success,
+                result,
+                rule,
+            } => {
+                let mut v = json!({"purpose": purpose, "dice": dice, "roll": roll,
+                        "modifiers": modifiers_json(modifiers), "total": total,
+                        "against": against, "target": target, "under": under,
+                        "success": success, "result": result, "rule": rule});
+                match who {
+                    Subject::Combatant(id) => v["who"] = k(id),
+                    Subject::Side(side) => v["side"] = json!(roster.side_key(*side)),
+                }
+                v
+            }
+            Event::TurnStarted { who } | Event::TurnEnded { who } => json!({"who": k(who)}),
+            Event::Acted {
+                who,
+                act,
+                on,
+                detail,
+                rule,
+            } => json!({"who": k(who), "act": act, "on": on.as_ref().map(k), "detail": detail,
+                        "rule": rule}),
+            Event::Forgone {
+                who,
+                what,
+                on,
+                reason,
+                rule,
+            } => json!({"who": k(who), "what": what, "on": on.as_ref().map(k), "reason": reason,
+                        "rule": rule}),
+            Event::Casting {
+                who,
+                spell,
+                on,
+                stage,
+                detail,
+                rule,
+            } => json!({"who": k(who), "spell": spell, "on": on.as_ref().map(k), "stage": stage,
+                        "detail": detail, "rule": rule}),
+            Event::Fell { who, feet, rule } => json!({"who": k(who), "feet": feet, "rule": rule}),
+            Event::Wounded {
                 who,
                 roll,
-                total,
-                target,
-                surprised,
+                wound,
+                modifiers,
                 rule,
-            } => json!({"who": k(who), "roll": roll, "total": total, "target": target,
-                        "surprised": surprised, "rule": rule}),
+            } => json!({"who": k(who), "roll": roll, "wound": wound,
+                        "modifiers": modifiers_json(modifiers), "rule": rule}),
+            Event::Worn {
+                who,
+                what,
+                by,
+                left,
+                rule,
+            } => json!({"who": k(who), "what": what, "by": by, "left": left, "rule": rule}),
             Event::Declared {
                 who,
                 declaration,
@@ -671,9 +966,10 @@ impl Event {
                 to,
                 feet,
                 mode,
+                hidden,
                 rule,
             } => json!({"who": k(who), "from": pos(from), "to": pos(to), "feet": feet,
-                        "mode": mode, "rule": rule}),
+                        "mode": mode, "hidden": hidden, "rule": rule}),
             Event::Attack {
                 attacker,
                 target,

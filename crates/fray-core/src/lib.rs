@@ -8,6 +8,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod audience;
 pub mod board;
 pub mod catalog;
 pub mod conditions;

@@ -10,12 +10,12 @@
 
 use crate::driver::ScriptedChoice;
 use crate::encounter::{
-    member_keys, member_names, parse_direction, read_header, roster_of_sides, ScriptDef, SideDef,
-    MAX_COMBATANTS,
+    controller_of, member_keys, member_names, parse_direction, read_header, roster_of_sides,
+    ScriptDef, SideDef, MAX_COMBATANTS,
 };
 use crate::grid::{Direction, Pos};
 use crate::ids::{CombatantId, SideId};
-use crate::roster::{CombatantInfo, Roster};
+use crate::roster::{CombatantInfo, Controller, Roster};
 use crate::ruleset::RulesetId;
 use crate::runner::Limits;
 use crate::span::{FileError, FileErrors, SourceFile, MAX_REPORTED_ERRORS};
@@ -80,6 +80,8 @@ pub struct CommonEntry<'a> {
     pub at: Option<&'a Spanned<toml::Value>>,
     /// `facing`.
     pub facing: Option<&'a Spanned<String>>,
+    /// `player`: who controls them (default: their side's player, else the GM).
+    pub player: Option<&'a Spanned<String>>,
 }
 
 /// A ruleset's encounter file type (declared with [`encounter_file!`](crate::encounter_file)).
@@ -340,6 +342,21 @@ pub fn check_id(cx: &mut Loader<'_>, field: impl Into<String>, id: &Spanned<Stri
     }
 }
 
+/// Checks a player's name: an id like a combatant's (`alice`), not `gm`.
+pub fn check_player(cx: &mut Loader<'_>, field: impl Into<String>, player: &Spanned<String>) {
+    if !valid_id(player.get_ref()) {
+        cx.error(
+            player.span(),
+            field,
+            format!(
+                "{:?} is not a usable player name: use lower-case letters, digits, `-` and `_` \
+                 (e.g. `alice`); leave `player` out for combatants the GM plays",
+                player.get_ref()
+            ),
+        );
+    }
+}
+
 /// Checks a display name: printable text (no control characters such as escapes or line
 /// breaks, which would colour a terminal or forge log lines), at most [`MAX_NAME_CHARS`].
 pub fn check_name(cx: &mut Loader<'_>, field: impl Into<String>, name: &Spanned<String>) {
@@ -436,6 +453,9 @@ pub fn load<B: CombatantBuilder>(
         if let Some(name) = &side.name {
             check_name(&mut cx, format!("sides[{i}].name"), name);
         }
+        if let Some(player) = &side.player {
+            check_player(&mut cx, format!("sides[{i}].player"), player);
+        }
     }
     builder.prepare(&mut cx, &def);
     let mut members = Vec::new();
@@ -467,6 +487,17 @@ pub fn load<B: CombatantBuilder>(
         if let Some(name) = c.name {
             check_name(&mut cx, field("name"), name);
         }
+        if let Some(player) = c.player {
+            check_player(&mut cx, field("player"), player);
+        }
+        let controller = match c.player {
+            Some(_) => controller_of(c.player),
+            None => cx
+                .roster
+                .sides
+                .get(side.index())
+                .map_or(Controller::Gm, |s| s.controller.clone()),
+        };
         let count = match c.count {
             None => 1,
             Some(n) if (1..=MAX_COMBATANTS as i64).contains(n.get_ref()) => *n.get_ref() as usize,
@@ -526,7 +557,13 @@ pub fn load<B: CombatantBuilder>(
                 );
             }
             placed.push((key.clone(), pos, at.span()));
-            cx.roster.combatants.push(CombatantInfo { key, name, side });
+            cx.roster.combatants.push(CombatantInfo {
+                key,
+                name,
+                side,
+                group: id.get_ref().clone(),
+                controller: controller.clone(),
+            });
             let mut m = member.clone();
             builder.place(&mut m, Placed { side, pos, facing });
             members.push(m);
@@ -673,6 +710,7 @@ macro_rules! combatant_entry {
             count: Option<$crate::loader::Spanned<i64>>,
             at: Option<$crate::loader::Spanned<$crate::loader::TomlValue>>,
             facing: Option<$crate::loader::Spanned<String>>,
+            player: Option<$crate::loader::Spanned<String>>,
             $($(#[$fmeta])* $field: $fty,)*
         }
 
@@ -685,6 +723,7 @@ macro_rules! combatant_entry {
                     count: self.count.as_ref(),
                     at: self.at.as_ref(),
                     facing: self.facing.as_ref(),
+                    player: self.player.as_ref(),
                 }
             }
         }

@@ -10,6 +10,26 @@ pub struct SideInfo {
     pub key: String,
     /// Display name.
     pub name: String,
+    /// Who plays its members unless a member says otherwise (`[[sides]] player`).
+    pub controller: Controller,
+}
+
+/// Who controls a combatant: the game master, or a named player (`player = "alice"`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Default)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "name")]
+pub enum Controller {
+    /// The GM (the default).
+    #[default]
+    Gm,
+    /// A player, by name (an id: `alice`).
+    Player(String),
+}
+
+impl Controller {
+    /// True for the GM.
+    pub fn is_gm(&self) -> bool {
+        matches!(self, Controller::Gm)
+    }
 }
 
 /// One combatant's identity.
@@ -21,6 +41,11 @@ pub struct CombatantInfo {
     pub name: String,
     /// The side it fights for.
     pub side: SideId,
+    /// The `[[combatants]]` entry it came from (its `id`: `orc` for `orc-1` … `orc-3`), which
+    /// groups it with the others of that entry (e.g. initiative "per group of foes").
+    pub group: String,
+    /// Who controls it.
+    pub controller: Controller,
 }
 
 /// Names of every side and combatant; ids index into it.
@@ -62,6 +87,18 @@ impl Roster {
             .iter()
             .position(|s| s.key == key)
             .map(|i| SideId(i as u8))
+    }
+    /// The combatant's group (the `[[combatants]]` entry it came from).
+    pub fn group(&self, id: CombatantId) -> &str {
+        &self.combatants[id.index()].group
+    }
+    /// Who controls the combatant.
+    pub fn controller(&self, id: CombatantId) -> &Controller {
+        &self.combatants[id.index()].controller
+    }
+    /// The members of a group, in roster order.
+    pub fn group_members<'a>(&'a self, group: &'a str) -> impl Iterator<Item = CombatantId> + 'a {
+        self.ids().filter(move |id| self.group(*id) == group)
     }
     /// All combatant ids in roster order.
     pub fn ids(&self) -> impl Iterator<Item = CombatantId> + '_ {

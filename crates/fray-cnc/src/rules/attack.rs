@@ -257,9 +257,12 @@ pub fn swing<R: Ruleset<State = State>>(
         let t = state.f(target);
         if t.declared == Declared::Charge(attacker) && !t.acted && !t.charge_negated {
             state.f_mut(target).charge_negated = true;
-            table.emit(|| Event::Ruling {
+            table.emit(|| Event::Forgone {
+                who: target,
+                what: "charge",
+                on: Some(attacker),
+                reason: "its target struck first: the charge is negated (no extra damage)".into(),
                 rule: "CNC-R6.5",
-                text: "the charge is negated: its target struck first (no extra damage)".into(),
             });
         }
         deal_damage(state, table, attacker, target, &swing)?;
@@ -498,12 +501,12 @@ pub fn shoot<R: Ruleset<State = State>>(
         }
         let stray = -((beyond_ft + 9) / 10);
         let band = range_band(weapon.range_increment, from.feet_to(*square));
-        table.emit(|| Event::Ruling {
+        table.emit(|| Event::Acted {
+            who: attacker,
+            act: "misses, and the missile flies on to",
+            on: Some(victim),
+            detail: format!("the {} goes {beyond_ft} ft past its target", weapon.id),
             rule: "CNC-R8.4",
-            text: format!(
-                "the missed {} flies on, {beyond_ft} ft past its target",
-                weapon.id
-            ),
         });
         let r = swing(
             state,

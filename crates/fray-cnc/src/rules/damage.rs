@@ -272,24 +272,27 @@ pub fn fall<R: Ruleset<State = State>>(
 ) -> Result<(), Interrupt> {
     let dice = match falling_damage(feet, state.options.fall_max_dice) {
         Falling::None => {
-            table.emit(|| Event::Ruling {
+            table.emit(|| Event::Fell {
+                who,
+                feet,
                 rule: "CNC-R22.1",
-                text: format!("{} drops {feet} ft: no damage", state.roster.name(who)),
             });
             return Ok(());
         }
         Falling::Check => {
-            let check = super::checks::attribute_check(state, table, who, 1, 0, "CNC-R22.2")?;
-            table.emit(|| Event::Ruling {
+            table.emit(|| Event::Fell {
+                who,
+                feet,
                 rule: "CNC-R22.2",
-                text: format!(
-                    "{} falls {feet} ft: Dexterity check d20 {} → {} vs {}: {}",
-                    state.roster.name(who),
-                    check.roll,
-                    check.total,
-                    check.target,
-                    if check.success { "no damage" } else { "1d6" }
-                ),
+            });
+            let check = super::checks::attribute_check(state, table, who, 1, 0, "CNC-R22.2")?;
+            table.emit(|| {
+                let result = if check.success {
+                    "no damage"
+                } else {
+                    "1d6 damage"
+                };
+                check.event(who, "fall", result, "CNC-R22.2")
             });
             if check.success {
                 return Ok(());
@@ -297,9 +300,10 @@ pub fn fall<R: Ruleset<State = State>>(
             1
         }
         Falling::Dice(n) => {
-            table.emit(|| Event::Ruling {
+            table.emit(|| Event::Fell {
+                who,
+                feet,
                 rule: "CNC-R22.3",
-                text: format!("{} falls {feet} ft: {n}d6", state.roster.name(who)),
             });
             n
         }

@@ -38,14 +38,13 @@ pub fn cast<R: Ruleset<State = State>>(
         target,
         goes_off,
     });
-    table.emit(|| Event::Ruling {
+    table.emit(|| Event::Casting {
+        who: caster,
+        spell: state.magic[spell as usize].id.clone(),
+        on: Some(target),
+        stage: "begins",
+        detail: format!("goes off in round {goes_off}"),
         rule: "CNC-R4.3",
-        text: format!(
-            "{} begins casting {} at {} (goes off in round {goes_off})",
-            state.roster.name(caster),
-            state.magic[spell as usize].id,
-            state.roster.name(target)
-        ),
     });
     Ok(())
 }
@@ -61,13 +60,13 @@ pub fn continue_casting<R: Ruleset<State = State>>(
         return Ok(false);
     };
     if table.round() < casting.goes_off {
-        table.emit(|| Event::Ruling {
+        table.emit(|| Event::Casting {
+            who: caster,
+            spell: state.magic[casting.spell as usize].id.clone(),
+            on: Some(casting.target),
+            stage: "continues",
+            detail: format!("goes off in round {}", casting.goes_off),
             rule: "CNC-R4.3",
-            text: format!(
-                "{} keeps casting {}",
-                state.roster.name(caster),
-                state.magic[casting.spell as usize].id
-            ),
         });
         return Ok(true);
     }
@@ -106,13 +105,13 @@ pub fn ready_item<R: Ruleset<State = State>>(
 ) {
     if let Some(k) = state.item_slot(user, item, false) {
         state.f_mut(user).items_ready[k] = true;
-        table.emit(|| Event::Ruling {
+        table.emit(|| Event::Casting {
+            who: user,
+            spell: state.magic[item as usize].id.clone(),
+            on: None,
+            stage: "readies",
+            detail: "gets it out of the pack (that takes the round)".into(),
             rule: "CNC-R4.6",
-            text: format!(
-                "{} gets the {} out of the pack (that takes the round)",
-                state.roster.name(user),
-                state.magic[item as usize].id
-            ),
         });
     }
 }
@@ -152,6 +151,7 @@ pub fn use_ability<R: Ruleset<State = State>>(
                 to,
                 feet: from.feet_to(to),
                 mode: "ability",
+                hidden: false,
                 rule: "CNC-R4.5",
             });
         }
@@ -169,26 +169,25 @@ fn take_effect<R: Ruleset<State = State>>(
 ) -> Result<(), Interrupt> {
     let m = state.magic[magic as usize].clone();
     if state.f(target).dead {
-        table.emit(|| Event::Ruling {
+        table.emit(|| Event::Casting {
+            who: user,
+            spell: m.id.clone(),
+            on: Some(target),
+            stage: "wastes",
+            detail: format!("{} is dead", state.roster.name(target)),
             rule,
-            text: format!(
-                "the {} is wasted: {} is dead",
-                m.id,
-                state.roster.name(target)
-            ),
         });
         return Ok(());
     }
     let roll = table.roll_damage(m.dice, Some(user), RollPurpose::Other, rule)?;
     let amount = (roll + m.dice.bonus).max(0);
-    table.emit(|| Event::Ruling {
+    table.emit(|| Event::Casting {
+        who: user,
+        spell: m.id.clone(),
+        on: Some(target),
+        stage: "uses",
+        detail: String::new(),
         rule,
-        text: format!(
-            "{} uses {} on {}",
-            state.roster.name(user),
-            m.id,
-            state.roster.name(target)
-        ),
     });
     match m.effect {
         EffectKind::Heal => {

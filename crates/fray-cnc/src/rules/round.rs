@@ -52,13 +52,13 @@ pub fn begin(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
         };
         for who in checkers {
             let r = attribute_check(state, table, who, 4, modifier, "CNC-R1.2")?;
-            table.emit(|| Event::SurpriseCheck {
-                who,
-                roll: r.roll,
-                total: r.total,
-                target: r.target,
-                surprised: !r.success,
-                rule: "CNC-R1.2",
+            table.emit(|| {
+                let result = if r.success {
+                    "not surprised"
+                } else {
+                    "surprised"
+                };
+                r.event(who, "surprise", result, "CNC-R1.2")
             });
             if !r.success {
                 let affected = if state.options.surprise_individual {
@@ -79,10 +79,6 @@ pub fn begin(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
     if !anyone {
         return Ok(());
     }
-    table.emit(|| Event::Ruling {
-        rule: "CNC-R1.1",
-        text: "surprise round: the surprised get no action".into(),
-    });
     reset_round(state);
     let actors: Vec<CombatantId> = state
         .ids()
@@ -444,13 +440,12 @@ fn end_group_view(
     }
     if let (true, Some(&(_, start))) = (clash, starts.iter().find(|(id, _)| *id == actor)) {
         state.f_mut(actor).pos = start;
-        table.emit(|| Event::Ruling {
+        table.emit(|| Event::Forgone {
+            who: actor,
+            what: "move",
+            on: None,
+            reason: "a simultaneous mover took the same square; it stays where it began".into(),
             rule: "CNC-R2.2",
-            text: format!(
-                "{} and a simultaneous mover took the same square; {} stays where it began",
-                state.roster.name(actor),
-                state.roster.name(actor)
-            ),
         });
     }
 }
@@ -472,12 +467,12 @@ fn take_turn(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<(),
             state.f_mut(id).acted = true;
             return result;
         }
-        table.emit(|| Event::Ruling {
+        table.emit(|| Event::Forgone {
+            who: id,
+            what: "charge",
+            on: Some(t),
+            reason: "the charge target is down; it acts normally (still at −4 AC)".into(),
             rule: "CNC-R6",
-            text: format!(
-                "the charge target is down; {} acts normally (still at −4 AC)",
-                state.roster.name(id)
-            ),
         });
     }
     let choice = table.choose(
@@ -519,6 +514,7 @@ fn move_to(
         to,
         feet: from.feet_to(to),
         mode,
+        hidden: false,
         rule,
     });
 }
@@ -592,13 +588,12 @@ fn perform(
                 move_to(state, table, id, square, "half move", "CNC-R4.2");
             }
             state.f_mut(t).aided_in = Some(table.round());
-            table.emit(|| Event::Ruling {
+            table.emit(|| Event::Acted {
+                who: id,
+                act: "tends the wounds of",
+                on: Some(t),
+                detail: "this round".into(),
                 rule: "CNC-R19",
-                text: format!(
-                    "{} tends {}'s wounds this round",
-                    state.roster.name(id),
-                    state.roster.name(t)
-                ),
             });
             Ok(())
         }
@@ -625,9 +620,12 @@ fn perform(
             Ok(())
         }
         Choice::Hold => {
-            table.emit(|| Event::Ruling {
+            table.emit(|| Event::Acted {
+                who: id,
+                act: "holds",
+                on: None,
+                detail: "no action this round".into(),
                 rule: "CNC-R4.1",
-                text: format!("{} holds: no action this round", state.roster.name(id)),
             });
             Ok(())
         }
@@ -653,14 +651,15 @@ fn charge(
     let distance = from.feet_to(state.f(t).pos);
     if distance < rate && !state.f(id).charge_negated {
         state.f_mut(id).charge_negated = true;
-        table.emit(|| Event::Ruling {
-            rule: "CNC-R6.2",
-            text: format!(
-                "{} is only {distance} ft from {}, less than the full {rate} ft move a charge \
-                 needs: not a charge (no +2 damage; the −4 AC announced stays)",
-                state.roster.name(id),
-                state.roster.name(t)
+        table.emit(|| Event::Forgone {
+            who: id,
+            what: "charge",
+            on: Some(t),
+            reason: format!(
+                "only {distance} ft away, less than the full {rate} ft move a charge needs (no +2 \
+                 damage; the −4 AC announced stays)"
             ),
+            rule: "CNC-R6.2",
         });
     }
     match strike_square(state, id, t, reach, budget) {
@@ -668,9 +667,12 @@ fn charge(
         None => {
             let to = toward(state, id, state.f(t).pos, budget);
             move_to(state, table, id, to, "charge", "CNC-R6.2");
-            table.emit(|| Event::Ruling {
+            table.emit(|| Event::Forgone {
+                who: id,
+                what: "attack",
+                on: Some(t),
+                reason: "the target moved out of the charge's reach".into(),
                 rule: "CNC-R6.2",
-                text: "the target moved out of the charge's reach; no attack".into(),
             });
             return Ok(());
         }
@@ -698,13 +700,15 @@ fn first_strike(
         return Ok(state.f(attacker).fights_on());
     }
     if from.feet_to(state.f(defender).pos) <= 10 {
-        table.emit(|| Event::Ruling {
-            rule: "CNC-R3.2",
-            text: format!(
-                "{} was already within 10 ft of {}: no approach, so no first strike; initiative decides",
-                state.roster.name(attacker),
-                state.roster.name(defender)
+        table.emit(|| Event::Forgone {
+            who: defender,
+            what: "first strike",
+            on: Some(attacker),
+            reason: format!(
+                "{} was already within 10 ft: no approach; initiative decides",
+                state.roster.name(attacker)
             ),
+            rule: "CNC-R3.2",
         });
         return Ok(state.f(attacker).fights_on());
     }
@@ -716,22 +720,22 @@ fn first_strike(
         |out| out.extend([Choice::Yes, Choice::No]),
     )?;
     if choice != Choice::Yes {
-        table.emit(|| Event::Ruling {
+        table.emit(|| Event::Forgone {
+            who: defender,
+            what: "first strike",
+            on: Some(attacker),
+            reason: "declined; initiative decides".into(),
             rule: "CNC-R3",
-            text: format!(
-                "{} declines to strike first; initiative decides",
-                state.roster.name(defender)
-            ),
         });
     }
     if choice == Choice::Yes {
         state.f_mut(defender).acted = true;
-        table.emit(|| Event::Ruling {
+        table.emit(|| Event::Acted {
+            who: defender,
+            act: "strikes first at",
+            on: Some(attacker),
+            detail: "longer reach or greater size (its action this round)".into(),
             rule: "CNC-R3",
-            text: format!(
-                "{} strikes first with its longer reach or greater size (its action this round)",
-                state.roster.name(defender)
-            ),
         });
         melee_routine(
             state,
@@ -789,13 +793,12 @@ fn disengage(
                 |out| out.extend([Choice::Yes, Choice::No]),
             )?;
             if take != Choice::Yes {
-                table.emit(|| Event::Ruling {
+                table.emit(|| Event::Forgone {
+                    who: *foe,
+                    what: "free attack",
+                    on: Some(id),
+                    reason: "declined".into(),
                     rule: "CNC-R17.2a",
-                    text: format!(
-                        "{} declines the free attack on {}",
-                        state.roster.name(*foe),
-                        state.roster.name(id)
-                    ),
                 });
             }
             if take == Choice::Yes {

@@ -887,10 +887,12 @@ pub(crate) mod testkit {
                 SideInfo {
                     key: "heroes".into(),
                     name: "Heroes".into(),
+                    controller: Default::default(),
                 },
                 SideInfo {
                     key: "orcs".into(),
                     name: "Orcs".into(),
+                    controller: Default::default(),
                 },
             ],
             combatants: keys
@@ -899,6 +901,8 @@ pub(crate) mod testkit {
                     key: (*k).into(),
                     name: (*k).into(),
                     side: SideId(*s),
+                    group: (*k).into(),
+                    controller: Default::default(),
                 })
                 .collect(),
         };

@@ -12,7 +12,7 @@ use crate::choice::{Declaration, Draw, Intent, Movement};
 use crate::content::SpellKind;
 use crate::state::{ActionKind, Asking, AtSegmentStart, Casting, MovePlan, Plan, Scheduled};
 use crate::{Choice, Spelljammer, State};
-use fray_core::event::{Event, Modifier};
+use fray_core::event::{Event, Modifier, Subject};
 use fray_core::protocol::RollPurpose;
 use fray_core::{CombatantId, Interrupt, Table};
 
@@ -33,17 +33,21 @@ pub fn begin(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
         if state.f(id).side == ambush.by || !state.f(id).is_up() {
             continue;
         }
-        let roll = table.roll_dice(1, 100, Some(id), RollPurpose::Surprise, "SJ-R14.1")?;
-        let (roll, text) = strike::ladder_roll(state, id, roll);
+        let raw = table.roll_dice(1, 100, Some(id), RollPurpose::Surprise, "SJ-R14.1")?;
+        let (roll, _) = strike::ladder_roll(state, id, raw);
         let step = tables::ladder(roll, state.p(id).per, 4);
-        table.emit(|| Event::Ruling {
-            rule: "SJ-R14.1",
-            text: format!(
-                "{} spots the ambush? d100 {text} vs PER {} → {}",
-                state.roster.name(id),
-                state.p(id).per,
-                ladder_text(step)
-            ),
+        table.emit(|| {
+            let per = state.p(id).per;
+            strike::ladder_check(
+                state,
+                id,
+                "ambush",
+                raw,
+                ("PER", per),
+                None,
+                ladder_text(step),
+                "SJ-R14.1",
+            )
         });
         results.push(crate::state::AmbushResult { who: id, step });
     }
@@ -59,23 +63,17 @@ pub fn begin(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
             if r.step > 1 {
                 r.step -= 1;
                 let (who, step, by) = (r.who, r.step, *by);
-                table.emit(|| Event::Ruling {
+                table.emit(|| Event::Acted {
+                    who: by,
+                    act: "shouts a warning to",
+                    on: Some(who),
+                    detail: format!("it counts as {}", ladder_text(step)),
                     rule: "SJ-R14.1",
-                    text: format!(
-                        "{} shouts a warning: {} counts as {}",
-                        state.roster.name(by),
-                        state.roster.name(who),
-                        ladder_text(step)
-                    ),
                 });
             }
         }
     }
     state.ambush_results = results;
-    table.emit(|| Event::Ruling {
-        rule: "SJ-A14",
-        text: "the ambushers' surprise round".into(),
-    });
     round_body(state, table)
 }
 
@@ -191,14 +189,12 @@ fn forced_moves(state: &mut State, table: T<'_, '_>, segment: i32) -> Result<(),
             text: format!("the GM forces {} to move: {reason}", state.roster.name(who)),
         });
         if !movement::free(state, to, who) {
-            table.emit(|| Event::Ruling {
+            table.emit(|| Event::Forgone {
+                who,
+                what: "forced move",
+                on: None,
+                reason: format!("the square ({}, {}) is taken", to.x, to.y),
                 rule: "SJ-R5.3",
-                text: format!(
-                    "{} cannot be moved to ({}, {}): the square is taken",
-                    state.roster.name(who),
-                    to.x,
-                    to.y
-                ),
             });
             continue;
         }
@@ -211,31 +207,36 @@ fn forced_moves(state: &mut State, table: T<'_, '_>, segment: i32) -> Result<(),
             to,
             feet,
             mode: "forced",
+            hidden: state.f(who).invisible,
             rule: "SJ-R5.3",
         });
         if state.f(who).plan.declaration.movement != Movement::NoMovement {
             continue;
         }
         state.f_mut(who).plan.actions_lost = true;
-        table.emit(|| Event::Ruling {
+        table.emit(|| Event::Forgone {
+            who,
+            what: "remaining actions",
+            on: None,
+            reason: "it declared no movement and was moved".into(),
             rule: "SJ-R5.3",
-            text: format!(
-                "{} declared no movement: its remaining actions this round are lost",
-                state.roster.name(who)
-            ),
         });
         let dex = effective_dex(state, who);
-        let roll = table.roll_dice(1, 100, Some(who), RollPurpose::Check, "SJ-R5.3")?;
-        let (roll, text) = strike::ladder_roll(state, who, roll);
+        let raw = table.roll_dice(1, 100, Some(who), RollPurpose::Check, "SJ-R5.3")?;
+        let (roll, _) = strike::ladder_roll(state, who, raw);
         let keeps_feet = tables::ladder(roll, dex, 2) <= 2;
-        table.emit(|| Event::Ruling {
-            rule: "SJ-R5.3",
-            text: format!(
-                "{} tries to keep its feet: d100 {text} vs 2× DEX {} → {}",
-                state.roster.name(who),
-                2 * dex,
-                if keeps_feet { "stays up" } else { "falls down" }
-            ),
+        table.emit(|| {
+            let result = if keeps_feet { "stays up" } else { "falls down" };
+            strike::ladder_check(
+                state,
+                who,
+                "footing",
+                raw,
+                ("2× DEX", 2 * dex),
+                Some(keeps_feet),
+                result.into(),
+                "SJ-R5.3",
+            )
         });
         if !keeps_feet {
             table.emit(|| Event::Condition {
@@ -286,24 +287,30 @@ fn declarations(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
                 .spells
                 .get(c.spell as usize)
                 .map_or_else(String::new, |s| s.def.name.clone());
-            table.emit(|| Event::Ruling {
-                rule: "SJ-R1.3",
-                text: format!(
-                    "{}'s {name} did not go off on segment {} of round {}: the spell is lost",
-                    state.roster.name(id),
-                    c.off_segment,
-                    c.off_round
+            table.emit(|| Event::Casting {
+                who: id,
+                spell: name.clone(),
+                on: Some(c.target),
+                stage: "loses",
+                detail: format!(
+                    "it did not go off on segment {} of round {}",
+                    c.off_segment, c.off_round
                 ),
+                rule: "SJ-R1.3",
             });
         }
         if let Some(c) = state.f(id).casting {
-            table.emit(|| Event::Ruling {
+            table.emit(|| Event::Casting {
+                who: id,
+                spell: state
+                    .p(id)
+                    .spells
+                    .get(c.spell as usize)
+                    .map_or_else(String::new, |s| s.def.name.clone()),
+                on: Some(c.target),
+                stage: "continues",
+                detail: format!("it goes off on segment {}", c.off_segment),
                 rule: "SJ-R15.4",
-                text: format!(
-                    "{} is casting; the spell goes off on segment {}",
-                    state.roster.name(id),
-                    c.off_segment
-                ),
             });
             if c.off_round == state.round {
                 state.schedule.push(Scheduled {
@@ -490,24 +497,26 @@ fn initiative(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<()
             let (n, why) = attacks_kept(state, id, fives);
             if !why.is_empty() || n < state.p(id).attacks {
                 let normal = state.p(id).attacks;
-                table.emit(|| Event::Ruling {
-                    rule: "SJ-R17",
-                    text: format!(
-                        "{} makes {n} of {normal} attacks this round{}{}",
-                        state.roster.name(id),
+                table.emit(|| Event::Acted {
+                    who: id,
+                    act: "attacks fewer times",
+                    on: None,
+                    detail: format!(
+                        "{n} of {normal} attacks this round{}{}",
                         if why.is_empty() { "" } else { ": " },
                         why.join(", ")
                     ),
+                    rule: "SJ-R17",
                 });
             }
             if n == 0 && d.aim {
                 state.f_mut(id).plan.aim_only = true;
-                table.emit(|| Event::Ruling {
+                table.emit(|| Event::Acted {
+                    who: id,
+                    act: "aims",
+                    on: None,
+                    detail: "its first shot next round gets +15 if it stays still".into(),
                     rule: "SJ-A21",
-                    text: format!(
-                        "{} aims this round; its first shot next round gets +15 if it stays still",
-                        state.roster.name(id)
-                    ),
                 });
             }
             // At most 5 attacks a round (a content limit): fixed arrays, no allocation.
@@ -693,12 +702,13 @@ fn cast(
     let name = s.def.name.clone();
     let round = state.round;
     let start = if whole_round && state.f(id).held {
-        table.emit(|| Event::Ruling {
+        table.emit(|| Event::Casting {
+            who: id,
+            spell: name.clone(),
+            on: Some(target),
+            stage: "prepares",
+            detail: "it held its action: casting starts on 10".into(),
             rule: "SJ-R4.2",
-            text: format!(
-                "{} held its action: casting starts on 10",
-                state.roster.name(id)
-            ),
         });
         Some(10)
     } else {
@@ -721,12 +731,16 @@ fn cast(
             from_segment: from,
         },
         _ => {
-            table.emit(|| Event::Ruling {
-                rule: "SJ-R4.1",
-                text: format!(
-                    "{}'s {name} (casting time {time}) cannot go off this round: casting starts on 10 next round",
-                    state.roster.name(id)
+            table.emit(|| Event::Casting {
+                who: id,
+                spell: name.clone(),
+                on: Some(target),
+                stage: "postpones",
+                detail: format!(
+                    "casting time {time}: it cannot go off this round; casting starts on 10 next \
+                     round"
                 ),
+                rule: "SJ-R4.1",
             });
             Casting {
                 spell,
@@ -739,14 +753,16 @@ fn cast(
         }
     };
     if casting.off_round == round {
-        table.emit(|| Event::Ruling {
-            rule: "SJ-R15.1",
-            text: format!(
-                "{} begins {name} on {} (casting time {time}); it goes off on {}",
-                state.roster.name(id),
-                casting.from_segment,
-                casting.off_segment
+        table.emit(|| Event::Casting {
+            who: id,
+            spell: name.clone(),
+            on: Some(target),
+            stage: "begins",
+            detail: format!(
+                "from segment {} (casting time {time}); it goes off on {}",
+                casting.from_segment, casting.off_segment
             ),
+            rule: "SJ-R15.1",
         });
         state.schedule.push(Scheduled {
             who: id,
@@ -769,21 +785,27 @@ fn pick_up(
     bonus: i32,
 ) -> Result<(), Interrupt> {
     let dex = effective_dex(state, id);
-    let roll = table.roll_dice(1, 100, Some(id), RollPurpose::Check, "SJ-R21.1")?;
-    let (roll, text) = strike::ladder_roll(state, id, roll);
+    let raw = table.roll_dice(1, 100, Some(id), RollPurpose::Check, "SJ-R21.1")?;
+    let (roll, _) = strike::ladder_roll(state, id, raw);
     let step = tables::ladder(roll, dex, 4);
     let result = tables::pick_up_result(step);
-    table.emit(|| Event::Ruling {
-        rule: "SJ-R21.3",
-        text: format!(
-            "{} reaches for its weapon: d100 {text} vs DEX {dex} → {}",
-            state.roster.name(id),
-            match result {
-                tables::PickUp::RetrievedWithAttack => "1×: retrieved, one attack at −5",
-                tables::PickUp::Retrieved => "retrieved, no attack this round",
-                tables::PickUp::NotRetrieved => "not retrieved",
-            }
-        ),
+    table.emit(|| {
+        let words = match result {
+            tables::PickUp::RetrievedWithAttack => "1×: retrieved, one attack at −5",
+            tables::PickUp::Retrieved => "retrieved, no attack this round",
+            tables::PickUp::NotRetrieved => "not retrieved",
+        };
+        let success = Some(result != tables::PickUp::NotRetrieved);
+        strike::ladder_check(
+            state,
+            id,
+            "weapon pick-up",
+            raw,
+            ("DEX", dex),
+            success,
+            words.into(),
+            "SJ-R21.3",
+        )
     });
     if result != tables::PickUp::NotRetrieved {
         state.f_mut(id).weapon_dropped = false;
@@ -1071,6 +1093,7 @@ fn move_segment(
                 to,
                 feet: moved,
                 mode,
+                hidden: state.f(id).invisible,
                 rule: "SJ-R3.1",
             });
         }
@@ -1092,12 +1115,12 @@ fn free_attacks(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result
             bf.plan.declaration.intent,
             Intent::FullDefense | Intent::DesperateDefense
         ) {
-            table.emit(|| Event::Ruling {
+            table.emit(|| Event::Forgone {
+                who: by,
+                what: "free attack",
+                on: Some(who),
+                reason: "it declared full or desperate defense".into(),
                 rule: "SJ-R22.2",
-                text: format!(
-                    "no free attack for {}: it declared full or desperate defense",
-                    state.roster.name(by)
-                ),
             });
             continue;
         }
@@ -1105,22 +1128,22 @@ fn free_attacks(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result
             continue;
         }
         if bf.weapon_dropped {
-            table.emit(|| Event::Ruling {
+            table.emit(|| Event::Forgone {
+                who: by,
+                what: "free attack",
+                on: Some(who),
+                reason: "its weapon lies on the ground".into(),
                 rule: "SJ-R21",
-                text: format!(
-                    "no free attack for {}: its weapon lies on the ground",
-                    state.roster.name(by)
-                ),
             });
             continue;
         }
         if strike::casting_now(state, by) {
-            table.emit(|| Event::Ruling {
+            table.emit(|| Event::Forgone {
+                who: by,
+                what: "free attack",
+                on: Some(who),
+                reason: "it is casting a spell".into(),
                 rule: "SJ-R16.1",
-                text: format!(
-                    "no free attack for {}: it is casting a spell",
-                    state.roster.name(by)
-                ),
             });
             continue;
         }
@@ -1132,13 +1155,12 @@ fn free_attacks(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result
                 && state.f(by).pos.within_reach(state.f(t).pos, reach)
         });
         if let Some(ally) = ally_target {
-            table.emit(|| Event::Ruling {
+            table.emit(|| Event::Forgone {
+                who: by,
+                what: "free attack",
+                on: Some(who),
+                reason: format!("it is attacking only {}", state.roster.name(ally)),
                 rule: "SJ-R22.2",
-                text: format!(
-                    "no free attack for {}: it is attacking only {}",
-                    state.roster.name(by),
-                    state.roster.name(ally)
-                ),
             });
             continue;
         }
@@ -1168,13 +1190,12 @@ fn free_attacks(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result
         }
         let c = super::ask(state, table, Asking::FreeAttack { by, on: who }, "SJ-R22.1")?;
         if c != Choice::Yes {
-            table.emit(|| Event::Ruling {
+            table.emit(|| Event::Forgone {
+                who: by,
+                what: "free attack",
+                on: Some(who),
+                reason: "declined".into(),
                 rule: "SJ-R22.1",
-                text: format!(
-                    "{} declines the free attack on {}",
-                    state.roster.name(by),
-                    state.roster.name(who)
-                ),
             });
         }
         if c == Choice::Yes {
@@ -1240,6 +1261,7 @@ fn attack(
                             to: next,
                             feet: 5,
                             mode: "free move",
+                            hidden: state.f(who).invisible,
                             rule: "SJ-R17.1",
                         });
                     }
@@ -1270,6 +1292,7 @@ fn attack(
                     to,
                     feet,
                     mode: "pushed",
+                    hidden: state.f(target).invisible,
                     rule: "SJ-R19",
                 });
                 return done_attack(state, table, who);
@@ -1328,12 +1351,12 @@ fn defer_until_arrival(state: &mut State, table: T<'_, '_>, who: CombatantId, n:
         },
     );
     if first_wait {
-        table.emit(|| Event::Ruling {
+        table.emit(|| Event::Acted {
+            who,
+            act: "is still on its way",
+            on: None,
+            detail: "move and attack: its attack comes on arrival".into(),
             rule: "SJ-R17.1",
-            text: format!(
-                "{} is still on its way (move and attack): its attack comes on arrival",
-                state.roster.name(who)
-            ),
         });
     }
     true
@@ -1404,13 +1427,12 @@ fn current_target(
     match new {
         Some(t) => {
             state.f_mut(who).plan.target = Some(t);
-            table.emit(|| Event::Ruling {
+            table.emit(|| Event::Acted {
+                who,
+                act: "turns its attack to",
+                on: Some(t),
+                detail: "its declared target is gone".into(),
                 rule: "SJ-R1.2",
-                text: format!(
-                    "{}'s declared target is gone: the attack goes to {}",
-                    state.roster.name(who),
-                    state.roster.name(t)
-                ),
             });
             Ok(Some(t))
         }
@@ -1494,18 +1516,34 @@ fn shooting_into_melee(
     } else {
         None
     };
-    table.emit(|| Event::Ruling {
+    table.emit(|| Event::Check {
+        who: Subject::Combatant(shooter),
+        purpose: "shooting into melee",
+        dice: "d100".into(),
+        roll,
+        modifiers: vec![Modifier::new("weapon skill", "SJ-R23.7", bonus)],
+        total,
+        // Above the threshold the shot goes to the foe; `None`: the GM decided (SJ-A22).
+        against: if threshold.is_some() {
+            "the friend threshold"
+        } else {
+            "the GM's ruling"
+        },
+        target: threshold.unwrap_or(0),
+        under: false,
+        success: Some(friend.is_none()),
+        result: match friend {
+            Some(f) => format!(
+                "{} friend(s) and {opponents} foe(s) in the melee: the shot goes to {}",
+                friends.len(),
+                state.roster.name(f)
+            ),
+            None => format!(
+                "{} friend(s) and {opponents} foe(s) in the melee: the shot goes to the foe",
+                friends.len()
+            ),
+        },
         rule: "SJ-R23.7",
-        text: format!(
-            "{} shoots into a melee of {} friend(s) and {opponents} foe(s): d100 {roll} +{bonus} = {total} vs {} → {}",
-            state.roster.name(shooter),
-            friends.len(),
-            threshold.map_or("GM".to_string(), |t| t.to_string()),
-            match friend {
-                Some(f) => format!("the shot goes to {}", state.roster.name(f)),
-                None => "the shot goes to the foe".to_string(),
-            }
-        ),
     });
     Ok(friend)
 }
@@ -1525,15 +1563,13 @@ fn done_attack(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result<
         Some(10)
     } else if segment >= 2 {
         let dex = effective_dex(state, who);
-        let roll = table.roll_dice(1, 100, Some(who), RollPurpose::Check, "SJ-R17.2")?;
-        let (roll, text) = strike::ladder_roll(state, who, roll);
+        let raw = table.roll_dice(1, 100, Some(who), RollPurpose::Check, "SJ-R17.2")?;
+        let (roll, _) = strike::ladder_roll(state, who, raw);
         let step = tables::ladder(roll, dex, 4);
         let start = tables::attack_move_start(segment, step);
-        table.emit(|| Event::Ruling {
-            rule: "SJ-R17.2",
-            text: format!(
-                "{} moves after attacking on {segment}: d100 {text} vs DEX {dex} → {}",
-                state.roster.name(who),
+        table.emit(|| {
+            let result = format!(
+                "attacked on {segment}: {}",
                 match start {
                     Some(s) => format!("{}× DEX, moves from segment {s}", step.min(5)),
                     None if step >= 5 => "5× DEX or worse: cannot move this round".to_string(),
@@ -1543,7 +1579,17 @@ fn done_attack(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result<
                         segment - i32::from(step)
                     ),
                 }
-            ),
+            );
+            strike::ladder_check(
+                state,
+                who,
+                "attack-and-move",
+                raw,
+                ("DEX", dex),
+                Some(start.is_some()),
+                result,
+                "SJ-R17.2",
+            )
         });
         start
     } else {
@@ -1570,18 +1616,19 @@ fn done_attack(state: &mut State, table: T<'_, '_>, who: CombatantId) -> Result<
 /// the engine times them and charges an attack for each one after the first.
 fn free_actions(state: &State, table: T<'_, '_>, who: CombatantId) {
     let n = state.f(who).plan.declaration.free;
-    table.emit(|| Event::Ruling {
-        rule: "SJ-R17.7",
-        text: if n <= 1 {
-            format!(
-                "{} takes its free action on segment {}",
-                state.roster.name(who),
-                state.segment
-            )
+    table.emit(|| Event::Acted {
+        who,
+        act: if n <= 1 {
+            "takes its free action"
+        } else {
+            "takes free actions"
+        },
+        on: None,
+        detail: if n <= 1 {
+            format!("on segment {}", state.segment)
         } else {
             format!(
-                "{} takes {n} free actions on segment {}: the first is free, {} an attack",
-                state.roster.name(who),
+                "{n} on segment {}: the first is free, {} an attack",
                 state.segment,
                 if n == 2 {
                     "the second costs".to_string()
@@ -1590,6 +1637,7 @@ fn free_actions(state: &State, table: T<'_, '_>, who: CombatantId) {
                 }
             )
         },
+        rule: "SJ-R17.7",
     });
 }
 

@@ -7,7 +7,7 @@ use crate::choice::{Intent, Movement};
 use crate::content::{Missile, SpellEffect};
 use crate::state::{Asking, Stuck, SurpriseKind};
 use crate::{Choice, Spelljammer, State};
-use fray_core::event::{AttackResult, Event, Modifier};
+use fray_core::event::{AttackResult, Event, Modifier, Subject};
 use fray_core::protocol::RollPurpose;
 use fray_core::{CombatantId, Interrupt, Table};
 use std::sync::Arc;
@@ -111,6 +111,45 @@ pub fn ladder_roll(state: &State, id: CombatantId, roll: u32) -> (u32, String) {
     )
 }
 
+/// A d100 roll against an attribute as a check event: the die, the wounds' modifier (SJ-R12.1)
+/// and the number counted, against `(what, value)`. `raw` is the die as rolled.
+#[allow(clippy::too_many_arguments)]
+pub fn ladder_check(
+    state: &State,
+    who: CombatantId,
+    purpose: &'static str,
+    raw: u32,
+    (against, target): (&'static str, i32),
+    success: Option<bool>,
+    result: String,
+    rule: &'static str,
+) -> Event {
+    let (counted, _) = ladder_roll(state, who, raw);
+    let modifiers = if counted == raw {
+        Vec::new()
+    } else {
+        vec![Modifier::new(
+            "wounds",
+            "SJ-R12.1",
+            counted as i32 - raw as i32,
+        )]
+    };
+    Event::Check {
+        who: Subject::Combatant(who),
+        purpose,
+        dice: "d100".into(),
+        roll: raw,
+        modifiers,
+        total: counted as i32,
+        against,
+        target,
+        under: true,
+        success,
+        result,
+        rule,
+    }
+}
+
 /// How many attackers are on `target` in melee this round, counting tentacle pairs: the
 /// creatures "that make a melee attack on the target in the current round" — `attacker` itself
 /// (a free attack on a withdrawer counts too), every foe that has already struck it in melee this
@@ -144,24 +183,26 @@ fn melee_attackers(state: &State, target: CombatantId, attacker: CombatantId) ->
 /// A k× PER roll for a combatant that cannot see its foe (SJ-R18.1): the ladder step (1, 2, or
 /// 3 for no success).
 fn per_step(state: &State, table: T<'_, '_>, who: CombatantId) -> Result<u8, Interrupt> {
-    let (roll, text) = ladder_roll(
-        state,
-        who,
-        table.roll_dice(1, 100, Some(who), RollPurpose::Check, "SJ-R18.1")?,
-    );
+    let raw = table.roll_dice(1, 100, Some(who), RollPurpose::Check, "SJ-R18.1")?;
+    let (roll, _) = ladder_roll(state, who, raw);
     let step = tables::ladder(roll, state.p(who).per, 2);
-    table.emit(|| Event::Ruling {
-        rule: "SJ-R18.1",
-        text: format!(
-            "{} rolls PER against an unseen foe: d100 {text} vs PER {} → {}",
-            state.roster.name(who),
-            state.p(who).per,
-            match step {
-                1 => "1× PER",
-                2 => "2× PER",
-                _ => "no success",
-            }
-        ),
+    table.emit(|| {
+        let result = match step {
+            1 => "1× PER",
+            2 => "2× PER",
+            _ => "no success",
+        };
+        let per = state.p(who).per;
+        ladder_check(
+            state,
+            who,
+            "unseen foe",
+            raw,
+            ("PER", per),
+            Some(step <= 2),
+            result.into(),
+            "SJ-R18.1",
+        )
     });
     Ok(step)
 }
@@ -494,38 +535,40 @@ fn grievous(state: &mut State, table: T<'_, '_>, target: CombatantId) -> Result<
     if state.p(target).prot - state.f(target).prot_lost > 0 {
         state.f_mut(target).prot_lost += 1;
         let left = state.p(target).prot - state.f(target).prot_lost;
-        table.emit(|| Event::Ruling {
+        table.emit(|| Event::Worn {
+            who: target,
+            what: "PROT",
+            by: 1,
+            left,
             rule: "SJ-R8.3",
-            text: format!(
-                "{}'s armour loses 1 PROT to the grievous hit ({left} left until repaired)",
-                state.roster.name(target)
-            ),
         });
     }
     let chance = state.options.grievous_wound_chance;
     if chance > 0 {
         let roll = table.roll_dice(1, 100, None, RollPurpose::Other, "SJ-G4")?;
-        if roll as i32 <= chance {
-            if state.grievous_wounds.is_empty() {
-                table.emit(|| Event::Ruling {
-                    rule: "SJ-G4",
-                    text: format!(
-                        "d100 {roll} ≤ {chance}: {} suffers a grievous wound (the encounter has \
-                         no grievous-wound table: apply the GM's own)",
-                        state.roster.name(target)
-                    ),
-                });
-            } else {
-                grievous_wound(state, table, target, roll)?;
-            }
-        } else {
-            table.emit(|| Event::Ruling {
-                rule: "SJ-G4",
-                text: format!(
-                    "d100 {roll} > {chance}: no grievous wound for {}",
-                    state.roster.name(target)
-                ),
-            });
+        let wounded = roll as i32 <= chance;
+        table.emit(|| Event::Check {
+            who: Subject::Combatant(target),
+            purpose: "grievous wound",
+            dice: "d100".into(),
+            roll,
+            modifiers: Vec::new(),
+            total: roll as i32,
+            against: "the GM's grievous-wound chance",
+            target: chance,
+            under: true,
+            success: Some(wounded),
+            result: match (wounded, state.grievous_wounds.is_empty()) {
+                (false, _) => "no grievous wound".into(),
+                (true, false) => "a grievous wound: roll on the table".into(),
+                (true, true) => "a grievous wound (the encounter has no grievous-wound table: \
+                                 apply the GM's own)"
+                    .into(),
+            },
+            rule: "SJ-G4",
+        });
+        if wounded && !state.grievous_wounds.is_empty() {
+            grievous_wound(state, table, target)?;
         }
     }
     Ok(())
@@ -537,7 +580,6 @@ fn grievous_wound(
     state: &mut State,
     table: T<'_, '_>,
     target: CombatantId,
-    chance_roll: u32,
 ) -> Result<(), Interrupt> {
     let roll = table.roll_dice(1, 100, None, RollPurpose::Other, "SJ-G4")? as i32;
     let Some(line) = state
@@ -546,34 +588,37 @@ fn grievous_wound(
         .find(|w| roll <= w.upto)
         .cloned()
     else {
-        table.emit(|| Event::Ruling {
+        table.emit(|| Event::Wounded {
+            who: target,
+            roll: roll as u32,
+            wound: "none (the table names none: no lasting wound)".into(),
+            modifiers: Vec::new(),
             rule: "SJ-G4",
-            text: format!(
-                "d100 {chance_roll}: a grievous wound; the table's d100 {roll} names none, so \
-                 {} escapes a lasting wound",
-                state.roster.name(target)
-            ),
         });
         return Ok(());
     };
     let f = state.f_mut(target);
     f.wounds.0 += line.sc;
     f.wounds.1 += line.def;
-    table.emit(|| Event::Ruling {
-        rule: "SJ-G4",
-        text: format!(
-            "d100 {chance_roll}: a grievous wound; the table's d100 {roll} → {} suffers {} \
-             (SC {:+}, DEF {:+} for the rest of the fight{})",
-            state.roster.name(target),
-            line.wound,
-            line.sc,
-            line.def,
-            if line.damage > 0 {
-                format!(", {} hp at once", line.damage)
+    table.emit(|| {
+        let mut modifiers = Vec::new();
+        if line.sc != 0 {
+            modifiers.push(Modifier::new("SC", "SJ-G4", line.sc));
+        }
+        if line.def != 0 {
+            modifiers.push(Modifier::new("DEF", "SJ-G4", line.def));
+        }
+        Event::Wounded {
+            who: target,
+            roll: roll as u32,
+            wound: if line.damage > 0 {
+                format!("{} ({} hp at once)", line.wound, line.damage)
             } else {
-                String::new()
-            }
-        ),
+                line.wound.clone()
+            },
+            modifiers,
+            rule: "SJ-G4",
+        }
     });
     if line.damage > 0 {
         apply_damage(
@@ -733,12 +778,13 @@ pub fn apply_damage(
 fn spell_off_this_segment(state: &State, table: T<'_, '_>, caster: CombatantId) -> bool {
     let now = state.spell_goes_off_now(caster);
     if now {
-        table.emit(|| Event::Ruling {
+        table.emit(|| Event::Casting {
+            who: caster,
+            spell: String::from("its spell"),
+            on: None,
+            stage: "keeps",
+            detail: "it goes off on this same segment: the blow cannot interrupt it".into(),
             rule: "SJ-A11",
-            text: format!(
-                "{}'s spell goes off on this same segment: the blow cannot interrupt it",
-                state.roster.name(caster)
-            ),
         });
     }
     now
@@ -792,28 +838,26 @@ pub fn spell_goes_off(
             {
                 Some(o) => target = o,
                 None => {
-                    table.emit(|| Event::Ruling {
+                    table.emit(|| Event::Casting {
+                        who: caster,
+                        spell: spell.def.name.clone(),
+                        on: None,
+                        stage: "wastes",
+                        detail: "it goes off with no foe in range".into(),
                         rule: "SJ-R1.2",
-                        text: format!(
-                            "{}'s {} goes off with no foe in range",
-                            state.roster.name(caster),
-                            spell.def.name
-                        ),
                     });
                     return Ok(());
                 }
             }
         }
     }
-    table.emit(|| Event::Ruling {
+    table.emit(|| Event::Casting {
+        who: caster,
+        spell: spell.def.name.clone(),
+        on: Some(target),
+        stage: "casts",
+        detail: format!("it goes off on segment {}", state.segment),
         rule: "SJ-R15.1",
-        text: format!(
-            "{}'s {} goes off at {} on segment {}",
-            state.roster.name(caster),
-            spell.def.name,
-            state.roster.name(target),
-            state.segment
-        ),
     });
     match spell.def.effect {
         SpellEffect::Damage { dice, prot } => {
