@@ -39,6 +39,15 @@ impl fray_core::conditions::ConditionKind for Cond {
     fn bit(self) -> u32 {
         self as u32
     }
+    fn key(self) -> &'static str {
+        Cond::key(self)
+    }
+    fn rule(self) -> &'static str {
+        Cond::rule(self)
+    }
+    fn ends_quietly(self) -> bool {
+        self.this_round_only()
+    }
 }
 
 impl Cond {

@@ -8,7 +8,12 @@ pub fn text_log(events: &[(u32, Event)], roster: &Roster) -> String {
     let mut out = String::new();
     let mut shown_round = None;
     for (round, event) in events {
-        if let Event::RoundStarted | Event::SegmentsOver = event {
+        // Markers for front ends, not lines of the log.
+        if let Event::RoundStarted
+        | Event::SegmentsOver
+        | Event::TurnStarted { .. }
+        | Event::TurnEnded { .. } = event
+        {
             continue;
         }
         if shown_round != Some(*round) {

@@ -13,7 +13,7 @@ use crate::choice::Choice;
 use crate::content::Size;
 use crate::state::{Cond, Declared, State};
 use crate::Cnc;
-use fray_core::conditions::Expiry;
+use fray_core::conditions::{Expiry, Moment, Timed};
 use fray_core::event::Event;
 use fray_core::protocol::{Chooser, Question, RollPurpose};
 use fray_core::{CombatantId, Interrupt, Pos, Table};
@@ -183,7 +183,12 @@ fn declare(state: &mut State, table: T<'_, '_>, id: CombatantId, choice: Choice,
     };
     state.f_mut(id).declared = declared;
     if let Some(c) = cond {
-        state.f_mut(id).conditions.add(c, Expiry::EndOfRound(round));
+        // The foe charged or evaded is the condition's source (CNC-R6.4, CNC-R17.4).
+        let mut timed = Timed::new(c, Expiry::EndOfRound(round));
+        if let Declared::Charge(t) | Declared::Evade(t) = declared {
+            timed = timed.from(t);
+        }
+        state.f_mut(id).conditions.add_timed(timed);
     }
     if declared != Declared::Nothing {
         table.emit(|| Event::Declared {
@@ -392,7 +397,7 @@ fn act_in_order(state: &mut State, table: T<'_, '_>, order: &Order) -> Result<()
                 continue;
             }
             let shown = show_group_start(state, &starts, *id);
-            let result = take_turn(state, table, *id);
+            let result = turn(state, table, *id);
             end_group_view(state, table, *id, &starts, &shown);
             result?;
         }
@@ -448,6 +453,23 @@ fn end_group_view(
             rule: "CNC-R2.2",
         });
     }
+}
+
+/// A combatant's turn, marked by its start and end, where conditions timed to its turn end.
+fn turn(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<(), Interrupt> {
+    let round = table.round();
+    table.emit(|| Event::TurnStarted { who: id });
+    state
+        .f_mut(id)
+        .conditions
+        .expire(id, Moment::StartOfTurn(id, round), table);
+    take_turn(state, table, id)?;
+    state
+        .f_mut(id)
+        .conditions
+        .expire(id, Moment::EndOfTurn(id, round), table);
+    table.emit(|| Event::TurnEnded { who: id });
+    Ok(())
 }
 
 /// A combatant's turn: its declared charge, or one chosen action. [Seed: 3. Combat Actions]
@@ -847,28 +869,12 @@ fn end_of_round(state: &mut State, table: T<'_, '_>) {
     damage::bleed(state, table);
     let round = table.round();
     for id in (0..state.fighters.len() as u16).map(CombatantId) {
-        let mut expired: [Option<Cond>; 12] = [None; 12];
-        let mut n = 0;
-        state.f_mut(id).conditions.expire_end_of_round(round, |c| {
-            if n < expired.len() {
-                expired[n] = Some(c);
-                n += 1;
-            }
-        });
-        // Announcements made for this round (charging, dodging…) simply end with it; only the
+        // Announcements made for this round (charging, dodging…) end quietly with it; only the
         // end of a lasting condition is worth a line.
-        for c in expired
-            .into_iter()
-            .flatten()
-            .filter(|c| !c.this_round_only())
-        {
-            table.emit(|| Event::Condition {
-                who: id,
-                condition: c.key(),
-                gained: false,
-                rule: c.rule(),
-            });
-        }
+        state
+            .f_mut(id)
+            .conditions
+            .expire(id, Moment::EndOfRound(round), table);
         // A hold ends when the holder is down.
         if let Some(h) = state.f(id).held_by {
             if !state.f(h).is_up() {
