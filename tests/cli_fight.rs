@@ -460,3 +460,85 @@ fn spelljammer_json_events_carry_their_segment() {
     }
     assert!(tagged > 10, "only {tagged} events inside segments");
 }
+
+#[test]
+fn a_players_view_hides_the_gms_facts() {
+    let file = "examples/spelljammer/ambush.toml";
+    let gm = fray(&["fight", file, "--seed", "3", "--json"]);
+    let players = fray(&[
+        "fight",
+        file,
+        "--seed",
+        "3",
+        "--json",
+        "--view",
+        "side:travellers",
+    ]);
+    assert!(
+        gm.status.success() && players.status.success(),
+        "{}",
+        stderr(&players)
+    );
+    let parse = |o: &Output| -> Vec<serde_json::Value> {
+        stdout(o)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSON line"))
+            .collect()
+    };
+    let (gm, players) = (parse(&gm), parse(&players));
+    assert_eq!(players[0]["view"], "side:travellers");
+    let goblins: Vec<&str> = ["goblin-1", "goblin-2", "goblin-3", "goblin-4", "bugbear"].to_vec();
+    let about_goblin = |l: &serde_json::Value| {
+        ["who", "target"]
+            .iter()
+            .any(|k| l[*k].as_str().is_some_and(|id| goblins.contains(&id)))
+    };
+    // The GM sees the goblins' declarations and their hit points; the travellers see neither.
+    let declares = |lines: &[serde_json::Value]| {
+        lines
+            .iter()
+            .filter(|l| l["type"] == "declare" && about_goblin(l))
+            .count()
+    };
+    assert!(declares(&gm) > 0);
+    assert_eq!(declares(&players), 0);
+    let goblin_hp = |lines: &[serde_json::Value]| {
+        lines
+            .iter()
+            .filter(|l| about_goblin(l) && l.get("hp").is_some())
+            .count()
+    };
+    assert!(goblin_hp(&gm) > 0);
+    assert_eq!(goblin_hp(&players), 0);
+    // Strikes on goblins are shown without their DEF.
+    let strikes: Vec<_> = players
+        .iter()
+        .filter(|l| l["type"] == "strike" && about_goblin(l))
+        .collect();
+    assert!(!strikes.is_empty());
+    assert!(strikes
+        .iter()
+        .all(|l| l.get("defense").is_none() && l.get("roll").is_some()));
+    // The text view says the same.
+    let text = fray(&["fight", file, "--seed", "3", "--view", "side:travellers"]);
+    assert!(stdout(&text).contains("vs DEF ?"), "{}", stdout(&text));
+    assert!(!stdout(&text).contains("Goblin 1 announces"));
+}
+
+#[test]
+fn an_unknown_view_is_refused_with_the_views_there_are() {
+    let o = fray(&[
+        "fight",
+        "examples/cnc/skirmish.toml",
+        "--view",
+        "side:nobody",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty());
+    let err = stderr(&o);
+    assert!(
+        err.contains("--view") && err.contains("side:nobody") || err.contains("no side `nobody`"),
+        "{err}"
+    );
+    assert!(err.contains("gm, side:"), "{err}");
+}

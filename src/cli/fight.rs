@@ -1,8 +1,9 @@
-//! `fray fight FILE [--seed N] [--dice LIST] [--strict] [--json]`: auto-resolves an encounter with the default
+//! `fray fight FILE [--seed N] [--dice LIST] [--strict] [--json] [--view gm|side:ID]`: auto-resolves an encounter with the default
 //! tactics and prints a round-by-round log (or JSON Lines events). Output is written only once
 //! the whole fight has resolved, so an error leaves nothing half-printed.
 
 use super::{encounter_arg, output, CliError};
+use fray_core::audience::Viewer;
 use fray_engine::FightOptions;
 use std::fmt::Write as _;
 
@@ -28,6 +29,10 @@ pub struct FightArgs {
     /// first die or choice it does not answer is an error naming that request.
     #[arg(long, conflicts_with = "seed")]
     pub strict: bool,
+    /// Whose view of the fight to print: `gm` (everything, the default) or `side:ID` (what that
+    /// side's players may see: no foe's hit points or armour class, no GM rolls or rulings).
+    #[arg(long, default_value = "gm")]
+    pub view: String,
 }
 
 /// A seed from the clock, for when none is given.
@@ -71,6 +76,8 @@ pub fn run(args: FightArgs) -> Result<(), CliError> {
         .fight(&options, true)
         .map_err(|e| CliError::Input(format!("{}: {e}", args.file)))?;
     let roster = encounter.roster();
+    let viewer =
+        Viewer::parse(&args.view, roster).map_err(|e| CliError::Input(format!("--view: {e}")))?;
     let mut out = String::new();
     if args.json {
         let header = serde_json::json!({
@@ -80,12 +87,14 @@ pub fn run(args: FightArgs) -> Result<(), CliError> {
             "encounter": encounter.name(),
             "ruleset": encounter.ruleset().key(),
             "seed": record.seeded.then_some(seed),
+            "view": args.view,
             "combatants": roster.combatants.iter().map(|c| serde_json::json!({
-                "id": c.key, "name": c.name, "side": roster.sides[c.side.index()].key
+                "id": c.key, "name": c.name, "side": roster.sides[c.side.index()].key,
+                "group": c.group, "controller": c.controller,
             })).collect::<Vec<_>>(),
         });
         let _ = writeln!(out, "{header}");
-        for line in fray_core::event::json_lines(&record.events, roster) {
+        for line in fray_core::audience::view_json_lines(viewer, &record.events, roster) {
             let _ = writeln!(out, "{line}");
         }
     } else {
@@ -94,7 +103,11 @@ pub fn run(args: FightArgs) -> Result<(), CliError> {
             let _ = writeln!(out, "seed {seed} (replay with --seed {seed})");
         }
         out.push('\n');
-        out.push_str(&fray_engine::render::text_log(&record.events, roster));
+        out.push_str(&fray_engine::render::text_log_for(
+            viewer,
+            &record.events,
+            roster,
+        ));
     }
     output::print(&out)?;
     if record.unused_dice > 0 {
