@@ -25,6 +25,7 @@ pub mod protocol;
 pub mod roster;
 pub mod ruleset;
 pub mod runner;
+pub mod session;
 pub mod span;
 
 pub use board::{Board, Piece};

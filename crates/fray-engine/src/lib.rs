@@ -137,6 +137,8 @@ register_rulesets! {
     Spelljammer => fray_spelljammer::Spelljammer,
 }
 
+pub mod session;
+
 fn implemented_keys() -> String {
     IMPLEMENTED
         .iter()

@@ -1,0 +1,347 @@
+//! A live fight: its setup plus the answers given so far, each recorded with who gave it (a
+//! person or fray) and a fingerprint of the request it answered.
+//!
+//! [`advance`] replays the log from the start and goes on until the next request a *person*
+//! must answer: requests for combatants fray plays are answered on the way by the default
+//! tactics and seeded dice whose seed is derived from the answer's position in the log, so the
+//! same log always replays to the same fight. A log whose answers no longer fit their requests
+//! (the content or the rules changed) is reported at the first answer that does not fit, never
+//! replayed into a different fight.
+
+use crate::driver::Driver;
+use crate::event::EventSink;
+use crate::ids::CombatantId;
+use crate::protocol::{Answer, ChoiceRequest, Chooser, Interrupt, Question, RollRequest};
+use crate::ruleset::Ruleset;
+use crate::runner::{run_fight, FightEnd, Limits};
+use fray_dice::SeededDice;
+use serde::{Deserialize, Serialize};
+
+/// Who gave an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum By {
+    /// A person at the table (the GM or a player).
+    Person,
+    /// fray: the default tactics, or dice it rolled.
+    Fray,
+}
+
+/// One answer of the log.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Logged {
+    /// The answer.
+    pub answer: Answer,
+    /// Who gave it.
+    pub by: By,
+    /// The fingerprint of the request it answered (see [`fingerprint_roll`]).
+    pub fingerprint: u64,
+}
+
+/// Who is asked: a combatant (its roll or its choice), or the GM (the world's dice, rulings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Asked {
+    /// A combatant.
+    Combatant(CombatantId),
+    /// The GM.
+    Gm,
+}
+
+/// A request waiting for a person's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Request {
+    /// Dice to roll.
+    Roll(RollRequest),
+    /// A choice to make.
+    Choice {
+        /// Who decides.
+        chooser: Chooser,
+        /// What is decided.
+        question: Question,
+        /// The rule offering the choice.
+        rule: &'static str,
+        /// The legal options, as canonical text.
+        options: Vec<String>,
+    },
+}
+
+impl Request {
+    /// Who is asked.
+    pub fn asked(&self) -> Asked {
+        match self {
+            Request::Roll(r) => r.who.map_or(Asked::Gm, Asked::Combatant),
+            Request::Choice { chooser, .. } => match chooser {
+                Chooser::Combatant(id) => Asked::Combatant(*id),
+                Chooser::Gm => Asked::Gm,
+            },
+        }
+    }
+
+    /// Its fingerprint.
+    pub fn fingerprint(&self) -> u64 {
+        match self {
+            Request::Roll(r) => fingerprint_roll(r),
+            Request::Choice {
+                chooser,
+                question,
+                rule,
+                ..
+            } => fingerprint_choice(*chooser, *question, rule),
+        }
+    }
+}
+
+/// Where the replay of a log stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stop {
+    /// A person must answer this request (the log has exactly `position` answers before it).
+    Asks(Request),
+    /// The fight is over.
+    Ended(FightEnd),
+    /// The log does not fit: the answer at `position` cannot answer its request.
+    Broken {
+        /// The index of the answer that does not fit.
+        position: usize,
+        /// Why.
+        interrupt: Interrupt,
+    },
+}
+
+/// FNV-1a over bytes: stable across runs, builds and platforms.
+fn fnv(parts: &[&[u8]]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for b in part.iter().chain(&[0xff]) {
+            hash ^= u64::from(*b);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
+}
+
+/// The fingerprint of a roll request: its dice, roller, purpose and rule.
+pub fn fingerprint_roll(request: &RollRequest) -> u64 {
+    let who = request.who.map_or(u32::MAX, |c| u32::from(c.0));
+    let purpose = serde_json::to_string(&request.purpose).unwrap_or_default();
+    fnv(&[
+        b"roll",
+        request.dice_text().as_bytes(),
+        &who.to_le_bytes(),
+        purpose.as_bytes(),
+        request.rule.as_bytes(),
+    ])
+}
+
+/// The fingerprint of a choice request: its chooser, question and rule.
+pub fn fingerprint_choice(chooser: Chooser, question: Question, rule: &str) -> u64 {
+    let who = match chooser {
+        Chooser::Combatant(c) => u32::from(c.0),
+        Chooser::Gm => u32::MAX,
+    };
+    let question = serde_json::to_string(&question).unwrap_or_default();
+    fnv(&[
+        b"choice",
+        &who.to_le_bytes(),
+        question.as_bytes(),
+        rule.as_bytes(),
+    ])
+}
+
+/// The seed of the dice fray rolls for the answer at `position` of a session seeded `seed`.
+pub fn position_seed(seed: u64, position: usize) -> u64 {
+    // SplitMix64's finaliser over seed and position: neighbouring positions get unrelated dice.
+    let mut z = seed ^ (position as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Answers from the log, then fray's answers for those it plays, then a pause.
+struct SessionDriver<'a> {
+    log: &'a mut Vec<Logged>,
+    next: usize,
+    seed: u64,
+    fray_plays: &'a dyn Fn(Asked) -> bool,
+    /// Set when a logged answer's fingerprint does not match its request.
+    mismatch: Option<usize>,
+    /// The request a person must answer, when the replay paused.
+    pending: Option<Request>,
+}
+
+impl SessionDriver<'_> {
+    fn logged(&mut self, fingerprint: u64) -> Option<Result<Answer, ()>> {
+        let entry = self.log.get(self.next)?;
+        if entry.fingerprint != fingerprint {
+            self.mismatch = Some(self.next);
+            return Some(Err(()));
+        }
+        self.next += 1;
+        Some(Ok(entry.answer.clone()))
+    }
+
+    fn record(&mut self, answer: Answer, fingerprint: u64) {
+        self.log.push(Logged {
+            answer,
+            by: By::Fray,
+            fingerprint,
+        });
+        self.next += 1;
+    }
+}
+
+impl<R: Ruleset> Driver<R> for SessionDriver<'_> {
+    fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
+        let fingerprint = fingerprint_roll(request);
+        match self.logged(fingerprint) {
+            Some(Ok(Answer::Roll(v))) => return Ok(v),
+            Some(Ok(Answer::Choice(text))) => {
+                return Err(Interrupt::IllegalChoice {
+                    chooser: Chooser::Gm,
+                    text,
+                    illegal: crate::Illegal {
+                        rule: request.rule,
+                        reason: format!(
+                            "a choice where a roll of {} is needed",
+                            request.dice_text()
+                        ),
+                    },
+                })
+            }
+            Some(Err(())) => return Err(Interrupt::NeedRoll(*request)),
+            None => {}
+        }
+        let asked = request.who.map_or(Asked::Gm, Asked::Combatant);
+        if (self.fray_plays)(asked) {
+            let mut dice = SeededDice::new(position_seed(self.seed, self.next));
+            let total = (0..request.count)
+                .map(|_| dice.face(u32::from(request.sides)))
+                .sum();
+            self.record(Answer::Roll(total), fingerprint);
+            return Ok(total);
+        }
+        self.pending = Some(Request::Roll(*request));
+        Err(Interrupt::NeedRoll(*request))
+    }
+
+    fn choose(
+        &mut self,
+        state: &R::State,
+        request: &ChoiceRequest<'_, R::Choice>,
+    ) -> Result<R::Choice, Interrupt> {
+        let fingerprint = fingerprint_choice(request.chooser, request.question, request.rule);
+        let options = || -> Vec<String> {
+            request
+                .options
+                .iter()
+                .map(|c| R::choice_text(state, c))
+                .collect()
+        };
+        match self.logged(fingerprint) {
+            Some(Ok(Answer::Choice(text))) => {
+                return R::parse_choice(state, request, &text).map_err(|illegal| {
+                    Interrupt::IllegalChoice {
+                        chooser: request.chooser,
+                        text,
+                        illegal,
+                    }
+                })
+            }
+            Some(Ok(Answer::Roll(v))) => {
+                return Err(Interrupt::IllegalChoice {
+                    chooser: request.chooser,
+                    text: v.to_string(),
+                    illegal: crate::Illegal {
+                        rule: request.rule,
+                        reason: "a number where a choice is needed".to_string(),
+                    },
+                })
+            }
+            Some(Err(())) => {
+                return Err(Interrupt::NeedChoice {
+                    chooser: request.chooser,
+                    question: request.question,
+                    rule: request.rule,
+                    options: options(),
+                })
+            }
+            None => {}
+        }
+        let asked = match request.chooser {
+            Chooser::Combatant(id) => Asked::Combatant(id),
+            Chooser::Gm => Asked::Gm,
+        };
+        if (self.fray_plays)(asked) {
+            let choice = R::tactics(state, request);
+            self.record(Answer::Choice(R::choice_text(state, &choice)), fingerprint);
+            return Ok(choice);
+        }
+        let pending = Request::Choice {
+            chooser: request.chooser,
+            question: request.question,
+            rule: request.rule,
+            options: options(),
+        };
+        self.pending = Some(pending.clone());
+        let Request::Choice { options, .. } = pending else {
+            unreachable!("built as a choice above")
+        };
+        Err(Interrupt::NeedChoice {
+            chooser: request.chooser,
+            question: request.question,
+            rule: request.rule,
+            options,
+        })
+    }
+}
+
+/// Replays `log` from `start` and goes on until a person must answer, the fight ends, or the log
+/// turns out not to fit. Answers fray gives on the way are appended to `log`. `state` ends as
+/// the state at the stop; events go to `sink`.
+pub fn advance<R: Ruleset>(
+    state: &mut R::State,
+    limits: &Limits,
+    seed: u64,
+    log: &mut Vec<Logged>,
+    fray_plays: &dyn Fn(Asked) -> bool,
+    sink: &mut dyn EventSink,
+) -> Stop {
+    let mut driver = SessionDriver {
+        log,
+        next: 0,
+        seed,
+        fray_plays,
+        mismatch: None,
+        pending: None,
+    };
+    let result = run_fight::<R>(state, &mut driver, sink, None, limits);
+    let (next, mismatch, pending) = (driver.next, driver.mismatch, driver.pending);
+    if let Some(position) = mismatch {
+        let interrupt = match result {
+            Err(i) => i,
+            Ok(_) => Interrupt::Limit("the answer log"),
+        };
+        return Stop::Broken {
+            position,
+            interrupt,
+        };
+    }
+    match result {
+        Ok(end) if next < log.len() => Stop::Broken {
+            position: next,
+            interrupt: Interrupt::Limit(if end.stalemate {
+                "the fight's limits"
+            } else {
+                "the end of the fight"
+            }),
+        },
+        Ok(end) => Stop::Ended(end),
+        Err(Interrupt::NeedRoll(_) | Interrupt::NeedChoice { .. }) if pending.is_some() => {
+            Stop::Asks(pending.unwrap_or_else(|| unreachable!("checked above")))
+        }
+        // An answer was refused (an impossible die, an illegal choice): it is the last one used.
+        Err(interrupt) => Stop::Broken {
+            position: next.saturating_sub(1),
+            interrupt,
+        },
+    }
+}

@@ -1,0 +1,493 @@
+//! A live session of any ruleset: the encounter, the answers given so far and who fray plays;
+//! answer, undo, redo, save and resume. Each step replays the answer log from the start (see
+//! `fray_core::session`), so what is shown is always exactly what the log means.
+//!
+//! A saved session is one JSON Lines file: a header (format, engine version, ruleset, the
+//! encounter's path and whole text, a hash of the encounter and the built-in content, the seed,
+//! who fray plays), then one line per answer. Saving is atomic (a temporary file, fsync,
+//! rename), and a session with an autosave path saves after every change.
+
+use crate::{hash_of, AnyEncounter, Library, LoadError};
+use fray_core::event::{Event, VecSink};
+use fray_core::protocol::Answer;
+use fray_core::ruleset::RulesetBundle;
+use fray_core::session::{advance, position_seed, Asked, By, Logged, Request, Stop};
+use fray_core::{CombatantId, Roster};
+use serde::{Deserialize, Serialize};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The saved-session format's version.
+pub const SESSION_FORMAT: u32 = 1;
+
+/// Most answers a saved session may hold (a fight's own limit is far lower in practice).
+pub const MAX_SAVED_ANSWERS: usize = 1_000_000;
+
+/// Largest saved session read, in bytes.
+pub const MAX_SESSION_BYTES: u64 = 64 << 20;
+
+/// Why a session could not do what was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// The encounter could not be loaded.
+    #[error("{0}")]
+    Load(#[from] LoadError),
+    /// There is no request waiting (the fight is over).
+    #[error("the fight is over: nothing is asked")]
+    NothingAsked,
+    /// The answer does not fit the request.
+    #[error("{0}")]
+    Refused(String),
+    /// Nothing to undo or redo.
+    #[error("{0}")]
+    Nothing(&'static str),
+    /// A saved log does not fit the encounter or the rules.
+    #[error("{path}: {message}")]
+    Mismatch {
+        /// The saved file.
+        path: String,
+        /// What does not fit.
+        message: String,
+    },
+    /// Reading or writing a file failed.
+    #[error("{path}: {message}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// Who fray plays: the rest are asked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Plays {
+    /// Per combatant, in roster order: true when fray plays it.
+    pub combatants: Vec<bool>,
+    /// True when fray rolls the world's dice and makes the GM's rulings by its defaults.
+    pub gm: bool,
+}
+
+impl Plays {
+    /// Whether fray answers a request of `asked`.
+    pub fn fray_answers(&self, asked: Asked) -> bool {
+        match asked {
+            Asked::Combatant(id) => self.combatants.get(id.index()).copied().unwrap_or(true),
+            Asked::Gm => self.gm,
+        }
+    }
+}
+
+/// The header line of a saved session.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Header {
+    fray_session: u32,
+    engine: String,
+    ruleset: String,
+    path: String,
+    encounter: String,
+    content: String,
+    seed: u64,
+    plays: Plays,
+}
+
+/// A live fight.
+#[derive(Debug, Clone)]
+pub struct Session {
+    encounter: AnyEncounter,
+    path: String,
+    text: String,
+    content: String,
+    seed: u64,
+    log: Vec<Logged>,
+    redo: Vec<Logged>,
+    plays: Plays,
+    events: Vec<(u32, Event)>,
+    stop: Stop,
+    state_hash: u64,
+    autosave: Option<PathBuf>,
+}
+
+/// A hash of the encounter text and the ruleset's built-in content: a saved log is replayed only
+/// against the same setup.
+fn content_hash(encounter: &AnyEncounter, text: &str) -> String {
+    let files: &[(&str, &str)] =
+        each_ruleset!(encounter, _e, R => <R as RulesetBundle>::CONTENT_FILES);
+    format!("{:016x}", hash_of(&(text, files)))
+}
+
+impl Session {
+    /// A new session of the encounter read from `path` with `text`; fray's dice come from
+    /// `seed`. By default fray plays every combatant controlled by the GM unless none has a
+    /// player, in which case every combatant is asked; fray rolls the world's dice.
+    pub fn new(
+        path: &str,
+        text: &str,
+        library: &Library,
+        seed: u64,
+    ) -> Result<Session, SessionError> {
+        let encounter = AnyEncounter::from_text(path, text, library)?;
+        let roster = encounter.roster();
+        let any_player = roster.combatants.iter().any(|c| !c.controller.is_gm());
+        let plays = Plays {
+            combatants: roster
+                .combatants
+                .iter()
+                .map(|c| any_player && c.controller.is_gm())
+                .collect(),
+            gm: true,
+        };
+        let content = content_hash(&encounter, text);
+        let mut session = Session {
+            encounter,
+            path: path.to_string(),
+            text: text.to_string(),
+            content,
+            seed,
+            log: Vec::new(),
+            redo: Vec::new(),
+            plays,
+            events: Vec::new(),
+            stop: Stop::Ended(fray_core::FightEnd {
+                winner: None,
+                rounds: 0,
+                stalemate: false,
+                limit: None,
+            }),
+            state_hash: 0,
+            autosave: None,
+        };
+        session.refresh();
+        Ok(session)
+    }
+
+    /// Saves after every change to `path` (and now).
+    pub fn autosave_to(&mut self, path: PathBuf) -> Result<(), SessionError> {
+        self.save(&path)?;
+        self.autosave = Some(path);
+        Ok(())
+    }
+
+    /// The roster.
+    pub fn roster(&self) -> &Roster {
+        self.encounter.roster()
+    }
+
+    /// The encounter.
+    pub fn encounter(&self) -> &AnyEncounter {
+        &self.encounter
+    }
+
+    /// The encounter file's path.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The seed of fray's dice.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Every event so far, with rounds.
+    pub fn events(&self) -> &[(u32, Event)] {
+        &self.events
+    }
+
+    /// Where the fight stands: a request waiting, or the end.
+    pub fn stop(&self) -> &Stop {
+        &self.stop
+    }
+
+    /// The request waiting for a person, if any.
+    pub fn pending(&self) -> Option<&Request> {
+        match &self.stop {
+            Stop::Asks(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The answers so far.
+    pub fn log(&self) -> &[Logged] {
+        &self.log
+    }
+
+    /// A hash of the current state (the same log gives the same hash).
+    pub fn state_hash(&self) -> u64 {
+        self.state_hash
+    }
+
+    /// Who fray plays.
+    pub fn plays(&self) -> &Plays {
+        &self.plays
+    }
+
+    /// Sets whether fray plays each combatant `which` selects (and the GM's dice and rulings
+    /// when `gm`); returns how many combatants it changed.
+    pub fn set_plays(
+        &mut self,
+        which: impl Fn(CombatantId) -> bool,
+        gm: Option<bool>,
+        fray: bool,
+    ) -> usize {
+        let mut n = 0;
+        for id in self.roster().ids().collect::<Vec<_>>() {
+            if which(id) {
+                self.plays.combatants[id.index()] = fray;
+                n += 1;
+            }
+        }
+        if let Some(gm) = gm {
+            self.plays.gm = gm;
+        }
+        self.refresh();
+        n
+    }
+
+    /// Replays the log and goes on to the next request a person must answer.
+    fn refresh(&mut self) {
+        let mut sink = VecSink::default();
+        let plays = self.plays.clone();
+        let fray_plays = move |asked: Asked| plays.fray_answers(asked);
+        let (stop, hash) = each_ruleset!(&self.encounter, e, R => {
+            let mut state = e.state.clone();
+            let stop = advance::<R>(&mut state, &e.limits, self.seed, &mut self.log, &fray_plays, &mut sink);
+            (stop, hash_of(&state))
+        });
+        self.stop = stop;
+        self.state_hash = hash;
+        self.events = sink.events;
+        self.autosave_quietly();
+    }
+
+    fn autosave_quietly(&mut self) {
+        if let Some(path) = self.autosave.clone() {
+            // An autosave that fails is reported by the next explicit save; the session goes on.
+            let _ = self.save(&path);
+        }
+    }
+
+    /// Answers the waiting request. A refused answer (an impossible die, an illegal choice)
+    /// leaves the session as it was and says why, naming the rule.
+    pub fn answer(&mut self, answer: Answer) -> Result<(), SessionError> {
+        self.answer_as(answer, By::Person)?;
+        self.redo.clear();
+        Ok(())
+    }
+
+    fn answer_as(&mut self, answer: Answer, by: By) -> Result<(), SessionError> {
+        let request = self.pending().ok_or(SessionError::NothingAsked)?.clone();
+        let position = self.log.len();
+        self.log.push(Logged {
+            answer,
+            by,
+            fingerprint: request.fingerprint(),
+        });
+        self.refresh();
+        if let Stop::Broken {
+            position: at,
+            interrupt,
+        } = &self.stop
+        {
+            if *at >= position {
+                let message = crate::explain(interrupt, self.roster());
+                self.log.truncate(position);
+                self.refresh();
+                return Err(SessionError::Refused(message));
+            }
+        }
+        Ok(())
+    }
+
+    /// Lets fray roll the waiting roll (as if the person had rolled it: undo takes it back).
+    pub fn roll_for_me(&mut self) -> Result<u32, SessionError> {
+        let Some(Request::Roll(request)) = self.pending().cloned() else {
+            return Err(SessionError::Refused(
+                "no roll is asked: answer the choice".to_string(),
+            ));
+        };
+        let mut dice = fray_dice::SeededDice::new(position_seed(self.seed, self.log.len()));
+        let total = (0..request.count)
+            .map(|_| dice.face(u32::from(request.sides)))
+            .sum();
+        self.answer(Answer::Roll(total))?;
+        Ok(total)
+    }
+
+    /// Goes back to before the last answer a person gave (fray's answers after it are redone).
+    pub fn undo(&mut self) -> Result<(), SessionError> {
+        let Some(last) = self.log.iter().rposition(|l| l.by == By::Person) else {
+            return Err(SessionError::Nothing(
+                "nothing to undo: no answer was given yet",
+            ));
+        };
+        let undone = self.log[last].clone();
+        self.log.truncate(last);
+        self.redo.push(undone);
+        self.refresh();
+        Ok(())
+    }
+
+    /// Gives again the last answer undone.
+    pub fn redo(&mut self) -> Result<(), SessionError> {
+        let Some(answer) = self.redo.pop() else {
+            return Err(SessionError::Nothing("nothing to redo"));
+        };
+        let kept = std::mem::take(&mut self.redo);
+        let result = self.answer_as(answer.answer.clone(), By::Person);
+        self.redo = kept;
+        if result.is_err() {
+            self.redo.push(answer);
+        }
+        result
+    }
+
+    /// Writes the session to `path` atomically.
+    pub fn save(&self, path: &Path) -> Result<(), SessionError> {
+        let io = |e: std::io::Error| SessionError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        };
+        let header = Header {
+            fray_session: SESSION_FORMAT,
+            engine: env!("CARGO_PKG_VERSION").to_string(),
+            ruleset: self.encounter.ruleset().key().to_string(),
+            path: self.path.clone(),
+            encounter: self.text.clone(),
+            content: self.content.clone(),
+            seed: self.seed,
+            plays: self.plays.clone(),
+        };
+        let mut out = String::new();
+        out.push_str(&serde_json::to_string(&header).unwrap_or_default());
+        out.push('\n');
+        for logged in &self.log {
+            out.push_str(&serde_json::to_string(logged).unwrap_or_default());
+            out.push('\n');
+        }
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let name = path
+            .file_name()
+            .map_or_else(|| "session".into(), |n| n.to_string_lossy().to_string());
+        let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+        let mut file = std::fs::File::create(&temp).map_err(io)?;
+        file.write_all(out.as_bytes()).map_err(io)?;
+        file.sync_all().map_err(io)?;
+        drop(file);
+        std::fs::rename(&temp, path).map_err(io)?;
+        Ok(())
+    }
+
+    /// Reads a saved session and replays it. A log that does not fit (another encounter text,
+    /// other content, changed rules) is refused, saying at which answer.
+    pub fn resume(path: &Path, library: &Library) -> Result<Session, SessionError> {
+        let shown = path.display().to_string();
+        let mismatch = |message: String| SessionError::Mismatch {
+            path: shown.clone(),
+            message,
+        };
+        let text = crate::input::read_file_limited(&shown, MAX_SESSION_BYTES).map_err(|e| {
+            SessionError::Io {
+                path: shown.clone(),
+                message: e.to_string(),
+            }
+        })?;
+        let mut lines = text.lines().enumerate();
+        let header: Header = lines
+            .next()
+            .ok_or_else(|| mismatch("empty: not a saved fray session".to_string()))
+            .and_then(|(_, l)| {
+                serde_json::from_str(l)
+                    .map_err(|e| mismatch(format!("line 1: not a saved fray session header ({e})")))
+            })?;
+        if header.fray_session != SESSION_FORMAT {
+            return Err(mismatch(format!(
+                "session format {} (this fray reads format {SESSION_FORMAT})",
+                header.fray_session
+            )));
+        }
+        let mut session = Session::new(&header.path, &header.encounter, library, header.seed)?;
+        if session.content != header.content {
+            return Err(mismatch(format!(
+                "the content changed since the session was saved (saved with fray {}, content \
+                 {}; now {}): its answers would replay into a different fight",
+                header.engine, header.content, session.content
+            )));
+        }
+        if header.plays.combatants.len() != session.plays.combatants.len() {
+            return Err(mismatch(
+                "the roster does not match the saved session".to_string(),
+            ));
+        }
+        let mut log = Vec::new();
+        for (i, line) in lines {
+            if line.trim().is_empty() {
+                continue;
+            }
+            if log.len() >= MAX_SAVED_ANSWERS {
+                return Err(mismatch(format!("more than {MAX_SAVED_ANSWERS} answers")));
+            }
+            let logged: Logged = serde_json::from_str(line)
+                .map_err(|e| mismatch(format!("line {}: not an answer ({e})", i + 1)))?;
+            log.push(logged);
+        }
+        let saved = log.len();
+        session.plays = header.plays;
+        session.log = log;
+        session.refresh();
+        if let Stop::Broken {
+            position,
+            interrupt,
+        } = &session.stop
+        {
+            return Err(mismatch(format!(
+                "answer {} of {saved} (line {}) does not fit the fight: {}",
+                position + 1,
+                position + 2,
+                crate::explain(interrupt, session.roster())
+            )));
+        }
+        Ok(session)
+    }
+
+    /// Describes the waiting request in words: who, what, which rule, the options.
+    pub fn describe_pending(&self) -> Option<String> {
+        let roster = self.roster();
+        let request = self.pending()?;
+        let who = |asked: Asked| match asked {
+            Asked::Combatant(id) => roster.name(id).to_string(),
+            Asked::Gm => "GM".to_string(),
+        };
+        Some(match request {
+            Request::Roll(r) => format!(
+                "{}: roll {} for {} ({})",
+                who(request.asked()),
+                r.dice_text(),
+                serde_json::to_value(r.purpose)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default(),
+                r.rule
+            ),
+            Request::Choice {
+                question,
+                rule,
+                options,
+                ..
+            } => {
+                let q = serde_json::to_value(question)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default();
+                format!(
+                    "{}: {} ({rule}) — {}",
+                    who(request.asked()),
+                    q,
+                    options.join(" | ")
+                )
+            }
+        })
+    }
+}
