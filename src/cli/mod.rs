@@ -12,6 +12,7 @@ mod outfile;
 mod output;
 mod roll;
 mod rulesets;
+mod run;
 mod sim;
 
 use clap::{Parser, Subcommand};
@@ -50,6 +51,9 @@ enum Command {
     Rulesets(rulesets::RulesetsArgs),
     /// A ruleset's built-in content, e.g. `fray content cnc monsters` or `fray content cnc monster orc`.
     Content(content::ContentArgs),
+    /// Run a fight live at the table: type dice and choices, undo, save, resume, e.g.
+    /// `fray run examples/cnc/bench.toml`.
+    Run(run::RunArgs),
     /// Monte Carlo simulation of an encounter, e.g. `fray sim examples/cnc/bench.toml -n 100000`.
     Sim(sim::SimArgs),
 }
@@ -81,6 +85,7 @@ pub fn run(cli: Cli) -> ExitCode {
             let json = args.json;
             (content::run(args), json)
         }
+        Command::Run(args) => (run::run(args), false),
         Command::Sim(args) => {
             let json = args.json;
             (sim::run(args), json)

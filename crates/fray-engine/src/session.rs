@@ -105,6 +105,7 @@ pub struct Session {
     events: Vec<(u32, Event)>,
     stop: Stop,
     state_hash: u64,
+    standings: Vec<fray_core::Tally>,
     autosave: Option<PathBuf>,
 }
 
@@ -155,6 +156,7 @@ impl Session {
                 limit: None,
             }),
             state_hash: 0,
+            standings: Vec::new(),
             autosave: None,
         };
         session.refresh();
@@ -216,6 +218,16 @@ impl Session {
         self.state_hash
     }
 
+    /// Each combatant's standing now (hit points, down, dead), in roster order.
+    pub fn standings(&self) -> &[fray_core::Tally] {
+        &self.standings
+    }
+
+    /// The round now (0 before the first).
+    pub fn round(&self) -> u32 {
+        self.events.last().map_or(0, |(r, _)| *r)
+    }
+
     /// Who fray plays.
     pub fn plays(&self) -> &Plays {
         &self.plays
@@ -248,9 +260,11 @@ impl Session {
         let mut sink = VecSink::default();
         let plays = self.plays.clone();
         let fray_plays = move |asked: Asked| plays.fray_answers(asked);
+        let standings = &mut self.standings;
         let (stop, hash) = each_ruleset!(&self.encounter, e, R => {
             let mut state = e.state.clone();
             let stop = advance::<R>(&mut state, &e.limits, self.seed, &mut self.log, &fray_plays, &mut sink);
+            <R as fray_core::Ruleset>::tallies(&state, standings);
             (stop, hash_of(&state))
         });
         self.stop = stop;

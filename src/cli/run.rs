@@ -1,0 +1,634 @@
+//! `fray run FILE [--seed N] [--view gm|side:ID] [--autosave PATH]` and `fray run --resume
+//! SESSION`: the live tracker. Shows every ruling as it happens, asks a person for the dice and
+//! choices of the combatants fray does not play, and takes back, saves and resumes. Reads lines
+//! with rustyline at a terminal (history, tab-completion) and plain lines from a pipe.
+
+use super::{output, CliError};
+use fray_core::audience::{view_text, Viewer};
+use fray_core::protocol::Answer;
+use fray_core::session::{Asked, By, Request, Stop};
+use fray_core::CombatantId;
+use fray_engine::session::{Session, SessionError};
+use fray_engine::Library;
+use std::io::{BufRead, IsTerminal, Read as _, Write};
+use std::path::PathBuf;
+
+/// Arguments of `fray run`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// The encounter file (TOML); not needed with `--resume`.
+    #[arg(required_unless_present = "resume")]
+    pub file: Option<String>,
+    /// Seed of the dice fray rolls (the same seed and the same typed answers give the same fight).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Continue a saved session (a `.jsonl` file written by `save` or the autosave).
+    #[arg(long, conflicts_with = "file")]
+    pub resume: Option<PathBuf>,
+    /// Whose view to show: `gm` (everything, the default) or `side:ID` (a side's players' view).
+    #[arg(long, default_value = "gm")]
+    pub view: String,
+    /// Where to save after every answer (default: `<encounter>.session.jsonl` in the current
+    /// directory; with `--resume`, the resumed file).
+    #[arg(long)]
+    pub autosave: Option<PathBuf>,
+    /// Do not autosave.
+    #[arg(long, conflicts_with = "autosave")]
+    pub no_autosave: bool,
+}
+
+/// The commands, for `help` and completion.
+const COMMANDS: &[(&str, &str)] = &[
+    (
+        "14 | d20 14 | 3 5 6",
+        "answer the roll asked: its total, or each die",
+    ),
+    ("r", "let fray roll the dice asked"),
+    (
+        "CHOICE",
+        "answer the choice asked, as scripts write it (`attack orc-1`, `yes`)",
+    ),
+    ("options", "list every option of the choice asked"),
+    (
+        "auto WHO",
+        "fray plays WHO: a combatant, `orc-*`, `side:ID`, `gm` (world dice, rulings) or `all`",
+    ),
+    ("manual WHO", "a person answers for WHO"),
+    ("undo", "take back the last answer a person gave"),
+    ("redo", "give again the answer last taken back"),
+    (
+        "status",
+        "the round, each combatant's hit points, who fray plays",
+    ),
+    ("log", "the whole fight so far"),
+    (
+        "save FILE",
+        "save the session (resume with `fray run --resume FILE`)",
+    ),
+    ("help", "this list"),
+    ("quit", "stop (the session is autosaved)"),
+];
+
+/// Most option lines shown with a request (`options` lists them all).
+const OPTIONS_SHOWN: usize = 12;
+
+/// Longest input line accepted.
+const MAX_LINE: usize = 4096;
+
+/// Reads lines: rustyline at a terminal, plain lines from a pipe (echoed, so a transcript reads
+/// as a conversation).
+enum Lines {
+    Terminal(Box<rustyline::Editor<Completer, rustyline::history::DefaultHistory>>),
+    Piped(std::io::StdinLock<'static>),
+}
+
+/// Tab-completion of commands, combatant ids and the options asked.
+#[derive(rustyline::Helper, rustyline::Hinter, rustyline::Highlighter, rustyline::Validator)]
+struct Completer {
+    words: Vec<String>,
+}
+
+impl rustyline::completion::Completer for Completer {
+    type Candidate = String;
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _ctx: &rustyline::Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
+        let start = line[..pos].rfind(' ').map_or(0, |i| i + 1);
+        let word = &line[start..pos];
+        let found = self
+            .words
+            .iter()
+            .filter(|w| w.starts_with(word))
+            .cloned()
+            .collect();
+        Ok((start, found))
+    }
+}
+
+impl Lines {
+    fn open() -> Lines {
+        if std::io::stdin().is_terminal() {
+            if let Ok(editor) = rustyline::Editor::new() {
+                let mut editor: rustyline::Editor<Completer, _> = editor;
+                editor.set_helper(Some(Completer { words: Vec::new() }));
+                return Lines::Terminal(Box::new(editor));
+            }
+        }
+        Lines::Piped(std::io::stdin().lock())
+    }
+
+    fn set_words(&mut self, words: Vec<String>) {
+        if let Lines::Terminal(editor) = self {
+            if let Some(helper) = editor.helper_mut() {
+                helper.words = words;
+            }
+        }
+    }
+
+    /// The next line, `None` at the end of input.
+    fn read(&mut self, prompt: &str) -> Result<Option<String>, CliError> {
+        match self {
+            Lines::Terminal(editor) => match editor.readline(prompt) {
+                Ok(line) => {
+                    let _ = editor.add_history_entry(line.as_str());
+                    Ok(Some(line))
+                }
+                Err(rustyline::error::ReadlineError::Interrupted) => Ok(Some("quit".into())),
+                Err(rustyline::error::ReadlineError::Eof) => Ok(None),
+                Err(e) => Err(CliError::Internal(format!("reading the terminal: {e}"))),
+            },
+            Lines::Piped(stdin) => {
+                // The prompt first (a program driving fray through pipes waits for it), then the
+                // line read, echoed, so a transcript reads as a conversation.
+                output::print(prompt)?;
+                let mut line = String::new();
+                let n = stdin
+                    .by_ref()
+                    .take(MAX_LINE as u64 + 1)
+                    .read_line(&mut line)
+                    .map_err(|e| CliError::Input(format!("reading standard input: {e}")))?;
+                if n == 0 {
+                    output::print("\n")?;
+                    return Ok(None);
+                }
+                let line = line.trim_end_matches(['\n', '\r']).to_string();
+                output::print(&format!("{line}\n"))?;
+                Ok(Some(line))
+            }
+        }
+    }
+}
+
+/// The tracker's state beyond the session: what was already shown, whose view.
+struct Tracker {
+    session: Session,
+    viewer: Viewer,
+    shown: usize,
+    shown_round: Option<u32>,
+}
+
+impl Tracker {
+    /// Prints the events not shown yet.
+    fn show_new_events(&mut self) -> Result<(), CliError> {
+        let mut out = String::new();
+        let events = self.session.events();
+        let roster = self.session.roster();
+        for (round, event) in events.iter().skip(self.shown) {
+            let Some(line) = shown_line(self.viewer, event, roster) else {
+                continue;
+            };
+            if self.shown_round != Some(*round) {
+                if *round == 0 {
+                    out.push_str("— Before the fight —\n");
+                } else {
+                    out.push_str(&format!("— Round {round} —\n"));
+                }
+                self.shown_round = Some(*round);
+            }
+            out.push_str(&format!("  {line}\n"));
+        }
+        self.shown = events.len();
+        output::print(&out)
+    }
+
+    /// What is asked now, in words, or the end.
+    fn show_request(&self) -> Result<(), CliError> {
+        let s = &self.session;
+        let text = match s.stop() {
+            Stop::Asks(request) => {
+                let mut text = format!("? {}\n", describe(s, request, OPTIONS_SHOWN));
+                if let Request::Roll(r) = request {
+                    text.push_str(&format!(
+                        "  type the total ({}–{}), each die, or `r` to let fray roll\n",
+                        r.min_total(),
+                        r.max_total()
+                    ));
+                }
+                text
+            }
+            Stop::Ended(_) => "The fight is over. (`undo` takes back the last answer, `save FILE` \
+                               keeps it, `quit` ends.)\n"
+                .to_string(),
+            Stop::Broken {
+                position,
+                interrupt,
+            } => format!(
+                "! the answer log does not fit at answer {}: {}\n",
+                position + 1,
+                fray_engine::explain(interrupt, s.roster())
+            ),
+        };
+        output::print(&text)
+    }
+
+    /// Words for completion: commands, combatant ids, the options asked.
+    fn words(&self) -> Vec<String> {
+        let mut words: Vec<String> = [
+            "auto", "manual", "undo", "redo", "status", "log", "save", "help", "quit", "options",
+            "all", "gm",
+        ]
+        .iter()
+        .map(|w| w.to_string())
+        .collect();
+        let roster = self.session.roster();
+        words.extend(roster.combatants.iter().map(|c| c.key.clone()));
+        words.extend(roster.sides.iter().map(|s| format!("side:{}", s.key)));
+        if let Some(Request::Choice { options, .. }) = self.session.pending() {
+            words.extend(options.iter().cloned());
+        }
+        words
+    }
+}
+
+fn shown_line(
+    viewer: Viewer,
+    event: &fray_core::Event,
+    roster: &fray_core::Roster,
+) -> Option<String> {
+    if matches!(
+        event,
+        fray_core::Event::RoundStarted
+            | fray_core::Event::SegmentsOver
+            | fray_core::Event::TurnStarted { .. }
+            | fray_core::Event::TurnEnded { .. }
+    ) {
+        return None;
+    }
+    view_text(viewer, event, roster)
+}
+
+fn asked_name(s: &Session, asked: Asked) -> String {
+    match asked {
+        Asked::Combatant(id) => s.roster().name(id).to_string(),
+        Asked::Gm => "GM".to_string(),
+    }
+}
+
+/// "Una: action (CNC-R4) — attack orc-1 | dodge | …".
+fn describe(s: &Session, request: &Request, limit: usize) -> String {
+    let who = asked_name(s, request.asked());
+    match request {
+        Request::Roll(r) => format!(
+            "{who}: roll {} for {} ({})",
+            r.dice_text(),
+            word(&r.purpose),
+            r.rule
+        ),
+        Request::Choice {
+            question,
+            rule,
+            options,
+            ..
+        } => {
+            let mut list: Vec<&str> = options.iter().take(limit).map(String::as_str).collect();
+            let more = options.len().saturating_sub(limit);
+            let more = if more > 0 {
+                format!(" | …{more} more (`options`)")
+            } else {
+                String::new()
+            };
+            if list.is_empty() {
+                list.push("(any)");
+            }
+            format!(
+                "{who}: {} ({rule}) — {}{more}",
+                word(question),
+                list.join(" | ")
+            )
+        }
+    }
+}
+
+fn word<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
+        .unwrap_or_default()
+}
+
+/// Reads a typed roll: `14`, `d20 14`, `3 5 6` (each die). The dice named must be the ones asked.
+fn read_roll(text: &str, request: &fray_core::RollRequest) -> Result<Option<u32>, String> {
+    let mut words: Vec<&str> = text.split_whitespace().collect();
+    let asked = request.dice_text();
+    if let Some(first) = words.first() {
+        if first.contains('d') {
+            let named = if first.starts_with('d') {
+                format!("1{first}")
+            } else {
+                first.to_string()
+            };
+            if named != asked {
+                return Err(format!("{first} was typed, but {asked} is asked"));
+            }
+            words.remove(0);
+        }
+    }
+    let numbers: Option<Vec<u32>> = words.iter().map(|w| w.parse().ok()).collect();
+    let Some(numbers) = numbers.filter(|n| !n.is_empty()) else {
+        return Ok(None);
+    };
+    match numbers.len() {
+        1 => Ok(Some(numbers[0])),
+        n if n == usize::from(request.count) => {
+            if let Some(bad) = numbers
+                .iter()
+                .find(|&&f| f < 1 || f > u32::from(request.sides))
+            {
+                return Err(format!(
+                    "{bad} is not a face of a d{} ({asked} asked)",
+                    request.sides
+                ));
+            }
+            Ok(Some(numbers.iter().sum()))
+        }
+        n => Err(format!(
+            "{n} numbers typed, but {asked} is {} dice: type the total or each die",
+            request.count
+        )),
+    }
+}
+
+/// Which combatants a `auto`/`manual` argument names.
+fn selection(s: &Session, who: &str) -> Result<(Vec<CombatantId>, Option<bool>), String> {
+    let roster = s.roster();
+    if who == "gm" {
+        return Ok((Vec::new(), Some(true)));
+    }
+    if who == "all" {
+        return Ok((roster.ids().collect(), Some(true)));
+    }
+    let ids: Vec<CombatantId> = if let Some(side) = who.strip_prefix("side:") {
+        let side = roster
+            .find_side(side)
+            .ok_or_else(|| format!("no side `{side}`"))?;
+        roster
+            .ids()
+            .filter(|&id| roster.side_of(id) == side)
+            .collect()
+    } else if let Some(prefix) = who.strip_suffix('*') {
+        roster
+            .ids()
+            .filter(|&id| roster.key(id).starts_with(prefix))
+            .collect()
+    } else {
+        roster.find(who).into_iter().collect()
+    };
+    if ids.is_empty() {
+        return Err(format!(
+            "`{who}` names nobody; give a combatant id, `orc-*`, `side:ID`, `gm` or `all`"
+        ));
+    }
+    Ok((ids, None))
+}
+
+fn status(s: &Session) -> String {
+    let roster = s.roster();
+    let mut out = format!("round {}; answers given: {}\n", s.round(), s.log().len());
+    for (id, tally) in roster.ids().zip(s.standings()) {
+        let state = if tally.dead {
+            " dead"
+        } else if tally.down {
+            " down"
+        } else {
+            ""
+        };
+        let plays = if s.plays().fray_answers(Asked::Combatant(id)) {
+            "fray"
+        } else {
+            "asked"
+        };
+        out.push_str(&format!(
+            "  {:<12} {:<10} {:>4}/{:<4} hp{state}  ({plays})\n",
+            roster.key(id),
+            roster.side_key(roster.side_of(id)),
+            tally.hp,
+            tally.max_hp
+        ));
+    }
+    out.push_str(&format!(
+        "  GM dice and rulings: {}\n",
+        if s.plays().gm { "fray" } else { "asked" }
+    ));
+    out
+}
+
+fn session_error(e: SessionError) -> String {
+    e.to_string()
+}
+
+/// Handles one line; returns false to stop.
+fn handle(t: &mut Tracker, line: &str) -> Result<bool, CliError> {
+    let line = line.trim();
+    if line.len() > MAX_LINE {
+        output::print(&format!("! a line is at most {MAX_LINE} characters\n"))?;
+        return Ok(true);
+    }
+    let (command, rest) = line.split_once(' ').unwrap_or((line, ""));
+    let rest = rest.trim();
+    let reply: Result<String, String> = match command {
+        "" => return Ok(true),
+        "quit" | "exit" => return Ok(false),
+        "help" => Ok(COMMANDS
+            .iter()
+            .map(|(c, what)| format!("  {c:<22} {what}\n"))
+            .collect()),
+        "status" => Ok(status(&t.session)),
+        "log" => Ok(fray_engine::render::text_log_for(
+            t.viewer,
+            t.session.events(),
+            t.session.roster(),
+        )),
+        "options" => match t.session.pending() {
+            Some(request @ Request::Choice { .. }) => {
+                Ok(format!("{}\n", describe(&t.session, request, usize::MAX)))
+            }
+            _ => Err("no choice is asked".to_string()),
+        },
+        "undo" => t
+            .session
+            .undo()
+            .map(|()| "taken back\n".to_string())
+            .map_err(session_error),
+        "redo" => t
+            .session
+            .redo()
+            .map(|()| String::new())
+            .map_err(session_error),
+        "save" if rest.is_empty() => Err("save FILE: where to save".to_string()),
+        "save" => t
+            .session
+            .save(std::path::Path::new(rest))
+            .map(|()| format!("saved to {rest} (resume with `fray run --resume {rest}`)\n"))
+            .map_err(session_error),
+        "auto" | "manual" if rest.is_empty() => Err(format!("{command} WHO: whom")),
+        "auto" | "manual" => selection(&t.session, rest).map(|(ids, gm)| {
+            let fray = command == "auto";
+            let n = t
+                .session
+                .set_plays(|id| ids.contains(&id), gm.map(|_| fray), fray);
+            format!(
+                "{} {n} combatant(s){}\n",
+                if fray {
+                    "fray plays"
+                } else {
+                    "a person answers for"
+                },
+                if gm.is_some() {
+                    " and the GM's dice and rulings"
+                } else {
+                    ""
+                }
+            )
+        }),
+        "r" | "roll" if rest.is_empty() => t
+            .session
+            .roll_for_me()
+            .map(|total| format!("fray rolls {total}\n"))
+            .map_err(session_error),
+        _ => answer(t, line),
+    };
+    match reply {
+        Ok(text) => {
+            output::print(&text)?;
+            // An undo shows nothing new: the events kept are the ones already shown.
+            t.shown = t.shown.min(t.session.events().len());
+            t.show_new_events()?;
+            t.show_request()?;
+        }
+        Err(message) => output::print(&format!("! {message}\n"))?,
+    }
+    Ok(true)
+}
+
+/// A die result or a choice for the request asked.
+fn answer(t: &mut Tracker, line: &str) -> Result<String, String> {
+    let request = t.session.pending().cloned().ok_or_else(|| {
+        "the fight is over: nothing is asked (`help` lists the commands)".to_string()
+    })?;
+    let answer = match &request {
+        Request::Roll(r) => match read_roll(line, r)? {
+            Some(total) => Answer::Roll(total),
+            None => {
+                return Err(format!(
+                    "`{line}` is not a command or a roll; {} is asked (`help` lists the commands)",
+                    r.dice_text()
+                ))
+            }
+        },
+        Request::Choice { .. } => {
+            // `who: choice`, as scripts write it, is accepted too when `who` is the one asked.
+            let text = match line.split_once(':') {
+                Some((who, choice)) => {
+                    let asked = match request.asked() {
+                        Asked::Combatant(id) => t.session.roster().key(id).to_string(),
+                        Asked::Gm => "gm".to_string(),
+                    };
+                    if !who.trim().eq_ignore_ascii_case(&asked) {
+                        return Err(format!("{asked} is asked, not {}", who.trim()));
+                    }
+                    choice.trim()
+                }
+                None => line,
+            };
+            Answer::Choice(text.to_string())
+        }
+    };
+    t.session
+        .answer(answer)
+        .map(|()| String::new())
+        .map_err(session_error)
+}
+
+/// Runs `fray run`.
+pub fn run(args: RunArgs) -> Result<(), CliError> {
+    let library = Library::embedded()
+        .map_err(|e| CliError::Internal(format!("built-in content is broken: {e}")))?;
+    let (mut session, autosave) = match (&args.resume, &args.file) {
+        (Some(saved), _) => {
+            let session =
+                Session::resume(saved, &library).map_err(|e| CliError::Input(e.to_string()))?;
+            (
+                session,
+                args.autosave.clone().or_else(|| Some(saved.clone())),
+            )
+        }
+        (None, Some(file)) => {
+            let text = fray_engine::input::read_file_limited(file, fray_engine::MAX_FILE_BYTES)
+                .map_err(|e| CliError::Input(format!("{file}: {e}")))?;
+            let seed = args.seed.unwrap_or_else(super::fight::fresh_seed);
+            let session = Session::new(file, &text, &library, seed)
+                .map_err(|e| CliError::Input(e.to_string()))?;
+            let stem = std::path::Path::new(file)
+                .file_stem()
+                .map_or_else(|| "fight".into(), |s| s.to_string_lossy().to_string());
+            let default = PathBuf::from(format!("{stem}.session.jsonl"));
+            (session, args.autosave.clone().or(Some(default)))
+        }
+        (None, None) => {
+            return Err(CliError::Input(
+                "give an encounter FILE or --resume SESSION".into(),
+            ))
+        }
+    };
+    let viewer = Viewer::parse(&args.view, session.roster())
+        .map_err(|e| CliError::Input(format!("--view: {e}")))?;
+    let autosave = if args.no_autosave { None } else { autosave };
+    if let Some(path) = &autosave {
+        session
+            .autosave_to(path.clone())
+            .map_err(|e| CliError::Input(e.to_string()))?;
+    }
+    let mut intro = format!(
+        "{} — {} — seed {}\n",
+        session.encounter().name(),
+        session.encounter().ruleset().name(),
+        session.seed()
+    );
+    if let Some(path) = &autosave {
+        intro.push_str(&format!(
+            "autosaving to {} (resume with `fray run --resume {}`)\n",
+            path.display(),
+            path.display()
+        ));
+    }
+    intro.push_str("`help` lists the commands.\n");
+    output::print(&intro)?;
+    let mut tracker = Tracker {
+        session,
+        viewer,
+        shown: 0,
+        shown_round: None,
+    };
+    tracker.show_new_events()?;
+    tracker.show_request()?;
+    let mut lines = Lines::open();
+    loop {
+        lines.set_words(tracker.words());
+        let prompt = match tracker.session.pending() {
+            Some(r) => format!("{}> ", asked_name(&tracker.session, r.asked())),
+            None => "fray> ".to_string(),
+        };
+        let Some(line) = lines.read(&prompt)? else {
+            break;
+        };
+        if !handle(&mut tracker, &line)? {
+            break;
+        }
+    }
+    let _ = std::io::stdout().flush();
+    // Who gave the answers, for the record.
+    let people = tracker
+        .session
+        .log()
+        .iter()
+        .filter(|l| l.by == By::Person)
+        .count();
+    output::print(&format!(
+        "{} answers ({people} typed){}\n",
+        tracker.session.log().len(),
+        autosave.map_or(String::new(), |p| format!("; saved in {}", p.display()))
+    ))
+}

@@ -1,0 +1,304 @@
+//! End-to-end tests of `fray run`, the live tracker, driven through pipes like a person at the
+//! table: the GM types the fighters' dice and choices while fray plays the orcs, takes back a
+//! mistaken die, saves mid-fight, resumes in a new process and finishes — with the same fight as
+//! an uninterrupted session given the same answers.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::Duration;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fray-run-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// A running `fray run` whose prompts we answer.
+struct Tracker {
+    child: Child,
+    stdin: ChildStdin,
+    output: Receiver<u8>,
+    transcript: String,
+}
+
+impl Tracker {
+    fn start(args: &[&str], dir: &PathBuf) -> Tracker {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fray"))
+            .arg("run")
+            .args(args)
+            .current_dir(dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("run fray");
+        let stdin = child.stdin.take().expect("stdin");
+        let mut stdout = child.stdout.take().expect("stdout");
+        let (tx, output) = channel();
+        std::thread::spawn(move || {
+            let mut byte = [0u8; 1];
+            while let Ok(1) = stdout.read(&mut byte) {
+                if tx.send(byte[0]).is_err() {
+                    break;
+                }
+            }
+        });
+        Tracker {
+            child,
+            stdin,
+            output,
+            transcript: String::new(),
+        }
+    }
+
+    /// Everything printed up to the next prompt (`… > `).
+    fn until_prompt(&mut self) -> String {
+        let mut bytes = Vec::new();
+        loop {
+            let b = self
+                .output
+                .recv_timeout(Duration::from_secs(60))
+                .unwrap_or_else(|_| panic!("no prompt; so far:\n{}", self.transcript));
+            bytes.push(b);
+            if bytes.ends_with(b"> ") {
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                self.transcript.push_str(&text);
+                return text;
+            }
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("write");
+        self.transcript.push_str(line);
+        self.transcript.push('\n');
+    }
+
+    fn finish(mut self) -> String {
+        drop(self.stdin);
+        let status = self.child.wait().expect("wait");
+        while let Ok(b) = self.output.recv_timeout(Duration::from_secs(10)) {
+            self.transcript.push(b as char);
+        }
+        assert!(status.success(), "fray run failed:\n{}", self.transcript);
+        self.transcript
+    }
+}
+
+/// The request shown last (`? …`) in a chunk of output.
+fn request(chunk: &str) -> Option<&str> {
+    chunk.lines().rev().find_map(|l| l.strip_prefix("? "))
+}
+
+/// The answer a careful GM types for the `i`-th request: the dice her players rolled (each die
+/// of a pool), or the first option of a choice.
+fn typed(i: usize, request: &str) -> String {
+    if let Some(rest) = request.split(": roll ").nth(1) {
+        let dice = rest.split_whitespace().next().expect("dice");
+        let (count, sides) = dice.split_once('d').expect("NdS");
+        let (count, sides): (usize, u32) = (count.parse().unwrap(), sides.parse().unwrap());
+        let faces: Vec<String> = (0..count)
+            .map(|k| ((i as u32 * 7 + k as u32 * 3) % sides + 1).to_string())
+            .collect();
+        return faces.join(" ");
+    }
+    let options: Vec<&str> = request
+        .split(" — ")
+        .nth(1)
+        .expect("options")
+        .split(" | ")
+        .filter(|o| !o.starts_with('…'))
+        .collect();
+    options[i % options.len().min(3)].to_string()
+}
+
+/// Answers requests until the fight ends (or `limit` answers); returns how many were answered.
+fn answer_until_over(
+    t: &mut Tracker,
+    first: usize,
+    limit: usize,
+    mut chunk: String,
+) -> (usize, String) {
+    let mut i = first;
+    while i < limit {
+        if chunk.contains("The fight is over.") {
+            break;
+        }
+        let asked = request(&chunk)
+            .unwrap_or_else(|| panic!("no request in:\n{chunk}"))
+            .to_string();
+        t.send(&typed(i, &asked));
+        i += 1;
+        chunk = t.until_prompt();
+        assert!(!chunk.contains("! "), "refused:\n{chunk}");
+    }
+    (i, chunk)
+}
+
+#[test]
+fn cnc_a_gm_types_her_dice_undoes_a_mistake_saves_resumes_and_finishes_the_same_fight() {
+    gm_runs_the_bench("cnc", "1d20");
+}
+
+#[test]
+fn spelljammer_a_gm_types_her_dice_undoes_a_mistake_saves_resumes_and_finishes_the_same_fight() {
+    gm_runs_the_bench("spelljammer", "1d100");
+}
+
+fn gm_runs_the_bench(ruleset: &str, mistaken_die: &str) {
+    let dir = temp_dir(ruleset);
+    let bench = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("examples/{ruleset}/bench.toml"));
+    let bench = bench.to_str().unwrap();
+
+    // The uninterrupted session.
+    let mut c = Tracker::start(&[bench, "--seed", "9", "--autosave", "c.jsonl"], &dir);
+    c.until_prompt();
+    c.send("auto side:orcs");
+    let chunk = c.until_prompt();
+    let (answered, end) = answer_until_over(&mut c, 0, 5000, chunk);
+    assert!(end.contains("The fight is over."), "{end}");
+    assert!(
+        answered > 30,
+        "the fighters' players answered {answered} requests"
+    );
+    c.send("log");
+    let log_c = c.until_prompt();
+    c.send("quit");
+    c.finish();
+
+    // The same fight with a mistaken die taken back, saved mid-fight, and resumed.
+    let mut a = Tracker::start(&[bench, "--seed", "9", "--autosave", "a.jsonl"], &dir);
+    a.until_prompt();
+    a.send("auto side:orcs");
+    let mut chunk = a.until_prompt();
+    let mut i = 0;
+    let mut mistake_made = false;
+    while i < 20 {
+        let asked = request(&chunk).expect("request").to_string();
+        if !mistake_made && asked.contains(&format!(": roll {mistaken_die}")) {
+            // The wrong die goes in, is seen, and is taken back.
+            a.send(&format!("{} 1", mistaken_die.trim_start_matches('1')));
+            let after = a.until_prompt();
+            assert!(!after.contains("! "), "{after}");
+            a.send("undo");
+            chunk = a.until_prompt();
+            assert!(chunk.contains("taken back"), "{chunk}");
+            assert_eq!(request(&chunk), Some(asked.as_str()), "asked again");
+            mistake_made = true;
+            continue;
+        }
+        a.send(&typed(i, &asked));
+        i += 1;
+        chunk = a.until_prompt();
+    }
+    assert!(mistake_made);
+    a.send("save mid.jsonl");
+    assert!(a.until_prompt().contains("saved to mid.jsonl"));
+    a.send("quit");
+    a.finish();
+
+    let mut b = Tracker::start(&["--resume", "mid.jsonl", "--autosave", "b.jsonl"], &dir);
+    let chunk = b.until_prompt();
+    let (answered_b, end) = answer_until_over(&mut b, i, 5000, chunk);
+    assert_eq!(answered_b, answered);
+    assert!(end.contains("The fight is over."));
+    b.send("log");
+    let log_b = b.until_prompt();
+    b.send("quit");
+    b.finish();
+
+    let fight = |text: &str| -> String {
+        text.lines()
+            .filter(|l| l.starts_with("  ") || l.starts_with("— "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert!(fight(&log_c).contains("win after"), "{log_c}");
+    assert_eq!(fight(&log_b), fight(&log_c));
+    // The saved answer logs agree too (header aside: the same encounter, seed and content).
+    let answers = |f: &str| -> Vec<String> {
+        std::fs::read_to_string(dir.join(f))
+            .expect("saved")
+            .lines()
+            .skip(1)
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(answers("b.jsonl"), answers("c.jsonl"));
+}
+
+#[test]
+fn bad_input_at_the_prompt_is_a_message_and_the_prompt_again() {
+    let dir = temp_dir("bad");
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/cnc/skirmish.toml");
+    let mut t = Tracker::start(
+        &[file.to_str().unwrap(), "--seed", "1", "--no-autosave"],
+        &dir,
+    );
+    let first = t.until_prompt();
+    let asked = request(&first).expect("request").to_string();
+    for bad in [
+        "fly to the moon",
+        "auto nobody",
+        "save",
+        "undo",
+        "redo",
+        "d6 3",
+        "99999999999",
+    ] {
+        t.send(bad);
+        let chunk = t.until_prompt();
+        assert!(chunk.contains("! "), "`{bad}` gets a message:\n{chunk}");
+    }
+    t.send("status");
+    let status = t.until_prompt();
+    assert!(status.contains("hp"), "{status}");
+    t.send(&typed(0, &asked));
+    let after = t.until_prompt();
+    assert!(!after.contains("! "), "{after}");
+    // End of input ends the session quietly.
+    let transcript = t.finish();
+    assert!(transcript.contains("1 answers (1 typed)"), "{transcript}");
+}
+
+#[test]
+fn a_changed_encounter_refuses_the_saved_session() {
+    let dir = temp_dir("changed");
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/cnc/skirmish.toml"),
+    )
+    .expect("read");
+    std::fs::write(dir.join("fight.toml"), &text).expect("write");
+    let mut t = Tracker::start(
+        &["fight.toml", "--seed", "2", "--autosave", "s.jsonl"],
+        &dir,
+    );
+    let chunk = t.until_prompt();
+    t.send(&typed(0, request(&chunk).unwrap()));
+    t.until_prompt();
+    t.send("quit");
+    t.finish();
+    let saved = std::fs::read_to_string(dir.join("s.jsonl")).expect("saved");
+    // Someone edits the saved encounter text: the answers no longer belong to it.
+    let mut header: serde_json::Value =
+        serde_json::from_str(saved.lines().next().unwrap()).unwrap();
+    header["encounter"] = serde_json::json!(format!("{text}\n# edited after the fight began\n"));
+    let rest: Vec<&str> = saved.lines().skip(1).collect();
+    std::fs::write(
+        dir.join("s.jsonl"),
+        format!("{header}\n{}\n", rest.join("\n")),
+    )
+    .expect("write");
+    let o = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(["run", "--resume", "s.jsonl"])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("s.jsonl") && err.contains("changed"), "{err}");
+}
