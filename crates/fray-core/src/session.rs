@@ -190,6 +190,12 @@ impl SessionDriver<'_> {
 }
 
 impl<R: Ruleset> Driver<R> for SessionDriver<'_> {
+    /// Options are listed only once the log is used up (for the request a person may be asked):
+    /// replaying logged answers needs none, and listing them is most of a replay's cost.
+    fn wants_options(&self) -> bool {
+        self.next >= self.log.len()
+    }
+
     fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
         let fingerprint = fingerprint_roll(request);
         match self.logged(fingerprint) {
