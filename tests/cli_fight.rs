@@ -542,3 +542,46 @@ fn an_unknown_view_is_refused_with_the_views_there_are() {
     );
     assert!(err.contains("gm, side:"), "{err}");
 }
+
+#[test]
+fn combatants_keep_their_group_and_controller() {
+    let text = GOOD
+        .replace(
+            "[[sides]]\nid = \"a\"",
+            "[[sides]]\nid = \"a\"\nplayer = \"alice\"",
+        )
+        .replace("id = \"orc\"", "id = \"orc\"\ncount = 2")
+        .replace("at = [1, 0]", "at = [1, 0]\nplayer = \"bob\"");
+    let path = temp_file("groups.toml", &text);
+    let o = fray(&["fight", path.to_str().unwrap(), "--seed", "1", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let start: serde_json::Value =
+        serde_json::from_str(stdout(&o).lines().next().unwrap()).unwrap();
+    let c = &start["combatants"];
+    assert_eq!(c[0]["group"], "hero");
+    assert_eq!(
+        c[0]["controller"],
+        serde_json::json!({"kind": "player", "name": "alice"})
+    );
+    assert_eq!(
+        (c[1]["id"].as_str(), c[1]["group"].as_str()),
+        (Some("orc-1"), Some("orc"))
+    );
+    assert_eq!(c[2]["group"], "orc");
+    assert_eq!(
+        c[2]["controller"],
+        serde_json::json!({"kind": "player", "name": "bob"})
+    );
+    // A player's name is an id; `gm` is the GM's.
+    let bad = temp_file(
+        "bad-player.toml",
+        &GOOD.replace("at = [1, 0]", "at = [1, 0]\nplayer = \"GM Bob\""),
+    );
+    let o = fray(&["fight", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("combatants[1].player"),
+        "{}",
+        stderr(&o)
+    );
+}
