@@ -53,6 +53,10 @@ fn every_documented_limit_is_the_one_the_code_enforces() {
         ("id length", fray_core::loader::MAX_ID_CHARS as u64),
         ("name length", fray_core::loader::MAX_NAME_CHARS as u64),
         ("grid coordinate", fray_core::loader::MAX_COORDINATE as u64),
+        (
+            "dice per kept-dice request",
+            fray_core::MAX_POOL_DICE as u64,
+        ),
         ("answers per fight", u64::from(fight.max_answers)),
         ("odds branches", fray_core::odds::MAX_BRANCHES as u64),
         ("odds work", fray_core::odds::MAX_WORK as u64),

@@ -4,6 +4,7 @@
 //! with rustyline at a terminal (history, tab-completion) and plain lines from a pipe.
 
 use super::{output, CliError};
+use fray_core::answer::{parse_roll_answer, AnswerError};
 use fray_core::audience::{view_text, Viewer};
 use fray_core::protocol::Answer;
 use fray_core::session::{Asked, By, Request, Stop};
@@ -201,11 +202,18 @@ impl Tracker {
             Stop::Asks(request) => {
                 let mut text = format!("? {}\n", describe(s, request, OPTIONS_SHOWN));
                 if let Request::Roll(r) = request {
-                    text.push_str(&format!(
-                        "  type the total ({}–{}), each die, or `r` to let fray roll\n",
-                        r.min_total(),
-                        r.max_total()
-                    ));
+                    if r.needs_dice() {
+                        text.push_str(&format!(
+                            "  type each of the {} dice, or `r` to let fray roll\n",
+                            r.count
+                        ));
+                    } else {
+                        text.push_str(&format!(
+                            "  type the total ({}–{}), each die, or `r` to let fray roll\n",
+                            r.min_total(),
+                            r.max_total()
+                        ));
+                    }
                 }
                 text
             }
@@ -307,48 +315,6 @@ fn word<T: serde::Serialize>(value: &T) -> String {
         .ok()
         .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
         .unwrap_or_default()
-}
-
-/// Reads a typed roll: `14`, `d20 14`, `3 5 6` (each die). The dice named must be the ones asked.
-fn read_roll(text: &str, request: &fray_core::RollRequest) -> Result<Option<u32>, String> {
-    let mut words: Vec<&str> = text.split_whitespace().collect();
-    let asked = request.dice_text();
-    if let Some(first) = words.first() {
-        if first.contains('d') {
-            let named = if first.starts_with('d') {
-                format!("1{first}")
-            } else {
-                first.to_string()
-            };
-            if named != asked {
-                return Err(format!("{first} was typed, but {asked} is asked"));
-            }
-            words.remove(0);
-        }
-    }
-    let numbers: Option<Vec<u32>> = words.iter().map(|w| w.parse().ok()).collect();
-    let Some(numbers) = numbers.filter(|n| !n.is_empty()) else {
-        return Ok(None);
-    };
-    match numbers.len() {
-        1 => Ok(Some(numbers[0])),
-        n if n == usize::from(request.count) => {
-            if let Some(bad) = numbers
-                .iter()
-                .find(|&&f| f < 1 || f > u32::from(request.sides))
-            {
-                return Err(format!(
-                    "{bad} is not a face of a d{} ({asked} asked)",
-                    request.sides
-                ));
-            }
-            Ok(Some(numbers.iter().sum()))
-        }
-        n => Err(format!(
-            "{n} numbers typed, but {asked} is {} dice: type the total or each die",
-            request.count
-        )),
-    }
 }
 
 /// Which combatants a `auto`/`manual` argument names.
@@ -486,7 +452,18 @@ fn handle(t: &mut Tracker, line: &str) -> Result<bool, CliError> {
         "r" | "roll" if rest.is_empty() => t
             .session
             .roll_for_me()
-            .map(|total| format!("fray rolls {total}\n"))
+            .map(|answer| match answer {
+                Answer::Dice(faces) => format!(
+                    "fray rolls {}\n",
+                    faces
+                        .iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ),
+                Answer::Roll(total) => format!("fray rolls {total}\n"),
+                Answer::Choice(_) => String::new(),
+            })
             .map_err(session_error),
         _ => answer(t, line),
     };
@@ -509,14 +486,15 @@ fn answer(t: &mut Tracker, line: &str) -> Result<String, String> {
         "the fight is over: nothing is asked (`help` lists the commands)".to_string()
     })?;
     let answer = match &request {
-        Request::Roll(r) => match read_roll(line, r)? {
-            Some(total) => Answer::Roll(total),
-            None => {
+        Request::Roll(r) => match parse_roll_answer(r, line) {
+            Ok(answer) => answer,
+            Err(AnswerError::Unreadable { .. }) => {
                 return Err(format!(
                     "`{line}` is not a command or a roll; {} is asked (`help` lists the commands)",
                     r.dice_text()
                 ))
             }
+            Err(e) => return Err(e.to_string()),
         },
         Request::Choice { .. } => {
             // `who: choice`, as scripts write it, is accepted too when `who` is the one asked.

@@ -1,14 +1,26 @@
 //! Drivers answer the rules' requests: seeded dice with the default tactics, scripts, replays.
 
-use crate::protocol::{Answer, ChoiceRequest, Chooser, Illegal, Interrupt, RollRequest};
+use crate::answer::check_roll_answer;
+use crate::protocol::{
+    Answer, ChoiceRequest, Chooser, Illegal, Interrupt, RollRequest, Rolled, MAX_POOL_DICE,
+};
 use crate::ruleset::Ruleset;
 use fray_dice::SeededDice;
 use std::collections::VecDeque;
 
 /// Answers roll and choice requests.
 pub trait Driver<R: Ruleset> {
-    /// The total of the requested dice.
-    fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt>;
+    /// The requested dice: each die with the request's keep applied, or (a plain pool only)
+    /// just their total. The table checks the total is possible.
+    fn roll(&mut self, request: &RollRequest) -> Result<Rolled, Interrupt>;
+    /// The total of the requested dice without them: the same answer, and the same draws, as
+    /// [`Driver::roll`]. The table asks this for a pool that sums every die when the rules want
+    /// only its total, so a driver may override it with a faster path (the seeded driver sums
+    /// its faces without keeping them: the simulator's hot path).
+    #[inline]
+    fn roll_total(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
+        self.roll(request).map(|rolled| rolled.total())
+    }
     /// Whether the driver needs the legal options listed (a person or a replay does; a tactics
     /// policy that reasons for itself does not).
     fn wants_options(&self) -> bool {
@@ -29,11 +41,22 @@ pub trait Driver<R: Ruleset> {
     ) -> Result<R::Choice, Interrupt>;
 }
 
-/// Rolls a pool with the seeded source.
-fn roll_pool(dice: &mut SeededDice, request: &RollRequest) -> u32 {
-    (0..request.count)
-        .map(|_| dice.face(u32::from(request.sides)))
-        .sum()
+/// Rolls a pool with the seeded source, one face per die in order (a plain pool draws exactly
+/// what `SeededDice::roll_sum` draws, so seeds reproduce the same fights). The dice are kept
+/// for pools of up to [`MAX_POOL_DICE`]; a larger plain pool gives its total only.
+#[inline(never)]
+fn roll_pool(dice: &mut SeededDice, request: &RollRequest) -> Rolled {
+    let sides = u32::from(request.sides);
+    if usize::from(request.count) > MAX_POOL_DICE {
+        // Only plain pools get here (the table refuses larger kept pools).
+        return Rolled::total_only(dice.roll_sum(u32::from(request.count), sides) as u32);
+    }
+    let mut rolled = Rolled::total_only(0);
+    for _ in 0..request.count {
+        rolled.push(dice.face(sides) as u16);
+    }
+    rolled.apply(request.keep);
+    rolled
 }
 
 /// Seeded dice and the ruleset's default tactics: the simulator's driver and `fray fight`'s.
@@ -58,8 +81,18 @@ impl<R: Ruleset> Driver<R> for AutoDriver {
     fn needs_checking(&self) -> bool {
         false
     }
-    fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
+    #[inline]
+    fn roll(&mut self, request: &RollRequest) -> Result<Rolled, Interrupt> {
         Ok(roll_pool(&mut self.dice, request))
+    }
+    #[inline]
+    fn roll_total(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
+        if !request.keep.is_all() {
+            return Ok(roll_pool(&mut self.dice, request).total());
+        }
+        // The draws of `roll_pool`, one face per die, without keeping the faces.
+        let sides = u32::from(request.sides);
+        Ok((0..request.count).map(|_| self.dice.face(sides)).sum())
     }
     fn choose(
         &mut self,
@@ -94,9 +127,9 @@ impl ScriptedChoice {
     }
 }
 
-/// Scripted dice (face values, one per die, in order) and scripted choices; choices not in the
-/// script come from the default tactics. An exhausted dice script stops the fight with
-/// [`Interrupt::NeedRoll`].
+/// Scripted dice (face values, one per die, in order; a kept-dice request takes one per die
+/// and keeps its highest or lowest) and scripted choices; choices not in the script come from
+/// the default tactics. An exhausted dice script stops the fight with [`Interrupt::NeedRoll`].
 #[derive(Debug, Clone)]
 pub struct ScriptedDriver {
     faces: VecDeque<u32>,
@@ -161,10 +194,12 @@ impl<R: Ruleset> Driver<R> for ScriptedDriver {
         // A strict script's unanswered request lists its options in the error.
         self.strict
     }
-    fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
+    fn roll(&mut self, request: &RollRequest) -> Result<Rolled, Interrupt> {
         if self.faces.len() < request.count as usize {
             return Err(Interrupt::NeedRoll(*request));
         }
+        let known = usize::from(request.count) <= MAX_POOL_DICE;
+        let mut rolled = Rolled::total_only(0);
         let mut total = 0;
         for _ in 0..request.count {
             let face = self.faces.pop_front().unwrap_or(0);
@@ -177,8 +212,15 @@ impl<R: Ruleset> Driver<R> for ScriptedDriver {
             }
             self.used += 1;
             total += face;
+            if known {
+                rolled.push(face as u16);
+            }
         }
-        Ok(total)
+        if !known {
+            return Ok(Rolled::total_only(total));
+        }
+        rolled.apply(request.keep);
+        Ok(rolled)
     }
 
     fn choose(
@@ -251,11 +293,12 @@ impl<'a> ReplayDriver<'a> {
 }
 
 impl<R: Ruleset> Driver<R> for ReplayDriver<'_> {
-    fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
+    fn roll(&mut self, request: &RollRequest) -> Result<Rolled, Interrupt> {
         match self.answers.get(self.next) {
-            Some(Answer::Roll(v)) => {
+            Some(answer @ (Answer::Roll(_) | Answer::Dice(_))) => {
+                let rolled = check_roll_answer(request, answer).map_err(Interrupt::BadAnswer)?;
                 self.next += 1;
-                Ok(*v)
+                Ok(rolled)
             }
             Some(Answer::Choice(text)) => Err(Interrupt::IllegalChoice {
                 chooser: Chooser::Gm,
@@ -286,9 +329,13 @@ impl<R: Ruleset> Driver<R> for ReplayDriver<'_> {
                     illegal,
                 })
             }
-            Some(Answer::Roll(v)) => Err(Interrupt::IllegalChoice {
+            Some(roll @ (Answer::Roll(_) | Answer::Dice(_))) => Err(Interrupt::IllegalChoice {
                 chooser: request.chooser,
-                text: v.to_string(),
+                text: match roll {
+                    Answer::Dice(faces) => format!("{faces:?}"),
+                    Answer::Roll(v) => v.to_string(),
+                    Answer::Choice(text) => text.clone(),
+                },
                 illegal: Illegal {
                     rule: request.rule,
                     reason: "the log has a roll where a choice is needed".to_string(),

@@ -8,6 +8,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod answer;
 pub mod audience;
 pub mod board;
 pub mod catalog;
@@ -28,6 +29,7 @@ pub mod runner;
 pub mod session;
 pub mod span;
 
+pub use answer::{check_roll_answer, parse_roll_answer, AnswerError};
 pub use board::{Board, Piece};
 pub use catalog::Catalog;
 pub use damage::DamageDice;
@@ -36,7 +38,9 @@ pub use event::{Event, EventSink, NullSink, VecSink};
 pub use grid::{Direction, Pos};
 pub use ids::{CombatantId, SideId};
 pub use loader::Encounter;
-pub use protocol::{Answer, ChoiceRequest, Chooser, Illegal, Interrupt, RollRequest};
+pub use protocol::{
+    Answer, ChoiceRequest, Chooser, Illegal, Interrupt, Keep, RollRequest, Rolled, MAX_POOL_DICE,
+};
 pub use roster::Roster;
 pub use ruleset::{Outcome, RuleStatus, Ruleset, RulesetBundle, RulesetId, Tally};
 pub use runner::{replay, run_fight, FightEnd, Limits, Table};

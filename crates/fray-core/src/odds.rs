@@ -2,16 +2,22 @@
 //! branch weighted by its exact probability, with choices made by the default tactics.
 //!
 //! This is the "exact odds" driver of DESIGN.md: the same rules code that the simulator and the
-//! tracker run, answered with every face instead of one.
+//! tracker run, answered with every face instead of one. A roll branches once per possible
+//! total, weighted by its exact probability: a plain pool's by counting ([`pool_ways`]), a
+//! pool that keeps only its highest or lowest dice by `fray-dice`'s keep distribution
+//! ([`pool_pmf`]; `2d20kh1` here is `fray dist 2d20kh1`), never by enumerating every face. Rules
+//! see only the kept total there ([`crate::Rolled`] has no dice).
 
 use crate::driver::Driver;
 use crate::event::{Event, VecSink};
-use crate::protocol::{ChoiceRequest, Interrupt, RollRequest};
+use crate::protocol::{ChoiceRequest, Interrupt, Keep, RollRequest, Rolled};
 use crate::ruleset::Ruleset;
 use crate::runner::{Limits, Table};
+use fray_dice::{Dice, Expr, Select, SelectKind};
 use num_bigint::BigUint;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 /// Most branches one enumeration may explore.
@@ -50,6 +56,9 @@ pub enum OddsError {
         "more than {MAX_PENDING} branches pending: the attack is too complex to enumerate exactly"
     )]
     TooManyPending,
+    /// The distribution of a kept-dice roll could not be computed (a `fray-dice` limit).
+    #[error("the distribution of {0} cannot be computed: {1}")]
+    Distribution(String, fray_dice::DistError),
     /// The rules stopped for another reason (an illegal choice, a limit).
     #[error("the rules stopped: {0:?}")]
     Stopped(Interrupt),
@@ -70,6 +79,44 @@ pub fn pool_ways(count: u16, sides: u16) -> Vec<BigUint> {
     ways
 }
 
+/// Every possible total of `request` (of its kept dice) with its exact probability, smallest
+/// first: by counting for a plain pool, by `fray-dice`'s order-statistics distribution of
+/// `NdSkhK`/`NdSklK` for a pool that keeps only some of its dice.
+pub fn pool_pmf(request: &RollRequest) -> Result<Vec<(u32, BigRational)>, OddsError> {
+    let select = match request.keep {
+        Keep::Highest(k) if request.needs_dice() => Some((SelectKind::KeepHighest, k)),
+        Keep::Lowest(k) if request.needs_dice() => Some((SelectKind::KeepLowest, k)),
+        _ => None,
+    };
+    let Some((kind, k)) = select else {
+        let ways = pool_ways(request.kept_count(), request.sides);
+        let total: BigUint = BigUint::from(request.sides).pow(u32::from(request.kept_count()));
+        return Ok(ways
+            .into_iter()
+            .enumerate()
+            .map(|(i, w)| {
+                let p = BigRational::new(w.into(), total.clone().into());
+                (u32::from(request.kept_count()) + i as u32, p)
+            })
+            .filter(|(_, p)| !p.is_zero())
+            .collect());
+    };
+    let dice = Dice {
+        select: Some(Select {
+            kind,
+            count: u32::from(k),
+        }),
+        ..Dice::plain(u32::from(request.count), u32::from(request.sides))
+    };
+    let failed = |e| OddsError::Distribution(request.dice_text(), e);
+    let distribution = Expr::Dice(dice).distribution().map_err(failed)?;
+    Ok(distribution
+        .pmf()
+        .into_iter()
+        .map(|(total, p)| (total as u32, p))
+        .collect())
+}
+
 struct PrefixDriver<'a> {
     prefix: &'a [u32],
     next: usize,
@@ -82,11 +129,11 @@ impl<R: Ruleset> Driver<R> for PrefixDriver<'_> {
     fn needs_checking(&self) -> bool {
         false
     }
-    fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
+    fn roll(&mut self, request: &RollRequest) -> Result<Rolled, Interrupt> {
         match self.prefix.get(self.next) {
             Some(v) => {
                 self.next += 1;
-                Ok(*v)
+                Ok(Rolled::total_only(*v))
             }
             None => Err(Interrupt::NeedRoll(*request)),
         }
@@ -120,8 +167,8 @@ impl<R: Ruleset> Driver<R> for ProbeDriver {
     fn needs_checking(&self) -> bool {
         false
     }
-    fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
-        let totals = f64::from(request.count) * f64::from(request.sides.max(1) - 1) + 1.0;
+    fn roll(&mut self, request: &RollRequest) -> Result<Rolled, Interrupt> {
+        let totals = f64::from(request.kept_count()) * f64::from(request.sides.max(1) - 1) + 1.0;
         self.width *= totals;
         self.nodes += self.width;
         Driver::<R>::roll(&mut self.dice, request)
@@ -208,7 +255,7 @@ pub fn enumerate_with<R: Ruleset>(
         return Err(OddsError::EstimatedTooMany(estimate, max_branches));
     }
     let limits = Limits::default();
-    let mut pmf_cache: HashMap<(u16, u16), Vec<BigRational>> = HashMap::new();
+    let mut pmf_cache: HashMap<(u16, u16, Keep), Vec<(u32, BigRational)>> = HashMap::new();
     let mut pending: Vec<(Vec<u32>, BigRational)> = vec![(Vec::new(), BigRational::one())];
     let mut explored = 0usize;
     let mut sink = VecSink::default();
@@ -232,23 +279,18 @@ pub fn enumerate_with<R: Ruleset>(
             Ok(()) => leaf(&probability, &state, &sink.events),
             Err(Interrupt::NeedRoll(request)) => {
                 // Checked before the pool's counts are computed (they cost count² · sides).
-                let totals = usize::from(request.count) * usize::from(request.sides).max(1);
+                let totals = usize::from(request.kept_count()) * usize::from(request.sides).max(1);
                 if pending.len().saturating_add(totals) > MAX_PENDING {
                     return Err(OddsError::TooManyPending);
                 }
-                let pmf = pmf_cache
-                    .entry((request.count, request.sides))
-                    .or_insert_with(|| {
-                        let ways = pool_ways(request.count, request.sides);
-                        let total: BigUint = BigUint::from(request.sides).pow(request.count as u32);
-                        ways.into_iter()
-                            .map(|w| BigRational::new(w.into(), total.clone().into()))
-                            .collect()
-                    });
+                let pmf = match pmf_cache.entry((request.count, request.sides, request.keep)) {
+                    Entry::Occupied(known) => known.into_mut(),
+                    Entry::Vacant(new) => new.insert(pool_pmf(&request)?),
+                };
                 // Pushed in reverse so that the smallest total is explored first.
-                for (i, p) in pmf.iter().enumerate().rev() {
+                for (total, p) in pmf.iter().rev() {
                     let mut next = prefix.clone();
-                    next.push(u32::from(request.count) + i as u32);
+                    next.push(*total);
                     pending.push((next, &probability * p));
                 }
             }

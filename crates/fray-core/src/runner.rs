@@ -1,10 +1,12 @@
 //! The fight loop and the [`Table`] through which rules ask for rolls and choices.
 
+use crate::answer::AnswerError;
 use crate::driver::{Driver, ReplayDriver};
 use crate::event::{Event, EventSink};
 use crate::ids::{CombatantId, SideId};
 use crate::protocol::{
-    Answer, ChoiceRequest, Chooser, Interrupt, Question, RollPurpose, RollRequest,
+    Answer, ChoiceRequest, Chooser, Interrupt, Question, RollPurpose, RollRequest, Rolled,
+    MAX_POOL_DICE,
 };
 use crate::ruleset::{Outcome, Ruleset};
 
@@ -105,11 +107,20 @@ impl<'a, R: Ruleset> Table<'a, R> {
         Ok(())
     }
 
-    /// Asks for a roll and checks the answer is a possible total.
+    /// Asks for a roll and returns its total (of the kept dice), checked to be possible. A
+    /// plain pool is logged as its total, a pool that keeps only some dice as its dice.
+    // Small (the kept-dice path is out of line) and on the simulator's hot path: inlined into
+    // every rule that rolls, as it was before requests could keep dice.
+    #[inline(always)]
     pub fn roll(&mut self, request: RollRequest) -> Result<u32, Interrupt> {
+        if !request.keep.is_all() {
+            return Ok(self.ask_roll(request, false)?.total());
+        }
+        // Every die summed: only the total is asked for and logged (the simulator's hot path).
         self.count_answer()?;
-        let value = self.driver.roll(&request)?;
-        if value < request.min_total() || value > request.max_total() {
+        let value = self.driver.roll_total(&request)?;
+        let (count, sides) = (u32::from(request.count), u32::from(request.sides));
+        if value < count || value > count * sides {
             return Err(Interrupt::BadRoll {
                 request,
                 value,
@@ -122,6 +133,54 @@ impl<'a, R: Ruleset> Table<'a, R> {
         Ok(value)
     }
 
+    /// Asks for a roll and returns its dice and which were kept, not only the total. The dice
+    /// are logged whenever the driver gave them (one die as its total, which is its face), so a
+    /// replay gives the same dice back. They are unknown (see [`Rolled`]) for a plain pool of
+    /// more than [`MAX_POOL_DICE`] dice, a plain pool answered with its total, and the
+    /// exact-odds enumerator, which answers with kept totals.
+    pub fn roll_pool(&mut self, request: RollRequest) -> Result<Rolled, Interrupt> {
+        self.ask_roll(request, true)
+    }
+
+    /// [`Table::roll`] and [`Table::roll_pool`]: `dice` logs the dice of a plain pool too.
+    /// A pool that keeps only some dice is refused past [`MAX_POOL_DICE`] dice, before the
+    /// driver is asked.
+    #[inline(never)]
+    fn ask_roll(&mut self, request: RollRequest, dice: bool) -> Result<Rolled, Interrupt> {
+        self.count_answer()?;
+        if request.needs_dice() && usize::from(request.count) > MAX_POOL_DICE {
+            return Err(Interrupt::Limit("dice per kept-dice request"));
+        }
+        let rolled = self.driver.roll(&request)?;
+        let value = rolled.total();
+        if value < request.min_total() || value > request.max_total() {
+            return Err(Interrupt::BadRoll {
+                request,
+                value,
+                dice_used: None,
+            });
+        }
+        if let Some(log) = self.log.as_deref_mut() {
+            // One die's total is its face: the short form will do.
+            let answer = if request.needs_dice() || (dice && request.count > 1) {
+                rolled.dice_answer()
+            } else {
+                None
+            };
+            match answer {
+                Some(answer) => log.push(answer),
+                None if request.needs_dice() => {
+                    return Err(Interrupt::BadAnswer(AnswerError::DiceNeeded {
+                        request,
+                        total: value,
+                    }))
+                }
+                None => log.push(Answer::Roll(value)),
+            }
+        }
+        Ok(rolled)
+    }
+
     /// Shorthand for [`Table::roll`].
     pub fn roll_dice(
         &mut self,
@@ -131,13 +190,7 @@ impl<'a, R: Ruleset> Table<'a, R> {
         purpose: RollPurpose,
         rule: &'static str,
     ) -> Result<u32, Interrupt> {
-        self.roll(RollRequest {
-            count,
-            sides,
-            who,
-            purpose,
-            rule,
-        })
+        self.roll(RollRequest::new(count, sides, who, purpose, rule))
     }
 
     /// Rolls the dice of a damage expression and returns their total (0 for a flat amount,

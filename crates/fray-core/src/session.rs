@@ -8,10 +8,11 @@
 //! (the content or the rules changed) is reported at the first answer that does not fit, never
 //! replayed into a different fight.
 
+use crate::answer::check_roll_answer;
 use crate::driver::Driver;
 use crate::event::EventSink;
 use crate::ids::CombatantId;
-use crate::protocol::{Answer, ChoiceRequest, Chooser, Interrupt, Question, RollRequest};
+use crate::protocol::{Answer, ChoiceRequest, Chooser, Interrupt, Question, RollRequest, Rolled};
 use crate::ruleset::Ruleset;
 use crate::runner::{run_fight, FightEnd, Limits};
 use fray_dice::SeededDice;
@@ -156,6 +157,20 @@ pub fn position_seed(seed: u64, position: usize) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The dice fray rolls for `request` with `seed`: a plain pool's total, or every die of a pool
+/// that keeps some (so the log says which were kept).
+pub fn fray_rolls(request: &RollRequest, seed: u64) -> Answer {
+    let mut dice = SeededDice::new(seed);
+    let faces: Vec<u32> = (0..request.count)
+        .map(|_| dice.face(u32::from(request.sides)))
+        .collect();
+    if request.needs_dice() {
+        Answer::Dice(faces)
+    } else {
+        Answer::Roll(faces.iter().sum())
+    }
+}
+
 /// Answers from the log, then fray's answers for those it plays, then a pause.
 struct SessionDriver<'a> {
     log: &'a mut Vec<Logged>,
@@ -196,10 +211,12 @@ impl<R: Ruleset> Driver<R> for SessionDriver<'_> {
         self.next >= self.log.len()
     }
 
-    fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
+    fn roll(&mut self, request: &RollRequest) -> Result<Rolled, Interrupt> {
         let fingerprint = fingerprint_roll(request);
         match self.logged(fingerprint) {
-            Some(Ok(Answer::Roll(v))) => return Ok(v),
+            Some(Ok(answer @ (Answer::Roll(_) | Answer::Dice(_)))) => {
+                return check_roll_answer(request, &answer).map_err(Interrupt::BadAnswer)
+            }
             Some(Ok(Answer::Choice(text))) => {
                 return Err(Interrupt::IllegalChoice {
                     chooser: Chooser::Gm,
@@ -218,12 +235,10 @@ impl<R: Ruleset> Driver<R> for SessionDriver<'_> {
         }
         let asked = request.who.map_or(Asked::Gm, Asked::Combatant);
         if (self.fray_plays)(asked) {
-            let mut dice = SeededDice::new(position_seed(self.seed, self.next));
-            let total = (0..request.count)
-                .map(|_| dice.face(u32::from(request.sides)))
-                .sum();
-            self.record(Answer::Roll(total), fingerprint);
-            return Ok(total);
+            let answer = fray_rolls(request, position_seed(self.seed, self.next));
+            let rolled = check_roll_answer(request, &answer).map_err(Interrupt::BadAnswer)?;
+            self.record(answer, fingerprint);
+            return Ok(rolled);
         }
         self.pending = Some(Request::Roll(*request));
         Err(Interrupt::NeedRoll(*request))
@@ -252,10 +267,10 @@ impl<R: Ruleset> Driver<R> for SessionDriver<'_> {
                     }
                 })
             }
-            Some(Ok(Answer::Roll(v))) => {
+            Some(Ok(roll @ (Answer::Roll(_) | Answer::Dice(_)))) => {
                 return Err(Interrupt::IllegalChoice {
                     chooser: request.chooser,
-                    text: v.to_string(),
+                    text: format!("{roll:?}"),
                     illegal: crate::Illegal {
                         rule: request.rule,
                         reason: "a number where a choice is needed".to_string(),

@@ -4,7 +4,7 @@
 //! ever choose legal options, and replaying a fight's answer log reproduces its final state.
 
 use fray_core::protocol::{ChoiceRequest, Interrupt, RollRequest};
-use fray_core::{AutoDriver, Driver, NullSink, Ruleset};
+use fray_core::{AutoDriver, Driver, NullSink, Rolled, Ruleset};
 
 /// What an audit found wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -20,7 +20,7 @@ struct AuditDriver {
 }
 
 impl<R: Ruleset> Driver<R> for AuditDriver {
-    fn roll(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
+    fn roll(&mut self, request: &RollRequest) -> Result<Rolled, Interrupt> {
         Driver::<R>::roll(&mut self.inner, request)
     }
 

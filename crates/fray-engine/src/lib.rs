@@ -282,6 +282,15 @@ pub fn explain(interrupt: &Interrupt, roster: &Roster) -> String {
                 "; {n} scripted dice had been used before it"
             ))
         ),
+        Interrupt::BadAnswer(error) => {
+            let r = error.request();
+            format!(
+                "the answer for {}'s {} ({}) does not fit: {error}",
+                roller(r),
+                purpose(r.purpose),
+                r.rule
+            )
+        }
         Interrupt::IllegalChoice {
             chooser,
             text,
@@ -417,7 +426,7 @@ impl<R: Ruleset> fray_core::Driver<R> for SeededScripted {
     fn wants_options(&self) -> bool {
         false
     }
-    fn roll(&mut self, request: &fray_core::RollRequest) -> Result<u32, Interrupt> {
+    fn roll(&mut self, request: &fray_core::RollRequest) -> Result<fray_core::Rolled, Interrupt> {
         fray_core::Driver::<R>::roll(&mut self.dice, request)
     }
     fn choose(

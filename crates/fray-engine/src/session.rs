@@ -11,7 +11,7 @@ use crate::{hash_of, AnyEncounter, Library, LoadError};
 use fray_core::event::{Event, VecSink};
 use fray_core::protocol::Answer;
 use fray_core::ruleset::RulesetBundle;
-use fray_core::session::{advance, position_seed, Asked, By, Logged, Request, Stop};
+use fray_core::session::{advance, fray_rolls, position_seed, Asked, By, Logged, Request, Stop};
 use fray_core::{CombatantId, Roster};
 use serde::{Deserialize, Serialize};
 use std::io::Write as _;
@@ -313,18 +313,15 @@ impl Session {
     }
 
     /// Lets fray roll the waiting roll (as if the person had rolled it: undo takes it back).
-    pub fn roll_for_me(&mut self) -> Result<u32, SessionError> {
+    pub fn roll_for_me(&mut self) -> Result<Answer, SessionError> {
         let Some(Request::Roll(request)) = self.pending().cloned() else {
             return Err(SessionError::Refused(
                 "no roll is asked: answer the choice".to_string(),
             ));
         };
-        let mut dice = fray_dice::SeededDice::new(position_seed(self.seed, self.log.len()));
-        let total = (0..request.count)
-            .map(|_| dice.face(u32::from(request.sides)))
-            .sum();
-        self.answer(Answer::Roll(total))?;
-        Ok(total)
+        let answer = fray_rolls(&request, position_seed(self.seed, self.log.len()));
+        self.answer(answer.clone())?;
+        Ok(answer)
     }
 
     /// Goes back to before the last answer a person gave (fray's answers after it are redone).

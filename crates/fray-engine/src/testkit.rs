@@ -15,6 +15,8 @@
 //! assert!(fight.log.contains("initiative"));
 //! ```
 
+pub mod kept_dice;
+
 use crate::{AnyEncounter, FightOptions, FightRecord, Library};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -612,7 +612,10 @@ mod tests {
     }
 
     impl fray_core::Driver<crate::Spelljammer> for Audit {
-        fn roll(&mut self, request: &fray_core::RollRequest) -> Result<u32, fray_core::Interrupt> {
+        fn roll(
+            &mut self,
+            request: &fray_core::RollRequest,
+        ) -> Result<fray_core::Rolled, fray_core::Interrupt> {
             fray_core::Driver::<crate::Spelljammer>::roll(&mut self.dice, request)
         }
         fn choose(
