@@ -36,5 +36,7 @@ pub use ids::{CombatantId, SideId};
 pub use loader::Encounter;
 pub use protocol::{Answer, ChoiceRequest, Chooser, Illegal, Interrupt, RollRequest};
 pub use roster::Roster;
-pub use ruleset::{Outcome, RuleStatus, Ruleset, RulesetBundle, RulesetId, Tally};
+pub use ruleset::{
+    EndReason, Outcome, RuleStatus, Ruleset, RulesetBundle, RulesetId, Standing, Tally,
+};
 pub use runner::{replay, run_fight, FightEnd, Limits, Table};
