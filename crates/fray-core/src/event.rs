@@ -56,21 +56,28 @@ pub enum AttackResult {
     Critical,
     /// A grievous hit (Spelljammer: a critical that also wears down armour).
     Grievous,
+    /// A critical fumble: a miss with a mishap (systems with fumble tables, OSR-R18, ODD-R11.2).
+    Fumble,
 }
 
 impl AttackResult {
-    /// `hit`, `miss`, `critical`.
+    /// `hit`, `miss`, `critical`, `grievous`, `fumble`.
     pub fn key(self) -> &'static str {
         match self {
             AttackResult::Miss => "miss",
             AttackResult::Hit => "hit",
             AttackResult::Critical => "critical",
             AttackResult::Grievous => "grievous",
+            AttackResult::Fumble => "fumble",
         }
     }
-    /// True for any hit.
+    /// True for any hit (a fumble is a miss).
     pub fn is_hit(self) -> bool {
-        !matches!(self, AttackResult::Miss)
+        !matches!(self, AttackResult::Miss | AttackResult::Fumble)
+    }
+    /// True for a critical hit, grievous ones included.
+    pub fn is_critical(self) -> bool {
+        matches!(self, AttackResult::Critical | AttackResult::Grievous)
     }
 }
 

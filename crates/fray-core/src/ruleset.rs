@@ -333,12 +333,31 @@ impl RuleStatus {
 /// Which extra outcomes an attack can have, for exact odds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Criticals {
-    /// None (C&C has no critical hits).
+    /// None (C&C has no critical hits and no fumbles).
     None,
     /// Critical hits.
     Critical,
     /// Critical and grievous hits (Spelljammer).
     Grievous,
+    /// Critical hits and critical fumbles (OSR-R17/R18; OD&D's natural 1, ODD-R11).
+    CriticalAndFumble,
+}
+
+impl Criticals {
+    /// Attacks can be critical hits.
+    pub fn has_critical(self) -> bool {
+        self != Criticals::None
+    }
+
+    /// Attacks can be grievous hits.
+    pub fn has_grievous(self) -> bool {
+        self == Criticals::Grievous
+    }
+
+    /// Attacks can be fumbles.
+    pub fn has_fumble(self) -> bool {
+        self == Criticals::CriticalAndFumble
+    }
 }
 
 /// One attack played alone from a state, for exact odds (`fray odds`).

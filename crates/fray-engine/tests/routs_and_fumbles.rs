@@ -1,14 +1,18 @@
-//! Routs through the real fight loop and event log, with a tiny test ruleset (neither built
-//! ruleset has morale yet): a hero clubs goblins; a goblin that loses a comrade may break and
-//! flee.
+//! Routs and fumbles through the real fight loop, event log and exact-odds summary, with a tiny
+//! test ruleset (neither built ruleset has morale or fumbles yet): a hero clubs goblins; a
+//! goblin that loses a comrade may break and flee; a natural 1 is a fumble, a natural 20 a
+//! critical.
 
 use fray_core::event::{json_lines, AttackResult, Event};
 use fray_core::protocol::{ChoiceRequest, Illegal, Interrupt, Question, RollPurpose};
 use fray_core::roster::{CombatantInfo, SideInfo};
+use fray_core::ruleset::Criticals;
 use fray_core::{
     Board, CombatantId, EndReason, Limits, Outcome, Piece, Pos, Roster, Ruleset, RulesetId,
     ScriptedDriver, SideId, Standing, Table, Tally, VecSink,
 };
+use fray_engine::odds::single_attack;
+use num_rational::BigRational;
 
 /// The hero (combatant 0, side 0) and two goblins (side 1).
 #[derive(Debug, Clone, Hash)]
@@ -62,7 +66,7 @@ impl Board for Skirmish {
     }
 }
 
-/// A d20 club blow: 1–10 miss, 11–19 hit, 20 is a critical; a hit kills.
+/// A d20 club blow: 1 fumbles, 2–10 miss, 11–19 hit, 20 is a critical; a hit kills.
 fn club(
     state: &mut Skirmish,
     table: &mut Table<'_, Toy>,
@@ -71,6 +75,7 @@ fn club(
 ) -> Result<(), Interrupt> {
     let roll = table.roll_dice(1, 20, Some(attacker), RollPurpose::Attack, "TOY-1")?;
     let result = match roll {
+        1 => AttackResult::Fumble,
         20 => AttackResult::Critical,
         11.. => AttackResult::Hit,
         _ => AttackResult::Miss,
@@ -225,4 +230,47 @@ fn a_stalemate_keeps_its_limit_as_the_reason() {
     assert_eq!(json["ending"], "limit");
     assert_eq!(json["reason"], "round limit");
     assert_eq!(json["losers"], serde_json::json!([]));
+}
+
+#[test]
+fn fumbles_are_misses_and_the_exact_odds_count_them() {
+    let start = Skirmish::new();
+    let report = single_attack::<Toy>(&start, "hero", "gob-1", club, Criticals::CriticalAndFumble)
+        .expect("odds");
+    let p = |n: i64| BigRational::new(n.into(), 20.into());
+    assert_eq!(report.fumble, Some(p(1)));
+    assert_eq!(report.critical, Some(p(1)));
+    assert_eq!(report.grievous, None);
+    assert_eq!(report.hit, p(10), "11–20 hit");
+    assert_eq!(report.miss, p(10), "the fumble is among the misses");
+    assert_eq!(report.down, p(10));
+    // A ruleset without fumbles shows no fumble line, whatever its attacks do.
+    let report =
+        single_attack::<Toy>(&start, "hero", "gob-1", club, Criticals::Critical).expect("odds");
+    assert_eq!(report.fumble, None);
+    assert_eq!(report.critical, Some(p(1)));
+}
+
+#[test]
+fn a_fumble_reads_as_one_in_the_text_and_json_logs() {
+    let mut state = Skirmish::new();
+    let mut driver = ScriptedDriver::new(vec![1], Vec::new()).strict();
+    let mut sink = VecSink::default();
+    let limits = Limits {
+        max_rounds: 1,
+        ..Limits::default()
+    };
+    fray_core::run_fight::<Toy>(&mut state, &mut driver, &mut sink, None, &limits)
+        .expect("the script answers every roll");
+    let log = fray_engine::render::text_log(&sink.events, &state.roster);
+    assert!(
+        log.contains("hero attacks gob-1 with club (TOY-1): d20 1 = 1 vs AC 11 — fumble\n"),
+        "{log}"
+    );
+    let attack = json_lines(&sink.events, &state.roster)
+        .into_iter()
+        .find(|line| line["type"] == "attack")
+        .expect("an attack line");
+    assert_eq!(attack["result"], "fumble");
+    assert_eq!(state.standing[1], Standing::Up, "a fumble is a miss");
 }
