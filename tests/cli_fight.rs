@@ -90,6 +90,18 @@ fn fight_json_lines_end_with_the_result() {
     assert_eq!(end["type"], "end");
     assert!(end["rounds"].as_u64().expect("rounds") >= 1);
     assert!(end["winner"].is_string() || end["winner"].is_null());
+    // Why it ended: C&C has no morale, so a fight that is won is won by kill.
+    match end["ending"].as_str() {
+        Some("defeated") => {
+            assert!(
+                end["reason"].as_str().expect("reason").ends_with(" fell"),
+                "{end}"
+            );
+            assert_eq!(end["losers"].as_array().map(Vec::len), Some(1), "{end}");
+        }
+        Some("limit") => assert_eq!(end["stalemate"], true, "{end}"),
+        other => panic!("ending {other:?}: {end}"),
+    }
     let attacks = lines.iter().filter(|l| l["type"] == "attack").count();
     assert!(attacks > 0);
 }
@@ -100,7 +112,10 @@ fn scripted_dice_decide_the_fight() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("+2 charge (CNC-R6.3)"), "{text}");
-    assert!(text.contains("elves win after 1 round"), "{text}");
+    assert!(
+        text.contains("elves win after 1 round: orcs fell"),
+        "{text}"
+    );
     // --dice overrides the file's script: Una rolls 1 and misses.
     let out = fray(&[
         "fight",

@@ -187,7 +187,7 @@ fn csv_rows_match_fray_fight_replays() {
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
-        Some("run,seed,winner,rounds,stalemate,none_standing,standing_fighters,standing_orcs,hp_left_fighters,hp_left_orcs")
+        Some("run,seed,winner,rounds,stalemate,none_standing,standing_fighters,standing_orcs,hp_left_fighters,hp_left_orcs,ending")
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 1500);
@@ -198,6 +198,11 @@ fn csv_rows_match_fray_fight_replays() {
     let stalemates = rows.iter().filter(|r| r[4] == "true").count() as u64;
     assert_eq!(v["draws"]["round_limit"].as_u64(), Some(stalemates));
     assert!(stalemates > 0, "six rounds leave some fights unfinished");
+    // `ending` agrees with `stalemate`; C&C has no morale, so every other fight ended by kill.
+    for r in &rows {
+        let expected = if r[4] == "true" { "limit" } else { "defeated" };
+        assert_eq!(r[10], expected, "{r:?}");
+    }
     // Replay a few runs of each kind with `fray fight --seed <seed> --max-rounds 6`.
     let mut picked: Vec<&Vec<&str>> = Vec::new();
     for kind in ["fighters", "orcs", ""] {
@@ -447,4 +452,36 @@ fn a_signal_prints_the_figures_so_far_and_exits_130() {
         );
         let _ = std::fs::remove_dir_all(dir);
     }
+}
+
+/// The JSON report splits each side's wins by kill and by rout and gives each combatant's
+/// fled, surrendered and captured rates and figures. C&C has no morale: every win is by kill.
+#[test]
+fn json_report_splits_wins_by_kind_and_counts_routs() {
+    let v = json(&["sim", BENCH, "-n", "2000", "--seed", "5", "--json"]);
+    for side in v["sides"].as_array().expect("sides") {
+        let wins = side["wins"].as_u64().expect("wins");
+        assert_eq!(side["wins_by_kill"].as_u64(), Some(wins), "{side}");
+        assert_eq!(side["wins_by_rout"].as_u64(), Some(0), "{side}");
+        assert_eq!(side["win_by_kill_rate"], side["win_rate"], "{side}");
+        assert_eq!(side["win_by_rout_rate"].as_f64(), Some(0.0), "{side}");
+    }
+    let fighters_won = v["sides"][0]["wins"].as_u64().expect("wins");
+    assert!(fighters_won > 0, "the bench's fighters win some fights");
+    for c in v["combatants"].as_array().expect("combatants") {
+        for key in ["fled", "surrendered", "captured"] {
+            assert_eq!(c[key].as_u64(), Some(0), "{key}: {c}");
+            assert_eq!(c[&format!("{key}_rate")].as_f64(), Some(0.0), "{key}: {c}");
+        }
+        assert_eq!(c["figures"].as_u64(), Some(1), "{c}");
+        let left = c["figures_left_mean"].as_f64().expect("figures_left_mean");
+        let dead = c["dead_rate"].as_f64().expect("dead_rate");
+        assert!((left - (1.0 - dead)).abs() < 1e-9, "alive unless dead: {c}");
+    }
+    // The text report shows no split and no rout columns when nothing routed.
+    let text = ok(&["sim", BENCH, "-n", "2000", "--seed", "5"]);
+    assert!(
+        !text.contains("by rout") && !text.contains("fled"),
+        "{text}"
+    );
 }

@@ -303,7 +303,7 @@ fn a_kept_pool_over_the_limit_ends_the_fight_with_its_reason() {
     state.requests[0].count = limit + 1;
     let (_, _, end) = fight(state, &mut AutoDriver::new(1));
     let end = end.expect("a limit inside a fight is a stalemate, not an error");
-    assert!(end.stalemate);
+    assert!(end.stalemate());
     assert_eq!(end.limit, Some("dice per kept-dice request"));
 }
 

@@ -3,6 +3,8 @@
 
 use super::{encounter_arg, output, CliError};
 use fray_engine::odds::to_f64;
+use fray_engine::OddsReport;
+use num_rational::BigRational;
 use std::fmt::Write as _;
 
 /// Arguments of `fray odds`.
@@ -51,62 +53,122 @@ pub fn run(args: OddsArgs) -> Result<(), CliError> {
             .find(key)
             .map_or(key.to_string(), |id| roster.name(id).to_string())
     };
-    let mut out = String::new();
-    if args.json {
-        let frac = |p: &num_rational::BigRational| p.to_string();
-        let value = serde_json::json!({
-            "schema": 1,
-            "ruleset": encounter.ruleset().key(),
-            "attacker": report.attacker,
-            "target": report.target,
-            "miss": to_f64(&report.miss),
-            "hit": to_f64(&report.hit),
-            "critical": report.critical.as_ref().map(to_f64),
-            "grievous": report.grievous.as_ref().map(to_f64),
-            "down": to_f64(&report.down),
-            "damage": report.damage.iter().map(|(d, p)| serde_json::json!([d, to_f64(p)])).collect::<Vec<_>>(),
-            "exact": {
-                "miss": frac(&report.miss),
-                "hit": frac(&report.hit),
-                "critical": report.critical.as_ref().map(frac),
-                "grievous": report.grievous.as_ref().map(frac),
-                "down": frac(&report.down),
-                "damage": report.damage.iter().map(|(d, p)| serde_json::json!([d, frac(p)])).collect::<Vec<_>>(),
-            },
-            "branches": report.branches,
-            "assumptions": report.assumptions,
-        });
-        let _ = writeln!(out, "{value}");
+    let out = if args.json {
+        format!("{}\n", report_json(encounter.ruleset().key(), &report))
     } else {
-        let pct = |p: &num_rational::BigRational| format!("{:6.2}%  ({})", 100.0 * to_f64(p), p);
-        let _ = writeln!(
-            out,
+        let title = format!(
             "{} attacks {} ({})",
             name(&report.attacker),
             name(&report.target),
             encounter.ruleset().name()
         );
-        for line in &report.assumptions {
-            let _ = writeln!(out, "  assumes   {line}");
-        }
-        let _ = writeln!(out, "  miss      {}", pct(&report.miss));
-        let _ = writeln!(out, "  hit       {}", pct(&report.hit));
-        if let Some(c) = &report.critical {
-            let _ = writeln!(out, "  critical  {}", pct(c));
-        }
-        if let Some(g) = &report.grievous {
-            let _ = writeln!(out, "  grievous  {}", pct(g));
-        }
-        let _ = writeln!(
-            out,
-            "  target at or below 0 hp afterwards  {}",
-            pct(&report.down)
-        );
-        let _ = writeln!(out, "  damage to the target:");
-        for (d, p) in &report.damage {
-            let bar = "#".repeat((to_f64(p) * 50.0).round() as usize);
-            let _ = writeln!(out, "    {d:>4}  {:6.2}%  {bar}", 100.0 * to_f64(p));
+        report_text(&title, &report)
+    };
+    output::print(&out)
+}
+
+/// The odds as JSON: probabilities as numbers, and exactly (as fractions) under `exact`.
+/// `critical`, `grievous` and `fumble` are null where the system has no such result.
+fn report_json(ruleset: &str, report: &OddsReport) -> serde_json::Value {
+    let frac = |p: &BigRational| p.to_string();
+    serde_json::json!({
+        "schema": 1,
+        "ruleset": ruleset,
+        "attacker": report.attacker,
+        "target": report.target,
+        "miss": to_f64(&report.miss),
+        "hit": to_f64(&report.hit),
+        "critical": report.critical.as_ref().map(to_f64),
+        "grievous": report.grievous.as_ref().map(to_f64),
+        "fumble": report.fumble.as_ref().map(to_f64),
+        "down": to_f64(&report.down),
+        "damage": report.damage.iter().map(|(d, p)| serde_json::json!([d, to_f64(p)])).collect::<Vec<_>>(),
+        "exact": {
+            "miss": frac(&report.miss),
+            "hit": frac(&report.hit),
+            "critical": report.critical.as_ref().map(frac),
+            "grievous": report.grievous.as_ref().map(frac),
+            "fumble": report.fumble.as_ref().map(frac),
+            "down": frac(&report.down),
+            "damage": report.damage.iter().map(|(d, p)| serde_json::json!([d, frac(p)])).collect::<Vec<_>>(),
+        },
+        "branches": report.branches,
+        "assumptions": report.assumptions,
+    })
+}
+
+/// The odds as text under `title`: one line per result the system has (critical, grievous and
+/// fumble only where it has them), then the damage distribution.
+fn report_text(title: &str, report: &OddsReport) -> String {
+    let mut out = String::new();
+    let pct = |p: &BigRational| format!("{:6.2}%  ({})", 100.0 * to_f64(p), p);
+    let _ = writeln!(out, "{title}");
+    for line in &report.assumptions {
+        let _ = writeln!(out, "  assumes   {line}");
+    }
+    let _ = writeln!(out, "  miss      {}", pct(&report.miss));
+    let _ = writeln!(out, "  hit       {}", pct(&report.hit));
+    if let Some(c) = &report.critical {
+        let _ = writeln!(out, "  critical  {}", pct(c));
+    }
+    if let Some(g) = &report.grievous {
+        let _ = writeln!(out, "  grievous  {}", pct(g));
+    }
+    if let Some(f) = &report.fumble {
+        let _ = writeln!(out, "  fumble    {}", pct(f));
+    }
+    let _ = writeln!(
+        out,
+        "  target at or below 0 hp afterwards  {}",
+        pct(&report.down)
+    );
+    let _ = writeln!(out, "  damage to the target:");
+    for (d, p) in &report.damage {
+        let bar = "#".repeat((to_f64(p) * 50.0).round() as usize);
+        let _ = writeln!(out, "    {d:>4}  {:6.2}%  {bar}", 100.0 * to_f64(p));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(fumble: Option<BigRational>) -> OddsReport {
+        let p = |n: i64| BigRational::new(n.into(), 20.into());
+        OddsReport {
+            attacker: "hero".into(),
+            target: "gob".into(),
+            miss: p(10),
+            hit: p(10),
+            critical: Some(p(1)),
+            grievous: None,
+            fumble,
+            damage: vec![(0, p(10)), (6, p(10))],
+            down: p(10),
+            branches: 20,
+            assumptions: Vec::new(),
         }
     }
-    output::print(&out)
+
+    #[test]
+    fn a_system_with_fumbles_shows_their_probability() {
+        let with = report(Some(BigRational::new(1.into(), 20.into())));
+        let text = report_text("hero attacks gob", &with);
+        assert!(text.contains("  fumble      5.00%  (1/20)\n"), "{text}");
+        let json = report_json("osr", &with);
+        assert_eq!(json["fumble"], 0.05);
+        assert_eq!(json["exact"]["fumble"], "1/20");
+    }
+
+    #[test]
+    fn a_system_without_fumbles_shows_no_fumble_line() {
+        let without = report(None);
+        let text = report_text("hero attacks gob", &without);
+        assert!(!text.contains("fumble"), "{text}");
+        assert!(text.contains("  critical    5.00%  (1/20)\n"), "{text}");
+        let json = report_json("cnc", &without);
+        assert!(json["fumble"].is_null());
+        assert!(json["exact"]["fumble"].is_null());
+    }
 }

@@ -354,12 +354,10 @@ fn status(s: &Session) -> String {
     let roster = s.roster();
     let mut out = format!("round {}; answers given: {}\n", s.round(), s.log().len());
     for (id, tally) in roster.ids().zip(s.standings()) {
-        let state = if tally.dead {
-            " dead"
-        } else if tally.down {
-            " down"
+        let state = if tally.is_up() {
+            String::new()
         } else {
-            ""
+            format!(" {}", tally.standing.key())
         };
         let plays = if s.plays().fray_answers(Asked::Combatant(id)) {
             "fray"

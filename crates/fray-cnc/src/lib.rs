@@ -96,14 +96,16 @@ impl Ruleset for Cnc {
                 .fighters
                 .iter()
                 .zip(state.profiles.iter())
-                .map(|(f, p)| fray_core::Tally {
-                    side: f.side,
-                    hp: f.hp,
-                    max_hp: p.max_hp,
+                .enumerate()
+                .map(|(i, (f, p))| fray_core::Tally {
                     dealt: f.dealt,
                     taken: f.taken,
-                    down: !f.is_up(),
-                    dead: f.dead,
+                    ..fray_core::Tally::single(
+                        f.side,
+                        f.hp,
+                        p.max_hp,
+                        state.standing(CombatantId(i as u16)),
+                    )
                 }),
         );
     }
@@ -152,6 +154,17 @@ impl Board for State {
     fn piece(&self, who: CombatantId) -> Piece {
         let f = self.f(who);
         Piece::new(f.side, f.pos, f.is_up(), !f.dead)
+    }
+    /// Up, down or dead: no morale, so nobody flees, surrenders or is captured.
+    fn standing(&self, who: CombatantId) -> fray_core::Standing {
+        let f = self.f(who);
+        if f.is_up() {
+            fray_core::Standing::Up
+        } else if f.dead {
+            fray_core::Standing::Dead
+        } else {
+            fray_core::Standing::Down
+        }
     }
 }
 

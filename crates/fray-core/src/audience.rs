@@ -226,7 +226,18 @@ pub const SHOWN: &[(&str, &[&str], &[&str])] = &[
     ("status", &["who", "status", "rule"], &["hp"]),
     ("skip", &["who", "reason", "rule"], &[]),
     ("ruling", &["rule", "text"], &[]),
-    ("end", &["winner", "rounds", "stalemate", "reason"], &[]),
+    (
+        "end",
+        &[
+            "winner",
+            "rounds",
+            "stalemate",
+            "ending",
+            "reason",
+            "losers",
+        ],
+        &[],
+    ),
 ];
 
 /// Fields every event shows.

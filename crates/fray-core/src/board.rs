@@ -194,7 +194,20 @@ pub trait Board {
         at
     }
 
-    /// Over when at most one side has anyone standing.
+    /// Where a combatant stands: up while it [`Board::stands`], else down. A ruleset with more
+    /// than up and down (dead, or morale: fled, surrendered, captured) overrides it; it must be
+    /// [`Standing::Up`](crate::Standing::Up) exactly when the piece stands.
+    fn standing(&self, who: CombatantId) -> crate::Standing {
+        if self.stands(who) {
+            crate::Standing::Up
+        } else {
+            crate::Standing::Down
+        }
+    }
+
+    /// Over when at most one side has anyone standing. The fight is won by rout
+    /// ([`EndReason::Routed`](crate::EndReason::Routed)) when any combatant out of it fled,
+    /// surrendered or was captured ([`Board::standing`]), else by beating the foes down.
     fn outcome_by_side(&self) -> Outcome {
         let mut standing: Option<SideId> = None;
         for i in 0..self.combatant_count() as u16 {
@@ -207,9 +220,16 @@ pub trait Board {
                 }
             }
         }
+        // Over: only now ask how the losers left (the hot path of an ongoing fight never does).
+        let routed = (0..self.combatant_count() as u16).any(|i| {
+            let who = CombatantId(i);
+            debug_assert_eq!(self.standing(who).is_up(), self.stands(who), "{who:?}");
+            Some(self.side_of(who)) != standing && self.standing(who).has_routed()
+        });
+        let reason = crate::EndReason::of_losers(routed);
         match standing {
-            Some(side) => Outcome::Won(side),
-            None => Outcome::NoneStanding,
+            Some(side) => Outcome::Won(side, reason),
+            None => Outcome::NoneStanding(reason),
         }
     }
 }
@@ -217,6 +237,7 @@ pub trait Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{EndReason, Standing};
 
     /// (side, square, stands, blocks) per combatant.
     struct Toy(Vec<(u8, Pos, bool, bool)>);
@@ -260,9 +281,67 @@ mod tests {
         assert_eq!(board.nearest_foe(CombatantId(0)), Some(CombatantId(1)));
         assert_eq!(board.outcome_by_side(), Outcome::Ongoing);
         let won = Toy(vec![(0, p(0, 0), true, true), (1, p(1, 0), false, true)]);
-        assert_eq!(won.outcome_by_side(), Outcome::Won(SideId(0)));
+        assert_eq!(
+            won.outcome_by_side(),
+            Outcome::Won(SideId(0), EndReason::Defeated)
+        );
         let none = Toy(vec![(0, p(0, 0), false, true)]);
-        assert_eq!(none.outcome_by_side(), Outcome::NoneStanding);
+        assert_eq!(
+            none.outcome_by_side(),
+            Outcome::NoneStanding(EndReason::Defeated)
+        );
+    }
+
+    /// A board whose pieces carry a full standing (a ruleset with morale).
+    struct Morale(Vec<(u8, Standing)>);
+
+    impl Board for Morale {
+        fn combatant_count(&self) -> usize {
+            self.0.len()
+        }
+        fn piece(&self, who: CombatantId) -> Piece {
+            let (side, standing) = self.0[who.index()];
+            let square = Pos::new(i32::from(who.0), 0);
+            Piece::new(SideId(side), square, standing.is_up(), standing.is_up())
+        }
+        fn standing(&self, who: CombatantId) -> Standing {
+            self.0[who.index()].1
+        }
+    }
+
+    #[test]
+    fn a_fight_is_won_by_rout_when_a_foe_left_without_falling() {
+        use Standing::{Captured, Dead, Down, Fled, Surrendered, Up};
+        let won = |side| Outcome::Won(SideId(side), EndReason::Routed);
+        // Every goblin fled.
+        assert_eq!(
+            Morale(vec![(0, Up), (1, Fled), (1, Fled)]).outcome_by_side(),
+            won(0)
+        );
+        // A mix where none fights: one dead, one surrendered, one captured.
+        assert_eq!(
+            Morale(vec![(1, Dead), (0, Up), (1, Surrendered), (1, Captured)]).outcome_by_side(),
+            won(0)
+        );
+        // All fell: a win by kill, even if one of the winners fled.
+        assert_eq!(
+            Morale(vec![(0, Up), (0, Fled), (1, Dead), (1, Down)]).outcome_by_side(),
+            Outcome::Won(SideId(0), EndReason::Defeated)
+        );
+        // One goblin still fights while the others fled: not over.
+        assert_eq!(
+            Morale(vec![(0, Up), (1, Fled), (1, Up)]).outcome_by_side(),
+            Outcome::Ongoing
+        );
+        // Nobody fights: one side dead, the other fled.
+        assert_eq!(
+            Morale(vec![(0, Dead), (1, Fled)]).outcome_by_side(),
+            Outcome::NoneStanding(EndReason::Routed)
+        );
+        assert_eq!(
+            Morale(vec![(0, Dead), (1, Down)]).outcome_by_side(),
+            Outcome::NoneStanding(EndReason::Defeated)
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@
 use crate::grid::Pos;
 use crate::ids::{CombatantId, SideId};
 use crate::roster::Roster;
+use crate::ruleset::EndReason;
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 
@@ -55,21 +56,28 @@ pub enum AttackResult {
     Critical,
     /// A grievous hit (Spelljammer: a critical that also wears down armour).
     Grievous,
+    /// A critical fumble: a miss with a mishap (systems with fumble tables, OSR-R18, ODD-R11.2).
+    Fumble,
 }
 
 impl AttackResult {
-    /// `hit`, `miss`, `critical`.
+    /// `hit`, `miss`, `critical`, `grievous`, `fumble`.
     pub fn key(self) -> &'static str {
         match self {
             AttackResult::Miss => "miss",
             AttackResult::Hit => "hit",
             AttackResult::Critical => "critical",
             AttackResult::Grievous => "grievous",
+            AttackResult::Fumble => "fumble",
         }
     }
-    /// True for any hit.
+    /// True for any hit (a fumble is a miss).
     pub fn is_hit(self) -> bool {
-        !matches!(self, AttackResult::Miss)
+        !matches!(self, AttackResult::Miss | AttackResult::Fumble)
+    }
+    /// True for a critical hit, grievous ones included.
+    pub fn is_critical(self) -> bool {
+        matches!(self, AttackResult::Critical | AttackResult::Grievous)
     }
 }
 
@@ -406,11 +414,15 @@ pub enum Event {
         winner: Option<SideId>,
         /// Rounds played.
         rounds: u32,
-        /// True when a limit (rounds, or answers per fight) stopped the fight.
-        stalemate: bool,
+        /// Why: the foes fell, the foes routed, or a limit (rounds, or answers per fight)
+        /// stopped the fight (a stalemate).
+        reason: EndReason,
         /// The limit that stopped the fight inside a round (e.g. "answers per fight"); `None`
         /// for the round limit and for fights that ended on their own.
         limit: Option<&'static str>,
+        /// How each losing side left the fight ([`EndReason::Defeated`] or
+        /// [`EndReason::Routed`]), in side order; empty for a stalemate.
+        losers: Vec<(SideId, EndReason)>,
     },
 }
 
@@ -818,27 +830,37 @@ impl Event {
             Event::End {
                 winner,
                 rounds,
-                stalemate,
+                reason,
                 limit,
-            } => match (winner, stalemate) {
-                (_, true) => {
-                    let plural = if *rounds == 1 { "round" } else { "rounds" };
-                    let what = limit.unwrap_or("round");
-                    let _ = write!(s, "stalemate: {what} limit reached after {rounds} {plural}");
+                losers,
+            } => {
+                let plural = if *rounds == 1 { "round" } else { "rounds" };
+                match (winner, reason) {
+                    (_, EndReason::Limit) => {
+                        let what = limit.unwrap_or("round");
+                        let _ =
+                            write!(s, "stalemate: {what} limit reached after {rounds} {plural}");
+                    }
+                    (Some(side), _) => {
+                        let _ = write!(
+                            s,
+                            "{} win after {rounds} {plural}: {}",
+                            roster.sides[side.index()].name,
+                            losers_text(losers, roster)
+                        );
+                    }
+                    (None, EndReason::Defeated) => {
+                        let _ = write!(s, "nobody is left standing after {rounds} {plural}");
+                    }
+                    (None, EndReason::Routed) => {
+                        let _ = write!(
+                            s,
+                            "nobody is left fighting after {rounds} {plural}: {}",
+                            losers_text(losers, roster)
+                        );
+                    }
                 }
-                (Some(side), _) => {
-                    let plural = if *rounds == 1 { "round" } else { "rounds" };
-                    let _ = write!(
-                        s,
-                        "{} win after {rounds} {plural}",
-                        roster.sides[side.index()].name
-                    );
-                }
-                (None, _) => {
-                    let plural = if *rounds == 1 { "round" } else { "rounds" };
-                    let _ = write!(s, "nobody is left standing after {rounds} {plural}");
-                }
-            },
+            }
         }
         s
     }
@@ -1022,15 +1044,21 @@ impl Event {
             Event::End {
                 winner,
                 rounds,
-                stalemate,
+                reason,
                 limit,
+                losers,
             } => {
-                let mut end = json!({"winner": winner.map(|s| roster.side_key(s).to_string()),
-                        "rounds": rounds, "stalemate": stalemate});
-                if *stalemate {
-                    end["reason"] = json!(format!("{} limit", limit.unwrap_or("round")));
-                }
-                end
+                let text = match reason {
+                    EndReason::Limit => format!("{} limit", limit.unwrap_or("round")),
+                    _ => losers_text(losers, roster),
+                };
+                let losers: Vec<Value> = losers
+                    .iter()
+                    .map(|(side, by)| json!({"side": roster.side_key(*side), "by": by.key()}))
+                    .collect();
+                json!({"winner": winner.map(|s| roster.side_key(s).to_string()),
+                       "rounds": rounds, "stalemate": *reason == EndReason::Limit,
+                       "ending": reason.key(), "reason": text, "losers": losers})
             }
         };
         if let Value::Object(map) = &mut v {
@@ -1042,6 +1070,37 @@ impl Event {
             return Value::Object(out);
         }
         v
+    }
+}
+
+/// A side's name inside a sentence: "The goblins" becomes "the goblins".
+fn side_in_sentence(name: &str) -> String {
+    match name.strip_prefix("The ") {
+        Some(rest) => format!("the {rest}"),
+        None => name.to_string(),
+    }
+}
+
+/// How the losing sides left the fight, in words: "the goblins routed", "the orcs fell",
+/// "the goblins routed and the wolves fell".
+fn losers_text(losers: &[(SideId, EndReason)], roster: &Roster) -> String {
+    let parts: Vec<String> = losers
+        .iter()
+        .map(|(side, by)| {
+            let verb = match by {
+                EndReason::Routed => "routed",
+                EndReason::Defeated | EndReason::Limit => "fell",
+            };
+            format!(
+                "{} {verb}",
+                side_in_sentence(&roster.sides[side.index()].name)
+            )
+        })
+        .collect();
+    match parts.split_last() {
+        None => "nobody was left to fight them".to_string(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
     }
 }
 

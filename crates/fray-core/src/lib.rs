@@ -42,5 +42,7 @@ pub use protocol::{
     Answer, ChoiceRequest, Chooser, Illegal, Interrupt, Keep, RollRequest, Rolled, MAX_POOL_DICE,
 };
 pub use roster::Roster;
-pub use ruleset::{Outcome, RuleStatus, Ruleset, RulesetBundle, RulesetId, Tally};
+pub use ruleset::{
+    EndReason, Outcome, RuleStatus, Ruleset, RulesetBundle, RulesetId, Standing, Tally,
+};
 pub use runner::{replay, run_fight, FightEnd, Limits, Table};

@@ -82,23 +82,120 @@ impl RulesetId {
     }
 }
 
-/// Whether a fight is over, and who won.
+/// Whether a fight is over, who won, and why.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// Two or more sides can still fight.
     Ongoing,
-    /// Only this side has anyone able to fight.
-    Won(SideId),
+    /// Only this side has anyone able to fight; the others were beaten as the reason says.
+    Won(SideId, EndReason),
     /// Nobody is left able to fight.
-    NoneStanding,
+    NoneStanding(EndReason),
+}
+
+/// Why a fight ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum EndReason {
+    /// Every combatant out of the fight is down or dead: it was won by beating the foes down
+    /// ("by kill").
+    #[default]
+    Defeated,
+    /// Nobody on the losing sides fights on, and at least one of them fled, surrendered or was
+    /// captured rather than fell ("the goblins routed"; OD&D morale, ODD-R5.6, ODD-R32.2).
+    Routed,
+    /// A limit stopped the fight: the round limit, or a limit reached inside a round (the
+    /// answers per fight). Never an [`Outcome`] of the rules; only a [`crate::FightEnd`]'s.
+    Limit,
+}
+
+impl EndReason {
+    /// `defeated`, `routed`, `limit`: the word in JSON and CSV.
+    pub fn key(self) -> &'static str {
+        match self {
+            EndReason::Defeated => "defeated",
+            EndReason::Routed => "routed",
+            EndReason::Limit => "limit",
+        }
+    }
+
+    /// How a side that lost left the fight, given whether any of its members routed (fled,
+    /// surrendered or was captured) rather than fell.
+    pub fn of_losers(any_routed: bool) -> EndReason {
+        if any_routed {
+            EndReason::Routed
+        } else {
+            EndReason::Defeated
+        }
+    }
+}
+
+/// Where a combatant stands in a fight: still fighting, fallen (down or dead), or gone from the
+/// fight without falling (fled, surrendered, captured).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub enum Standing {
+    /// Able to fight.
+    #[default]
+    Up,
+    /// Unable to act (unconscious, dying, helpless) but alive.
+    Down,
+    /// Dead (a unit: slain to a man, ODD-R31.5).
+    Dead,
+    /// Ran away and out of the fight (a failed morale check, ODD-R5.6; a Run Away, OSR-A51).
+    Fled,
+    /// Gave up (a GM's ruling, ODD-A35).
+    Surrendered,
+    /// Taken prisoner.
+    Captured,
+}
+
+impl Standing {
+    /// Every standing, in a fixed order.
+    pub const ALL: [Standing; 6] = [
+        Standing::Up,
+        Standing::Down,
+        Standing::Dead,
+        Standing::Fled,
+        Standing::Surrendered,
+        Standing::Captured,
+    ];
+
+    /// `up`, `down`, `dead`, `fled`, `surrendered`, `captured`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Standing::Up => "up",
+            Standing::Down => "down",
+            Standing::Dead => "dead",
+            Standing::Fled => "fled",
+            Standing::Surrendered => "surrendered",
+            Standing::Captured => "captured",
+        }
+    }
+
+    /// Still able to fight.
+    pub fn is_up(self) -> bool {
+        self == Standing::Up
+    }
+
+    /// Fallen: down or dead.
+    pub fn has_fallen(self) -> bool {
+        matches!(self, Standing::Down | Standing::Dead)
+    }
+
+    /// Gone from the fight without falling: fled, surrendered or captured.
+    pub fn has_routed(self) -> bool {
+        matches!(
+            self,
+            Standing::Fled | Standing::Surrendered | Standing::Captured
+        )
+    }
 }
 
 /// One combatant's standing at the end of a fight, for statistics.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Tally {
     /// Its side.
     pub side: SideId,
-    /// Hit points left.
+    /// Hit points left (a unit: its hit-point total).
     pub hp: i32,
     /// Hit points at full health.
     pub max_hp: i32,
@@ -106,10 +203,56 @@ pub struct Tally {
     pub dealt: i32,
     /// Damage it took.
     pub taken: i32,
-    /// Out of the fight (unable to act).
-    pub down: bool,
+    /// Up, down, dead, fled, surrendered or captured.
+    pub standing: Standing,
+    /// Figures it stands for: the men of a mass-combat unit (ODD-R31), 1 for a single combatant.
+    pub figures: u32,
+    /// Figures still alive at the end, whatever the standing (a unit's men alive, ODD-R31.6;
+    /// a single combatant: 1, or 0 when dead).
+    pub figures_left: u32,
+}
+
+impl Default for Tally {
+    /// A single combatant, up, of the first side, with no hit points.
+    fn default() -> Self {
+        Tally::single(SideId::default(), 0, 0, Standing::Up)
+    }
+}
+
+impl Tally {
+    /// A single combatant (one figure, alive unless dead) that has dealt and taken no damage yet.
+    pub fn single(side: SideId, hp: i32, max_hp: i32, standing: Standing) -> Tally {
+        Tally {
+            side,
+            hp,
+            max_hp,
+            dealt: 0,
+            taken: 0,
+            standing,
+            figures: 1,
+            figures_left: u32::from(standing != Standing::Dead),
+        }
+    }
+
+    /// Still able to fight.
+    pub fn is_up(&self) -> bool {
+        self.standing.is_up()
+    }
+
+    /// Down or dead (out of the fight by its wounds).
+    pub fn is_down(&self) -> bool {
+        self.standing.has_fallen()
+    }
+
     /// Dead.
-    pub dead: bool,
+    pub fn is_dead(&self) -> bool {
+        self.standing == Standing::Dead
+    }
+
+    /// Fled, surrendered or captured.
+    pub fn has_routed(&self) -> bool {
+        self.standing.has_routed()
+    }
 }
 
 /// One rule system. Rules do no I/O and own no randomness: every die and every decision goes
@@ -190,12 +333,31 @@ impl RuleStatus {
 /// Which extra outcomes an attack can have, for exact odds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Criticals {
-    /// None (C&C has no critical hits).
+    /// None (C&C has no critical hits and no fumbles).
     None,
     /// Critical hits.
     Critical,
     /// Critical and grievous hits (Spelljammer).
     Grievous,
+    /// Critical hits and critical fumbles (OSR-R17/R18; OD&D's natural 1, ODD-R11).
+    CriticalAndFumble,
+}
+
+impl Criticals {
+    /// Attacks can be critical hits.
+    pub fn has_critical(self) -> bool {
+        self != Criticals::None
+    }
+
+    /// Attacks can be grievous hits.
+    pub fn has_grievous(self) -> bool {
+        self == Criticals::Grievous
+    }
+
+    /// Attacks can be fumbles.
+    pub fn has_fumble(self) -> bool {
+        self == Criticals::CriticalAndFumble
+    }
 }
 
 /// One attack played alone from a state, for exact odds (`fray odds`).

@@ -8,7 +8,7 @@ use crate::protocol::{
     Answer, ChoiceRequest, Chooser, Interrupt, Question, RollPurpose, RollRequest, Rolled,
     MAX_POOL_DICE,
 };
-use crate::ruleset::{Outcome, Ruleset};
+use crate::ruleset::{EndReason, Outcome, Ruleset};
 
 /// Limits on one fight's work; hitting one is an error or a stalemate, never a hang.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,11 +40,24 @@ pub struct FightEnd {
     pub winner: Option<SideId>,
     /// Rounds played.
     pub rounds: u32,
-    /// True when a limit stopped the fight: the round limit, or a limit reached inside a round.
-    pub stalemate: bool,
+    /// Why it ended: the foes beaten down, routed, or a limit ([`EndReason::Limit`], a
+    /// stalemate).
+    pub reason: EndReason,
     /// The limit reached inside a round that stopped the fight (e.g. "answers per fight");
     /// `None` for the round limit and for fights that ended on their own.
     pub limit: Option<&'static str>,
+}
+
+impl FightEnd {
+    /// True when a limit stopped the fight: the round limit, or a limit reached inside a round.
+    pub fn stalemate(&self) -> bool {
+        self.reason == EndReason::Limit
+    }
+
+    /// Won (by anyone) because the foes routed rather than fell.
+    pub fn by_rout(&self) -> bool {
+        self.reason == EndReason::Routed
+    }
 }
 
 /// The rules' window on the world: dice and decisions come in, events go out.
@@ -283,7 +296,7 @@ pub fn run_fight<R: Ruleset>(
     let mut end = FightEnd {
         winner: None,
         rounds: 0,
-        stalemate: true,
+        reason: EndReason::Limit,
         limit: None,
     };
     // A limit reached inside the fight (answers per fight) ends it as a stalemate with that
@@ -317,28 +330,48 @@ pub fn run_fight<R: Ruleset>(
     table.emit(|| Event::End {
         winner: end.winner,
         rounds: end.rounds,
-        stalemate: end.stalemate,
+        reason: end.reason,
         limit: end.limit,
+        losers: losers::<R>(state, &end),
     });
     Ok(end)
 }
 
 fn finished<R: Ruleset>(state: &R::State, round: u32) -> Option<FightEnd> {
-    match R::outcome(state) {
-        Outcome::Ongoing => None,
-        Outcome::Won(side) => Some(FightEnd {
-            winner: Some(side),
-            rounds: round,
-            stalemate: false,
-            limit: None,
-        }),
-        Outcome::NoneStanding => Some(FightEnd {
-            winner: None,
-            rounds: round,
-            stalemate: false,
-            limit: None,
-        }),
+    let (winner, reason) = match R::outcome(state) {
+        Outcome::Ongoing => return None,
+        Outcome::Won(side, reason) => (Some(side), reason),
+        Outcome::NoneStanding(reason) => (None, reason),
+    };
+    Some(FightEnd {
+        winner,
+        rounds: round,
+        reason,
+        limit: None,
+    })
+}
+
+/// How each side that lost left a finished fight, in side order: routed when any of its members
+/// fled, surrendered or was captured, else defeated. Empty for a stalemate. Built only for the
+/// event log (it reads the tallies).
+fn losers<R: Ruleset>(state: &R::State, end: &FightEnd) -> Vec<(SideId, EndReason)> {
+    if end.stalemate() {
+        return Vec::new();
     }
+    let mut tallies = Vec::new();
+    R::tallies(state, &mut tallies);
+    let sides = R::roster(state).sides.len();
+    (0..sides)
+        .filter_map(|i| {
+            let side = SideId(u8::try_from(i).ok()?);
+            let mut members = tallies.iter().filter(|t| t.side == side).peekable();
+            if Some(side) == end.winner || members.peek().is_none() {
+                return None;
+            }
+            let routed = members.any(|t| t.has_routed());
+            Some((side, EndReason::of_losers(routed)))
+        })
+        .collect()
 }
 
 /// Replays a recorded fight: `answers` must be the log of a fight from this `state`.

@@ -349,7 +349,7 @@ pub fn advance<R: Ruleset>(
     match result {
         Ok(end) if next < log.len() => Stop::Broken {
             position: next,
-            interrupt: Interrupt::Limit(if end.stalemate {
+            interrupt: Interrupt::Limit(if end.stalemate() {
                 "the fight's limits"
             } else {
                 "the end of the fight"

@@ -1,6 +1,6 @@
 //! Exact odds of one attack: every die result enumerated with its exact probability (see
-//! `fray_core::odds`), summarised as P(miss), P(hit), P(critical), the damage pmf and P(target at
-//! or below 0 hit points).
+//! `fray_core::odds`), summarised as P(miss), P(hit), P(critical), P(fumble) where the system
+//! has fumble tables, the damage pmf and P(target at or below 0 hit points).
 
 use fray_core::event::{AttackResult, Event};
 use fray_core::odds::{enumerate_with, OddsError};
@@ -26,6 +26,9 @@ pub struct OddsReport {
     pub critical: Option<BigRational>,
     /// P(a grievous hit), for systems that have them (Spelljammer).
     pub grievous: Option<BigRational>,
+    /// P(a critical fumble: a miss with a mishap), for systems with fumble tables. Fumbles are
+    /// also counted in `miss` when no attack of the action hit.
+    pub fumble: Option<BigRational>,
     /// Damage dealt to the target (normal + subdual) and its probability.
     pub damage: Vec<(i32, BigRational)>,
     /// P(the target is at or below 0 hit points afterwards).
@@ -84,6 +87,7 @@ fn classify(events: &[(u32, Event)], a: CombatantId, t: CombatantId) -> Sample {
         hit: false,
         critical: false,
         grievous: false,
+        fumble: false,
         damage: 0,
         down: false,
     };
@@ -96,7 +100,9 @@ fn classify(events: &[(u32, Event)], a: CombatantId, t: CombatantId) -> Sample {
                 ..
             } if *attacker == a && *target == t => {
                 sample.hit |= result.is_hit();
-                sample.critical |= *result == AttackResult::Critical;
+                sample.critical |= result.is_critical();
+                sample.grievous |= *result == AttackResult::Grievous;
+                sample.fumble |= *result == AttackResult::Fumble;
             }
             Event::Strike {
                 attacker,
@@ -105,9 +111,9 @@ fn classify(events: &[(u32, Event)], a: CombatantId, t: CombatantId) -> Sample {
                 ..
             } if *attacker == a && *target == t => {
                 sample.hit |= result.is_hit();
-                sample.critical |=
-                    matches!(result, AttackResult::Critical | AttackResult::Grievous);
+                sample.critical |= result.is_critical();
                 sample.grievous |= *result == AttackResult::Grievous;
+                sample.fumble |= *result == AttackResult::Fumble;
             }
             Event::Damage {
                 target,
@@ -140,7 +146,7 @@ where
     let (a, t) = pair(roster, attacker, target)?;
     let zero = || BigRational::zero();
     let (mut miss, mut hit, mut crit, mut down) = (zero(), zero(), zero(), zero());
-    let mut grievous = zero();
+    let (mut grievous, mut fumble) = (zero(), zero());
     let mut damage: BTreeMap<i32, BigRational> = BTreeMap::new();
     // Each branch is folded into the totals as soon as it ends: nothing per branch is kept.
     let branches = enumerate_with::<R>(
@@ -160,6 +166,9 @@ where
             if outcome.grievous {
                 grievous += probability;
             }
+            if outcome.fumble {
+                fumble += probability;
+            }
             *damage.entry(outcome.damage).or_insert_with(zero) += probability;
             if outcome.down {
                 down += probability;
@@ -177,8 +186,9 @@ where
         target: roster.key(t).to_string(),
         miss,
         hit,
-        critical: (criticals != Criticals::None).then_some(crit),
-        grievous: (criticals == Criticals::Grievous).then_some(grievous),
+        critical: criticals.has_critical().then_some(crit),
+        grievous: criticals.has_grievous().then_some(grievous),
+        fumble: criticals.has_fumble().then_some(fumble),
         damage: damage.into_iter().collect(),
         down,
         branches,
@@ -194,6 +204,8 @@ pub struct Sample {
     pub critical: bool,
     /// A grievous hit.
     pub grievous: bool,
+    /// A critical fumble.
+    pub fumble: bool,
     /// Damage dealt to the target.
     pub damage: i32,
     /// The target ended at or below 0 hit points.

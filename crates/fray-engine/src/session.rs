@@ -152,7 +152,7 @@ impl Session {
             stop: Stop::Ended(fray_core::FightEnd {
                 winner: None,
                 rounds: 0,
-                stalemate: false,
+                reason: fray_core::ruleset::EndReason::Defeated,
                 limit: None,
             }),
             state_hash: 0,

@@ -206,6 +206,7 @@ fn bench_odds_match_the_hand_computation() {
     assert_eq!(o.miss.to_string(), "7/20");
     assert_eq!(o.down.to_string(), "39/80");
     assert!(o.critical.is_none());
+    assert!(o.fumble.is_none(), "C&C has no fumbles");
     let damage: Vec<(i32, String)> = o.damage.iter().map(|(d, p)| (*d, p.to_string())).collect();
     assert_eq!(damage[0], (0, "7/20".to_string()));
     assert_eq!(damage[1], (3, "13/160".to_string()));

@@ -1,8 +1,9 @@
 //! `--csv FILE`: one row per run, streamed to the file chunk by chunk (never held in memory).
 //!
 //! Columns: `[variant,]run,seed,winner,rounds,stalemate,none_standing,standing_<side>…,
-//! hp_left_<side>…`. `winner` is the side's id, empty when nobody won; `stalemate` is `true` when
-//! the round limit stopped the fight.
+//! hp_left_<side>…,ending`. `winner` is the side's id, empty when nobody won; `stalemate` is
+//! `true` when a limit stopped the fight; `ending` is why the fight ended (`defeated`, `routed`
+//! or `limit`; last, so that the earlier columns keep their places).
 
 use crate::rows::RunRows;
 use std::io::Write;
@@ -41,7 +42,7 @@ impl<W: Write> CsvWriter<W> {
             header.push_str(",hp_left_");
             header.push_str(&field(side));
         }
-        header.push('\n');
+        header.push_str(",ending\n");
         out.write_all(header.as_bytes())?;
         Ok(CsvWriter {
             out,
@@ -65,11 +66,16 @@ impl<W: Write> CsvWriter<W> {
                 .winner
                 .and_then(|w| self.sides.get(w.index()))
                 .map_or(String::new(), |s| field(s));
-            let none_standing = row.end.winner.is_none() && !row.end.stalemate;
+            let none_standing = row.end.winner.is_none() && !row.end.stalemate();
             let _ = write!(
                 text,
                 "{},{},{},{},{},{}",
-                row.run, row.seed, winner, row.end.rounds, row.end.stalemate, none_standing
+                row.run,
+                row.seed,
+                winner,
+                row.end.rounds,
+                row.end.stalemate(),
+                none_standing
             );
             for n in row.standing {
                 let _ = write!(text, ",{n}");
@@ -77,7 +83,7 @@ impl<W: Write> CsvWriter<W> {
             for hp in row.hp_left {
                 let _ = write!(text, ",{hp}");
             }
-            text.push('\n');
+            let _ = writeln!(text, ",{}", row.end.reason.key());
         }
         self.out.write_all(text.as_bytes())
     }
@@ -92,22 +98,19 @@ impl<W: Write> CsvWriter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fray_core::{FightEnd, SideId, Tally};
+    use fray_core::{EndReason, FightEnd, SideId, Standing, Tally};
 
     #[test]
     fn writes_a_header_and_rows() {
         let mut rows = RunRows::new(2);
-        let t = |side: u8, hp: i32, down: bool| Tally {
-            side: SideId(side),
-            hp,
-            max_hp: 8,
-            down,
-            ..Tally::default()
+        let t = |side: u8, hp: i32, down: bool| {
+            let standing = if down { Standing::Down } else { Standing::Up };
+            Tally::single(SideId(side), hp, 8, standing)
         };
         let won = FightEnd {
             winner: Some(SideId(1)),
             rounds: 3,
-            stalemate: false,
+            reason: EndReason::Routed,
             limit: None,
         };
         rows.push(
@@ -119,7 +122,7 @@ mod tests {
         let limit = FightEnd {
             winner: None,
             rounds: 9,
-            stalemate: true,
+            reason: EndReason::Limit,
             limit: None,
         };
         rows.push(
@@ -133,9 +136,9 @@ mod tests {
         let text = String::from_utf8(w.finish().unwrap()).unwrap();
         assert_eq!(
             text,
-            "variant,run,seed,winner,rounds,stalemate,none_standing,standing_a,standing_\"b,c\",hp_left_a,hp_left_\"b,c\"\n\
-             orc.count=2,0,77,\"b,c\",3,false,false,0,2,0,8\n\
-             orc.count=2,1,78,,9,true,false,1,1,1,5\n"
+            "variant,run,seed,winner,rounds,stalemate,none_standing,standing_a,standing_\"b,c\",hp_left_a,hp_left_\"b,c\",ending\n\
+             orc.count=2,0,77,\"b,c\",3,false,false,0,2,0,8,routed\n\
+             orc.count=2,1,78,,9,true,false,1,1,1,5,limit\n"
         );
     }
 }

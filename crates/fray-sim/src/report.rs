@@ -156,6 +156,10 @@ pub fn body_json(ctx: &Context<'_>, result: &SimResult) -> Value {
                 "wins": side.wins,
                 "win_rate": rate(side.wins, runs),
                 "win_ci95": interval_json(wilson(side.wins, runs, Z95)),
+                "wins_by_kill": side.wins - side.wins_by_rout,
+                "win_by_kill_rate": rate(side.wins - side.wins_by_rout, runs),
+                "wins_by_rout": side.wins_by_rout,
+                "win_by_rout_rate": rate(side.wins_by_rout, runs),
                 "standing_mean": mean(side.standing_sum as f64, runs),
                 "standing_histogram": side.standing,
                 "hp_left_mean": mean(side.hp_left_sum as f64, runs),
@@ -182,6 +186,14 @@ pub fn body_json(ctx: &Context<'_>, result: &SimResult) -> Value {
                 "down_rate": rate(c.down, runs),
                 "dead": c.dead,
                 "dead_rate": rate(c.dead, runs),
+                "fled": c.fled,
+                "fled_rate": rate(c.fled, runs),
+                "surrendered": c.surrendered,
+                "surrendered_rate": rate(c.surrendered, runs),
+                "captured": c.captured,
+                "captured_rate": rate(c.captured, runs),
+                "figures": c.figures,
+                "figures_left_mean": mean(c.figures_left_sum as f64, runs),
             })
         })
         .collect();
@@ -284,8 +296,15 @@ pub fn text(ctx: &Context<'_>, result: &SimResult) -> String {
             percent(i.high)
         );
     };
+    // The split by kind is shown once any fight was won by rout (never in systems without
+    // morale); the JSON always has it.
+    let any_rout = s.sides.iter().any(|side| side.wins_by_rout > 0);
     for (i, side) in s.sides.iter().enumerate() {
         outcome(side_wins(&roster.sides[i].name), side.wins);
+        if any_rout {
+            outcome("  by kill".to_string(), side.wins - side.wins_by_rout);
+            outcome("  by rout".to_string(), side.wins_by_rout);
+        }
     }
     outcome("Stalemate (a limit reached)".to_string(), s.round_limit);
     outcome("Nobody left standing".to_string(), s.none_standing);
@@ -343,19 +362,36 @@ pub fn text(ctx: &Context<'_>, result: &SimResult) -> String {
         .chain([4])
         .max()
         .unwrap_or(4);
+    // Columns for routs and for units' figures appear only when some fight had them.
+    let routs = s.combatants.iter().any(|c| c.routed() > 0);
+    let units = s.combatants.iter().any(|c| c.figures > 1);
     let _ = writeln!(
         out,
-        "Combatants (means per fight; how often down or dead at the end)"
+        "Combatants (means per fight; how often {} at the end)",
+        if routs {
+            "down, dead, fled, surrendered or captured"
+        } else {
+            "down or dead"
+        }
     );
-    let _ = writeln!(
-        out,
+    let mut header = format!(
         "  {:<name_width$} {:<side_width$} {:>8} {:>8} {:>8} {:>8} {:>8}",
         "combatant", "side", "dealt", "taken", "hp left", "down", "dead"
     );
+    if routs {
+        let _ = write!(
+            header,
+            " {:>8} {:>11} {:>8}",
+            "fled", "surrendered", "captured"
+        );
+    }
+    if units {
+        let _ = write!(header, " {:>12}", "figures left");
+    }
+    let _ = writeln!(out, "{header}");
     for (i, c) in s.combatants.iter().enumerate() {
         let info = &roster.combatants[i];
-        let _ = writeln!(
-            out,
+        let mut line = format!(
             "  {:<name_width$} {:<side_width$} {:>8.1} {:>8.1} {:>8.1} {:>8} {:>8}",
             info.name,
             roster.sides[info.side.index()].key,
@@ -365,6 +401,24 @@ pub fn text(ctx: &Context<'_>, result: &SimResult) -> String {
             percent(rate(c.down, runs)),
             percent(rate(c.dead, runs))
         );
+        if routs {
+            let _ = write!(
+                line,
+                " {:>8} {:>11} {:>8}",
+                percent(rate(c.fled, runs)),
+                percent(rate(c.surrendered, runs)),
+                percent(rate(c.captured, runs))
+            );
+        }
+        if units {
+            let figures = format!(
+                "{:.1} of {}",
+                mean(c.figures_left_sum as f64, runs),
+                c.figures
+            );
+            let _ = write!(line, " {figures:>12}");
+        }
+        let _ = writeln!(out, "{line}");
     }
 
     out.push('\n');
@@ -412,5 +466,127 @@ fn rounds_histogram(out: &mut String, s: &Stats) {
         let label = round_label(start, end);
         let bar = "#".repeat(((n as f64 / biggest as f64) * 40.0).round() as usize);
         let _ = writeln!(out, "  {label:>9}  {:>7}  {bar}", percent(rate(n, s.runs)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::Shape;
+    use fray_core::{EndReason, FightEnd, SideId, Standing, Tally};
+    use fray_engine::Library;
+
+    const ENCOUNTER: &str = "schema = 1\nruleset = \"cnc\"\nname = \"Rout test\"\n\
+        [[sides]]\nid = \"heroes\"\nname = \"The heroes\"\n\
+        [[sides]]\nid = \"goblins\"\nname = \"The goblins\"\n\
+        [[combatants]]\nid = \"hero\"\nname = \"Hero\"\nside = \"heroes\"\nat = [0, 0]\nmonster = \"orc\"\n\
+        [[combatants]]\nid = \"gob\"\nname = \"Goblin band\"\nside = \"goblins\"\nat = [0, 3]\nmonster = \"orc\"\n";
+
+    /// Reports of four fights: the heroes win twice by rout (a ten-figure goblin unit flees,
+    /// then surrenders), once by kill, and the goblins once by kill.
+    fn reports(routs: bool) -> (String, Value) {
+        let library = Library::embedded().expect("content loads");
+        let encounter = AnyEncounter::from_text("rout.toml", ENCOUNTER, &library).expect("loads");
+        let mut stats = Stats::new(&Shape::new(encounter.roster(), 10));
+        let hero = |standing| Tally::single(SideId(0), 5, 10, standing);
+        let unit = |standing, left| Tally {
+            figures: 10,
+            figures_left: left,
+            ..Tally::single(SideId(1), 4, 30, standing)
+        };
+        let end = |winner, reason| FightEnd {
+            winner: Some(SideId(winner)),
+            rounds: 3,
+            reason,
+            limit: None,
+        };
+        let (first, second) = if routs {
+            (Standing::Fled, Standing::Surrendered)
+        } else {
+            (Standing::Dead, Standing::Dead)
+        };
+        let by = if routs {
+            EndReason::Routed
+        } else {
+            EndReason::Defeated
+        };
+        let fights = [
+            (end(0, by), [hero(Standing::Up), unit(first, 6)]),
+            (end(0, by), [hero(Standing::Up), unit(second, 2)]),
+            (
+                end(0, EndReason::Defeated),
+                [hero(Standing::Up), unit(Standing::Dead, 0)],
+            ),
+            (
+                end(1, EndReason::Defeated),
+                [hero(Standing::Dead), unit(Standing::Up, 4)],
+            ),
+        ];
+        for (run, (end, tallies)) in fights.iter().enumerate() {
+            stats.record(run as u64, end, tallies);
+        }
+        let result = SimResult {
+            stats,
+            stop: Stop::Completed,
+            round_limit: 10,
+        };
+        let ctx = Context {
+            file: "rout.toml",
+            encounter: &encounter,
+            seed: 1,
+            requested_runs: 4,
+            max_rounds_flag: None,
+            target_ci: None,
+            replayable: true,
+        };
+        (text(&ctx, &result), json(&ctx, &result))
+    }
+
+    #[test]
+    fn wins_are_split_by_kill_and_by_rout() {
+        let (text, json) = reports(true);
+        let heroes = &json["sides"][0];
+        assert_eq!(heroes["wins"], 3);
+        assert_eq!(heroes["wins_by_kill"], 1);
+        assert_eq!(heroes["wins_by_rout"], 2);
+        assert_eq!(heroes["win_by_rout_rate"], 0.5);
+        assert_eq!(json["sides"][1]["wins_by_kill"], 1);
+        let unit = &json["combatants"][1];
+        assert_eq!(unit["fled"], 1);
+        assert_eq!(unit["fled_rate"], 0.25);
+        assert_eq!(unit["surrendered"], 1);
+        assert_eq!(unit["captured"], 0);
+        assert_eq!(unit["figures"], 10);
+        assert_eq!(unit["figures_left_mean"], 3.0);
+        assert_eq!(json["combatants"][0]["figures"], 1);
+        let line = |start: &str| {
+            text.lines()
+                .find(|l| l.trim_start().starts_with(start))
+                .unwrap_or_else(|| panic!("no line {start:?} in\n{text}"))
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert!(line("The heroes win").starts_with("The heroes win 3 75.00%"));
+        assert!(line("by kill").starts_with("by kill 1 25.00%"));
+        assert!(line("by rout").starts_with("by rout 2 50.00%"));
+        assert!(text.contains("down, dead, fled, surrendered or captured"));
+        assert!(line("combatant").ends_with("fled surrendered captured figures left"));
+        assert!(
+            line("Goblin band").ends_with("25.00% 25.00% 0.00% 3.0 of 10"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn without_routs_or_units_the_text_has_no_extra_lines_or_columns() {
+        let (text, json) = reports(false);
+        assert!(!text.contains("by rout"), "{text}");
+        assert!(!text.contains("fled"), "{text}");
+        // The unit still has its figures column; the JSON always has every field.
+        assert!(text.contains("figures left"), "{text}");
+        assert_eq!(json["sides"][0]["wins_by_rout"], 0);
+        assert_eq!(json["sides"][0]["wins_by_kill"], 3);
+        assert_eq!(json["combatants"][1]["fled_rate"], 0.0);
     }
 }

@@ -49,7 +49,7 @@ impl RunRows {
             let s = s as usize;
             if s < self.sides {
                 self.hp_left[base + s] += i64::from(t.hp.max(0));
-                if !t.down {
+                if t.is_up() {
                     self.standing[base + s] += 1;
                 }
             }

@@ -5,7 +5,7 @@
 //! merging two of them is exact and order-independent: the simulator gets the same figures
 //! whatever the number of threads. Means, medians and rates are derived at the end.
 
-use fray_core::{FightEnd, Roster, Tally};
+use fray_core::{FightEnd, Roster, Standing, Tally};
 
 /// The fixed shape of one encounter's statistics.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +40,9 @@ impl Shape {
 pub struct SideStats {
     /// Fights this side won.
     pub wins: u64,
+    /// Of those, fights won because the foes routed (fled, surrendered or were captured) rather
+    /// than fell; the others were won by kill.
+    pub wins_by_rout: u64,
     /// Sum over fights of its members still standing at the end.
     pub standing_sum: u64,
     /// `standing[k]`: fights that ended with exactly `k` of its members standing.
@@ -63,10 +66,27 @@ pub struct CombatantStats {
     pub taken_sum: i64,
     /// Sum of hit points left (negative counts as 0).
     pub hp_left_sum: i64,
-    /// Fights it ended out of the fight (unable to act).
+    /// Fights it ended fallen: down (unable to act) or dead.
     pub down: u64,
     /// Fights it ended dead.
     pub dead: u64,
+    /// Fights it ended having fled.
+    pub fled: u64,
+    /// Fights it ended having surrendered.
+    pub surrendered: u64,
+    /// Fights it ended captured.
+    pub captured: u64,
+    /// Figures it stands for (a unit's men; 1 for a single combatant).
+    pub figures: u32,
+    /// Sum of figures still alive at the end.
+    pub figures_left_sum: u64,
+}
+
+impl CombatantStats {
+    /// Fights it ended fled, surrendered or captured.
+    pub fn routed(&self) -> u64 {
+        self.fled + self.surrendered + self.captured
+    }
 }
 
 /// Figures over a set of fights.
@@ -131,7 +151,7 @@ impl Stats {
         if let Some(count) = self.rounds.get_mut(bin) {
             *count += 1;
         }
-        if end.stalemate {
+        if end.stalemate() {
             self.round_limit += 1;
             self.first_round_limit = earliest(self.first_round_limit, Some(run));
         } else if end.winner.is_none() {
@@ -141,6 +161,7 @@ impl Stats {
         for (i, side) in self.sides.iter_mut().enumerate() {
             if end.winner.is_some_and(|w| w.index() == i) {
                 side.wins += 1;
+                side.wins_by_rout += u64::from(end.by_rout());
                 side.first_win = earliest(side.first_win, Some(run));
             } else {
                 side.first_loss = earliest(side.first_loss, Some(run));
@@ -151,8 +172,13 @@ impl Stats {
             combatant.dealt_sum += i64::from(tally.dealt);
             combatant.taken_sum += i64::from(tally.taken);
             combatant.hp_left_sum += hp_left;
-            combatant.down += u64::from(tally.down);
-            combatant.dead += u64::from(tally.dead);
+            combatant.down += u64::from(tally.is_down());
+            combatant.dead += u64::from(tally.is_dead());
+            combatant.fled += u64::from(tally.standing == Standing::Fled);
+            combatant.surrendered += u64::from(tally.standing == Standing::Surrendered);
+            combatant.captured += u64::from(tally.standing == Standing::Captured);
+            combatant.figures = combatant.figures.max(tally.figures);
+            combatant.figures_left_sum += u64::from(tally.figures_left);
             let s = tally.side.index();
             if let Some(side) = self.sides.get_mut(s) {
                 side.hp_left_sum += hp_left;
@@ -169,11 +195,12 @@ impl Stats {
         }
     }
 
-    /// How many of `side`'s members were standing at the end of a fight with these tallies.
+    /// How many of `side`'s members were standing (up, able to fight) at the end of a fight
+    /// with these tallies.
     pub fn standing_of(tallies: &[Tally], side: usize) -> u32 {
         tallies
             .iter()
-            .filter(|t| t.side.index() == side && !t.down)
+            .filter(|t| t.side.index() == side && t.is_up())
             .count() as u32
     }
 
@@ -188,6 +215,7 @@ impl Stats {
         }
         for (a, b) in self.sides.iter_mut().zip(&other.sides) {
             a.wins += b.wins;
+            a.wins_by_rout += b.wins_by_rout;
             a.standing_sum += b.standing_sum;
             for (x, y) in a.standing.iter_mut().zip(&b.standing) {
                 *x += y;
@@ -203,6 +231,11 @@ impl Stats {
             a.hp_left_sum += b.hp_left_sum;
             a.down += b.down;
             a.dead += b.dead;
+            a.fled += b.fled;
+            a.surrendered += b.surrendered;
+            a.captured += b.captured;
+            a.figures = a.figures.max(b.figures);
+            a.figures_left_sum += b.figures_left_sum;
         }
         self.first_round_limit = earliest(self.first_round_limit, other.first_round_limit);
         self.first_none_standing = earliest(self.first_none_standing, other.first_none_standing);
@@ -249,7 +282,7 @@ pub fn mean(sum: f64, runs: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fray_core::SideId;
+    use fray_core::{EndReason, SideId};
 
     fn shape() -> Shape {
         Shape {
@@ -260,14 +293,28 @@ mod tests {
     }
 
     fn tally(side: u8, hp: i32, down: bool) -> Tally {
+        let standing = match (down, hp <= -10) {
+            (_, true) => Standing::Dead,
+            (true, false) => Standing::Down,
+            (false, false) => Standing::Up,
+        };
         Tally {
-            side: SideId(side),
-            hp,
-            max_hp: 10,
             dealt: 3,
             taken: 10 - hp,
-            down,
-            dead: hp <= -10,
+            ..Tally::single(SideId(side), hp, 10, standing)
+        }
+    }
+
+    fn end(winner: Option<u8>, rounds: u32, stalemate: bool) -> FightEnd {
+        FightEnd {
+            winner: winner.map(SideId),
+            rounds,
+            reason: if stalemate {
+                EndReason::Limit
+            } else {
+                EndReason::Defeated
+            },
+            limit: None,
         }
     }
 
@@ -281,13 +328,7 @@ mod tests {
             ),
             tally(1, 2, winner != Some(1)),
         ];
-        let end = FightEnd {
-            winner: winner.map(SideId),
-            rounds,
-            stalemate,
-            limit: None,
-        };
-        stats.record(run, &end, &tallies);
+        stats.record(run, &end(winner, rounds, stalemate), &tallies);
     }
 
     #[test]
@@ -314,6 +355,73 @@ mod tests {
         assert_eq!(s.sides[1].standing, vec![3, 0, 1]);
         assert_eq!(s.sides[0].standing, vec![3, 1]);
         assert_eq!(s.combatants[1].dead, 3);
+        assert_eq!(s.sides[0].wins_by_rout, 0, "every win was by kill");
+        assert_eq!(s.combatants[0].routed(), 0);
+        // Single combatants: one figure, alive unless dead.
+        assert_eq!(s.combatants[1].figures, 1);
+        assert_eq!(s.combatants[1].figures_left_sum, 1);
+    }
+
+    #[test]
+    fn records_routs_and_figures() {
+        let mut s = Stats::new(&shape());
+        let hero = Tally::single(SideId(0), 6, 10, Standing::Up);
+        // A unit of ten goblins: four men left when it fled (ODD-R31.6).
+        let unit = |standing, figures_left| Tally {
+            figures: 10,
+            figures_left,
+            ..Tally::single(SideId(1), 12, 30, standing)
+        };
+        let shaman = |standing| Tally::single(SideId(1), 0, 5, standing);
+        let routed = FightEnd {
+            reason: EndReason::Routed,
+            ..end(Some(0), 4, false)
+        };
+        let fights = [
+            (
+                routed,
+                [hero, unit(Standing::Fled, 4), shaman(Standing::Dead)],
+            ),
+            (
+                routed,
+                [
+                    hero,
+                    unit(Standing::Surrendered, 7),
+                    shaman(Standing::Captured),
+                ],
+            ),
+            (
+                end(Some(0), 6, false),
+                [hero, unit(Standing::Dead, 0), shaman(Standing::Down)],
+            ),
+        ];
+        for (run, (end, tallies)) in fights.iter().enumerate() {
+            s.record(run as u64, end, tallies);
+        }
+        assert_eq!((s.sides[0].wins, s.sides[0].wins_by_rout), (3, 2));
+        let (goblins, priest) = (s.combatants[1], s.combatants[2]);
+        assert_eq!(
+            (goblins.fled, goblins.surrendered, goblins.captured),
+            (1, 1, 0)
+        );
+        assert_eq!(
+            (goblins.down, goblins.dead),
+            (1, 1),
+            "a dead unit has also fallen"
+        );
+        assert_eq!((goblins.figures, goblins.figures_left_sum), (10, 11));
+        assert_eq!((priest.captured, priest.down, priest.dead), (1, 2, 1));
+        assert_eq!(priest.routed(), 1);
+        // A side's members standing count only those up: the fled unit is not standing.
+        assert_eq!(s.sides[1].standing, vec![3, 0, 0]);
+        // Merging splits of the same fights gives the same figures.
+        let (mut head, mut tail) = (Stats::new(&shape()), Stats::new(&shape()));
+        for (run, (end, tallies)) in fights.iter().enumerate() {
+            let part = if run == 0 { &mut head } else { &mut tail };
+            part.record(run as u64, end, tallies);
+        }
+        tail.merge(&head);
+        assert_eq!(tail, s);
     }
 
     #[test]

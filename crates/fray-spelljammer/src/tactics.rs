@@ -682,7 +682,7 @@ mod tests {
                 &limits,
             );
             match end {
-                Ok(end) => assert!(!end.stalemate, "seed {seed}: no winner in 30 rounds"),
+                Ok(end) => assert!(!end.stalemate(), "seed {seed}: no winner in 30 rounds"),
                 Err(e) => panic!("seed {seed}: {e:?}"),
             }
             if let Some(f) = driver.failure {

@@ -134,9 +134,9 @@ impl Ruleset for KeptDice {
 
     fn outcome(state: &KeptState) -> Outcome {
         if state.hit() {
-            Outcome::Won(SideId(0))
+            Outcome::Won(SideId(0), fray_core::ruleset::EndReason::Defeated)
         } else if state.rolls.len() >= state.shots {
-            Outcome::Won(SideId(1))
+            Outcome::Won(SideId(1), fray_core::ruleset::EndReason::Defeated)
         } else {
             Outcome::Ongoing
         }

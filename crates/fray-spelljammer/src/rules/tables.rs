@@ -801,6 +801,7 @@ mod tests {
             Hit => 1,
             Critical => 2,
             Grievous => 3,
+            AttackResult::Fumble => panic!("Spelljammer has no fumbles (SJ-R7)"),
         };
         for msc in -20..=150 {
             for roll in 1..100 {
