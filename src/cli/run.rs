@@ -6,6 +6,7 @@
 use super::{output, CliError};
 use fray_core::answer::{parse_roll_answer, AnswerError};
 use fray_core::audience::{view_text, Viewer};
+use fray_core::intervention::Intervention;
 use fray_core::protocol::Answer;
 use fray_core::session::{Asked, By, Request, Stop};
 use fray_core::CombatantId;
@@ -55,7 +56,21 @@ const COMMANDS: &[(&str, &str)] = &[
         "fray plays WHO: a combatant, `orc-*`, `side:ID`, `gm` (world dice, rulings) or `all`",
     ),
     ("manual WHO", "a person answers for WHO"),
-    ("undo", "take back the last answer a person gave"),
+    ("hp WHO ±N", "GM: hit points up or down (`hp orc-2 -3`)"),
+    (
+        "cond WHO NAME [R]",
+        "GM: a condition for R rounds or until removed; `cond WHO -NAME` ends it",
+    ),
+    ("move WHO X Y", "GM: puts a combatant on a square"),
+    ("rule TEXT", "GM: a ruling in your words, kept in the log"),
+    (
+        "override N",
+        "GM: the last roll's result was N (or each die: `override 3 17`)",
+    ),
+    (
+        "undo",
+        "take back the last answer a person gave (an intervention too)",
+    ),
     ("redo", "give again the answer last taken back"),
     (
         "status",
@@ -236,7 +251,7 @@ impl Tracker {
     fn words(&self) -> Vec<String> {
         let mut words: Vec<String> = [
             "auto", "manual", "undo", "redo", "status", "log", "save", "help", "quit", "options",
-            "all", "gm",
+            "all", "gm", "hp", "cond", "move", "rule", "override",
         ]
         .iter()
         .map(|w| w.to_string())
@@ -447,21 +462,51 @@ fn handle(t: &mut Tracker, line: &str) -> Result<bool, CliError> {
                 }
             )
         }),
+        "hp" | "cond" | "move" | "rule" => match Intervention::parse(line) {
+            Some(Ok(intervention)) => {
+                let text = intervention.to_string();
+                t.session
+                    .intervene(intervention)
+                    .map(|()| format!("GM intervention: {text}\n"))
+                    .map_err(session_error)
+            }
+            Some(Err(usage)) => Err(usage),
+            None => Err(format!("`{line}` is not a command")),
+        },
+        "override" => {
+            let last_roll = t
+                .session
+                .log()
+                .iter()
+                .rev()
+                .find(|l| matches!(l.answer, Answer::Roll(_) | Answer::Dice(_)))
+                .map(|l| l.answer.to_string());
+            let numbers: Option<Vec<u32>> =
+                rest.split_whitespace().map(|w| w.parse().ok()).collect();
+            match (last_roll, numbers) {
+                (None, _) => Err("no roll was made yet".to_string()),
+                (_, None) => Err("override N (or each die: override 3 17)".to_string()),
+                (_, Some(n)) if n.is_empty() => {
+                    Err("override N (or each die: override 3 17)".to_string())
+                }
+                (Some(was), Some(n)) => {
+                    let answer = if n.len() == 1 {
+                        Answer::Roll(n[0])
+                    } else {
+                        Answer::Dice(n)
+                    };
+                    let now = answer.to_string();
+                    t.session
+                        .override_roll(answer)
+                        .map(|()| format!("the last roll ({was}) is now {now}\n"))
+                        .map_err(session_error)
+                }
+            }
+        }
         "r" | "roll" if rest.is_empty() => t
             .session
             .roll_for_me()
-            .map(|answer| match answer {
-                Answer::Dice(faces) => format!(
-                    "fray rolls {}\n",
-                    faces
-                        .iter()
-                        .map(u32::to_string)
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                ),
-                Answer::Roll(total) => format!("fray rolls {total}\n"),
-                Answer::Choice(_) => String::new(),
-            })
+            .map(|answer| format!("fray rolls {answer}\n"))
             .map_err(session_error),
         _ => answer(t, line),
     };

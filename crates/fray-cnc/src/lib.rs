@@ -113,6 +113,14 @@ impl Ruleset for Cnc {
     fn tactics(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
         tactics::choose(state, request)
     }
+
+    fn intervene(
+        state: &mut State,
+        table: &mut Table<'_, Self>,
+        intervention: &fray_core::intervention::Intervention,
+    ) -> Result<(), Interrupt> {
+        rules::intervene::intervene(state, table, intervention)
+    }
 }
 
 impl RulesetBundle for Cnc {

@@ -253,6 +253,10 @@ pub fn check_roll_answer(request: &RollRequest, answer: &Answer) -> Result<Rolle
             request: *request,
             choice: choice.clone(),
         }),
+        Answer::Intervene(intervention) => Err(AnswerError::NotARoll {
+            request: *request,
+            choice: intervention.to_string(),
+        }),
     }
 }
 

@@ -21,6 +21,11 @@ pub trait Driver<R: Ruleset> {
     fn roll_total(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
         self.roll(request).map(|rolled| rolled.total())
     }
+    /// The GM's next intervention waiting at this intervention point, if any (a live session
+    /// or a replayed log; other drivers have none).
+    fn intervention(&mut self) -> Option<crate::intervention::Intervention> {
+        None
+    }
     /// Whether the driver needs the legal options listed (a person or a replay does; a tactics
     /// policy that reasons for itself does not).
     fn wants_options(&self) -> bool {
@@ -293,6 +298,16 @@ impl<'a> ReplayDriver<'a> {
 }
 
 impl<R: Ruleset> Driver<R> for ReplayDriver<'_> {
+    fn intervention(&mut self) -> Option<crate::intervention::Intervention> {
+        match self.answers.get(self.next) {
+            Some(Answer::Intervene(intervention)) => {
+                self.next += 1;
+                Some(intervention.clone())
+            }
+            _ => None,
+        }
+    }
+
     fn roll(&mut self, request: &RollRequest) -> Result<Rolled, Interrupt> {
         match self.answers.get(self.next) {
             Some(answer @ (Answer::Roll(_) | Answer::Dice(_))) => {
@@ -300,17 +315,19 @@ impl<R: Ruleset> Driver<R> for ReplayDriver<'_> {
                 self.next += 1;
                 Ok(rolled)
             }
-            Some(Answer::Choice(text)) => Err(Interrupt::IllegalChoice {
-                chooser: Chooser::Gm,
-                text: text.clone(),
-                illegal: Illegal {
-                    rule: request.rule,
-                    reason: format!(
-                        "the log has a choice where a roll of {} is needed",
-                        request.dice_text()
-                    ),
-                },
-            }),
+            Some(other @ (Answer::Choice(_) | Answer::Intervene(_))) => {
+                Err(Interrupt::IllegalChoice {
+                    chooser: Chooser::Gm,
+                    text: other.to_string(),
+                    illegal: Illegal {
+                        rule: request.rule,
+                        reason: format!(
+                            "the log has a choice or an intervention where a roll of {} is needed",
+                            request.dice_text()
+                        ),
+                    },
+                })
+            }
             None => Err(Interrupt::NeedRoll(*request)),
         }
     }
@@ -329,18 +346,17 @@ impl<R: Ruleset> Driver<R> for ReplayDriver<'_> {
                     illegal,
                 })
             }
-            Some(roll @ (Answer::Roll(_) | Answer::Dice(_))) => Err(Interrupt::IllegalChoice {
-                chooser: request.chooser,
-                text: match roll {
-                    Answer::Dice(faces) => format!("{faces:?}"),
-                    Answer::Roll(v) => v.to_string(),
-                    Answer::Choice(text) => text.clone(),
-                },
-                illegal: Illegal {
-                    rule: request.rule,
-                    reason: "the log has a roll where a choice is needed".to_string(),
-                },
-            }),
+            Some(other @ (Answer::Roll(_) | Answer::Dice(_) | Answer::Intervene(_))) => {
+                Err(Interrupt::IllegalChoice {
+                    chooser: request.chooser,
+                    text: other.to_string(),
+                    illegal: Illegal {
+                        rule: request.rule,
+                        reason: "the log has a roll or an intervention where a choice is needed"
+                            .to_string(),
+                    },
+                })
+            }
             None => Err(Interrupt::NeedChoice {
                 chooser: request.chooser,
                 question: request.question,

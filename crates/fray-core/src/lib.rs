@@ -19,6 +19,7 @@ pub mod encounter;
 pub mod event;
 pub mod grid;
 pub mod ids;
+pub mod intervention;
 pub mod loader;
 pub mod modifiers;
 pub mod odds;

@@ -348,6 +348,23 @@ pub enum Answer {
     Dice(Vec<u32>),
     /// A choice, in the ruleset's canonical text (e.g. `attack orc-2`).
     Choice(String),
+    /// A GM intervention, taken at the rules' next intervention point.
+    Intervene(crate::intervention::Intervention),
+}
+
+impl fmt::Display for Answer {
+    /// The answer as a person would type it: `14`, `3 17`, `attack orc-2`, `hp orc-2 -3`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Answer::Roll(total) => write!(f, "{total}"),
+            Answer::Dice(faces) => {
+                let faces: Vec<String> = faces.iter().map(u32::to_string).collect();
+                f.write_str(&faces.join(" "))
+            }
+            Answer::Choice(text) => f.write_str(text),
+            Answer::Intervene(intervention) => write!(f, "{intervention}"),
+        }
+    }
 }
 
 /// A choice the rules forbid, and the rule that forbids it.

@@ -302,6 +302,18 @@ pub trait Ruleset: Sized + 'static {
     /// Each combatant's standing, in roster order (cleared and refilled).
     fn tallies(state: &Self::State, out: &mut Vec<Tally>);
 
+    /// Applies a GM intervention at an intervention point (see
+    /// [`crate::runner::Table::intervention_point`]). A ruleset supports those its state can
+    /// take; the rest are refused ([`crate::intervention::Intervention::refused`]), saying why.
+    fn intervene(
+        state: &mut Self::State,
+        table: &mut Table<'_, Self>,
+        intervention: &crate::intervention::Intervention,
+    ) -> Result<(), Interrupt> {
+        let _ = (state, table);
+        Err(intervention.refused(format!("{} takes no GM interventions", Self::ID.name())))
+    }
+
     /// The default tactics: what a sensible player of this combatant would choose.
     fn tactics(state: &Self::State, request: &ChoiceRequest<'_, Self::Choice>) -> Self::Choice;
 }

@@ -269,6 +269,25 @@ impl<'a, R: Ruleset> Table<'a, R> {
         Ok(choice)
     }
 
+    /// An intervention point: the GM's interventions waiting here are applied, in order, each
+    /// logged as an answer and shown as a GM ruling. The runner calls it at every round's
+    /// start; a ruleset calls it between actions. One the rules refuse stops the fight with
+    /// [`Interrupt::IllegalChoice`] by the GM, naming the rule.
+    pub fn intervention_point(&mut self, state: &mut R::State) -> Result<(), Interrupt> {
+        while let Some(intervention) = self.driver.intervention() {
+            self.count_answer()?;
+            R::intervene(state, self, &intervention)?;
+            if let Some(log) = self.log.as_deref_mut() {
+                log.push(Answer::Intervene(intervention.clone()));
+            }
+            self.emit(|| Event::Ruling {
+                rule: "GM",
+                text: format!("GM intervention: {intervention}"),
+            });
+        }
+        Ok(())
+    }
+
     /// True when events are kept (build them only then).
     pub fn events_enabled(&self) -> bool {
         self.events
@@ -314,7 +333,11 @@ pub fn run_fight<R: Ruleset>(
             for round in 1..=limits.max_rounds {
                 table.set_round(round);
                 table.emit(|| Event::RoundStarted);
-                let stopped = within_limits(R::play_round(state, &mut table))?;
+                let stopped = within_limits(
+                    table
+                        .intervention_point(state)
+                        .and_then(|()| R::play_round(state, &mut table)),
+                )?;
                 end.rounds = round;
                 if stopped.is_some() {
                     end.limit = stopped;

@@ -12,6 +12,7 @@ use crate::answer::check_roll_answer;
 use crate::driver::Driver;
 use crate::event::EventSink;
 use crate::ids::CombatantId;
+use crate::intervention::Intervention;
 use crate::protocol::{Answer, ChoiceRequest, Chooser, Interrupt, Question, RollRequest, Rolled};
 use crate::ruleset::Ruleset;
 use crate::runner::{run_fight, FightEnd, Limits};
@@ -120,6 +121,9 @@ fn fnv(parts: &[&[u8]]) -> u64 {
     hash
 }
 
+/// The fingerprint of every intervention (they answer no request: they wait at a point).
+pub const INTERVENTION_FINGERPRINT: u64 = 0x1a7e_4b3c_9d2f_0e11;
+
 /// The fingerprint of a roll request: its dice, roller, purpose and rule.
 pub fn fingerprint_roll(request: &RollRequest) -> u64 {
     let who = request.who.map_or(u32::MAX, |c| u32::from(c.0));
@@ -181,6 +185,8 @@ struct SessionDriver<'a> {
     mismatch: Option<usize>,
     /// The request a person must answer, when the replay paused.
     pending: Option<Request>,
+    /// The log's length at the last intervention point reached (after its interventions).
+    last_point: Option<usize>,
 }
 
 impl SessionDriver<'_> {
@@ -205,6 +211,22 @@ impl SessionDriver<'_> {
 }
 
 impl<R: Ruleset> Driver<R> for SessionDriver<'_> {
+    fn intervention(&mut self) -> Option<Intervention> {
+        let found = match self.log.get(self.next) {
+            Some(Logged {
+                answer: Answer::Intervene(intervention),
+                fingerprint,
+                ..
+            }) if *fingerprint == INTERVENTION_FINGERPRINT => Some(intervention.clone()),
+            _ => None,
+        };
+        if found.is_some() {
+            self.next += 1;
+        }
+        self.last_point = Some(self.next);
+        found
+    }
+
     /// Options are listed only once the log is used up (for the request a person may be asked):
     /// replaying logged answers needs none, and listing them is most of a replay's cost.
     fn wants_options(&self) -> bool {
@@ -217,10 +239,10 @@ impl<R: Ruleset> Driver<R> for SessionDriver<'_> {
             Some(Ok(answer @ (Answer::Roll(_) | Answer::Dice(_)))) => {
                 return check_roll_answer(request, &answer).map_err(Interrupt::BadAnswer)
             }
-            Some(Ok(Answer::Choice(text))) => {
+            Some(Ok(other @ (Answer::Choice(_) | Answer::Intervene(_)))) => {
                 return Err(Interrupt::IllegalChoice {
                     chooser: Chooser::Gm,
-                    text,
+                    text: other.to_string(),
                     illegal: crate::Illegal {
                         rule: request.rule,
                         reason: format!(
@@ -267,10 +289,10 @@ impl<R: Ruleset> Driver<R> for SessionDriver<'_> {
                     }
                 })
             }
-            Some(Ok(roll @ (Answer::Roll(_) | Answer::Dice(_)))) => {
+            Some(Ok(other @ (Answer::Roll(_) | Answer::Dice(_) | Answer::Intervene(_)))) => {
                 return Err(Interrupt::IllegalChoice {
                     chooser: request.chooser,
-                    text: format!("{roll:?}"),
+                    text: other.to_string(),
                     illegal: crate::Illegal {
                         rule: request.rule,
                         reason: "a number where a choice is needed".to_string(),
@@ -315,6 +337,16 @@ impl<R: Ruleset> Driver<R> for SessionDriver<'_> {
     }
 }
 
+/// Where a replay stopped, and where the GM may intervene.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Advanced {
+    /// Where it stopped.
+    pub stop: Stop,
+    /// The log's length at the last intervention point the replay reached: an intervention
+    /// typed now goes there (only fray's answers may follow it).
+    pub last_point: Option<usize>,
+}
+
 /// Replays `log` from `start` and goes on until a person must answer, the fight ends, or the log
 /// turns out not to fit. Answers fray gives on the way are appended to `log`. `state` ends as
 /// the state at the stop; events go to `sink`.
@@ -325,7 +357,7 @@ pub fn advance<R: Ruleset>(
     log: &mut Vec<Logged>,
     fray_plays: &dyn Fn(Asked) -> bool,
     sink: &mut dyn EventSink,
-) -> Stop {
+) -> Advanced {
     let mut driver = SessionDriver {
         log,
         next: 0,
@@ -333,9 +365,27 @@ pub fn advance<R: Ruleset>(
         fray_plays,
         mismatch: None,
         pending: None,
+        last_point: None,
     };
     let result = run_fight::<R>(state, &mut driver, sink, None, limits);
-    let (next, mismatch, pending) = (driver.next, driver.mismatch, driver.pending);
+    let last_point = driver.last_point;
+    let stop = stop_of(
+        result,
+        driver.next,
+        driver.mismatch,
+        driver.pending,
+        driver.log.len(),
+    );
+    Advanced { stop, last_point }
+}
+
+fn stop_of(
+    result: Result<FightEnd, Interrupt>,
+    next: usize,
+    mismatch: Option<usize>,
+    pending: Option<Request>,
+    logged: usize,
+) -> Stop {
     if let Some(position) = mismatch {
         let interrupt = match result {
             Err(i) => i,
@@ -347,7 +397,7 @@ pub fn advance<R: Ruleset>(
         };
     }
     match result {
-        Ok(end) if next < log.len() => Stop::Broken {
+        Ok(end) if next < logged => Stop::Broken {
             position: next,
             interrupt: Interrupt::Limit(if end.stalemate() {
                 "the fight's limits"

@@ -9,9 +9,12 @@
 
 use crate::{hash_of, AnyEncounter, Library, LoadError};
 use fray_core::event::{Event, VecSink};
+use fray_core::intervention::Intervention;
 use fray_core::protocol::Answer;
 use fray_core::ruleset::RulesetBundle;
-use fray_core::session::{advance, fray_rolls, position_seed, Asked, By, Logged, Request, Stop};
+use fray_core::session::{
+    advance, fray_rolls, position_seed, Asked, By, Logged, Request, Stop, INTERVENTION_FINGERPRINT,
+};
 use fray_core::{CombatantId, Roster};
 use serde::{Deserialize, Serialize};
 use std::io::Write as _;
@@ -106,6 +109,7 @@ pub struct Session {
     stop: Stop,
     state_hash: u64,
     standings: Vec<fray_core::Tally>,
+    last_point: Option<usize>,
     autosave: Option<PathBuf>,
 }
 
@@ -157,6 +161,7 @@ impl Session {
             }),
             state_hash: 0,
             standings: Vec::new(),
+            last_point: None,
             autosave: None,
         };
         session.refresh();
@@ -263,11 +268,12 @@ impl Session {
         let standings = &mut self.standings;
         let (stop, hash) = each_ruleset!(&self.encounter, e, R => {
             let mut state = e.state.clone();
-            let stop = advance::<R>(&mut state, &e.limits, self.seed, &mut self.log, &fray_plays, &mut sink);
+            let advanced = advance::<R>(&mut state, &e.limits, self.seed, &mut self.log, &fray_plays, &mut sink);
             <R as fray_core::Ruleset>::tallies(&state, standings);
-            (stop, hash_of(&state))
+            (advanced, hash_of(&state))
         });
-        self.stop = stop;
+        self.stop = stop.stop;
+        self.last_point = stop.last_point;
         self.state_hash = hash;
         self.events = sink.events;
         self.autosave_quietly();
@@ -312,6 +318,94 @@ impl Session {
         Ok(())
     }
 
+    /// Applies a GM intervention at the last intervention point the fight reached (a round's
+    /// start, or between actions where the ruleset has points): the answers fray gave since
+    /// are redone after it. Refused when a person has answered since that point (the action
+    /// under way must be finished first), or when the rules refuse it; either way nothing changes.
+    pub fn intervene(&mut self, intervention: Intervention) -> Result<(), SessionError> {
+        self.intervene_here(intervention)?;
+        self.redo.clear();
+        Ok(())
+    }
+
+    fn intervene_here(&mut self, intervention: Intervention) -> Result<(), SessionError> {
+        if self.pending().is_none() {
+            return Err(SessionError::NothingAsked);
+        }
+        let Some(point) = self.last_point else {
+            return Err(SessionError::Refused(
+                "no intervention point yet: interventions are taken at a round's start and \
+                 between actions"
+                    .to_string(),
+            ));
+        };
+        if self.log[point..].iter().any(|l| l.by == By::Person) {
+            return Err(SessionError::Refused(
+                "an action is under way: interventions are taken at a round's start and between \
+                 actions; answer this request first (or `undo`)"
+                    .to_string(),
+            ));
+        }
+        let kept = self.log.clone();
+        self.log.truncate(point);
+        self.log.push(Logged {
+            answer: Answer::Intervene(intervention),
+            by: By::Person,
+            fingerprint: INTERVENTION_FINGERPRINT,
+        });
+        self.refresh();
+        if let Stop::Broken {
+            position: at,
+            interrupt,
+        } = &self.stop
+        {
+            if *at >= point {
+                let message = crate::explain(interrupt, self.roster());
+                self.log = kept;
+                self.refresh();
+                return Err(SessionError::Refused(message));
+            }
+        }
+        Ok(())
+    }
+
+    /// Replaces the result of the last roll made (by fray or a person) with `answer`; fray's
+    /// answers after it are redone. Refused when a person has answered since, or when the
+    /// result does not fit the roll; either way nothing changes.
+    pub fn override_roll(&mut self, answer: Answer) -> Result<(), SessionError> {
+        let Some(at) = self
+            .log
+            .iter()
+            .rposition(|l| matches!(l.answer, Answer::Roll(_) | Answer::Dice(_)))
+        else {
+            return Err(SessionError::Refused("no roll was made yet".to_string()));
+        };
+        if self.log[at + 1..].iter().any(|l| l.by == By::Person) {
+            return Err(SessionError::Refused(
+                "answers were given since the last roll: `undo` back to it instead".to_string(),
+            ));
+        }
+        let kept = self.log.clone();
+        self.log.truncate(at + 1);
+        self.log[at].answer = answer;
+        self.log[at].by = By::Person;
+        self.refresh();
+        if let Stop::Broken {
+            position,
+            interrupt,
+        } = &self.stop
+        {
+            if *position >= at {
+                let message = crate::explain(interrupt, self.roster());
+                self.log = kept;
+                self.refresh();
+                return Err(SessionError::Refused(message));
+            }
+        }
+        self.redo.clear();
+        Ok(())
+    }
+
     /// Lets fray roll the waiting roll (as if the person had rolled it: undo takes it back).
     pub fn roll_for_me(&mut self) -> Result<Answer, SessionError> {
         let Some(Request::Roll(request)) = self.pending().cloned() else {
@@ -344,7 +438,10 @@ impl Session {
             return Err(SessionError::Nothing("nothing to redo"));
         };
         let kept = std::mem::take(&mut self.redo);
-        let result = self.answer_as(answer.answer.clone(), By::Person);
+        let result = match &answer.answer {
+            Answer::Intervene(intervention) => self.intervene_here(intervention.clone()),
+            other => self.answer_as(other.clone(), By::Person),
+        };
         self.redo = kept;
         if result.is_err() {
             self.redo.push(answer);

@@ -198,3 +198,178 @@ fn a_saved_log_for_other_content_is_refused() {
     let err = Session::resume(&file, &lib).unwrap_err().to_string();
     assert!(err.contains("answer 1 of"), "{err}");
 }
+
+fn skirmish(lib: &Library) -> Session {
+    let (path, text) = examples()
+        .into_iter()
+        .find(|(p, _)| p.ends_with("cnc/skirmish.toml"))
+        .expect("skirmish");
+    manual(&path, &text, lib)
+}
+
+fn parse(line: &str) -> fray_core::intervention::Intervention {
+    fray_core::intervention::Intervention::parse(line)
+        .expect("an intervention")
+        .expect("reads")
+}
+
+#[test]
+fn a_gm_intervention_is_an_answer_replayed_saved_and_undone() {
+    let lib = library();
+    let mut s = skirmish(&lib);
+    let foe = s.roster().combatants.last().expect("a foe").key.clone();
+    let hp_before = s.standings().last().expect("tally").hp;
+    let (events, log) = (s.events().to_vec(), s.log().to_vec());
+    s.intervene(parse(&format!("hp {foe} -2"))).expect("taken");
+    assert_eq!(s.standings().last().unwrap().hp, hp_before - 2);
+    let damage = s.events().iter().any(|(_, e)| {
+        matches!(
+            e,
+            fray_core::Event::Damage {
+                rule: "GM",
+                normal: 2,
+                ..
+            }
+        )
+    });
+    assert!(
+        damage,
+        "the adjustment is damage under the rule GM: {:?}",
+        s.events()
+    );
+    assert!(s
+        .events()
+        .iter()
+        .any(|(_, e)| matches!(e, fray_core::Event::Ruling { rule: "GM", .. })));
+    // Saved and resumed, the intervention replays.
+    let file = temp("intervened.jsonl");
+    s.save(&file).expect("save");
+    let resumed = Session::resume(&file, &lib).expect("resume");
+    assert_eq!(resumed.events(), s.events());
+    assert_eq!(resumed.state_hash(), s.state_hash());
+    // Undone like a typed die, and redone.
+    let after = (s.events().to_vec(), s.state_hash());
+    s.undo().expect("undo");
+    assert_eq!((s.events().to_vec(), s.log().to_vec()), (events, log));
+    s.redo().expect("redo");
+    assert_eq!((s.events().to_vec(), s.state_hash()), after);
+}
+
+#[test]
+fn interventions_the_rules_refuse_or_mid_action_change_nothing() {
+    let lib = library();
+    let mut s = skirmish(&lib);
+    let who = s.roster().combatants[0].key.clone();
+    let before = (s.events().to_vec(), s.log().to_vec());
+    for bad in [
+        format!("cond {who} flying 2"),
+        format!("cond {who} -prone"),
+        "hp nobody -3".to_string(),
+    ] {
+        let err = s.intervene(parse(&bad)).unwrap_err().to_string();
+        assert!(err.contains("(GM)"), "{bad}: {err}");
+        assert_eq!((s.events().to_vec(), s.log().to_vec()), before, "{bad}");
+    }
+    // A condition the CK can set is taken, and shown.
+    s.intervene(parse(&format!("cond {who} prone 1")))
+        .expect("prone");
+    assert!(s.events().iter().any(|(_, e)| matches!(
+        e,
+        fray_core::Event::Condition {
+            condition: "prone",
+            gained: true,
+            rule: "GM",
+            ..
+        }
+    )));
+    // Once a person has answered a roll inside an action, interventions wait for its end.
+    let mut guard = 0;
+    loop {
+        guard += 1;
+        assert!(guard < 500, "no roll mid-action found");
+        let roll_mid_action = matches!(s.pending(), Some(fray_core::session::Request::Roll(r))
+            if r.purpose == fray_core::protocol::RollPurpose::Damage);
+        if roll_mid_action {
+            break;
+        }
+        match s.pending().cloned().expect("asked") {
+            fray_core::session::Request::Roll(_) => {
+                s.roll_for_me().expect("roll");
+            }
+            fray_core::session::Request::Choice { options, .. } => {
+                let attack = options
+                    .iter()
+                    .find(|o| o.starts_with("attack"))
+                    .unwrap_or(&options[0]);
+                s.answer(Answer::Choice(attack.clone())).expect("choice");
+            }
+        }
+    }
+    let before = (s.events().to_vec(), s.log().to_vec());
+    let err = s
+        .intervene(parse(&format!("hp {who} +1")))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("under way"), "{err}");
+    assert_eq!((s.events().to_vec(), s.log().to_vec()), before);
+    // The attack roll just made can be overridden; an impossible result is refused.
+    assert!(s.override_roll(Answer::Roll(21)).is_err());
+    assert_eq!((s.events().to_vec(), s.log().to_vec()), before);
+}
+
+#[test]
+fn the_gm_overrides_the_last_roll() {
+    let lib = library();
+    let mut s = skirmish(&lib);
+    assert!(s.override_roll(Answer::Roll(1)).is_err(), "no roll yet");
+    for _ in 0..500 {
+        match s.pending().cloned().expect("asked") {
+            fray_core::session::Request::Roll(r) if r.count == 1 => {
+                s.roll_for_me().expect("roll");
+                let at = s.log().len() - 1;
+                let before = (s.events().to_vec(), s.log().to_vec());
+                // An impossible result is refused and changes nothing.
+                let too_high = u32::from(r.sides) + 1;
+                assert!(s.override_roll(Answer::Roll(too_high)).is_err());
+                assert_eq!((s.events().to_vec(), s.log().to_vec()), before);
+                s.override_roll(Answer::Roll(1)).expect("override");
+                assert_eq!(s.log()[at].answer, Answer::Roll(1));
+                assert_eq!(s.log()[at].by, fray_core::session::By::Person);
+                assert!(
+                    s.events()
+                        .iter()
+                        .any(|(_, e)| format!("{e:?}").contains("roll: 1,")),
+                    "the fight now has the 1"
+                );
+                return;
+            }
+            fray_core::session::Request::Roll(_) => {
+                s.roll_for_me().expect("roll");
+            }
+            fray_core::session::Request::Choice { options, .. } => {
+                s.answer(Answer::Choice(options[0].clone()))
+                    .expect("choice");
+            }
+        }
+    }
+    panic!("no one-die roll was asked");
+}
+
+#[test]
+fn spelljammer_takes_hit_points_and_refuses_conditions_by_name() {
+    let lib = library();
+    let (path, text) = examples()
+        .into_iter()
+        .find(|(p, _)| p.ends_with("spelljammer/skirmish.toml"))
+        .expect("skirmish");
+    let mut s = manual(&path, &text, &lib);
+    let who = s.roster().combatants[0].key.clone();
+    let hp = s.standings()[0].hp;
+    s.intervene(parse(&format!("hp {who} -1"))).expect("hp");
+    assert_eq!(s.standings()[0].hp, hp - 1);
+    let err = s
+        .intervene(parse(&format!("cond {who} prone")))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("no conditions"), "{err}");
+}

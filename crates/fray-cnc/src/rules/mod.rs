@@ -4,6 +4,7 @@ pub mod attack;
 pub mod checks;
 pub mod damage;
 pub mod defense;
+pub mod intervene;
 pub mod legal;
 pub mod magic;
 pub mod maneuvers;

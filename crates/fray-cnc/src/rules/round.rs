@@ -458,6 +458,8 @@ fn end_group_view(
 /// A combatant's turn, marked by its start and end, where conditions timed to its turn end.
 fn turn(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<(), Interrupt> {
     let round = table.round();
+    // The CK may step in between actions.
+    table.intervention_point(state)?;
     table.emit(|| Event::TurnStarted { who: id });
     state
         .f_mut(id)

@@ -1,6 +1,7 @@
 //! The rules of the seed, one module per part: the round and its segments, strikes and damage,
 //! tables, legality.
 
+pub mod intervene;
 pub mod legal;
 pub mod movement;
 pub mod round;

@@ -919,6 +919,8 @@ fn segments(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
         if !forced && !moving && end == next {
             continue;
         }
+        // The GM may step in between the segments on which something happens.
+        table.intervention_point(state)?;
         if forced {
             header.show(table);
             forced_moves(state, table, segment)?;
