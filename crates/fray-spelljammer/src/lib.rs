@@ -153,6 +153,9 @@ impl Board for State {
         let f = self.f(who);
         Piece::new(f.side, f.pos, f.is_up(), !f.down)
     }
+    fn occupancy(&self) -> &fray_core::Occupancy {
+        &self.occupancy
+    }
 }
 
 /// One attack by `attacker` on `target` from the starting state, as `fray odds` enumerates it:
