@@ -8,6 +8,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod area;
 pub mod board;
 pub mod catalog;
 pub mod conditions;
@@ -15,6 +16,7 @@ pub mod damage;
 pub mod driver;
 pub mod encounter;
 pub mod event;
+pub mod footprint;
 pub mod grid;
 pub mod ids;
 pub mod loader;
@@ -27,11 +29,13 @@ pub mod ruleset;
 pub mod runner;
 pub mod span;
 
+pub use area::{Area, Areas};
 pub use board::{Board, Piece};
 pub use catalog::Catalog;
 pub use damage::DamageDice;
 pub use driver::{AutoDriver, Driver, ScriptedDriver};
 pub use event::{Event, EventSink, NullSink, VecSink};
+pub use footprint::Footprint;
 pub use grid::{Direction, Pos};
 pub use ids::{CombatantId, SideId};
 pub use loader::Encounter;
