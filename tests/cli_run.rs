@@ -307,7 +307,10 @@ fn a_changed_encounter_refuses_the_saved_session() {
 fn the_gm_intervenes_at_the_prompt_and_takes_it_back() {
     let dir = temp_dir("intervene");
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/cnc/bench.toml");
-    let mut t = Tracker::start(&[file.to_str().unwrap(), "--seed", "3", "--no-autosave"], &dir);
+    let mut t = Tracker::start(
+        &[file.to_str().unwrap(), "--seed", "3", "--no-autosave"],
+        &dir,
+    );
     t.until_prompt();
     t.send("hp orc-3 -2");
     let chunk = t.until_prompt();
@@ -317,12 +320,17 @@ fn the_gm_intervenes_at_the_prompt_and_takes_it_back() {
     assert!(t.until_prompt().contains("orc-3        orcs          3/5"));
     t.send("cond orc-3 flying 2");
     let refused = t.until_prompt();
-    assert!(refused.contains("! ") && refused.contains("not a condition"), "{refused}");
+    assert!(
+        refused.contains("! ") && refused.contains("not a condition"),
+        "{refused}"
+    );
     t.send("move orc-3 0 0");
     let taken = t.until_prompt();
     assert!(taken.contains("! ") && taken.contains("taken"), "{taken}");
     t.send("rule the orcs' banner is down");
-    assert!(t.until_prompt().contains("GM intervention: rule the orcs' banner is down"));
+    assert!(t
+        .until_prompt()
+        .contains("GM intervention: rule the orcs' banner is down"));
     t.send("undo");
     t.until_prompt();
     t.send("undo");

@@ -399,15 +399,14 @@ impl CombatantBuilder for Builder<'_> {
         let options = read_options(&file, def, &roster, &cx.unbuilt, &mut cx.errors);
         let modifiers = read_modifiers(&file, def, &roster, &cx.unbuilt, &mut cx.errors);
         let (profiles, fighters): (Vec<Profile>, Vec<Fighter>) = members.into_iter().unzip();
-        State {
-            roster: Arc::new(roster),
-            profiles: profiles.into(),
+        State::new(
+            Arc::new(roster),
+            profiles.into(),
             fighters,
-            options: Arc::new(options),
-            modifiers: modifiers.into(),
-            round: 0,
-            magic: self.magic.into(),
-        }
+            Arc::new(options),
+            modifiers.into(),
+            self.magic.into(),
+        )
     }
 }
 

@@ -174,6 +174,10 @@ impl Board for State {
             fray_core::Standing::Down
         }
     }
+
+    fn occupancy(&self) -> &fray_core::Occupancy {
+        &self.occupancy
+    }
 }
 
 /// One attack by `attacker` on `target` from the starting state, as `fray odds` enumerates it: a
@@ -226,7 +230,7 @@ pub fn single_attack(
             rules::movement::strike_square(state, attacker, target, reach, i32::MAX / 4)
                 .unwrap_or(front)
         };
-        state.f_mut(attacker).pos = square;
+        state.set_square(attacker, square);
     }
     rules::attack::melee_routine(
         state,

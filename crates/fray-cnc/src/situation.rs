@@ -128,6 +128,6 @@ fn stand(
                 state.roster.name(target)
             )
         })?;
-    state.f_mut(attacker).pos = square;
+    state.set_square(attacker, square);
     Ok(())
 }

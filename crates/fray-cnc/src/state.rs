@@ -3,7 +3,7 @@
 
 use crate::content::{DamageDice, Magic, ShieldSize, Size, Weapon};
 use fray_core::conditions::Conditions;
-use fray_core::{CombatantId, Direction, Pos, Roster, SideId};
+use fray_core::{CombatantId, Direction, Nearby, Occupancy, Pos, Roster, SideId};
 use std::sync::Arc;
 
 /// Conditions a C&C combatant can be in.
@@ -316,7 +316,7 @@ impl Declared {
 pub struct Fighter {
     /// Its side.
     pub side: SideId,
-    /// Square.
+    /// Square. Change it only with [`State::set_square`], which keeps the occupancy index.
     pub pos: Pos,
     /// Facing.
     pub facing: Direction,
@@ -515,6 +515,11 @@ pub struct State {
     pub round: u32,
     /// The spells and items of this encounter (choices refer to them by index).
     pub magic: Arc<[Magic]>,
+    /// Who stands on which square (kept by [`State::set_square`]).
+    pub occupancy: Occupancy,
+    /// The longest melee reach of anyone in the fight, in squares (at least 1): how far to look
+    /// for foes that reach a combatant.
+    pub reach_squares: i32,
 }
 
 impl State {
@@ -546,28 +551,73 @@ impl State {
     pub fn enemies(&self, a: CombatantId, b: CombatantId) -> bool {
         self.f(a).side != self.f(b).side
     }
-    /// Who stands on a square.
-    pub fn occupant(&self, pos: Pos) -> Option<CombatantId> {
-        self.ids()
-            .find(|&id| self.f(id).pos == pos && !self.f(id).dead)
+    /// The state of a fight between `fighters` with `profiles` (the index built from their
+    /// squares).
+    pub fn new(
+        roster: Arc<Roster>,
+        profiles: Arc<[Profile]>,
+        fighters: Vec<Fighter>,
+        options: Arc<Options>,
+        modifiers: Arc<[StandingModifier]>,
+        magic: Arc<[Magic]>,
+    ) -> State {
+        let occupancy = Occupancy::new(fighters.iter().map(|f| f.pos));
+        let reach_squares = profiles
+            .iter()
+            .map(|p| p.reach_ft / fray_core::grid::SQUARE_FT)
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        State {
+            roster,
+            profiles,
+            fighters,
+            options,
+            modifiers,
+            round: 0,
+            magic,
+            occupancy,
+            reach_squares,
+        }
     }
-    /// Able foes of `id` that are within its melee reach... or that reach it.
-    pub fn engaged_foes(
-        &self,
-        id: CombatantId,
-        round: u32,
-    ) -> impl Iterator<Item = CombatantId> + '_ {
+
+    /// Puts `id` on square `to`, keeping the occupancy index (the only way positions change).
+    pub fn set_square(&mut self, id: CombatantId, to: Pos) {
+        self.fighters[id.index()].pos = to;
+        self.occupancy.move_to(id, to);
+    }
+
+    /// Who stands on a square (the dead are cleared away; ties: lowest id).
+    pub fn occupant(&self, pos: Pos) -> Option<CombatantId> {
+        self.occupancy.first_at(pos, |id| !self.f(id).dead)
+    }
+    /// Is any able foe of `id` within reach of it (see [`State::engaged_foes`])?
+    pub fn engaged(&self, id: CombatantId, round: u32) -> bool {
+        let me = self.f(id);
+        let (pos, side) = (me.pos, me.side);
+        if me.disengaged_in.is_some_and(|r| r + 1 == round) {
+            return false;
+        }
+        self.occupancy.any_within(pos, self.reach_squares, |o, _| {
+            let f = self.f(o);
+            f.side != side && f.is_up() && f.pos.within_reach(pos, self.p(o).reach_ft)
+        })
+    }
+
+    /// Able foes of `id` that are within its melee reach... or that reach it, in id order.
+    pub fn engaged_foes(&self, id: CombatantId, round: u32) -> impl Iterator<Item = CombatantId> {
         let me = self.f(id);
         let (pos, side) = (me.pos, me.side);
         let disengaged = me.disengaged_in.is_some_and(|r| r + 1 == round);
-        let limit = if disengaged { 0 } else { self.fighters.len() };
-        self.fighters[..limit]
-            .iter()
-            .zip(self.profiles.iter())
-            .enumerate()
-            .filter(move |(_, (f, p))| {
-                f.side != side && f.is_up() && f.pos.within_reach(pos, p.reach_ft)
+        let radius = if disengaged { -1 } else { self.reach_squares };
+        let found: Nearby = if disengaged {
+            Nearby::default()
+        } else {
+            self.occupancy.within(pos, radius, |o| {
+                let f = self.f(o);
+                f.side != side && f.is_up() && f.pos.within_reach(pos, self.p(o).reach_ft)
             })
-            .map(|(i, _)| CombatantId(i as u16))
+        };
+        found.into_iter()
     }
 }

@@ -37,21 +37,33 @@ fn foes(state: &State, me: CombatantId) -> impl Iterator<Item = CombatantId> + '
         .map(|(i, _)| CombatantId(i as u16))
 }
 
+/// The nearest foe still fighting (ties: fewest hit points, then lowest id), found by a ring
+/// search of the occupancy index.
 fn nearest_foe(state: &State, me: CombatantId) -> Option<CombatantId> {
+    nearest_foe_within(state, me, i32::MAX, |_| true)
+}
+
+/// [`nearest_foe`] among the foes within `max_squares` for whom `wanted` holds.
+fn nearest_foe_within(
+    state: &State,
+    me: CombatantId,
+    max_squares: i32,
+    wanted: impl Fn(CombatantId) -> bool,
+) -> Option<CombatantId> {
     let (pos, side) = (state.f(me).pos, state.f(me).side);
     state
-        .fighters
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| f.side != side && f.fights_on())
-        .min_by_key(|(i, f)| (pos.squares_to(f.pos), f.hp, *i))
-        .map(|(i, _)| CombatantId(i as u16))
+        .occupancy
+        .nearest(pos, max_squares, |o, _| {
+            let f = state.f(o);
+            (f.side != side && f.fights_on() && wanted(o)).then_some(f.hp)
+        })
+        .map(|(_, _, o)| o)
 }
 
 fn declaration(state: &State, me: CombatantId) -> Choice {
     let f = state.f(me);
     let p = state.p(me);
-    let engaged = state.engaged_foes(me, state.round).next().is_some();
+    let engaged = state.engaged(me, state.round);
     // Badly hurt, outnumbered, and able to keep fighting from range: step back.
     let back_off = Choice::DisengageFighting;
     if engaged
@@ -64,7 +76,10 @@ fn declaration(state: &State, me: CombatantId) -> Choice {
     }
     // A caster with a spell or item to use this round does not charge.
     if !engaged && magic(state, me, false).is_none() {
-        if let Some(target) = nearest_foe(state, me) {
+        // Only a foe within the jogging rate can be charged (CNC-R6.2): a farther nearest foe
+        // means no charge, so the search stops there.
+        let jog_squares = (2 * p.movement.max(0)) / 5;
+        if let Some(target) = nearest_foe_within(state, me, jog_squares, |_| true) {
             // Within half a move of a square in reach (open ground: a fine estimate for a plan).
             let gap = f.pos.squares_to(state.f(target).pos) - (p.reach() / 5).max(1);
             let reachable = gap <= half_move(state, me) / 5;
@@ -91,20 +106,35 @@ fn weakest_reachable(
     budget_ft: i32,
     may_attack: &dyn Fn(CombatantId) -> bool,
 ) -> Option<CombatantId> {
-    let pos = state.f(me).pos;
+    let (pos, side) = (state.f(me).pos, state.f(me).side);
     let bound = budget_ft / 5 + (reach_ft / 5).max(1);
-    let near = |t: CombatantId| pos.squares_to(state.f(t).pos) <= bound && may_attack(t);
+    let near = |t: CombatantId| {
+        let f = state.f(t);
+        f.side != side && f.fights_on() && may_attack(t)
+    };
+    // Foes within the bound, from the occupancy index (their order does not matter: they are
+    // sorted below, and only their number decides whether the area is crowded).
     let mut found: [(i32, CombatantId); 16] = [(0, CombatantId(0)); 16];
     let mut n = 0;
-    for t in foes(state, me).filter(|&t| near(t)) {
-        if n == found.len() {
-            // Crowded: consider every nearby foe directly.
-            return foes(state, me)
-                .filter(|&t| near(t) && strike_square(state, me, t, reach_ft, budget_ft).is_some())
-                .min_by_key(|&t| (state.f(t).hp, t));
+    let mut crowded = false;
+    state.occupancy.each_within(pos, bound, |t, _| {
+        if near(t) {
+            if n == found.len() {
+                crowded = true;
+            } else {
+                found[n] = (state.f(t).hp, t);
+                n += 1;
+            }
         }
-        found[n] = (state.f(t).hp, t);
-        n += 1;
+    });
+    if crowded {
+        // Crowded: consider every nearby foe directly.
+        return state
+            .occupancy
+            .within(pos, bound, near)
+            .iter()
+            .filter(|&t| strike_square(state, me, t, reach_ft, budget_ft).is_some())
+            .min_by_key(|&t| (state.f(t).hp, t));
     }
     let found = &mut found[..n];
     found.sort_unstable();
@@ -165,18 +195,20 @@ fn action(state: &State, me: CombatantId) -> Choice {
         return Choice::BreakHold;
     }
     let half = half_move(state, me);
-    let engaged = state.engaged_foes(me, state.round).next().is_some();
+    let engaged = state.engaged(me, state.round);
     if let Some(c) = magic(state, me, engaged) {
         return c;
     }
     // Tend a dying friend when no foe is at hand.
     if !engaged {
-        let friend = state.ids().find(|&o| {
-            o != me
-                && !state.enemies(me, o)
-                && needs_aid(state, o)
-                && strike_square(state, me, o, 5, half).is_some()
-        });
+        // Only friends within half a move and a step can be reached (occupancy index).
+        let friend = state
+            .occupancy
+            .within(f.pos, half / 5 + 1, |o| {
+                o != me && !state.enemies(me, o) && needs_aid(state, o)
+            })
+            .iter()
+            .find(|&o| strike_square(state, me, o, 5, half).is_some());
         if let Some(friend) = friend {
             return Choice::Aid(friend);
         }
@@ -203,12 +235,12 @@ fn action(state: &State, me: CombatantId) -> Choice {
     // Not engaged: shoot the nearest foe in range, the weakest among equals.
     if let (false, Some(w)) = (engaged, &p.ranged) {
         let pos = f.pos;
-        let target = foes(state, me)
-            .filter(|&t| {
-                may_attack(t)
-                    && range_band(w.range_increment, pos.feet_to(state.f(t).pos)) != Band::Beyond
-            })
-            .min_by_key(|&t| (pos.squares_to(state.f(t).pos), state.f(t).hp, t));
+        // Beyond three range increments nobody can be shot (CNC-R8.3).
+        let max_squares = (3 * w.range_increment.max(0)) / 5;
+        let target = nearest_foe_within(state, me, max_squares, |t| {
+            may_attack(t)
+                && range_band(w.range_increment, pos.feet_to(state.f(t).pos)) != Band::Beyond
+        });
         if let Some(t) = target {
             return Choice::Shoot(t);
         }

@@ -4,9 +4,14 @@
 //!
 //! *Blocking* is each ruleset's to define, explicitly: in C&C a fallen body still fills its
 //! square (only the dead are cleared away), in Spelljammer only combatants still up block.
+//!
+//! Every query goes through the fight's [`Occupancy`] index (which the ruleset keeps up to date
+//! on every move), never through a scan of every combatant: a turn costs the same in a battle
+//! of 12 as of 500.
 
 use crate::grid::{Direction, Pos};
 use crate::ids::{CombatantId, SideId};
+use crate::occupancy::Occupancy;
 use crate::ruleset::Outcome;
 
 /// One combatant as the shared geometry sees it.
@@ -40,6 +45,8 @@ pub trait Board {
     fn combatant_count(&self) -> usize;
     /// One combatant.
     fn piece(&self, who: CombatantId) -> Piece;
+    /// The occupancy index (it must agree with every piece's square).
+    fn occupancy(&self) -> &Occupancy;
 
     /// A combatant's side.
     fn side_of(&self, who: CombatantId) -> SideId {
@@ -60,50 +67,38 @@ pub trait Board {
 
     /// Is `pos` free of blocking combatants other than `except`?
     fn square_free(&self, pos: Pos, except: CombatantId) -> bool {
-        (0..self.combatant_count() as u16).all(|i| {
-            let p = self.piece(CombatantId(i));
-            CombatantId(i) == except || !p.blocks || p.square != pos
-        })
+        !self
+            .occupancy()
+            .any_at(pos, |who| who != except && self.piece(who).blocks)
     }
 
     /// The standing foe of `who` nearest to it (ties: lowest id).
     fn nearest_foe(&self, who: CombatantId) -> Option<CombatantId> {
         let me = self.piece(who);
-        let mut best: Option<(i32, CombatantId)> = None;
-        for i in 0..self.combatant_count() as u16 {
-            let p = self.piece(CombatantId(i));
-            if p.side != me.side && p.stands {
-                let d = p.square.squares_to(me.square);
-                if best.is_none_or(|(bd, _)| d < bd) {
-                    best = Some((d, CombatantId(i)));
-                }
-            }
-        }
-        best.map(|(_, id)| id)
+        self.occupancy()
+            .nearest(me.square, i32::MAX, |other, _| {
+                let p = self.piece(other);
+                (p.side != me.side && p.stands).then_some(())
+            })
+            .map(|(_, (), id)| id)
     }
 
-    /// Which of the eight squares around `who` (in `Direction::ALL` order) are free: one pass
-    /// over the combatants instead of one per square.
+    /// Distance in squares from `at` to the nearest standing foe of `who`, if any.
+    fn nearest_foe_distance(&self, who: CombatantId, at: Pos) -> Option<i32> {
+        let side = self.piece(who).side;
+        self.occupancy()
+            .nearest(at, i32::MAX, |other, _| {
+                let p = self.piece(other);
+                (p.side != side && p.stands).then_some(())
+            })
+            .map(|(d, (), _)| d)
+    }
+
+    /// Which of the eight squares around `who` (in `Direction::ALL` order) are free.
     fn free_neighbours(&self, who: CombatantId) -> [bool; 8] {
         let from = self.piece(who).square;
-        let mut open = [true; 8];
-        for i in 0..self.combatant_count() as u16 {
-            let p = self.piece(CombatantId(i));
-            if CombatantId(i) == who
-                || !p.blocks
-                || p.square == from
-                || from.squares_to(p.square) != 1
-            {
-                continue;
-            }
-            if let Some(k) = Direction::ALL
-                .iter()
-                .position(|&d| from.step(d) == p.square)
-            {
-                open[k] = false;
-            }
-        }
-        open
+        self.occupancy()
+            .open_neighbours(from, |other| other != who && self.piece(other).blocks)
     }
 
     /// The free neighbouring square that brings `who` closest to `to` (ties: the straighter
@@ -134,14 +129,7 @@ pub trait Board {
     /// any takes it farther.
     fn step_away(&self, who: CombatantId) -> Option<Pos> {
         let me = self.piece(who);
-        let nearest = |at: Pos| {
-            (0..self.combatant_count() as u16)
-                .map(|i| self.piece(CombatantId(i)))
-                .filter(|p| p.side != me.side && p.stands)
-                .map(|p| p.square.squares_to(at))
-                .min()
-                .unwrap_or(i32::MAX)
-        };
+        let nearest = |at: Pos| self.nearest_foe_distance(who, at).unwrap_or(i32::MAX);
         let now = nearest(me.square);
         let open = self.free_neighbours(who);
         let mut best: Option<(i32, Pos)> = None;
@@ -239,10 +227,19 @@ mod tests {
     use super::*;
     use crate::{EndReason, Standing};
 
-    /// (side, square, stands, blocks) per combatant.
-    struct Toy(Vec<(u8, Pos, bool, bool)>);
+    /// (side, square, stands, blocks) per combatant, and their index.
+    struct Toy(Vec<(u8, Pos, bool, bool)>, Occupancy);
+
+    /// A toy board of pieces (side, square, stands, blocks).
+    fn toy(pieces: Vec<(u8, Pos, bool, bool)>) -> Toy {
+        let index = Occupancy::new(pieces.iter().map(|p| p.1));
+        Toy(pieces, index)
+    }
 
     impl Board for Toy {
+        fn occupancy(&self) -> &Occupancy {
+            &self.1
+        }
         fn combatant_count(&self) -> usize {
             self.0.len()
         }
@@ -260,7 +257,7 @@ mod tests {
     #[test]
     fn free_squares_nearest_foes_and_outcomes() {
         let p = Pos::new;
-        let board = Toy(vec![
+        let board = toy(vec![
             (0, p(0, 0), true, true),
             (1, p(3, 0), true, true),
             (1, p(1, 0), false, true),
@@ -280,12 +277,12 @@ mod tests {
         );
         assert_eq!(board.nearest_foe(CombatantId(0)), Some(CombatantId(1)));
         assert_eq!(board.outcome_by_side(), Outcome::Ongoing);
-        let won = Toy(vec![(0, p(0, 0), true, true), (1, p(1, 0), false, true)]);
+        let won = toy(vec![(0, p(0, 0), true, true), (1, p(1, 0), false, true)]);
         assert_eq!(
             won.outcome_by_side(),
             Outcome::Won(SideId(0), EndReason::Defeated)
         );
-        let none = Toy(vec![(0, p(0, 0), false, true)]);
+        let none = toy(vec![(0, p(0, 0), false, true)]);
         assert_eq!(
             none.outcome_by_side(),
             Outcome::NoneStanding(EndReason::Defeated)
@@ -293,9 +290,18 @@ mod tests {
     }
 
     /// A board whose pieces carry a full standing (a ruleset with morale).
-    struct Morale(Vec<(u8, Standing)>);
+    struct Morale(Vec<(u8, Standing)>, Occupancy);
+
+    /// A morale board of pieces (side, standing), each on its own square of a row.
+    fn morale(pieces: Vec<(u8, Standing)>) -> Morale {
+        let index = Occupancy::new((0..pieces.len()).map(|i| Pos::new(i as i32, 0)));
+        Morale(pieces, index)
+    }
 
     impl Board for Morale {
+        fn occupancy(&self) -> &Occupancy {
+            &self.1
+        }
         fn combatant_count(&self) -> usize {
             self.0.len()
         }
@@ -315,31 +321,31 @@ mod tests {
         let won = |side| Outcome::Won(SideId(side), EndReason::Routed);
         // Every goblin fled.
         assert_eq!(
-            Morale(vec![(0, Up), (1, Fled), (1, Fled)]).outcome_by_side(),
+            morale(vec![(0, Up), (1, Fled), (1, Fled)]).outcome_by_side(),
             won(0)
         );
         // A mix where none fights: one dead, one surrendered, one captured.
         assert_eq!(
-            Morale(vec![(1, Dead), (0, Up), (1, Surrendered), (1, Captured)]).outcome_by_side(),
+            morale(vec![(1, Dead), (0, Up), (1, Surrendered), (1, Captured)]).outcome_by_side(),
             won(0)
         );
         // All fell: a win by kill, even if one of the winners fled.
         assert_eq!(
-            Morale(vec![(0, Up), (0, Fled), (1, Dead), (1, Down)]).outcome_by_side(),
+            morale(vec![(0, Up), (0, Fled), (1, Dead), (1, Down)]).outcome_by_side(),
             Outcome::Won(SideId(0), EndReason::Defeated)
         );
         // One goblin still fights while the others fled: not over.
         assert_eq!(
-            Morale(vec![(0, Up), (1, Fled), (1, Up)]).outcome_by_side(),
+            morale(vec![(0, Up), (1, Fled), (1, Up)]).outcome_by_side(),
             Outcome::Ongoing
         );
         // Nobody fights: one side dead, the other fled.
         assert_eq!(
-            Morale(vec![(0, Dead), (1, Fled)]).outcome_by_side(),
+            morale(vec![(0, Dead), (1, Fled)]).outcome_by_side(),
             Outcome::NoneStanding(EndReason::Routed)
         );
         assert_eq!(
-            Morale(vec![(0, Dead), (1, Down)]).outcome_by_side(),
+            morale(vec![(0, Dead), (1, Down)]).outcome_by_side(),
             Outcome::NoneStanding(EndReason::Defeated)
         );
     }
@@ -348,7 +354,7 @@ mod tests {
     fn steps_toward_away_and_pushes() {
         let p = Pos::new;
         // A mover at the origin, a foe three squares east, a blocker on the square between.
-        let board = Toy(vec![
+        let board = toy(vec![
             (0, p(0, 0), true, true),
             (1, p(3, 0), true, true),
             (0, p(1, 0), true, true),

@@ -9,6 +9,7 @@
 #![forbid(unsafe_code)]
 
 pub mod answer;
+pub mod area;
 pub mod audience;
 pub mod board;
 pub mod catalog;
@@ -17,11 +18,13 @@ pub mod damage;
 pub mod driver;
 pub mod encounter;
 pub mod event;
+pub mod footprint;
 pub mod grid;
 pub mod ids;
 pub mod intervention;
 pub mod loader;
 pub mod modifiers;
+pub mod occupancy;
 pub mod odds;
 pub mod protocol;
 pub mod roster;
@@ -31,14 +34,17 @@ pub mod session;
 pub mod span;
 
 pub use answer::{check_roll_answer, parse_roll_answer, AnswerError};
+pub use area::{Area, Areas};
 pub use board::{Board, Piece};
 pub use catalog::Catalog;
 pub use damage::DamageDice;
 pub use driver::{AutoDriver, Driver, ScriptedDriver};
 pub use event::{Event, EventSink, NullSink, VecSink};
+pub use footprint::Footprint;
 pub use grid::{Direction, Pos};
 pub use ids::{CombatantId, SideId};
 pub use loader::Encounter;
+pub use occupancy::{Nearby, Occupancy};
 pub use protocol::{
     Answer, ChoiceRequest, Chooser, Illegal, Interrupt, Keep, RollRequest, Rolled, MAX_POOL_DICE,
 };

@@ -126,8 +126,12 @@ pub trait CombatantBuilder {
     /// The ruleset whose files this reads.
     const RULESET: RulesetId;
 
-    /// Whether two combatants may stand on one square (e.g. a grappler in its foe's square).
-    const SHARED_SQUARES: bool = false;
+    /// Whether the rules let two combatants be placed on one square (e.g. a rider on its
+    /// mount, CEL-R21.3). Asked for each pair the file puts on one square; never, by default.
+    fn may_share(&self, first: &Self::Member, second: &Self::Member) -> bool {
+        let _ = (first, second);
+        false
+    }
 
     /// Reads what the file defines before its combatants (e.g. its own monsters and weapons,
     /// added to the built-in content). Nothing by default.
@@ -572,9 +576,9 @@ pub fn load<B: CombatantBuilder>(
     if common.combatants.is_empty() {
         cx.file_error("an encounter needs `[[combatants]]`");
     }
-    if !B::SHARED_SQUARES {
-        check_squares(&mut cx, &placed);
-    }
+    check_squares(&mut cx, &placed, |a, b| {
+        builder.may_share(&members[a], &members[b])
+    });
     let mut limits = Limits::default();
     if let Some(r) = cx.int(
         "max_rounds",
@@ -630,19 +634,25 @@ fn default_facing(sides: &[SideDef], side: &str) -> Direction {
     }
 }
 
-/// Checks that no two combatants share a square; reports each clash at the later entry.
-fn check_squares(cx: &mut Loader<'_>, placed: &[(String, Pos, Range<usize>)]) {
-    let mut seen: BTreeMap<Pos, &str> = BTreeMap::new();
-    for (key, pos, span) in placed {
-        if let Some(other) = seen.get(pos) {
+/// Checks that no two combatants share a square unless the ruleset's `may_share(a, b)` (by
+/// index in `placed`) allows it; reports each clash at the later entry.
+fn check_squares(
+    cx: &mut Loader<'_>,
+    placed: &[(String, Pos, Range<usize>)],
+    may_share: impl Fn(usize, usize) -> bool,
+) {
+    let mut seen: BTreeMap<Pos, Vec<usize>> = BTreeMap::new();
+    for (index, (key, pos, span)) in placed.iter().enumerate() {
+        let there = seen.entry(*pos).or_default();
+        if let Some(&other) = there.iter().find(|&&other| !may_share(other, index)) {
             let message = format!(
-                "`{key}` and `{other}` are both placed on square [{}, {}]; each square holds \
+                "`{key}` and `{}` are both placed on square [{}, {}]; each square holds \
                  one combatant",
-                pos.x, pos.y
+                placed[other].0, pos.x, pos.y
             );
             cx.error(span.clone(), "at", message);
         } else {
-            seen.insert(*pos, key);
+            there.push(index);
         }
     }
 }
@@ -775,6 +785,24 @@ mod tests {
         let far: toml::Value =
             toml::from_str::<toml::Table>("at = [1000000, 0]").unwrap()["at"].clone();
         assert!(squares(&far, 2).is_err());
+    }
+
+    #[test]
+    fn shared_squares_are_the_rulesets_call() {
+        let file = SourceFile::new("t.toml", "");
+        let at = Pos::new(0, 0);
+        let placed: Vec<(String, Pos, Range<usize>)> = ["rider", "horse", "orc"]
+            .iter()
+            .map(|k| (k.to_string(), at, 0..0))
+            .collect();
+        // The rules let the rider share its horse's square, and nobody else.
+        let mut cx = Loader::new(file);
+        check_squares(&mut cx, &placed, |a, b| (a, b) == (0, 1));
+        assert_eq!(cx.errors.len(), 1, "{:?}", cx.errors);
+        assert!(cx.errors[0].to_string().contains("`orc` and `rider`"));
+        let mut cx = Loader::new(file);
+        check_squares(&mut cx, &placed, |_, _| false);
+        assert_eq!(cx.errors.len(), 2);
     }
 
     #[test]

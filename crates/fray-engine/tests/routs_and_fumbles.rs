@@ -19,6 +19,7 @@ use num_rational::BigRational;
 struct Skirmish {
     roster: Roster,
     standing: Vec<Standing>,
+    occupancy: fray_core::Occupancy,
 }
 
 impl Skirmish {
@@ -45,6 +46,7 @@ impl Skirmish {
                 ],
             },
             standing: vec![Standing::Up; 3],
+            occupancy: fray_core::Occupancy::new((0..3).map(|i| Pos::new(i, 0))),
         }
     }
 
@@ -56,6 +58,9 @@ impl Skirmish {
 }
 
 impl Board for Skirmish {
+    fn occupancy(&self) -> &fray_core::Occupancy {
+        &self.occupancy
+    }
     fn combatant_count(&self) -> usize {
         self.standing.len()
     }

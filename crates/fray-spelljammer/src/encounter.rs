@@ -179,6 +179,7 @@ impl CombatantBuilder for Builder<'_> {
         let grievous_wounds = read_grievous_wounds(&file, def, &mut cx.errors);
         let (profiles, fighters): (Vec<Profile>, Vec<Fighter>) = members.into_iter().unzip();
         State {
+            occupancy: fray_core::Occupancy::new(fighters.iter().map(|f| f.pos)),
             roster,
             profiles: Arc::new(profiles),
             fighters,

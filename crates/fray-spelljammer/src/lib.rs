@@ -174,6 +174,10 @@ impl Board for State {
             fray_core::Standing::Down
         }
     }
+
+    fn occupancy(&self) -> &fray_core::Occupancy {
+        &self.occupancy
+    }
 }
 
 /// One attack by `attacker` on `target` from the starting state, as `fray odds` enumerates it:

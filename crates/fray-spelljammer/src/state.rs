@@ -4,7 +4,7 @@
 
 use crate::choice::Declaration;
 use crate::content::{Damage, Missile, RangedClass, Size, Specialization, SpellDef};
-use fray_core::{CombatantId, Pos, Roster, SideId};
+use fray_core::{CombatantId, Occupancy, Pos, Roster, SideId};
 use std::sync::Arc;
 
 /// One attack form: a weapon (or natural weapon) in a combatant's hands, with its total SC.
@@ -211,7 +211,8 @@ pub struct Plan {
 pub struct Fighter {
     /// Its side.
     pub side: SideId,
-    /// Where it stands.
+    /// Where it stands. Change it only with [`State::set_square`], which keeps the occupancy
+    /// index.
     pub pos: Pos,
     /// Hit points.
     pub hp: i32,
@@ -503,6 +504,9 @@ pub struct State {
     pub asking: Option<Asking>,
     /// How everyone stood when the current segment's actions began (empty outside them).
     pub segment_start: Vec<AtSegmentStart>,
+    /// Who stands on which square (kept by [`State::set_square`]; build it with
+    /// `Occupancy::new` over the fighters' squares).
+    pub occupancy: Occupancy,
 }
 
 /// How a combatant stood when a segment's actions began. Actions on one segment are
@@ -530,6 +534,11 @@ impl State {
     /// A combatant's record, to change.
     pub fn f_mut(&mut self, id: CombatantId) -> &mut Fighter {
         &mut self.fighters[id.index()]
+    }
+    /// Puts `id` on square `to`, keeping the occupancy index (the only way positions change).
+    pub fn set_square(&mut self, id: CombatantId, to: Pos) {
+        self.fighters[id.index()].pos = to;
+        self.occupancy.move_to(id, to);
     }
     /// Every combatant id.
     pub fn ids(&self) -> impl Iterator<Item = CombatantId> {

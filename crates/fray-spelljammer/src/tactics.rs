@@ -374,17 +374,17 @@ mod tests {
         s.f_mut(ORC1).down = true;
         // 40 ft > reach 5 + TMR 30: run toward it.
         assert_eq!(declared(&s, HERO), with(Intent::Run(ORC2), Movement::Stand));
-        s.f_mut(ORC2).pos = Pos::new(7, 0); // 35 ft: run and attack
+        s.set_square(ORC2, Pos::new(7, 0)); // 35 ft: run and attack
         assert_eq!(
             declared(&s, HERO),
             with(Intent::Attack(ORC2), Movement::RunAttack)
         );
-        s.f_mut(ORC2).pos = Pos::new(4, 0); // 20 ft ≤ 15 + 5: move and attack
+        s.set_square(ORC2, Pos::new(4, 0)); // 20 ft ≤ 15 + 5: move and attack
         assert_eq!(
             declared(&s, HERO),
             with(Intent::Attack(ORC2), Movement::MoveAttack)
         );
-        s.f_mut(ORC2).pos = Pos::new(2, 0); // 10 ft: the free move
+        s.set_square(ORC2, Pos::new(2, 0)); // 10 ft: the free move
         assert_eq!(
             declared(&s, HERO),
             with(Intent::Attack(ORC2), Movement::Stand)
@@ -400,8 +400,8 @@ mod tests {
             p.melee = vec![sword()];
             p.ranged = None;
         });
-        s.f_mut(ARCHER).pos = Pos::new(1, 1);
-        s.f_mut(ORC2).pos = Pos::new(2, 2);
+        s.set_square(ARCHER, Pos::new(1, 1));
+        s.set_square(ORC2, Pos::new(2, 2));
         s.f_mut(HERO).plan.declaration = with(Intent::Attack(ORC1), Movement::Stand);
         assert_eq!(
             declared(&s, ARCHER),
@@ -426,19 +426,19 @@ mod tests {
             }
         );
         // In melee: no aim.
-        s.f_mut(ORC1).pos = Pos::new(-5, 0);
+        s.set_square(ORC1, Pos::new(-5, 0));
         assert_eq!(
             declared(&s, ARCHER),
             with(Intent::Shoot(ORC1), Movement::Stand)
         );
         // Nobody in range: walk closer.
         s.f_mut(ORC1).down = true;
-        s.f_mut(ORC2).pos = Pos::new(20, 0);
+        s.set_square(ORC2, Pos::new(20, 0));
         assert_eq!(
             declared(&s, ARCHER),
             with(Intent::Move(ORC2), Movement::Stand)
         );
-        s.f_mut(ORC2).pos = Pos::new(30, 0);
+        s.set_square(ORC2, Pos::new(30, 0));
         assert_eq!(
             declared(&s, ARCHER),
             with(Intent::Run(ORC2), Movement::Stand)
@@ -477,7 +477,7 @@ mod tests {
             declared(&s, MAGE).intent,
             Intent::Cast { spell: 0, .. }
         ));
-        s.f_mut(MAGE).pos = Pos::new(-1, 0);
+        s.set_square(MAGE, Pos::new(-1, 0));
         assert_eq!(
             declared(&s, MAGE),
             with(
@@ -529,7 +529,7 @@ mod tests {
         let mut s = fight();
         s.f_mut(HERO).hp = 10;
         assert_eq!(declared(&s, HERO).intent, Intent::Attack(ORC1));
-        s.f_mut(ORC2).pos = Pos::new(0, 1);
+        s.set_square(ORC2, Pos::new(0, 1));
         assert_eq!(
             declared(&s, HERO),
             with(Intent::FullDefense, Movement::Stand)
@@ -540,11 +540,11 @@ mod tests {
     fn hurt_and_free_drinks_a_potion() {
         let mut s = fight();
         s.f_mut(HERO).hp = 15;
-        s.f_mut(ORC1).pos = Pos::new(4, 0);
+        s.set_square(ORC1, Pos::new(4, 0));
         let d = declared(&s, HERO);
         assert!(d.potion, "{d:?}");
         // In melee: no potion.
-        s.f_mut(ORC1).pos = Pos::new(1, 0);
+        s.set_square(ORC1, Pos::new(1, 0));
         assert!(!declared(&s, HERO).potion);
     }
 

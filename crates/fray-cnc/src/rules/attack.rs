@@ -66,9 +66,11 @@ pub enum Style {
 /// Is `target` fighting someone in melee (for the −4 to missiles shot into melee)? [CNC-R15.2]
 pub fn in_melee(state: &State, target: CombatantId) -> bool {
     let t = state.f(target);
-    state.ids().any(|o| {
-        state.enemies(o, target) && state.f(o).is_up() && state.f(o).pos.is_adjacent(t.pos)
-    })
+    let mut engaged = false;
+    state.occupancy.each_within(t.pos, 1, |o, square| {
+        engaged |= square.is_adjacent(t.pos) && state.enemies(o, target) && state.f(o).is_up();
+    });
+    engaged
 }
 
 /// The situational modifiers of CNC-R15.2 with the precedence of CNC-A6, plus flank/rear

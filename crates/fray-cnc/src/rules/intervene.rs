@@ -115,7 +115,7 @@ pub fn intervene(
             if to != from && !free(state, to, id) {
                 return refuse(format!("the square ({}, {}) is taken", to.x, to.y));
             }
-            state.f_mut(id).pos = to;
+            state.set_square(id, to);
             table.emit(|| Event::Moved {
                 who: id,
                 from,

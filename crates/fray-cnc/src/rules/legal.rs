@@ -111,7 +111,7 @@ pub fn check(
             Choice::Dodge if m.dodge => Ok(()),
             Choice::Evade(t) if m.evade => foe_check(w, state, actor, t),
             Choice::DisengageHasty | Choice::DisengageFighting if m.disengage => {
-                if state.engaged_foes(actor, state.round).next().is_none() {
+                if !state.engaged(actor, state.round) {
                     return no(w, "CNC-R17.2", || "disengaging needs an opponent in melee");
                 }
                 Ok(())

@@ -144,7 +144,7 @@ pub fn use_ability<R: Ruleset<State = State>>(
             if let Some(dir) = from.direction_to(to) {
                 state.f_mut(user).facing = dir;
             }
-            state.f_mut(user).pos = to;
+            state.set_square(user, to);
             table.emit(|| Event::Moved {
                 who: user,
                 from,

@@ -20,14 +20,11 @@ pub fn half_move(state: &State, id: CombatantId) -> i32 {
 
 /// True when the square is free (no living combatant, or only `except`).
 pub fn free(state: &State, pos: Pos, except: CombatantId) -> bool {
-    // The same rule as `Board::square_free` (C&C: every body but the dead blocks), written as a
-    // direct loop: the strike-square search calls it for every candidate square (measured with
-    // callgrind, docs/performance.md).
-    state
-        .fighters
-        .iter()
-        .enumerate()
-        .all(|(i, f)| i == except.index() || f.dead || f.pos != pos)
+    // The same rule as `Board::square_free` (C&C: every body but the dead blocks), asked of the
+    // occupancy index directly: the strike-square search calls it for every candidate square.
+    !state
+        .occupancy
+        .any_at(pos, |id| id != except && !state.f(id).dead)
 }
 
 /// The nearest free square from which `mover` can strike `target` with reach `reach_ft`, within
@@ -69,16 +66,16 @@ fn scan_square(
     let mut taken = [Pos::new(0, 0); 12];
     let mut n_taken = 0;
     let mut overflow = false;
-    for (i, f) in state.fighters.iter().enumerate() {
-        if i != mover.index() && !f.dead && f.pos.squares_to(at) <= r {
+    state.occupancy.each_within(at, r, |id, square| {
+        if id != mover && !state.f(id).dead {
             if n_taken < taken.len() {
-                taken[n_taken] = f.pos;
+                taken[n_taken] = square;
                 n_taken += 1;
             } else {
                 overflow = true;
             }
         }
-    }
+    });
     let is_free = |p: Pos| {
         if overflow {
             free(state, p, mover)
@@ -123,8 +120,8 @@ fn preference(from: Pos, at: Pos, p: Pos, cost: i32) -> Preference {
 }
 
 /// [`strike_square`] for a 5-ft reach: the best of the target's eight neighbours, found with one
-/// pass over the combatants and no inner loops (this runs for most decisions of every simulated
-/// fight). Same preference order ([`preference`]).
+/// query of the occupancy index and no inner loops (this runs for most decisions of every
+/// simulated fight). Same preference order ([`preference`]).
 fn neighbour_square(
     state: &State,
     mover: CombatantId,
@@ -134,12 +131,12 @@ fn neighbour_square(
 ) -> Option<Pos> {
     // Bit (dx + 1) * 3 + (dy + 1) is set when that neighbour of the target is occupied.
     let mut occupied: u16 = 1 << 4; // the target's own square
-    for (i, f) in state.fighters.iter().enumerate() {
-        let (dx, dy) = (f.pos.x - at.x, f.pos.y - at.y);
-        if i != mover.index() && !f.dead && dx.abs() <= 1 && dy.abs() <= 1 {
+    state.occupancy.each_within(at, 1, |id, square| {
+        let (dx, dy) = (square.x - at.x, square.y - at.y);
+        if id != mover && !state.f(id).dead {
             occupied |= 1 << ((dx + 1) * 3 + (dy + 1));
         }
-    }
+    });
     let mut best: Option<(Preference, Pos)> = None;
     for index in 0..9i32 {
         if occupied & (1 << index) != 0 {
@@ -238,7 +235,16 @@ pub fn charge_lane_clear(state: &State, charger: CombatantId, target: CombatantI
     let from = state.f(charger).pos;
     let to = state.f(target).pos;
     let steps = from.squares_to(to);
-    // A combatant blocks the lane if it stands on the line's square at its own distance.
+    // A combatant blocks the lane if it stands on the line's square at its own distance. The
+    // `k`-th square of the line is `k` squares from the charger, so asking the index about each
+    // square of the line is the same test; a lane longer than the crowd is scanned instead.
+    if (steps as usize) < state.fighters.len() {
+        return (1..steps).all(|k| {
+            !state.occupancy.any_at(from.point_on_line(to, k), |id| {
+                id != charger && id != target && !state.f(id).dead
+            })
+        });
+    }
     state.fighters.iter().enumerate().all(|(i, f)| {
         if i == charger.index() || i == target.index() || f.dead {
             return true;

@@ -421,7 +421,7 @@ fn show_group_start(
     for &(other, start) in starts {
         if other != actor && state.f(other).pos != start {
             shown.push((other, state.f(other).pos));
-            state.f_mut(other).pos = start;
+            state.set_square(other, start);
         }
     }
     shown
@@ -440,11 +440,11 @@ fn end_group_view(
     let actor_pos = state.f(actor).pos;
     let mut clash = false;
     for &(other, pos) in shown {
-        state.f_mut(other).pos = pos;
+        state.set_square(other, pos);
         clash |= pos == actor_pos;
     }
     if let (true, Some(&(_, start))) = (clash, starts.iter().find(|(id, _)| *id == actor)) {
-        state.f_mut(actor).pos = start;
+        state.set_square(actor, start);
         table.emit(|| Event::Forgone {
             who: actor,
             what: "move",
@@ -525,7 +525,7 @@ fn move_to(
     if let Some(dir) = from.direction_to(to) {
         state.f_mut(id).facing = dir;
     }
-    state.f_mut(id).pos = to;
+    state.set_square(id, to);
     // Moving away from a holder, or a holder moving off, ends the hold.
     for other in (0..state.fighters.len() as u16).map(CombatantId) {
         if state.f(other).held_by == Some(id) && !state.f(other).pos.is_adjacent(to) {

@@ -72,7 +72,7 @@ pub fn intervene(
                     intervention.refused(format!("the square ({}, {}) is taken", to.x, to.y))
                 );
             }
-            state.f_mut(id).pos = to;
+            state.set_square(id, to);
             let hidden = state.f(id).invisible;
             table.emit(|| Event::Moved {
                 who: id,

@@ -907,6 +907,7 @@ pub(crate) mod testkit {
                 .collect(),
         };
         State {
+            occupancy: fray_core::Occupancy::new(fighters.iter().map(|f| f.pos)),
             roster,
             profiles: Arc::new(profiles),
             fighters,
@@ -1030,7 +1031,7 @@ mod tests {
     fn shooting_needs_a_ranged_weapon_in_range() {
         let mut s = fight();
         assert_eq!(rule_of(declare(&s, HERO, d(Intent::Shoot(ORC1)))), "SJ-R23");
-        s.f_mut(ORC2).pos = Pos::new(30, 0);
+        s.set_square(ORC2, Pos::new(30, 0));
         let e = declare(&s, ARCHER, d(Intent::Shoot(ORC2))).unwrap_err();
         assert_eq!(e.rule, "SJ-R23");
         assert!(e.reason.contains("170 ft"), "{}", e.reason);
@@ -1049,9 +1050,9 @@ mod tests {
         assert_eq!(rule_of(declare(&s, MAGE, cast(1, HERO))), "SJ-R15");
         assert!(declare(&s, MAGE, cast(1, MAGE)).is_ok());
         // Bolt of energy reaches 60 ft.
-        s.f_mut(ORC2).pos = Pos::new(11, 0);
+        s.set_square(ORC2, Pos::new(11, 0));
         assert_eq!(rule_of(declare(&s, MAGE, cast(0, ORC2))), "SJ-R15");
-        s.f_mut(ORC2).pos = Pos::new(10, 0);
+        s.set_square(ORC2, Pos::new(10, 0));
         assert!(declare(&s, MAGE, cast(0, ORC2)).is_ok());
         // Not while still casting.
         s.f_mut(MAGE).casting = Some(Casting {
@@ -1179,7 +1180,7 @@ mod tests {
         let e = declare(&s, HERO, potion).unwrap_err();
         assert_eq!(e.rule, "SJ-R17.6");
         assert!(e.reason.contains("melee"), "{}", e.reason);
-        s.f_mut(ORC1).pos = Pos::new(5, 5);
+        s.set_square(ORC1, Pos::new(5, 5));
         assert!(declare(&s, HERO, potion).is_ok());
         // The mage carries none.
         assert_eq!(rule_of(declare(&s, MAGE, potion)), "SJ-R17.6");
@@ -1309,7 +1310,7 @@ mod tests {
     fn pushes_go_up_to_ten_feet_and_need_the_first_square_free() {
         let mut s = fight();
         // The hero pushes orc-1 (at 1,0); orc-2 stands right behind it at (2,0).
-        s.f_mut(ORC2).pos = Pos::new(2, 0);
+        s.set_square(ORC2, Pos::new(2, 0));
         s.asking = Some(Asking::Push {
             by: HERO,
             target: ORC1,
@@ -1345,14 +1346,14 @@ mod tests {
             "a clear push goes the whole 10 ft"
         );
         // With orc-2 two squares east, the push east goes 5 ft and stops.
-        s.f_mut(ORC2).pos = Pos::new(3, 0);
+        s.set_square(ORC2, Pos::new(3, 0));
         assert!(check(&s, HERO, &req, &Choice::Push(Direction::East)).is_ok());
         assert_eq!(
             crate::rules::movement::push_destination(&s, ORC1, Direction::East),
             Pos::new(2, 0)
         );
         // A fallen combatant does not block.
-        s.f_mut(ORC2).pos = Pos::new(2, 0);
+        s.set_square(ORC2, Pos::new(2, 0));
         s.f_mut(ORC2).down = true;
         assert!(check(&s, HERO, &req, &Choice::Push(Direction::East)).is_ok());
     }

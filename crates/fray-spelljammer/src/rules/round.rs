@@ -199,7 +199,7 @@ fn forced_moves(state: &mut State, table: T<'_, '_>, segment: i32) -> Result<(),
             continue;
         }
         let from = state.f(who).pos;
-        state.f_mut(who).pos = to;
+        state.set_square(who, to);
         let feet = from.feet_to(to);
         table.emit(|| Event::Moved {
             who,
@@ -1073,7 +1073,7 @@ fn move_segment(
             let Some(next) = next else {
                 break;
             };
-            state.f_mut(id).pos = next;
+            state.set_square(id, next);
             mv.banked -= 50;
             mv.feet_left -= 5;
             moved += 5;
@@ -1255,7 +1255,7 @@ fn attack(
                 if let Some(next) = movement::step_toward(state, who, state.f(target).pos) {
                     if next.within_reach(state.f(target).pos, reach) {
                         let from = state.f(who).pos;
-                        state.f_mut(who).pos = next;
+                        state.set_square(who, next);
                         state.f_mut(who).plan.free_move_used = true;
                         table.emit(|| Event::Moved {
                             who,
@@ -1286,7 +1286,7 @@ fn attack(
             if let Choice::Push(dir) = c {
                 let from = state.f(target).pos;
                 let to = movement::push_destination(state, target, dir);
-                state.f_mut(target).pos = to;
+                state.set_square(target, to);
                 let feet = from.feet_to(to);
                 table.emit(|| Event::Moved {
                     who: target,

@@ -938,7 +938,7 @@ pub fn single_attack(
     }
     if !ranged && !in_reach {
         match fray_core::Board::strike_square(state, attacker, target, 1) {
-            Some(p) => state.f_mut(attacker).pos = p,
+            Some(p) => state.set_square(attacker, p),
             None => return Ok(()),
         }
     }
