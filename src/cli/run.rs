@@ -62,6 +62,10 @@ const COMMANDS: &[(&str, &str)] = &[
         "GM: a condition for R rounds or until removed; `cond WHO -NAME` ends it",
     ),
     ("move WHO X Y", "GM: puts a combatant on a square"),
+    (
+        "remove WHO [HOW]",
+        "GM: WHO leaves the fight: fled (default), surrendered or captured",
+    ),
     ("rule TEXT", "GM: a ruling in your words, kept in the log"),
     (
         "override N",
@@ -251,7 +255,7 @@ impl Tracker {
     fn words(&self) -> Vec<String> {
         let mut words: Vec<String> = [
             "auto", "manual", "undo", "redo", "status", "log", "save", "help", "quit", "options",
-            "all", "gm", "hp", "cond", "move", "rule", "override",
+            "all", "gm", "hp", "cond", "move", "remove", "rule", "override",
         ]
         .iter()
         .map(|w| w.to_string())
@@ -462,7 +466,7 @@ fn handle(t: &mut Tracker, line: &str) -> Result<bool, CliError> {
                 }
             )
         }),
-        "hp" | "cond" | "move" | "rule" => match Intervention::parse(line) {
+        "hp" | "cond" | "move" | "remove" | "rule" => match Intervention::parse(line) {
             Some(Ok(intervention)) => {
                 let text = intervention.to_string();
                 t.session

@@ -370,6 +370,7 @@ impl CombatantBuilder for Builder<'_> {
             elevation: c.elevation.unwrap_or(0),
             mounted: c.mounted,
             dead: false,
+            gone: None,
             ready: false,
             spells_left,
             items_left,

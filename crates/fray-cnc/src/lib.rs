@@ -161,12 +161,14 @@ impl Board for State {
     /// A fallen body still fills its square; only the dead are cleared away.
     fn piece(&self, who: CombatantId) -> Piece {
         let f = self.f(who);
-        Piece::new(f.side, f.pos, f.is_up(), !f.dead)
+        Piece::new(f.side, f.pos, f.is_up(), f.present())
     }
-    /// Up, down or dead: no morale, so nobody flees, surrenders or is captured.
+    /// Up, down or dead — or gone, on the CK's word (C&C has no morale rule).
     fn standing(&self, who: CombatantId) -> fray_core::Standing {
         let f = self.f(who);
-        if f.is_up() {
+        if let Some(gone) = f.gone {
+            gone
+        } else if f.is_up() {
             fray_core::Standing::Up
         } else if f.dead {
             fray_core::Standing::Dead

@@ -362,6 +362,9 @@ pub struct Fighter {
     pub mounted: bool,
     /// Dead (−10 or worse).
     pub dead: bool,
+    /// Left the fight on the CK's word (fled, surrendered, captured): off the map, out of
+    /// reach, no longer acting.
+    pub gone: Option<fray_core::Standing>,
     /// Able to act when its initiative group began (simultaneous actors all act, spec §1).
     pub ready: bool,
     /// Casts left of each of the profile's spells.
@@ -383,7 +386,12 @@ pub struct Fighter {
 impl Fighter {
     /// Able to act: above 0 hit points and alive (CNC-R19).
     pub fn is_up(&self) -> bool {
-        !self.dead && self.hp >= 1
+        !self.dead && self.hp >= 1 && self.gone.is_none()
+    }
+
+    /// On the map: neither dead nor gone (it blocks its square and can be reached).
+    pub fn present(&self) -> bool {
+        !self.dead && self.gone.is_none()
     }
 
     /// Still in the exchange: up, or felled by someone of its own initiative group, whose
@@ -589,7 +597,7 @@ impl State {
 
     /// Who stands on a square (the dead are cleared away; ties: lowest id).
     pub fn occupant(&self, pos: Pos) -> Option<CombatantId> {
-        self.occupancy.first_at(pos, |id| !self.f(id).dead)
+        self.occupancy.first_at(pos, |id| self.f(id).present())
     }
     /// Is any able foe of `id` within reach of it (see [`State::engaged_foes`])?
     pub fn engaged(&self, id: CombatantId, round: u32) -> bool {

@@ -169,7 +169,7 @@ fn magic(state: &State, me: CombatantId, engaged: bool) -> Option<Choice> {
         .ids()
         .filter(|&o| {
             let f = state.f(o);
-            !state.enemies(me, o) && !f.dead && f.hp * 3 <= state.p(o).max_hp
+            !state.enemies(me, o) && f.present() && f.hp * 3 <= state.p(o).max_hp
         })
         .collect();
     hurt.sort_by_key(|&o| (state.f(o).hp, o));

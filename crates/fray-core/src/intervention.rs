@@ -36,6 +36,13 @@ pub enum Intervention {
         /// The square.
         to: [i32; 2],
     },
+    /// A combatant leaves the fight: it fled, surrendered or was captured.
+    Remove {
+        /// Who.
+        who: String,
+        /// How it left: `fled`, `surrendered` or `captured`.
+        how: String,
+    },
     /// A ruling in the GM's words, logged with the fight.
     Ruling {
         /// The ruling.
@@ -48,7 +55,8 @@ pub const MAX_RULING_CHARS: usize = 500;
 
 impl Intervention {
     /// Reads what the GM types: `hp orc-2 -3`, `cond fighter-1 prone 2`, `cond fighter-1 -prone`,
-    /// `move orc-1 4 5`, `rule the bridge holds`. `None` when the line is not an intervention.
+    /// `move orc-1 4 5`, `remove orc-3 fled`, `rule the bridge holds`. `None` when the line is
+    /// not an intervention.
     pub fn parse(line: &str) -> Option<Result<Intervention, String>> {
         let line = line.trim();
         let (command, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
@@ -115,6 +123,22 @@ impl Intervention {
                 }),
                 _ => Err("move WHO X Y, e.g. `move orc-1 4 5`".to_string()),
             },
+            "remove" => match words.as_slice() {
+                [who] | [who, _] => {
+                    let how = words.get(1).copied().unwrap_or("fled").to_ascii_lowercase();
+                    if ["fled", "surrendered", "captured"].contains(&how.as_str()) {
+                        Ok(Intervention::Remove {
+                            who: who.to_ascii_lowercase(),
+                            how,
+                        })
+                    } else {
+                        Err(format!(
+                            "remove WHO [fled|surrendered|captured]: `{how}` is not one of them"
+                        ))
+                    }
+                }
+                _ => Err("remove WHO [fled|surrendered|captured], e.g. `remove orc-3 fled`".into()),
+            },
             "rule" => {
                 if rest.trim().is_empty() {
                     Err("rule TEXT: the ruling in words".to_string())
@@ -150,7 +174,8 @@ impl Intervention {
         match self {
             Intervention::Hp { who, .. }
             | Intervention::Condition { who, .. }
-            | Intervention::Move { who, .. } => Some(who),
+            | Intervention::Move { who, .. }
+            | Intervention::Remove { who, .. } => Some(who),
             Intervention::Ruling { .. } => None,
         }
     }
@@ -178,6 +203,7 @@ impl fmt::Display for Intervention {
                 if *gained { "" } else { "-" }
             ),
             Intervention::Move { who, to } => write!(f, "move {who} {} {}", to[0], to[1]),
+            Intervention::Remove { who, how } => write!(f, "remove {who} {how}"),
             Intervention::Ruling { text } => write!(f, "rule {text}"),
         }
     }
@@ -196,6 +222,8 @@ mod tests {
             "cond orc-1 -prone",
             "cond orc-1 stunned",
             "move orc-1 4 -5",
+            "remove orc-3 fled",
+            "remove orc-3 captured",
             "rule the bridge holds",
         ] {
             let iv = Intervention::parse(line)
@@ -212,6 +240,8 @@ mod tests {
             "cond orc-1 -prone 2",
             "cond orc-1 prone 0",
             "move orc-1 4",
+            "remove",
+            "remove orc-1 vanished",
             "rule ",
             "move orc 1 99999999",
         ] {

@@ -373,3 +373,62 @@ fn spelljammer_takes_hit_points_and_refuses_conditions_by_name() {
         .to_string();
     assert!(err.contains("no conditions"), "{err}");
 }
+
+#[test]
+fn foes_the_gm_removes_leave_the_map_and_the_fight_ends_in_a_rout() {
+    let lib = library();
+    let mut s = skirmish(&lib);
+    let roster = s.roster().clone();
+    let raiders: Vec<_> = roster
+        .ids()
+        .filter(|&id| roster.side_of(id).0 == 1)
+        .collect();
+    // One fled before the fight; the rest surrender after a round.
+    s.intervene(parse(&format!("remove {} fled", roster.key(raiders[0]))))
+        .expect("fled");
+    assert!(s
+        .intervene(parse(&format!("remove {} fled", roster.key(raiders[0]))))
+        .unwrap_err()
+        .to_string()
+        .contains("not up"));
+    let gone_at = s.events().len();
+    s.set_plays(|_| true, Some(true), true);
+    let ended_by_fighting = matches!(s.stop(), Stop::Ended(_));
+    assert!(ended_by_fighting, "fray played to the end");
+    // The one who fled never acts nor is attacked again.
+    let key = roster.key(raiders[0]).to_string();
+    for (_, e) in &s.events()[gone_at..] {
+        let line = e.describe(&roster);
+        assert!(
+            !line.contains(roster.name(raiders[0])) || matches!(e, fray_core::Event::End { .. }),
+            "{key} left the fight, yet: {line}"
+        );
+    }
+    assert_eq!(
+        s.standings()[raiders[0].index()].standing,
+        fray_core::Standing::Fled
+    );
+    // Every raider gone without falling: the party wins by rout.
+    let mut s = skirmish(&lib);
+    for &r in &raiders {
+        s.intervene(parse(&format!("remove {} surrendered", roster.key(r))))
+            .expect("surrendered");
+    }
+    // The round under way is played out (the party's turns), then the fight is over.
+    s.set_plays(|_| true, Some(true), true);
+    let end = s
+        .events()
+        .iter()
+        .find_map(|(_, e)| match e {
+            fray_core::Event::End { winner, reason, .. } => Some((*winner, *reason)),
+            _ => None,
+        })
+        .expect("the fight ended");
+    assert_eq!(
+        end,
+        (
+            Some(fray_core::SideId(0)),
+            fray_core::ruleset::EndReason::Routed
+        )
+    );
+}

@@ -91,7 +91,7 @@ pub fn bleeds(state: &State, id: CombatantId) -> bool {
 /// True while a mortal wound is still bleeding (not yet stopped by aid): aid is needed.
 pub fn needs_aid(state: &State, id: CombatantId) -> bool {
     let f = state.f(id);
-    !f.dead && f.mortal_since.is_some() && bleeds(state, id)
+    f.present() && f.mortal_since.is_some() && bleeds(state, id)
 }
 
 /// Applies a hit: subtracts hit points, records subdual, announces band changes, kills at −10
@@ -188,7 +188,7 @@ pub fn bleed<R: Ruleset<State = State>>(state: &mut State, table: &mut Table<'_,
     let round = table.round();
     for id in (0..state.fighters.len() as u16).map(CombatantId) {
         let f = state.f(id);
-        if f.dead {
+        if !f.present() {
             continue;
         }
         let Some(since) = f.mortal_since else {

@@ -1,5 +1,6 @@
 //! The CK's interventions (the GM's, in C&C's words): hit points, conditions, a combatant's
-//! square, a ruling. Taken at each round's start and before each combatant's turn. The seed
+//! square, one leaving the fight (fled, surrendered, captured: off the map, its side's standing
+//! says so at the end), a ruling. Taken at each round's start and before each combatant's turn. The seed
 //! leaves these to the Castle Keeper throughout ("the CK may adjust…", CNC-R1.3, CNC-R16.6).
 
 use super::damage::{self, Hit};
@@ -31,8 +32,8 @@ pub fn intervene(
     match intervention {
         Intervention::Hp { who, change } => {
             let id = combatant(state, intervention, who)?;
-            if state.f(id).dead {
-                return refuse(format!("{} is dead", state.roster.name(id)));
+            if !state.f(id).present() {
+                return refuse(format!("{} is dead or gone", state.roster.name(id)));
             }
             if *change < 0 {
                 let label = Modifier::owned("the CK's adjustment".into(), GM, -change);
@@ -110,6 +111,9 @@ pub fn intervene(
         }
         Intervention::Move { who, to } => {
             let id = combatant(state, intervention, who)?;
+            if !state.f(id).present() {
+                return refuse(format!("{} is dead or gone", state.roster.name(id)));
+            }
             let to = Pos::new(to[0], to[1]);
             let from = state.f(id).pos;
             if to != from && !free(state, to, id) {
@@ -123,6 +127,38 @@ pub fn intervene(
                 feet: from.feet_to(to),
                 mode: "placed by the CK",
                 hidden: false,
+                rule: GM,
+            });
+            Ok(())
+        }
+        Intervention::Remove { who, how } => {
+            let id = combatant(state, intervention, who)?;
+            if !state.f(id).is_up() {
+                return refuse(format!(
+                    "{} is not up: only a combatant still fighting can flee, surrender or be \
+                     captured",
+                    state.roster.name(id)
+                ));
+            }
+            let (standing, status) = match how.as_str() {
+                "surrendered" => (fray_core::Standing::Surrendered, "surrendered"),
+                "captured" => (fray_core::Standing::Captured, "captured"),
+                _ => (fray_core::Standing::Fled, "fled"),
+            };
+            // Holds on it, and its own, end: it is off the map.
+            for other in state.ids().collect::<Vec<_>>() {
+                if state.f(other).held_by == Some(id) {
+                    state.f_mut(other).held_by = None;
+                }
+            }
+            let f = state.f_mut(id);
+            f.gone = Some(standing);
+            f.held_by = None;
+            let hp = f.hp;
+            table.emit(|| Event::Status {
+                who: id,
+                status,
+                hp,
                 rule: GM,
             });
             Ok(())

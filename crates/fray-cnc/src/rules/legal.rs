@@ -338,7 +338,7 @@ fn aim_and_range(
         }
         _ => {}
     }
-    if state.f(t).dead || (m.target == Aim::Foe && !state.f(t).fights_on()) {
+    if !state.f(t).present() || (m.target == Aim::Foe && !state.f(t).fights_on()) {
         return no(w, rule, || {
             format!("{} is out of the fight", state.roster.name(t))
         });

@@ -168,7 +168,7 @@ fn take_effect<R: Ruleset<State = State>>(
     rule: &'static str,
 ) -> Result<(), Interrupt> {
     let m = state.magic[magic as usize].clone();
-    if state.f(target).dead {
+    if !state.f(target).present() {
         table.emit(|| Event::Casting {
             who: user,
             spell: m.id.clone(),

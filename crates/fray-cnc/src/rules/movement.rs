@@ -24,7 +24,7 @@ pub fn free(state: &State, pos: Pos, except: CombatantId) -> bool {
     // occupancy index directly: the strike-square search calls it for every candidate square.
     !state
         .occupancy
-        .any_at(pos, |id| id != except && !state.f(id).dead)
+        .any_at(pos, |id| id != except && state.f(id).present())
 }
 
 /// The nearest free square from which `mover` can strike `target` with reach `reach_ft`, within
@@ -67,7 +67,7 @@ fn scan_square(
     let mut n_taken = 0;
     let mut overflow = false;
     state.occupancy.each_within(at, r, |id, square| {
-        if id != mover && !state.f(id).dead {
+        if id != mover && state.f(id).present() {
             if n_taken < taken.len() {
                 taken[n_taken] = square;
                 n_taken += 1;
@@ -133,7 +133,7 @@ fn neighbour_square(
     let mut occupied: u16 = 1 << 4; // the target's own square
     state.occupancy.each_within(at, 1, |id, square| {
         let (dx, dy) = (square.x - at.x, square.y - at.y);
-        if id != mover && !state.f(id).dead {
+        if id != mover && state.f(id).present() {
             occupied |= 1 << ((dx + 1) * 3 + (dy + 1));
         }
     });
@@ -241,12 +241,12 @@ pub fn charge_lane_clear(state: &State, charger: CombatantId, target: CombatantI
     if (steps as usize) < state.fighters.len() {
         return (1..steps).all(|k| {
             !state.occupancy.any_at(from.point_on_line(to, k), |id| {
-                id != charger && id != target && !state.f(id).dead
+                id != charger && id != target && state.f(id).present()
             })
         });
     }
     state.fighters.iter().enumerate().all(|(i, f)| {
-        if i == charger.index() || i == target.index() || f.dead {
+        if i == charger.index() || i == target.index() || !f.present() {
             return true;
         }
         let k = from.squares_to(f.pos);

@@ -387,7 +387,8 @@ fn act_in_order(state: &mut State, table: T<'_, '_>, order: &Order) -> Result<()
         };
         for (_, id) in group {
             if !state.f(*id).ready {
-                if !state.f(*id).dead || state.f(*id).hp > -10 {
+                let f = state.f(*id);
+                if (!f.dead || f.hp > -10) && f.gone.is_none() {
                     table.emit(|| Event::Skipped {
                         who: *id,
                         reason: "down before its turn",

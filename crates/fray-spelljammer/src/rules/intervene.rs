@@ -85,6 +85,10 @@ pub fn intervene(
             });
             Ok(())
         }
+        Intervention::Remove { .. } => Err(intervention.refused(
+            "Spelljammer cannot take a combatant out of the fight yet (a downed one is healed \
+             back up by spells and tactics); use `hp` or `rule`",
+        )),
         Intervention::Condition { .. } => Err(intervention.refused(
             "Spelljammer keeps no conditions a GM sets by name (stun, falls and stuck missiles \
              follow from the rules): use `hp`, `move` or `rule`",
