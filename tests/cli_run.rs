@@ -337,6 +337,11 @@ fn the_gm_intervenes_at_the_prompt_and_takes_it_back() {
     t.until_prompt();
     t.send("status");
     assert!(t.until_prompt().contains("orc-3        orcs          5/5"));
+    t.send("cond orc-3 prone 2");
+    t.until_prompt();
+    t.send("status");
+    let status = t.until_prompt();
+    assert!(status.contains("(asked)  [prone]"), "{status}");
     t.send("quit");
     t.finish();
 }

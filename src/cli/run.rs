@@ -372,7 +372,13 @@ fn selection(s: &Session, who: &str) -> Result<(Vec<CombatantId>, Option<bool>),
 fn status(s: &Session) -> String {
     let roster = s.roster();
     let mut out = format!("round {}; answers given: {}\n", s.round(), s.log().len());
-    for (id, tally) in roster.ids().zip(s.standings()) {
+    if let Some(order) = s.events().iter().rev().find_map(|(_, e)| match e {
+        fray_core::Event::Order { .. } => Some(e.describe(roster)),
+        _ => None,
+    }) {
+        out.push_str(&format!("  {order}\n"));
+    }
+    for ((id, tally), conditions) in roster.ids().zip(s.standings()).zip(s.conditions()) {
         let state = if tally.is_up() {
             String::new()
         } else {
@@ -383,8 +389,13 @@ fn status(s: &Session) -> String {
         } else {
             "asked"
         };
+        let conditions = if conditions.is_empty() {
+            String::new()
+        } else {
+            format!("  [{}]", conditions.join(", "))
+        };
         out.push_str(&format!(
-            "  {:<12} {:<10} {:>4}/{:<4} hp{state}  ({plays})\n",
+            "  {:<12} {:<10} {:>4}/{:<4} hp{state}  ({plays}){conditions}\n",
             roster.key(id),
             roster.side_key(roster.side_of(id)),
             tally.hp,

@@ -114,6 +114,18 @@ impl Ruleset for Cnc {
         tactics::choose(state, request)
     }
 
+    fn conditions(state: &State, who: CombatantId) -> Vec<String> {
+        let f = state.f(who);
+        let mut out: Vec<String> = f.conditions.iter().map(|c| c.key().to_string()).collect();
+        if let Some(by) = f.held_by {
+            out.push(format!("held by {}", state.roster.key(by)));
+        }
+        if f.casting.is_some() {
+            out.push("casting".to_string());
+        }
+        out
+    }
+
     fn intervene(
         state: &mut State,
         table: &mut Table<'_, Self>,

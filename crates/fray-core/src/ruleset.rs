@@ -302,6 +302,13 @@ pub trait Ruleset: Sized + 'static {
     /// Each combatant's standing, in roster order (cleared and refilled).
     fn tallies(state: &Self::State, out: &mut Vec<Tally>);
 
+    /// The conditions a combatant has now, in words, for a tracker's status (`prone`,
+    /// `stunned`, `casting bolt of energy`). None by default.
+    fn conditions(state: &Self::State, who: crate::CombatantId) -> Vec<String> {
+        let _ = (state, who);
+        Vec::new()
+    }
+
     /// Applies a GM intervention at an intervention point (see
     /// [`crate::runner::Table::intervention_point`]). A ruleset supports those its state can
     /// take; the rest are refused ([`crate::intervention::Intervention::refused`]), saying why.

@@ -109,6 +109,7 @@ pub struct Session {
     stop: Stop,
     state_hash: u64,
     standings: Vec<fray_core::Tally>,
+    conditions: Vec<Vec<String>>,
     last_point: Option<usize>,
     autosave: Option<PathBuf>,
 }
@@ -161,6 +162,7 @@ impl Session {
             }),
             state_hash: 0,
             standings: Vec::new(),
+            conditions: Vec::new(),
             last_point: None,
             autosave: None,
         };
@@ -228,6 +230,11 @@ impl Session {
         &self.standings
     }
 
+    /// Each combatant's conditions now, in words, in roster order.
+    pub fn conditions(&self) -> &[Vec<String>] {
+        &self.conditions
+    }
+
     /// The round now (0 before the first).
     pub fn round(&self) -> u32 {
         self.events.last().map_or(0, |(r, _)| *r)
@@ -266,10 +273,12 @@ impl Session {
         let plays = self.plays.clone();
         let fray_plays = move |asked: Asked| plays.fray_answers(asked);
         let standings = &mut self.standings;
+        let conditions = &mut self.conditions;
         let (stop, hash) = each_ruleset!(&self.encounter, e, R => {
             let mut state = e.state.clone();
             let advanced = advance::<R>(&mut state, &e.limits, self.seed, &mut self.log, &fray_plays, &mut sink);
             <R as fray_core::Ruleset>::tallies(&state, standings);
+            *conditions = e.state.roster.ids().map(|id| <R as fray_core::Ruleset>::conditions(&state, id)).collect();
             (advanced, hash_of(&state))
         });
         self.stop = stop.stop;

@@ -114,6 +114,28 @@ impl Ruleset for Spelljammer {
         tactics::choose(state, request)
     }
 
+    fn conditions(state: &State, who: CombatantId) -> Vec<String> {
+        let f = state.f(who);
+        let mut out = Vec::new();
+        for (has, name) in [
+            (f.stunned, "stunned"),
+            (f.weapon_dropped, "weapon dropped"),
+            (f.held, "holding its action"),
+            (f.invisible, "invisible"),
+            (f.casting.is_some(), "casting"),
+        ] {
+            if has {
+                out.push(name.to_string());
+            }
+        }
+        out.extend(
+            f.stuck
+                .iter()
+                .map(|s| rules::strike::stuck_condition(s.missile).to_string()),
+        );
+        out
+    }
+
     fn intervene(
         state: &mut State,
         table: &mut Table<'_, Self>,
