@@ -345,3 +345,111 @@ fn the_gm_intervenes_at_the_prompt_and_takes_it_back() {
     t.send("quit");
     t.finish();
 }
+
+#[test]
+fn any_input_at_the_prompt_is_answered_never_a_crash() {
+    // A fixed pseudo-random mix of commands, dice, choices, interventions and noise, piped in
+    // one go: fray answers each and ends normally at the end of input.
+    let words = [
+        "r",
+        "14",
+        "d20 3",
+        "3 5",
+        "0",
+        "-1",
+        "99999999999999",
+        "undo",
+        "redo",
+        "status",
+        "log",
+        "options",
+        "auto all",
+        "auto orc-*",
+        "manual all",
+        "manual gm",
+        "auto side:orcs",
+        "hp orc-1 -2",
+        "hp orc-1 +2",
+        "hp fighter-9 -1",
+        "cond orc-2 prone 1",
+        "cond orc-2 -prone",
+        "cond orc-2 stunned 9999",
+        "move orc-3 1 1",
+        "move orc-3 999999999 0",
+        "remove orc-4",
+        "remove orc-4 fled",
+        "remove fighter-1 captured",
+        "override 1",
+        "override 1 2 3",
+        "rule the ground is slick",
+        "save",
+        "charge orc-1",
+        "attack orc-2",
+        "none",
+        "yes",
+        "no",
+        "fighter-1: dodge",
+        "gm: yes",
+        "\u{1b}[31mred",
+        "ä ö ü",
+        "attack",
+        "run to 3 4",
+        "help",
+    ];
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut input = String::new();
+    for _ in 0..400 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        input.push_str(words[(state % words.len() as u64) as usize]);
+        input.push('\n');
+    }
+    input.push_str("r\n".repeat(50).as_str());
+    let dir = temp_dir("noise");
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/cnc/bench.toml");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--seed",
+            "5",
+            "--autosave",
+            "noise.jsonl",
+        ])
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("wait");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "exit {:?}\n{stderr}\n{stdout}",
+        out.status
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!stdout.contains('\u{1b}'), "no escape reaches the terminal");
+    assert!(stdout.contains("answers (") && stdout.contains("saved in noise.jsonl"));
+    // Whatever happened, the autosaved session resumes to the same place.
+    let resumed = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(["run", "--resume", "noise.jsonl", "--no-autosave"])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("resume");
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+}

@@ -175,11 +175,25 @@ impl Lines {
                     return Ok(None);
                 }
                 let line = line.trim_end_matches(['\n', '\r']).to_string();
-                output::print(&format!("{line}\n"))?;
+                output::print(&format!("{}\n", printable(&line)))?;
                 Ok(Some(line))
             }
         }
     }
+}
+
+/// The line with control characters (escapes that would colour or move a terminal) shown as
+/// `\u{…}` escapes.
+fn printable(line: &str) -> String {
+    line.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// The tracker's state beyond the session: what was already shown, whose view.
@@ -418,6 +432,10 @@ fn handle(t: &mut Tracker, line: &str) -> Result<bool, CliError> {
     let line = line.trim();
     if line.len() > MAX_LINE {
         output::print(&format!("! a line is at most {MAX_LINE} characters\n"))?;
+        return Ok(true);
+    }
+    if line.chars().any(char::is_control) {
+        output::print("! control characters are not accepted; type plain text\n")?;
         return Ok(true);
     }
     let (command, rest) = line.split_once(' ').unwrap_or((line, ""));
