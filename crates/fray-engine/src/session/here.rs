@@ -12,7 +12,7 @@ use crate::{AnyEncounter, OddsReport};
 use fray_core::event::NullSink;
 use fray_core::ruleset::{Ruleset, Situation};
 use fray_core::session::{advance, Stop};
-use fray_core::{FightEnd, Standing, Tally};
+use fray_core::{FightEnd, Tally};
 
 /// Why odds or a run from the current state could not be given.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -29,9 +29,10 @@ pub enum HereError {
         /// How it stands.
         standing: &'static str,
     },
-    /// The target has left the fight (dead, fled, surrendered or captured).
-    #[error("{name} is {standing}: there is nothing left to attack")]
-    TargetGone {
+    /// The target is already out of the fight (down, dead, fled, surrendered or captured):
+    /// the odds of felling it say nothing.
+    #[error("{name} is {standing}: already out of the fight")]
+    TargetOut {
         /// The target's name.
         name: String,
         /// How it stands.
@@ -59,8 +60,7 @@ impl Session {
 
     /// Exact odds of `attacker` attacking `target` from the state at the pause, set up as
     /// `situation` says — the same figures and report as `fray odds`, with the hit points,
-    /// positions and conditions of now. An attacker who is not up, or a target that has left
-    /// the fight, is refused.
+    /// positions and conditions of now. An attacker or a target who is not up is refused.
     pub fn odds(
         &self,
         attacker: &str,
@@ -80,10 +80,8 @@ impl Session {
                 standing: s.key(),
             });
         }
-        if let Some((name, s)) =
-            standing(target).filter(|(_, s)| !matches!(s, Standing::Up | Standing::Down))
-        {
-            return Err(HereError::TargetGone {
+        if let Some((name, s)) = standing(target).filter(|(_, s)| !s.is_up()) {
+            return Err(HereError::TargetOut {
                 name,
                 standing: s.key(),
             });
