@@ -62,6 +62,7 @@ fn every_documented_limit_is_the_one_the_code_enforces() {
         ("odds work", fray_core::odds::MAX_WORK as u64),
         ("odds pending branches", fray_core::odds::MAX_PENDING as u64),
         ("simulation runs", fray_sim::MAX_RUNS),
+        ("simulation runs from here", fray_sim::here::MAX_HERE_RUNS),
         ("simulation threads", fray_sim::MAX_THREADS as u64),
         ("values per --vary", fray_sim::vary::MAX_VALUES as u64),
         ("variants per sweep", fray_sim::vary::MAX_VARIANTS as u64),

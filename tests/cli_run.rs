@@ -453,3 +453,166 @@ fn any_input_at_the_prompt_is_answered_never_a_crash() {
         String::from_utf8_lossy(&resumed.stderr)
     );
 }
+
+/// What fray answered to a line (its echo, the first line of the chunk, left out).
+fn reply(chunk: &str) -> &str {
+    chunk.split_once('\n').map_or(chunk, |(_, rest)| rest)
+}
+
+/// The lines of a `sim` report that carry figures: `(label, fights)`.
+fn sim_rows(chunk: &str) -> Vec<(String, u64)> {
+    chunk
+        .lines()
+        .filter(|l| l.contains('%') && !l.starts_with("Outcome"))
+        .filter_map(|l| {
+            let (label, rest) = l.split_at(l.find(|c: char| c.is_ascii_digit())?);
+            let fights = rest.split_whitespace().next()?.parse().ok()?;
+            Some((label.trim().to_string(), fights))
+        })
+        .collect()
+}
+
+#[test]
+fn odds_and_sim_from_here_at_a_pause() {
+    let dir = temp_dir("here");
+    let bench = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/cnc/bench.toml");
+    let bench = bench.to_str().unwrap();
+    let fray_odds = |attacker: &str, target: &str| -> String {
+        let o = Command::new(env!("CARGO_BIN_EXE_fray"))
+            .args(["odds", bench, "--attacker", attacker, "--target", target])
+            .output()
+            .expect("fray odds");
+        assert!(o.status.success());
+        String::from_utf8(o.stdout).expect("utf-8")
+    };
+    let mut t = Tracker::start(&[bench, "--seed", "9", "--no-autosave"], &dir);
+    t.until_prompt();
+    t.send("auto side:orcs");
+    let chunk = t.until_prompt();
+    assert!(
+        request(&chunk).unwrap().starts_with("Fighter 1:"),
+        "{chunk}"
+    );
+
+    // Before anything happened, the odds from here are `fray odds`, word for word; without an
+    // attacker, the one asked attacks.
+    let start = fray_odds("fighter-1", "orc-1");
+    for command in ["odds fighter-1 orc-1", "odds orc-1"] {
+        t.send(command);
+        let chunk = t.until_prompt();
+        let report = chunk
+            .split_once("From here: ")
+            .unwrap_or_else(|| panic!("{chunk}"))
+            .1;
+        assert!(
+            report.starts_with(&start),
+            "{command}:\n{report}\nvs\n{start}"
+        );
+        assert!(report.contains("  hit        65.00%  (13/20)"), "{report}");
+        assert!(
+            request(&chunk).unwrap().starts_with("Fighter 1:"),
+            "asked again"
+        );
+    }
+    for bad in [
+        "odds",
+        "odds nobody orc-1",
+        "odds fighter-1 orc-1 --weapon spoon",
+        "odds fighter-1 orc-1 --situation",
+        "odds fighter-1 fighter-1",
+        "sim 0",
+        "sim 100001",
+        "sim many",
+        "sim 10 --fast",
+    ] {
+        t.send(bad);
+        let chunk = t.until_prompt();
+        assert!(
+            reply(&chunk).starts_with("! "),
+            "`{bad}` gets a message:\n{chunk}"
+        );
+    }
+
+    // Who wins from here: every fight counted once, each rate with its interval; the same
+    // command gives the same figures.
+    t.send("sim 200");
+    let sim = t.until_prompt();
+    assert!(
+        reply(&sim).starts_with("From here (in round 1), fray playing everyone: 200 runs, seed 9,"),
+        "{sim}"
+    );
+    let rows = sim_rows(&sim);
+    let labels: Vec<&str> = rows.iter().map(|(l, _)| l.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "The fighters win",
+            "The orcs win",
+            "Stalemate (a limit reached)",
+            "Nobody left standing"
+        ],
+        "{sim}"
+    );
+    assert_eq!(rows.iter().map(|(_, n)| n).sum::<u64>(), 200, "{sim}");
+    assert!(
+        rows[0].1 > rows[1].1,
+        "the fighters are the favourites:\n{sim}"
+    );
+    let fighters = sim
+        .lines()
+        .find(|l| l.starts_with("The fighters win"))
+        .unwrap();
+    let figures: Vec<f64> = fighters
+        .split_whitespace()
+        .filter_map(|w| w.strip_suffix('%')?.parse().ok())
+        .collect();
+    let [rate, low, high] = figures[..] else {
+        panic!("rate and interval: {fighters}")
+    };
+    assert_eq!(rate, 100.0 * rows[0].1 as f64 / 200.0, "{fighters}");
+    assert!(low < rate && rate < high, "{fighters}");
+    assert!(sim.contains("Rounds left after this one: mean "), "{sim}");
+    t.send("sim 200");
+    assert_eq!(t.until_prompt(), sim, "the same figures again");
+    t.send("sim 200 --seed 10");
+    assert_ne!(t.until_prompt(), sim, "another seed");
+
+    // Some way into the fight, every fight from there is counted and the session is untouched.
+    let mut chunk = sim;
+    for i in 0..25 {
+        let asked = request(&chunk).expect("request").to_string();
+        t.send(&typed(i, &asked));
+        chunk = t.until_prompt();
+    }
+    t.send("status");
+    let before = t.until_prompt();
+    t.send("sim 100");
+    let later = t.until_prompt();
+    assert_eq!(sim_rows(&later).iter().map(|(_, n)| n).sum::<u64>(), 100);
+    t.send("status");
+    assert_eq!(t.until_prompt(), before, "sim changes nothing");
+    t.send("quit");
+    t.finish();
+
+    // A player's view is not shown the GM's figures.
+    let mut p = Tracker::start(
+        &[
+            bench,
+            "--seed",
+            "9",
+            "--no-autosave",
+            "--view",
+            "side:fighters",
+        ],
+        &dir,
+    );
+    p.until_prompt();
+    p.send("odds fighter-1 orc-1");
+    let chunk = p.until_prompt();
+    assert!(
+        reply(&chunk).starts_with("! ") && chunk.contains("GM"),
+        "{chunk}"
+    );
+    p.send("quit");
+    p.finish();
+}

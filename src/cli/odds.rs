@@ -1,5 +1,6 @@
 //! `fray odds FILE --attacker ID --target ID [--json]`: the exact distribution of one attack's
-//! outcome from the encounter's starting state.
+//! outcome from the encounter's starting state (its text report is also what `odds` prints in
+//! `fray run`, from the state at the pause).
 
 use super::{encounter_arg, output, CliError};
 use fray_engine::odds::to_f64;
@@ -33,38 +34,51 @@ pub struct OddsArgs {
 /// Runs `fray odds`.
 pub fn run(args: OddsArgs) -> Result<(), CliError> {
     let encounter = encounter_arg::load(&args.file)?;
-    let situation = fray_core::ruleset::Situation {
-        weapon: args.weapon.clone(),
-        options: args
-            .situations
+    let situation = situation(args.weapon.clone(), &args.situations);
+    let report = encounter
+        .odds_in(&args.attacker, &args.target, &situation)
+        .map_err(|e| CliError::Input(format!("{}: {e}", args.file)))?;
+    let out = if args.json {
+        format!("{}\n", report_json(encounter.ruleset().key(), &report))
+    } else {
+        titled_text(&encounter, &report)
+    };
+    output::print(&out)
+}
+
+/// The situation `--weapon` and the `--situation NAME[=VALUE]` flags set.
+pub(super) fn situation(
+    weapon: Option<String>,
+    situations: &[String],
+) -> fray_core::ruleset::Situation {
+    fray_core::ruleset::Situation {
+        weapon,
+        options: situations
             .iter()
             .map(|s| match s.split_once('=') {
                 Some((k, v)) => (k.trim().to_string(), v.trim().to_string()),
                 None => (s.trim().to_string(), String::new()),
             })
             .collect(),
-    };
-    let report = encounter
-        .odds_in(&args.attacker, &args.target, &situation)
-        .map_err(|e| CliError::Input(format!("{}: {e}", args.file)))?;
+    }
+}
+
+/// The odds as text under the title "Una attacks Orc 2 (Castles & Crusades)": what `fray odds`
+/// prints, and `odds` in `fray run`.
+pub(super) fn titled_text(encounter: &fray_engine::AnyEncounter, report: &OddsReport) -> String {
     let roster = encounter.roster();
     let name = |key: &str| {
         roster
             .find(key)
             .map_or(key.to_string(), |id| roster.name(id).to_string())
     };
-    let out = if args.json {
-        format!("{}\n", report_json(encounter.ruleset().key(), &report))
-    } else {
-        let title = format!(
-            "{} attacks {} ({})",
-            name(&report.attacker),
-            name(&report.target),
-            encounter.ruleset().name()
-        );
-        report_text(&title, &report)
-    };
-    output::print(&out)
+    let title = format!(
+        "{} attacks {} ({})",
+        name(&report.attacker),
+        name(&report.target),
+        encounter.ruleset().name()
+    );
+    report_text(&title, report)
 }
 
 /// The odds as JSON: probabilities as numbers, and exactly (as fractions) under `exact`.

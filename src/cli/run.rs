@@ -1,6 +1,7 @@
 //! `fray run FILE [--seed N] [--view gm|side:ID] [--autosave PATH]` and `fray run --resume
 //! SESSION`: the live tracker. Shows every ruling as it happens, asks a person for the dice and
-//! choices of the combatants fray does not play, and takes back, saves and resumes. Reads lines
+//! choices of the combatants fray does not play, and takes back, saves and resumes; gives the
+//! odds of an attack and who wins from the current state on request. Reads lines
 //! with rustyline at a terminal (history, tab-completion) and plain lines from a pipe.
 
 use super::{output, CliError};
@@ -81,6 +82,14 @@ const COMMANDS: &[(&str, &str)] = &[
         "the round, each combatant's hit points, who fray plays",
     ),
     ("log", "the whole fight so far"),
+    (
+        "odds [ATTACKER] TARGET",
+        "exact odds of one attack from here (`--weapon W`, `--situation S` as in `fray odds`)",
+    ),
+    (
+        "sim [N] [--seed S]",
+        "who wins from here: the rest of the fight played N times (1000), fray playing everyone",
+    ),
     (
         "save FILE",
         "save the session (resume with `fray run --resume FILE`)",
@@ -269,7 +278,7 @@ impl Tracker {
     fn words(&self) -> Vec<String> {
         let mut words: Vec<String> = [
             "auto", "manual", "undo", "redo", "status", "log", "save", "help", "quit", "options",
-            "all", "gm", "hp", "cond", "move", "remove", "rule", "override",
+            "all", "gm", "hp", "cond", "move", "remove", "rule", "override", "odds", "sim",
         ]
         .iter()
         .map(|w| w.to_string())
@@ -536,6 +545,8 @@ fn handle(t: &mut Tracker, line: &str) -> Result<bool, CliError> {
                 }
             }
         }
+        "odds" => odds_from_here(t, rest),
+        "sim" => sim_from_here(t, rest),
         "r" | "roll" if rest.is_empty() => t
             .session
             .roll_for_me()
@@ -554,6 +565,92 @@ fn handle(t: &mut Tracker, line: &str) -> Result<bool, CliError> {
         Err(message) => output::print(&format!("! {message}\n"))?,
     }
     Ok(true)
+}
+
+/// Runs of `sim` when no number is given.
+const DEFAULT_SIM_RUNS: u64 = 1000;
+
+/// `odds [ATTACKER] TARGET [--weapon W] [--situation S]…`: the exact odds of one attack from
+/// the state at the pause, in the words of `fray odds`. Without an attacker, the combatant
+/// asked attacks. Only the GM's view shows them (they read armour, hit points and modifiers).
+fn odds_from_here(t: &Tracker, rest: &str) -> Result<String, String> {
+    const USAGE: &str = "odds [ATTACKER] TARGET [--weapon W] [--situation S]…";
+    if t.viewer != Viewer::Gm {
+        return Err(
+            "odds read GM-only facts (armour, hit points, modifiers): only the GM's view shows them"
+                .to_string(),
+        );
+    }
+    let mut ids = Vec::new();
+    let mut weapon = None;
+    let mut situations = Vec::new();
+    let mut words = rest.split_whitespace().peekable();
+    while let Some(word) = words.next() {
+        if !word.starts_with("--") {
+            ids.push(word);
+            continue;
+        }
+        let mut value = Vec::new();
+        while let Some(v) = words.next_if(|v| !v.starts_with("--")) {
+            value.push(v);
+        }
+        let value = value.join(" ");
+        match word {
+            _ if value.is_empty() => return Err(format!("{word} needs a value; {USAGE}")),
+            "--weapon" if weapon.is_none() => weapon = Some(value),
+            "--weapon" => return Err("one --weapon at most".to_string()),
+            "--situation" => situations.push(value),
+            _ => return Err(format!("unknown flag `{word}`; {USAGE}")),
+        }
+    }
+    let roster = t.session.roster();
+    let (attacker, target) = match ids.as_slice() {
+        [attacker, target] => (attacker.to_string(), target.to_string()),
+        [target] => match t.session.pending().map(Request::asked) {
+            Some(Asked::Combatant(id)) => (roster.key(id).to_string(), target.to_string()),
+            _ => {
+                return Err(format!(
+                    "no combatant is asked, so name the attacker: {USAGE}"
+                ))
+            }
+        },
+        _ => return Err(USAGE.to_string()),
+    };
+    let situation = super::odds::situation(weapon, &situations);
+    let report = t
+        .session
+        .odds(&attacker, &target, &situation)
+        .map_err(|e| e.to_string())?;
+    Ok(format!(
+        "From here: {}",
+        super::odds::titled_text(t.session.encounter(), &report)
+    ))
+}
+
+/// `sim [N] [--seed S]`: the rest of the fight played N times from here with fray playing
+/// everyone (seeded from the session's seed unless `--seed` is given): each side's win rate
+/// with its 95% interval, stalemates, rounds left.
+fn sim_from_here(t: &Tracker, rest: &str) -> Result<String, String> {
+    const USAGE: &str = "sim [N] [--seed S]";
+    let number = |text: Option<&str>, what: &str| -> Result<u64, String> {
+        let text = text.ok_or_else(|| format!("{what} needs a number; {USAGE}"))?;
+        text.parse()
+            .map_err(|_| format!("`{text}` is not a number of {what}; {USAGE}"))
+    };
+    let (mut runs, mut seed) = (DEFAULT_SIM_RUNS, t.session.seed());
+    let mut words = rest.split_whitespace();
+    while let Some(word) = words.next() {
+        match word {
+            "--seed" => seed = number(words.next(), "--seed")?,
+            _ if word.starts_with("--") => return Err(format!("unknown flag `{word}`; {USAGE}")),
+            _ => runs = number(Some(word), "runs")?,
+        }
+    }
+    let threads =
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(fray_sim::MAX_THREADS));
+    let result = fray_sim::here::simulate_from_here(&t.session, runs, seed, threads)
+        .map_err(|e| e.to_string())?;
+    Ok(fray_sim::here::text(&t.session, &result))
 }
 
 /// A die result or a choice for the request asked.

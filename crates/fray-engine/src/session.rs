@@ -20,6 +20,9 @@ use serde::{Deserialize, Serialize};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
+mod here;
+pub use here::HereError;
+
 /// The saved-session format's version.
 pub const SESSION_FORMAT: u32 = 1;
 

@@ -5,6 +5,7 @@
 //!   FILE --seed <that>` replays it.
 //! - [`run`]: the parallel runner (rayon, fixed chunks merged in order: same figures with any
 //!   number of threads), with the `--target-ci` stop and Ctrl-C.
+//! - [`here`]: "who wins from here", the rest of a live session's fight played many times.
 //! - [`stats`]: streaming integer statistics; [`wilson`]: confidence intervals.
 //! - [`report`], [`sweep`], [`csv`], [`plot`]: the outputs; [`vary`]: `--vary` variants.
 //! - [`progress`], [`interrupt`]: the terminal progress bar and the Ctrl-C handler.
@@ -13,6 +14,7 @@
 
 pub mod csv;
 pub mod error;
+pub mod here;
 pub mod interrupt;
 pub mod plot;
 pub mod progress;
@@ -26,5 +28,7 @@ pub mod vary;
 pub mod wilson;
 
 pub use error::SimError;
-pub use run::{simulate, SimOptions, SimResult, Stop, CHUNK_RUNS, MAX_RUNS, MAX_THREADS};
+pub use run::{
+    simulate, simulate_runs, SimOptions, SimResult, Stop, CHUNK_RUNS, MAX_RUNS, MAX_THREADS,
+};
 pub use stats::Stats;

@@ -252,28 +252,11 @@ pub fn stop_note(stop: Stop, runs: u64, requested: u64, target_ci: Option<f64>) 
     }
 }
 
-/// The report as text.
-pub fn text(ctx: &Context<'_>, result: &SimResult) -> String {
-    let s = &result.stats;
-    let roster = ctx.encounter.roster();
+/// The outcome table of a report: each side's wins (split by kill and by rout once any fight
+/// was won by rout), stalemates and fights with nobody left standing, each with its count,
+/// rate and 95% Wilson interval.
+pub fn outcome_table(out: &mut String, roster: &fray_core::Roster, s: &Stats) {
     let runs = s.runs;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{} — {}",
-        ctx.encounter.name(),
-        ctx.encounter.ruleset().name()
-    );
-    // How run seeds derive from the base seed is in docs/sim.md (and the JSON), not here.
-    let _ = writeln!(
-        out,
-        "{runs} runs, seed {}, round limit {}",
-        ctx.seed, result.round_limit
-    );
-    if let Some(note) = stop_note(result.stop, runs, ctx.requested_runs, ctx.target_ci) {
-        let _ = writeln!(out, "{note}");
-    }
-    out.push('\n');
     let width = roster
         .sides
         .iter()
@@ -308,7 +291,31 @@ pub fn text(ctx: &Context<'_>, result: &SimResult) -> String {
     }
     outcome("Stalemate (a limit reached)".to_string(), s.round_limit);
     outcome("Nobody left standing".to_string(), s.none_standing);
+}
 
+/// The report as text.
+pub fn text(ctx: &Context<'_>, result: &SimResult) -> String {
+    let s = &result.stats;
+    let roster = ctx.encounter.roster();
+    let runs = s.runs;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} — {}",
+        ctx.encounter.name(),
+        ctx.encounter.ruleset().name()
+    );
+    // How run seeds derive from the base seed is in docs/sim.md (and the JSON), not here.
+    let _ = writeln!(
+        out,
+        "{runs} runs, seed {}, round limit {}",
+        ctx.seed, result.round_limit
+    );
+    if let Some(note) = stop_note(result.stop, runs, ctx.requested_runs, ctx.target_ci) {
+        let _ = writeln!(out, "{note}");
+    }
+    out.push('\n');
+    outcome_table(&mut out, roster, s);
     out.push('\n');
     let show = |r: Option<u32>| r.map_or("-".to_string(), |r| r.to_string());
     let _ = writeln!(

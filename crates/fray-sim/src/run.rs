@@ -12,6 +12,7 @@ use crate::rows::RunRows;
 use crate::seeds::run_seed;
 use crate::stats::{Shape, Stats};
 use crate::wilson::{wilson, Z95};
+use fray_core::{FightEnd, Tally};
 use fray_engine::AnyEncounter;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -131,8 +132,12 @@ struct Chunk {
     rows: Option<RunRows>,
 }
 
+/// One fight for a run: plays it with the run's dice seed, fills the tallies (in roster order)
+/// and says how it ended, or why it could not be played. Must be a function of the seed alone.
+pub type PlayRun<'a> = dyn Fn(u64, &mut Vec<Tally>) -> Result<FightEnd, String> + Sync + 'a;
+
 fn play_chunk(
-    encounter: &AnyEncounter,
+    play: &PlayRun<'_>,
     options: &SimOptions,
     shape: &Shape,
     index: u64,
@@ -146,13 +151,8 @@ fn play_chunk(
     let mut tallies = Vec::with_capacity(shape.combatants);
     for run in first..end {
         let seed = run_seed(options.seed, run);
-        let fight_end = encounter
-            .simulate(seed, options.max_rounds, &mut tallies)
-            .map_err(|e| SimError::Fight {
-                run,
-                seed,
-                message: e.message,
-            })?;
+        let fight_end =
+            play(seed, &mut tallies).map_err(|message| SimError::Fight { run, seed, message })?;
         stats.record(run, &fight_end, &tallies);
         if let Some(rows) = rows.as_mut() {
             rows.push(run, seed, fight_end, &tallies);
@@ -174,6 +174,24 @@ pub fn simulate(
     options.validate()?;
     let round_limit = options.round_limit(encounter);
     let shape = Shape::new(encounter.roster(), round_limit);
+    let play = |seed: u64, tallies: &mut Vec<Tally>| {
+        encounter
+            .simulate(seed, options.max_rounds, tallies)
+            .map_err(|e| e.message)
+    };
+    simulate_runs(&play, &shape, options, stop, on_chunk)
+}
+
+/// The runner itself, for any way of playing one run (a fresh fight, or the rest of a live
+/// session's): `options` must be valid and `shape` that of the fights `play` plays.
+pub fn simulate_runs(
+    play: &PlayRun<'_>,
+    shape: &Shape,
+    options: &SimOptions,
+    stop: &AtomicBool,
+    on_chunk: &mut OnChunk<'_>,
+) -> Result<SimResult, SimError> {
+    let round_limit = shape.max_rounds;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .thread_name(|i| format!("fray-sim-{i}"))
@@ -184,7 +202,7 @@ pub fn simulate(
         })?;
     let chunks = options.runs.div_ceil(CHUNK_RUNS);
     let batch = options.threads as u64 * CHUNKS_PER_THREAD;
-    let mut stats = Stats::new(&shape);
+    let mut stats = Stats::new(shape);
     let mut next = 0;
     while next < chunks {
         if stop.load(Ordering::Relaxed) {
@@ -200,8 +218,7 @@ pub fn simulate(
             range
                 .into_par_iter()
                 .map(|index| {
-                    (!stop.load(Ordering::Relaxed))
-                        .then(|| play_chunk(encounter, options, &shape, index))
+                    (!stop.load(Ordering::Relaxed)).then(|| play_chunk(play, options, shape, index))
                 })
                 .collect()
         });
