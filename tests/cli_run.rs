@@ -228,6 +228,52 @@ fn gm_runs_the_bench(ruleset: &str, mistaken_die: &str) {
             .collect()
     };
     assert_eq!(answers("b.jsonl"), answers("c.jsonl"));
+
+    // The same fight as a scripted `fray fight --strict`: the saved answers, read as the
+    // encounter's `[script]` (every die in order, every choice as `who: choice`), give the
+    // same log, line for line.
+    let mut faces = Vec::new();
+    let mut choices = Vec::new();
+    for line in answers("b.jsonl") {
+        let logged: serde_json::Value = serde_json::from_str(&line).expect("answer");
+        let answer = &logged["answer"];
+        if let Some(total) = answer.get("roll") {
+            faces.push(total.as_u64().expect("a face"));
+        } else if let Some(dice) = answer.get("dice") {
+            faces.extend(
+                dice.as_array()
+                    .expect("dice")
+                    .iter()
+                    .map(|d| d.as_u64().unwrap()),
+            );
+        } else if let Some(choice) = answer.get("choice") {
+            let who = logged["asked"].as_str().expect("whose choice");
+            choices.push(format!("{who}: {}", choice.as_str().unwrap()));
+        } else {
+            panic!("an answer a script cannot give: {line}");
+        }
+    }
+    let text = std::fs::read_to_string(bench).expect("bench");
+    let script = format!(
+        "{text}\n[script]\ndice = {faces:?}\nchoices = {}\n",
+        serde_json::to_string(&choices).expect("choices")
+    );
+    std::fs::write(dir.join("scripted.toml"), script).expect("write");
+    let scripted = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(["fight", "scripted.toml", "--strict"])
+        .current_dir(&dir)
+        .output()
+        .expect("fray fight");
+    assert!(
+        scripted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&scripted.stderr)
+    );
+    assert_eq!(
+        fight(&String::from_utf8_lossy(&scripted.stdout)),
+        fight(&log_b),
+        "fray fight --strict with the saved answers as its script"
+    );
 }
 
 #[test]

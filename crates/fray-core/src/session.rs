@@ -38,6 +38,10 @@ pub struct Logged {
     pub by: By,
     /// The fingerprint of the request it answered (see [`fingerprint_roll`]).
     pub fingerprint: u64,
+    /// Whose request it answered: a combatant's key, or `gm` (absent for interventions), so
+    /// a saved log reads as a script (`who: choice`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asked: Option<String>,
 }
 
 /// Who is asked: a combatant (its roll or its choice), or the GM (the world's dice, rulings).
@@ -152,6 +156,14 @@ pub fn fingerprint_choice(chooser: Chooser, question: Question, rule: &str) -> u
     ])
 }
 
+/// The key of who is asked: a combatant's key, or `gm`.
+pub fn asked_key(roster: &crate::roster::Roster, asked: Asked) -> String {
+    match asked {
+        Asked::Combatant(id) => roster.key(id).to_string(),
+        Asked::Gm => "gm".to_string(),
+    }
+}
+
 /// The seed of the dice fray rolls for the answer at `position` of a session seeded `seed`.
 pub fn position_seed(seed: u64, position: usize) -> u64 {
     // SplitMix64's finaliser over seed and position: neighbouring positions get unrelated dice.
@@ -161,22 +173,24 @@ pub fn position_seed(seed: u64, position: usize) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The dice fray rolls for `request` with `seed`: a plain pool's total, or every die of a pool
-/// that keeps some (so the log says which were kept).
+/// The dice fray rolls for `request` with `seed`: one die's face, or every die of a pool (so
+/// the log says what fell, and which were kept); a plain pool larger than
+/// [`crate::protocol::MAX_POOL_DICE`] by its total.
 pub fn fray_rolls(request: &RollRequest, seed: u64) -> Answer {
     let mut dice = SeededDice::new(seed);
     let faces: Vec<u32> = (0..request.count)
         .map(|_| dice.face(u32::from(request.sides)))
         .collect();
-    if request.needs_dice() {
-        Answer::Dice(faces)
-    } else {
+    if faces.len() == 1 || (faces.len() > crate::protocol::MAX_POOL_DICE && !request.needs_dice()) {
         Answer::Roll(faces.iter().sum())
+    } else {
+        Answer::Dice(faces)
     }
 }
 
 /// Answers from the log, then fray's answers for those it plays, then a pause.
 struct SessionDriver<'a> {
+    roster: &'a crate::roster::Roster,
     log: &'a mut Vec<Logged>,
     next: usize,
     seed: u64,
@@ -200,11 +214,13 @@ impl SessionDriver<'_> {
         Some(Ok(entry.answer.clone()))
     }
 
-    fn record(&mut self, answer: Answer, fingerprint: u64) {
+    fn record(&mut self, answer: Answer, fingerprint: u64, asked: Asked) {
+        let asked = Some(asked_key(self.roster, asked));
         self.log.push(Logged {
             answer,
             by: By::Fray,
             fingerprint,
+            asked,
         });
         self.next += 1;
     }
@@ -259,7 +275,7 @@ impl<R: Ruleset> Driver<R> for SessionDriver<'_> {
         if (self.fray_plays)(asked) {
             let answer = fray_rolls(request, position_seed(self.seed, self.next));
             let rolled = check_roll_answer(request, &answer).map_err(Interrupt::BadAnswer)?;
-            self.record(answer, fingerprint);
+            self.record(answer, fingerprint, asked);
             return Ok(rolled);
         }
         self.pending = Some(Request::Roll(*request));
@@ -315,7 +331,11 @@ impl<R: Ruleset> Driver<R> for SessionDriver<'_> {
         };
         if (self.fray_plays)(asked) {
             let choice = R::tactics(state, request);
-            self.record(Answer::Choice(R::choice_text(state, &choice)), fingerprint);
+            self.record(
+                Answer::Choice(R::choice_text(state, &choice)),
+                fingerprint,
+                asked,
+            );
             return Ok(choice);
         }
         let pending = Request::Choice {
@@ -358,7 +378,9 @@ pub fn advance<R: Ruleset>(
     fray_plays: &dyn Fn(Asked) -> bool,
     sink: &mut dyn EventSink,
 ) -> Advanced {
+    let roster = R::roster(state).clone();
     let mut driver = SessionDriver {
+        roster: &roster,
         log,
         next: 0,
         seed,

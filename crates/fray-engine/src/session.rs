@@ -309,10 +309,15 @@ impl Session {
     fn answer_as(&mut self, answer: Answer, by: By) -> Result<(), SessionError> {
         let request = self.pending().ok_or(SessionError::NothingAsked)?.clone();
         let position = self.log.len();
+        let asked = Some(fray_core::session::asked_key(
+            self.roster(),
+            request.asked(),
+        ));
         self.log.push(Logged {
             answer,
             by,
             fingerprint: request.fingerprint(),
+            asked,
         });
         self.refresh();
         if let Stop::Broken {
@@ -364,6 +369,7 @@ impl Session {
             answer: Answer::Intervene(intervention),
             by: By::Person,
             fingerprint: INTERVENTION_FINGERPRINT,
+            asked: None,
         });
         self.refresh();
         if let Stop::Broken {
