@@ -528,6 +528,26 @@ pub struct State {
     /// The longest melee reach of anyone in the fight, in squares (at least 1): how far to look
     /// for foes that reach a combatant.
     pub reach_squares: i32,
+    /// Whether anyone may be holding anyone (see [`HoldsSeen`]).
+    pub holds_seen: HoldsSeen,
+}
+
+/// Set once anyone in the fight has been held (and never cleared): while it is not, a move
+/// need not look for holds to release. Derived from the fighters' `held_by`, so it adds
+/// nothing to equality or hashing (like the occupancy index).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HoldsSeen(pub bool);
+
+impl PartialEq for HoldsSeen {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for HoldsSeen {}
+
+impl std::hash::Hash for HoldsSeen {
+    fn hash<H: std::hash::Hasher>(&self, _state: &mut H) {}
 }
 
 impl State {
@@ -569,7 +589,8 @@ impl State {
         modifiers: Arc<[StandingModifier]>,
         magic: Arc<[Magic]>,
     ) -> State {
-        let occupancy = Occupancy::new(fighters.iter().map(|f| f.pos));
+        let occupancy = Occupancy::with_layers(fighters.iter().map(|f| (f.pos, f.side.0)));
+        let holds_seen = HoldsSeen(fighters.iter().any(|f| f.held_by.is_some()));
         let reach_squares = profiles
             .iter()
             .map(|p| p.reach_ft / fray_core::grid::SQUARE_FT)
@@ -586,6 +607,7 @@ impl State {
             magic,
             occupancy,
             reach_squares,
+            holds_seen,
         }
     }
 
@@ -593,6 +615,12 @@ impl State {
     pub fn set_square(&mut self, id: CombatantId, to: Pos) {
         self.fighters[id.index()].pos = to;
         self.occupancy.move_to(id, to);
+    }
+
+    /// `held` is now held by `holder` (the only way a hold begins: see [`HoldsSeen`]).
+    pub fn set_held(&mut self, held: CombatantId, holder: CombatantId) {
+        self.fighters[held.index()].held_by = Some(holder);
+        self.holds_seen = HoldsSeen(true);
     }
 
     /// Who stands on a square (the dead are cleared away; ties: lowest id).

@@ -53,7 +53,8 @@ fn nearest_foe_within(
     let (pos, side) = (state.f(me).pos, state.f(me).side);
     state
         .occupancy
-        .nearest(pos, max_squares, |o, _| {
+        // Friends are in the searcher's layer of the index (its side): skipped unread.
+        .nearest_outside(pos, max_squares, side.0, |o, _| {
             let f = state.f(o);
             (f.side != side && f.fights_on() && wanted(o)).then_some(f.hp)
         })

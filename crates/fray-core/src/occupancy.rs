@@ -66,6 +66,8 @@ impl Hasher for CellHasher {
 struct Entry {
     square: Pos,
     who: CombatantId,
+    /// Its combatant's layer (a ruleset's side: see [`Occupancy::with_layers`]).
+    layer: u8,
     /// Still one of its combatant's squares (an entry left behind by a larger footprint is
     /// not).
     live: bool,
@@ -93,6 +95,25 @@ pub struct Occupancy {
     cells: Option<HashMap<u64, u32, BuildHasherDefault<CellHasher>>>,
     entries: Vec<Entry>,
     slots: Vec<Slot>,
+    /// Cells ever linked span at least `lo..=hi` (grow-only, so never too small): the ring
+    /// search skips cells outside without probing the map.
+    bounds: CellBounds,
+}
+
+/// A rectangle of cells (inclusive), grown to hold every cell ever linked.
+#[derive(Debug, Clone, Copy)]
+struct CellBounds {
+    lo: (i32, i32),
+    hi: (i32, i32),
+}
+
+impl Default for CellBounds {
+    fn default() -> Self {
+        CellBounds {
+            lo: (i32::MAX, i32::MAX),
+            hi: (i32::MIN, i32::MIN),
+        }
+    }
 }
 
 impl PartialEq for Occupancy {
@@ -113,8 +134,15 @@ impl Hash for Occupancy {
 impl Occupancy {
     /// The index of combatants standing on `squares`, one square each, in roster order.
     pub fn new(squares: impl IntoIterator<Item = Pos>) -> Self {
+        Self::with_layers(squares.into_iter().map(|square| (square, 0)))
+    }
+
+    /// The index of combatants standing on `squares`, one square each, in roster order, each
+    /// in a layer (a ruleset's side, which never changes): [`Occupancy::nearest_outside`]
+    /// skips one layer's entries without asking about them.
+    pub fn with_layers(squares: impl IntoIterator<Item = (Pos, u8)>) -> Self {
         let mut index = Occupancy::default();
-        for (i, square) in squares.into_iter().enumerate() {
+        for (i, (square, layer)) in squares.into_iter().enumerate() {
             let who = CombatantId(i as u16);
             index.slots.push(Slot {
                 first: i as u32,
@@ -123,6 +151,7 @@ impl Occupancy {
             index.entries.push(Entry {
                 square,
                 who,
+                layer,
                 live: true,
                 next: NONE,
             });
@@ -137,6 +166,7 @@ impl Occupancy {
             return;
         }
         self.cells = Some(HashMap::default());
+        self.bounds = CellBounds::default();
         for e in 0..self.entries.len() as u32 {
             if self.entries[e as usize].live {
                 self.link(e);
@@ -190,6 +220,7 @@ impl Occupancy {
     pub fn set_squares(&mut self, who: CombatantId, squares: &[Pos]) {
         assert!(!squares.is_empty(), "a piece occupies at least one square");
         let slot = self.slots[who.index()];
+        let layer = self.entries[slot.first as usize].layer;
         for e in slot.first..slot.first + slot.count {
             if self.cells.is_some() {
                 self.unlink(e);
@@ -204,6 +235,7 @@ impl Occupancy {
             self.entries.extend(squares.iter().map(|_| Entry {
                 square: Pos::new(0, 0),
                 who,
+                layer,
                 live: false,
                 next: NONE,
             }));
@@ -214,6 +246,7 @@ impl Occupancy {
             self.entries[e as usize] = Entry {
                 square,
                 who,
+                layer,
                 live: true,
                 next: NONE,
             };
@@ -233,6 +266,9 @@ impl Occupancy {
         let Some(cells) = self.cells.as_mut() else {
             return;
         };
+        let b = &mut self.bounds;
+        b.lo = (b.lo.0.min(cx), b.lo.1.min(cy));
+        b.hi = (b.hi.0.max(cx), b.hi.1.max(cy));
         let head = cells.entry(key(cx, cy)).or_insert(NONE);
         self.entries[e as usize].next = *head;
         *head = e;
@@ -421,6 +457,30 @@ impl Occupancy {
         &self,
         from: Pos,
         max_squares: i32,
+        rank: impl FnMut(CombatantId, Pos) -> Option<K>,
+    ) -> Option<(i32, K, CombatantId)> {
+        self.nearest_skipping(from, max_squares, None, rank)
+    }
+
+    /// [`Occupancy::nearest`] among the combatants outside layer `skip` (see
+    /// [`Occupancy::with_layers`]): `rank` is never asked about those in it, so a search for
+    /// the nearest foe does not pay for the friends around the searcher.
+    pub fn nearest_outside<K: Ord>(
+        &self,
+        from: Pos,
+        max_squares: i32,
+        skip: u8,
+        rank: impl FnMut(CombatantId, Pos) -> Option<K>,
+    ) -> Option<(i32, K, CombatantId)> {
+        self.nearest_skipping(from, max_squares, Some(skip), rank)
+    }
+
+    #[inline]
+    fn nearest_skipping<K: Ord>(
+        &self,
+        from: Pos,
+        max_squares: i32,
+        skip: Option<u8>,
         mut rank: impl FnMut(CombatantId, Pos) -> Option<K>,
     ) -> Option<(i32, K, CombatantId)> {
         let mut best: Option<(i32, K, CombatantId)> = None;
@@ -441,7 +501,7 @@ impl Occupancy {
         };
         let Some(cells) = &self.cells else {
             for e in &self.entries {
-                if e.live {
+                if e.live && Some(e.layer) != skip {
                     offer(e.who, e.square, &mut best);
                 }
             }
@@ -468,7 +528,7 @@ impl Occupancy {
             if probed + ring_cells > self.entries.len() / 4 + 8 {
                 // Far and sparse: finish by reading every entry (the same order of preference).
                 for e in &self.entries {
-                    if e.live {
+                    if e.live && Some(e.layer) != skip {
                         offer(e.who, e.square, &mut best);
                     }
                 }
@@ -481,21 +541,37 @@ impl Occupancy {
                     let mut at = head;
                     while at != NONE {
                         let e = self.entries[at as usize];
-                        offer(e.who, e.square, best);
+                        if Some(e.layer) != skip {
+                            offer(e.who, e.square, best);
+                        }
                         at = e.next;
                     }
                 }
             };
+            // The ring's cells within the bounds (no cell outside holds anyone).
+            let (lo, hi) = (self.bounds.lo, self.bounds.hi);
+            let inside_y = |y: i32| lo.1 <= y && y <= hi.1;
+            let inside_x = |x: i32| lo.0 <= x && x <= hi.0;
             if ring == 0 {
-                visit_cell(cx, cy, &mut best);
-            } else {
-                for x in cx - ring..=cx + ring {
-                    visit_cell(x, cy - ring, &mut best);
-                    visit_cell(x, cy + ring, &mut best);
+                if inside_x(cx) && inside_y(cy) {
+                    visit_cell(cx, cy, &mut best);
                 }
-                for y in cy - ring + 1..cy + ring {
-                    visit_cell(cx - ring, y, &mut best);
-                    visit_cell(cx + ring, y, &mut best);
+            } else {
+                let (x0, x1) = ((cx - ring).max(lo.0), (cx + ring).min(hi.0));
+                for y in [cy - ring, cy + ring] {
+                    if inside_y(y) {
+                        for x in x0..=x1 {
+                            visit_cell(x, y, &mut best);
+                        }
+                    }
+                }
+                let (y0, y1) = ((cy - ring + 1).max(lo.1), (cy + ring - 1).min(hi.1));
+                for x in [cx - ring, cx + ring] {
+                    if inside_x(x) {
+                        for y in y0..=y1 {
+                            visit_cell(x, y, &mut best);
+                        }
+                    }
                 }
             }
             let done = best.as_ref().is_some_and(|b| b.0 <= covered)
@@ -672,10 +748,16 @@ mod tests {
                 .map(|(i, p)| if far && i % 3 == 0 { Pos::new(p.x * 40, p.y * 40) } else { *p })
                 .collect();
             let mut index = Occupancy::new(start.iter().copied());
+            // The same pieces in three layers (by id), for the layered search.
+            let layer = |w: CombatantId| (w.0 % 3) as u8;
+            let mut layered = Occupancy::with_layers(
+                start.iter().enumerate().map(|(i, &p)| (p, layer(CombatantId(i as u16)))),
+            );
             let mut squares: Vec<Vec<Pos>> = start.iter().map(|&p| vec![p]).collect();
             for (who, to) in moves {
                 let who = who % start.len();
                 index.move_to(CombatantId(who as u16), to);
+                layered.move_to(CombatantId(who as u16), to);
                 squares[who] = vec![to];
             }
             let all = scan(&squares);
@@ -722,6 +804,22 @@ mod tests {
                 prop_assert_eq!(index.nearest(center, i32::MAX, rank), expected);
                 let limited = expected.filter(|e| e.0 <= radius * 3);
                 prop_assert_eq!(index.nearest(center, radius * 3, rank), limited);
+                // Nearest outside a layer: the same as a rank that rejects the layer.
+                for skip in 0..3u8 {
+                    let outside = |w: CombatantId, p: Pos| {
+                        if layer(w) == skip { None } else { rank(w, p) }
+                    };
+                    let expected = all
+                        .iter()
+                        .filter_map(|&(w, p)| outside(w, p).map(|k| (p.squares_to(center), k, w)))
+                        .min();
+                    prop_assert_eq!(layered.nearest_outside(center, i32::MAX, skip, rank), expected);
+                    prop_assert_eq!(
+                        layered.nearest_outside(center, radius * 3, skip, rank),
+                        expected.filter(|e| e.0 <= radius * 3)
+                    );
+                    prop_assert_eq!(layered.nearest(center, i32::MAX, outside), expected);
+                }
                 // Neighbours.
                 let mut open = [true; 8];
                 for (k, d) in Direction::ALL.into_iter().enumerate() {

@@ -70,7 +70,7 @@ pub fn grapple<R: Ruleset<State = State>>(
         def,
         "CNC-R11.1",
     )? {
-        state.f_mut(target).held_by = Some(attacker);
+        state.set_held(target, attacker);
         table.emit(|| Event::Condition {
             who: target,
             condition: "held (prone and defenseless)",

@@ -527,10 +527,14 @@ fn move_to(
         state.f_mut(id).facing = dir;
     }
     state.set_square(id, to);
-    // Moving away from a holder, or a holder moving off, ends the hold.
-    for other in (0..state.fighters.len() as u16).map(CombatantId) {
-        if state.f(other).held_by == Some(id) && !state.f(other).pos.is_adjacent(to) {
-            state.f_mut(other).held_by = None;
+    // Moving away from a holder, or a holder moving off, ends the hold (nobody to look for
+    // while nobody in the fight has ever been held).
+    debug_assert!(state.holds_seen.0 || state.fighters.iter().all(|f| f.held_by.is_none()));
+    if state.holds_seen.0 {
+        for other in (0..state.fighters.len() as u16).map(CombatantId) {
+            if state.f(other).held_by == Some(id) && !state.f(other).pos.is_adjacent(to) {
+                state.f_mut(other).held_by = None;
+            }
         }
     }
     table.emit(|| Event::Moved {
