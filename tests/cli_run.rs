@@ -662,3 +662,34 @@ fn odds_and_sim_from_here_at_a_pause() {
     p.send("quit");
     p.finish();
 }
+
+#[test]
+fn a_players_status_hides_the_foes_hit_points() {
+    let dir = temp_dir("player-status");
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/cnc/bench.toml");
+    let mut t = Tracker::start(
+        &[
+            file.to_str().unwrap(),
+            "--seed",
+            "3",
+            "--no-autosave",
+            "--view",
+            "side:fighters",
+        ],
+        &dir,
+    );
+    t.until_prompt();
+    t.send("status");
+    let status = t.until_prompt();
+    assert!(
+        status.contains("fighter-1    fighters     24/24"),
+        "{status}"
+    );
+    assert!(
+        status.contains("orc-1        orcs            ?/?"),
+        "{status}"
+    );
+    assert!(!status.contains("5/5"), "{status}");
+    t.send("quit");
+    t.finish();
+}

@@ -392,7 +392,9 @@ fn selection(s: &Session, who: &str) -> Result<(Vec<CombatantId>, Option<bool>),
     Ok((ids, None))
 }
 
-fn status(s: &Session) -> String {
+/// The round, the order, and each combatant's standing as `viewer` may see it: a side's
+/// players see their own side's hit points, not their foes' (shown as `?`).
+fn status(s: &Session, viewer: Viewer) -> String {
     let roster = s.roster();
     let mut out = format!("round {}; answers given: {}\n", s.round(), s.log().len());
     if let Some(order) = s.events().iter().rev().find_map(|(_, e)| match e {
@@ -417,12 +419,19 @@ fn status(s: &Session) -> String {
         } else {
             format!("  [{}]", conditions.join(", "))
         };
+        let known = match viewer {
+            Viewer::Gm => true,
+            Viewer::Side(side) => roster.side_of(id) == side,
+        };
+        let hp = if known {
+            format!("{:>4}/{:<4}", tally.hp, tally.max_hp)
+        } else {
+            format!("{:>4}/{:<4}", "?", "?")
+        };
         out.push_str(&format!(
-            "  {:<12} {:<10} {:>4}/{:<4} hp{state}  ({plays}){conditions}\n",
+            "  {:<12} {:<10} {hp} hp{state}  ({plays}){conditions}\n",
             roster.key(id),
             roster.side_key(roster.side_of(id)),
-            tally.hp,
-            tally.max_hp
         ));
     }
     out.push_str(&format!(
@@ -456,7 +465,7 @@ fn handle(t: &mut Tracker, line: &str) -> Result<bool, CliError> {
             .iter()
             .map(|(c, what)| format!("  {c:<22} {what}\n"))
             .collect()),
-        "status" => Ok(status(&t.session)),
+        "status" => Ok(status(&t.session, t.viewer)),
         "log" => Ok(fray_engine::render::text_log_for(
             t.viewer,
             t.session.events(),
