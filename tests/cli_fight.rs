@@ -407,7 +407,7 @@ monster = "orc"
 
 /// Issue 10, scripts that tell the truth: `--seed` warns that it ignores the file's `[script]`;
 /// an impossible scripted die names whose roll, which rule and how many dice were used; unused
-/// scripted dice are reported; `--strict` makes the first request the script does not answer an
+/// scripted dice are reported; every error says at which round and answer; `--strict` makes the first request the script does not answer an
 /// error naming it.
 #[test]
 fn scripts_tell_the_truth() {
@@ -439,6 +439,8 @@ fn scripts_tell_the_truth() {
     assert!(text.contains("Orc's initiative"), "{text}");
     assert!(text.contains("CNC-R2.1"), "{text}");
     assert!(text.contains("1 scripted dice had been used"), "{text}");
+    // Where: the two declarations were answers 1 and 2, the hero's initiative 3, the orc's 4.
+    assert!(text.contains("round 1, answer 4: die result 11"), "{text}");
     // --strict: the orc's declaration is not in the script.
     let strict = fray(&["fight", &path, "--strict"]);
     assert_eq!(strict.status.code(), Some(2));

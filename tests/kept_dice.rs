@@ -9,6 +9,7 @@ use fray_core::{
     parse_roll_answer, Answer, AnswerError, AutoDriver, Interrupt, Limits, NullSink, Rolled,
     ScriptedDriver, Table, VecSink,
 };
+use fray_core::{Fault, Pause};
 use fray_dice::{BigInt, BigRational};
 use fray_engine::testkit::kept_dice::{shoot, KeptDice, KeptState, Stance};
 use std::collections::BTreeMap;
@@ -132,7 +133,10 @@ fn bad_scripted_dice_stop_the_fight_naming_the_roll() {
     let (state_after, _, end) = fight(state.clone(), &mut driver);
     let interrupt = end.expect_err("21 is no d20 face");
     assert!(
-        matches!(interrupt, Interrupt::BadRoll { value: 21, .. }),
+        matches!(
+            interrupt,
+            Interrupt::Error(Fault::BadRoll { value: 21, .. })
+        ),
         "{interrupt:?}"
     );
     let message = fray_engine::explain(&interrupt, &state_after.roster);
@@ -141,7 +145,7 @@ fn bad_scripted_dice_stop_the_fight_naming_the_roll() {
     let mut driver = ScriptedDriver::new(vec![3], line());
     let (_, _, end) = fight(state, &mut driver);
     match end {
-        Err(Interrupt::NeedRoll(request)) => assert_eq!(request.dice_text(), "2d20kh1"),
+        Err(Interrupt::Pause(Pause::Roll(request))) => assert_eq!(request.dice_text(), "2d20kh1"),
         other => panic!("{other:?}"),
     }
 }
@@ -253,7 +257,7 @@ fn a_log_that_does_not_fit_a_kept_roll_is_refused() {
             &Limits::default(),
         );
         match end {
-            Err(Interrupt::BadAnswer(error)) => error,
+            Err(Interrupt::Error(Fault::BadAnswer(error))) => error,
             other => panic!("{other:?}"),
         }
     };
@@ -280,7 +284,7 @@ fn a_log_that_does_not_fit_a_kept_roll_is_refused() {
         }
     );
     let message = fray_engine::explain(
-        &Interrupt::BadAnswer(refused(Answer::Roll(17))),
+        &Interrupt::Error(Fault::BadAnswer(refused(Answer::Roll(17)))),
         &state.roster,
     );
     assert!(

@@ -24,6 +24,7 @@ use fray_core::ruleset::{
     AttackPlay, Criticals, Outcome, RuleStatus, Ruleset, RulesetBundle, RulesetId,
 };
 use fray_core::span::FileErrors;
+use fray_core::Fault;
 use fray_core::{CombatantId, Roster, Table};
 
 /// The C&C ruleset.
@@ -217,7 +218,7 @@ pub fn single_attack(
         // [Seed: 6. Ranged Combat; CNC-R8.3]
         let d = state.f(attacker).pos.feet_to(state.f(target).pos);
         if rules::attack::range_band(weapon.range_increment, d) == rules::attack::Band::Beyond {
-            return Err(Interrupt::IllegalChoice {
+            return Err(Interrupt::Error(Fault::IllegalChoice {
                 chooser: fray_core::protocol::Chooser::Combatant(attacker),
                 text: format!("shoot {}", state.roster.key(target)),
                 illegal: fray_core::Illegal {
@@ -227,7 +228,7 @@ pub fn single_attack(
                         3 * weapon.range_increment
                     ),
                 },
-            });
+            }));
         }
         return rules::attack::shoot(state, table, attacker, target);
     }

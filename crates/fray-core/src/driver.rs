@@ -4,6 +4,7 @@ use crate::answer::check_roll_answer;
 use crate::protocol::{
     Answer, ChoiceRequest, Chooser, Illegal, Interrupt, RollRequest, Rolled, MAX_POOL_DICE,
 };
+use crate::protocol::{Fault, Pause};
 use crate::ruleset::Ruleset;
 use fray_dice::SeededDice;
 use std::collections::VecDeque;
@@ -134,7 +135,7 @@ impl ScriptedChoice {
 
 /// Scripted dice (face values, one per die, in order; a kept-dice request takes one per die
 /// and keeps its highest or lowest) and scripted choices; choices not in the script come from
-/// the default tactics. An exhausted dice script stops the fight with [`Interrupt::NeedRoll`].
+/// the default tactics. An exhausted dice script stops the fight with [`Pause::Roll`].
 #[derive(Debug, Clone)]
 pub struct ScriptedDriver {
     faces: VecDeque<u32>,
@@ -142,7 +143,7 @@ pub struct ScriptedDriver {
     /// Dice used so far.
     used: usize,
     /// Every choice must come from the script too (`fray fight --strict`): a request no line
-    /// answers stops the fight with [`Interrupt::NeedChoice`] instead of asking the tactics.
+    /// answers stops the fight with [`Pause::Choice`] instead of asking the tactics.
     strict: bool,
 }
 
@@ -201,7 +202,7 @@ impl<R: Ruleset> Driver<R> for ScriptedDriver {
     }
     fn roll(&mut self, request: &RollRequest) -> Result<Rolled, Interrupt> {
         if self.faces.len() < request.count as usize {
-            return Err(Interrupt::NeedRoll(*request));
+            return Err(Interrupt::Pause(Pause::Roll(*request)));
         }
         let known = usize::from(request.count) <= MAX_POOL_DICE;
         let mut rolled = Rolled::total_only(0);
@@ -209,11 +210,11 @@ impl<R: Ruleset> Driver<R> for ScriptedDriver {
         for _ in 0..request.count {
             let face = self.faces.pop_front().unwrap_or(0);
             if face < 1 || face > u32::from(request.sides) {
-                return Err(Interrupt::BadRoll {
+                return Err(Interrupt::Error(Fault::BadRoll {
                     request: *request,
                     value: face,
                     dice_used: Some(self.used),
-                });
+                }));
             }
             self.used += 1;
             total += face;
@@ -252,18 +253,18 @@ impl<R: Ruleset> Driver<R> for ScriptedDriver {
                 Ok(_) => {}
                 // The chooser's next line cannot be read now: it was meant for this request.
                 Err(illegal) if first_of_chooser => {
-                    return Err(Interrupt::IllegalChoice {
+                    return Err(Interrupt::Error(Fault::IllegalChoice {
                         chooser: request.chooser,
                         text: line.text.clone(),
                         illegal,
-                    })
+                    }))
                 }
                 Err(_) => {}
             }
             first_of_chooser = false;
         }
         if self.strict {
-            return Err(Interrupt::NeedChoice {
+            return Err(Interrupt::Pause(Pause::Choice {
                 chooser: request.chooser,
                 question: request.question,
                 rule: request.rule,
@@ -272,7 +273,7 @@ impl<R: Ruleset> Driver<R> for ScriptedDriver {
                     .iter()
                     .map(|c| R::choice_text(state, c))
                     .collect(),
-            });
+            }));
         }
         Ok(R::tactics(state, request))
     }
@@ -311,12 +312,12 @@ impl<R: Ruleset> Driver<R> for ReplayDriver<'_> {
     fn roll(&mut self, request: &RollRequest) -> Result<Rolled, Interrupt> {
         match self.answers.get(self.next) {
             Some(answer @ (Answer::Roll(_) | Answer::Dice(_))) => {
-                let rolled = check_roll_answer(request, answer).map_err(Interrupt::BadAnswer)?;
+                let rolled = check_roll_answer(request, answer).map_err(Interrupt::from)?;
                 self.next += 1;
                 Ok(rolled)
             }
             Some(other @ (Answer::Choice(_) | Answer::Intervene(_))) => {
-                Err(Interrupt::IllegalChoice {
+                Err(Interrupt::Error(Fault::IllegalChoice {
                     chooser: Chooser::Gm,
                     text: other.to_string(),
                     illegal: Illegal {
@@ -326,9 +327,9 @@ impl<R: Ruleset> Driver<R> for ReplayDriver<'_> {
                             request.dice_text()
                         ),
                     },
-                })
+                }))
             }
-            None => Err(Interrupt::NeedRoll(*request)),
+            None => Err(Interrupt::Pause(Pause::Roll(*request))),
         }
     }
 
@@ -340,14 +341,16 @@ impl<R: Ruleset> Driver<R> for ReplayDriver<'_> {
         match self.answers.get(self.next) {
             Some(Answer::Choice(text)) => {
                 self.next += 1;
-                R::parse_choice(state, request, text).map_err(|illegal| Interrupt::IllegalChoice {
-                    chooser: request.chooser,
-                    text: text.clone(),
-                    illegal,
+                R::parse_choice(state, request, text).map_err(|illegal| {
+                    Interrupt::Error(Fault::IllegalChoice {
+                        chooser: request.chooser,
+                        text: text.clone(),
+                        illegal,
+                    })
                 })
             }
             Some(other @ (Answer::Roll(_) | Answer::Dice(_) | Answer::Intervene(_))) => {
-                Err(Interrupt::IllegalChoice {
+                Err(Interrupt::Error(Fault::IllegalChoice {
                     chooser: request.chooser,
                     text: other.to_string(),
                     illegal: Illegal {
@@ -355,9 +358,9 @@ impl<R: Ruleset> Driver<R> for ReplayDriver<'_> {
                         reason: "the log has a roll or an intervention where a choice is needed"
                             .to_string(),
                     },
-                })
+                }))
             }
-            None => Err(Interrupt::NeedChoice {
+            None => Err(Interrupt::Pause(Pause::Choice {
                 chooser: request.chooser,
                 question: request.question,
                 rule: request.rule,
@@ -366,7 +369,7 @@ impl<R: Ruleset> Driver<R> for ReplayDriver<'_> {
                     .iter()
                     .map(|c| R::choice_text(state, c))
                     .collect(),
-            }),
+            })),
         }
     }
 }

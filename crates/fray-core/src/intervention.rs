@@ -159,14 +159,14 @@ impl Intervention {
     /// The refusal of this intervention, for `reason` (an illegal choice by the GM, under the
     /// rule `GM`).
     pub fn refused(&self, reason: impl Into<String>) -> crate::protocol::Interrupt {
-        crate::protocol::Interrupt::IllegalChoice {
+        crate::protocol::Interrupt::Error(crate::protocol::Fault::IllegalChoice {
             chooser: crate::protocol::Chooser::Gm,
             text: self.to_string(),
             illegal: crate::protocol::Illegal {
                 rule: "GM",
                 reason: reason.into(),
             },
-        }
+        })
     }
 
     /// The combatant it concerns, if any.

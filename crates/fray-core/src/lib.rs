@@ -46,10 +46,11 @@ pub use ids::{CombatantId, SideId};
 pub use loader::Encounter;
 pub use occupancy::{Nearby, Occupancy};
 pub use protocol::{
-    Answer, ChoiceRequest, Chooser, Illegal, Interrupt, Keep, RollRequest, Rolled, MAX_POOL_DICE,
+    Answer, ChoiceRequest, Chooser, Fault, Illegal, Interrupt, Keep, Pause, RollRequest, Rolled,
+    MAX_POOL_DICE,
 };
 pub use roster::Roster;
 pub use ruleset::{
     EndReason, Outcome, RuleStatus, Ruleset, RulesetBundle, RulesetId, Standing, Tally,
 };
-pub use runner::{replay, run_fight, FightEnd, Limits, Table};
+pub use runner::{replay, run_fight, run_fight_at, FightEnd, Halt, Limits, Table};

@@ -10,6 +10,7 @@
 
 use crate::driver::Driver;
 use crate::event::{Event, VecSink};
+use crate::protocol::Pause;
 use crate::protocol::{ChoiceRequest, Interrupt, Keep, RollRequest, Rolled};
 use crate::ruleset::Ruleset;
 use crate::runner::{Limits, Table};
@@ -135,7 +136,7 @@ impl<R: Ruleset> Driver<R> for PrefixDriver<'_> {
                 self.next += 1;
                 Ok(Rolled::total_only(*v))
             }
-            None => Err(Interrupt::NeedRoll(*request)),
+            None => Err(Interrupt::Pause(Pause::Roll(*request))),
         }
     }
     fn choose(
@@ -277,7 +278,7 @@ pub fn enumerate_with<R: Ruleset>(
         };
         match result {
             Ok(()) => leaf(&probability, &state, &sink.events),
-            Err(Interrupt::NeedRoll(request)) => {
+            Err(Interrupt::Pause(Pause::Roll(request))) => {
                 // Checked before the pool's counts are computed (they cost count² · sides).
                 let totals = usize::from(request.kept_count()) * usize::from(request.sides).max(1);
                 if pending.len().saturating_add(totals) > MAX_PENDING {

@@ -424,13 +424,24 @@ impl fmt::Display for Illegal {
     }
 }
 
-/// Why resolution stopped before the fight ended.
+/// Why resolution stopped before the fight ended: a normal pause (a request nobody has answered
+/// yet: a live table waits for a person, a script ran out) or an error (an answer that does not
+/// fit its request, or a limit). Rules propagate it with `?`; front ends tell the two apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Interrupt {
-    /// A roll needs an answer the driver does not have yet (a live table, or an exhausted script).
-    NeedRoll(RollRequest),
-    /// A choice needs an answer the driver does not have yet; the text describes the request.
-    NeedChoice {
+    /// A request waits for an answer.
+    Pause(Pause),
+    /// An answer does not fit, or a limit was hit.
+    Error(Fault),
+}
+
+/// A request that waits for an answer the driver does not have yet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pause {
+    /// A roll (a live table, or an exhausted script).
+    Roll(RollRequest),
+    /// A choice; the text describes the request.
+    Choice {
         /// Who must answer.
         chooser: Chooser,
         /// What is asked.
@@ -440,6 +451,11 @@ pub enum Interrupt {
         /// The options, as canonical text.
         options: Vec<String>,
     },
+}
+
+/// An answer that cannot be used, or a limit: resolution cannot go on from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
     /// A die result outside the dice's range.
     BadRoll {
         /// The request.
@@ -462,6 +478,58 @@ pub enum Interrupt {
     BadAnswer(crate::answer::AnswerError),
     /// A work limit was hit (e.g. answers per fight).
     Limit(&'static str),
+}
+
+impl Interrupt {
+    /// A roll nobody has answered yet.
+    pub fn need_roll(request: RollRequest) -> Self {
+        Interrupt::Pause(Pause::Roll(request))
+    }
+
+    /// A choice that cannot be read or that the rules forbid.
+    pub fn illegal_choice(chooser: Chooser, text: impl Into<String>, illegal: Illegal) -> Self {
+        Interrupt::Error(Fault::IllegalChoice {
+            chooser,
+            text: text.into(),
+            illegal,
+        })
+    }
+
+    /// A work limit hit.
+    pub fn limit(what: &'static str) -> Self {
+        Interrupt::Error(Fault::Limit(what))
+    }
+
+    /// Is this a normal pause (a request waiting for an answer), not an error?
+    pub fn is_pause(&self) -> bool {
+        matches!(self, Interrupt::Pause(_))
+    }
+
+    /// The limit hit, if this is one.
+    pub fn limit_hit(&self) -> Option<&'static str> {
+        match self {
+            Interrupt::Error(Fault::Limit(what)) => Some(what),
+            _ => None,
+        }
+    }
+}
+
+impl From<Pause> for Interrupt {
+    fn from(pause: Pause) -> Self {
+        Interrupt::Pause(pause)
+    }
+}
+
+impl From<Fault> for Interrupt {
+    fn from(fault: Fault) -> Self {
+        Interrupt::Error(fault)
+    }
+}
+
+impl From<crate::answer::AnswerError> for Interrupt {
+    fn from(error: crate::answer::AnswerError) -> Self {
+        Interrupt::Error(Fault::BadAnswer(error))
+    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@ use crate::answer::AnswerError;
 use crate::driver::{Driver, ReplayDriver};
 use crate::event::{Event, EventSink};
 use crate::ids::{CombatantId, SideId};
+use crate::protocol::Fault;
 use crate::protocol::{
     Answer, ChoiceRequest, Chooser, Interrupt, Question, RollPurpose, RollRequest, Rolled,
     MAX_POOL_DICE,
@@ -115,7 +116,7 @@ impl<'a, R: Ruleset> Table<'a, R> {
     fn count_answer(&mut self) -> Result<(), Interrupt> {
         self.answers += 1;
         if self.answers > self.max_answers {
-            return Err(Interrupt::Limit("answers per fight"));
+            return Err(Interrupt::Error(Fault::Limit("answers per fight")));
         }
         Ok(())
     }
@@ -134,11 +135,11 @@ impl<'a, R: Ruleset> Table<'a, R> {
         let value = self.driver.roll_total(&request)?;
         let (count, sides) = (u32::from(request.count), u32::from(request.sides));
         if value < count || value > count * sides {
-            return Err(Interrupt::BadRoll {
+            return Err(Interrupt::Error(Fault::BadRoll {
                 request,
                 value,
                 dice_used: None,
-            });
+            }));
         }
         if let Some(log) = self.log.as_deref_mut() {
             log.push(Answer::Roll(value));
@@ -162,16 +163,16 @@ impl<'a, R: Ruleset> Table<'a, R> {
     fn ask_roll(&mut self, request: RollRequest, dice: bool) -> Result<Rolled, Interrupt> {
         self.count_answer()?;
         if request.needs_dice() && usize::from(request.count) > MAX_POOL_DICE {
-            return Err(Interrupt::Limit("dice per kept-dice request"));
+            return Err(Interrupt::Error(Fault::Limit("dice per kept-dice request")));
         }
         let rolled = self.driver.roll(&request)?;
         let value = rolled.total();
         if value < request.min_total() || value > request.max_total() {
-            return Err(Interrupt::BadRoll {
+            return Err(Interrupt::Error(Fault::BadRoll {
                 request,
                 value,
                 dice_used: None,
-            });
+            }));
         }
         if let Some(log) = self.log.as_deref_mut() {
             // One die's total is its face: the short form will do.
@@ -183,10 +184,12 @@ impl<'a, R: Ruleset> Table<'a, R> {
             match answer {
                 Some(answer) => log.push(answer),
                 None if request.needs_dice() => {
-                    return Err(Interrupt::BadAnswer(AnswerError::DiceNeeded {
-                        request,
-                        total: value,
-                    }))
+                    return Err(Interrupt::Error(Fault::BadAnswer(
+                        AnswerError::DiceNeeded {
+                            request,
+                            total: value,
+                        },
+                    )))
                 }
                 None => log.push(Answer::Roll(value)),
             }
@@ -252,11 +255,11 @@ impl<'a, R: Ruleset> Table<'a, R> {
             // it); anything else is checked.
             if needs_checking && !request.options.contains(&choice) {
                 R::check_choice(state, &request, &choice).map_err(|illegal| {
-                    Interrupt::IllegalChoice {
+                    Interrupt::Error(Fault::IllegalChoice {
                         chooser,
                         text: R::choice_text(state, &choice),
                         illegal,
-                    }
+                    })
                 })?;
             }
             Ok(choice)
@@ -272,7 +275,7 @@ impl<'a, R: Ruleset> Table<'a, R> {
     /// An intervention point: the GM's interventions waiting here are applied, in order, each
     /// logged as an answer and shown as a GM ruling. The runner calls it at every round's
     /// start; a ruleset calls it between actions. One the rules refuse stops the fight with
-    /// [`Interrupt::IllegalChoice`] by the GM, naming the rule.
+    /// [`Fault::IllegalChoice`] by the GM, naming the rule.
     pub fn intervention_point(&mut self, state: &mut R::State) -> Result<(), Interrupt> {
         while let Some(intervention) = self.driver.intervention() {
             self.count_answer()?;
@@ -301,6 +304,18 @@ impl<'a, R: Ruleset> Table<'a, R> {
     }
 }
 
+/// Where resolution stopped: the interrupt, the round, and which answer (counted from 1 over
+/// every roll, choice and intervention of the fight) was being asked for or used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Halt {
+    /// Why it stopped: a pause or an error.
+    pub interrupt: Interrupt,
+    /// The round (0 = before the first round).
+    pub round: u32,
+    /// The number of the answer being asked for (a pause) or that failed (an error).
+    pub answer: u32,
+}
+
 /// Plays a fight to its end (or the round limit) from `state`.
 ///
 /// `log`, when given, receives every answer; with the same setup, that list replays the fight.
@@ -311,7 +326,31 @@ pub fn run_fight<R: Ruleset>(
     log: Option<&mut Vec<Answer>>,
     limits: &Limits,
 ) -> Result<FightEnd, Interrupt> {
+    run_fight_at(state, driver, sink, log, limits).map_err(|halt| halt.interrupt)
+}
+
+/// [`run_fight`], saying where it stopped when it does not end (`fray fight` errors name the
+/// round and the answer).
+pub fn run_fight_at<R: Ruleset>(
+    state: &mut R::State,
+    driver: &mut dyn Driver<R>,
+    sink: &mut dyn EventSink,
+    log: Option<&mut Vec<Answer>>,
+    limits: &Limits,
+) -> Result<FightEnd, Halt> {
     let mut table = Table::new(driver, sink, log, limits);
+    play_fight(state, &mut table, limits).map_err(|interrupt| Halt {
+        interrupt,
+        round: table.round,
+        answer: table.answers,
+    })
+}
+
+fn play_fight<R: Ruleset>(
+    state: &mut R::State,
+    table: &mut Table<'_, R>,
+    limits: &Limits,
+) -> Result<FightEnd, Interrupt> {
     let mut end = FightEnd {
         winner: None,
         rounds: 0,
@@ -322,10 +361,10 @@ pub fn run_fight<R: Ruleset>(
     // reason, like the round limit: never an error for a legal fight.
     let within_limits = |result: Result<(), Interrupt>| match result {
         Ok(()) => Ok(None),
-        Err(Interrupt::Limit(what)) => Ok(Some(what)),
+        Err(Interrupt::Error(Fault::Limit(what))) => Ok(Some(what)),
         Err(other) => Err(other),
     };
-    end.limit = within_limits(R::begin(state, &mut table))?;
+    end.limit = within_limits(R::begin(state, table))?;
     if end.limit.is_none() {
         if let Some(done) = finished::<R>(state, 0) {
             end = done;
@@ -336,7 +375,7 @@ pub fn run_fight<R: Ruleset>(
                 let stopped = within_limits(
                     table
                         .intervention_point(state)
-                        .and_then(|()| R::play_round(state, &mut table)),
+                        .and_then(|()| R::play_round(state, table)),
                 )?;
                 end.rounds = round;
                 if stopped.is_some() {
@@ -398,7 +437,7 @@ fn losers<R: Ruleset>(state: &R::State, end: &FightEnd) -> Vec<(SideId, EndReaso
 }
 
 /// Replays a recorded fight: `answers` must be the log of a fight from this `state`.
-/// Stops with [`Interrupt::NeedRoll`] / [`Interrupt::NeedChoice`] where the log runs out.
+/// Stops with [`Pause::Roll`] / [`Pause::Choice`] where the log runs out.
 pub fn replay<R: Ruleset>(
     state: &mut R::State,
     answers: &[Answer],

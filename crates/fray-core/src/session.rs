@@ -14,6 +14,7 @@ use crate::event::EventSink;
 use crate::ids::CombatantId;
 use crate::intervention::Intervention;
 use crate::protocol::{Answer, ChoiceRequest, Chooser, Interrupt, Question, RollRequest, Rolled};
+use crate::protocol::{Fault, Pause};
 use crate::ruleset::Ruleset;
 use crate::runner::{run_fight, FightEnd, Limits};
 use fray_dice::SeededDice;
@@ -253,10 +254,10 @@ impl<R: Ruleset> Driver<R> for SessionDriver<'_> {
         let fingerprint = fingerprint_roll(request);
         match self.logged(fingerprint) {
             Some(Ok(answer @ (Answer::Roll(_) | Answer::Dice(_)))) => {
-                return check_roll_answer(request, &answer).map_err(Interrupt::BadAnswer)
+                return check_roll_answer(request, &answer).map_err(Interrupt::from)
             }
             Some(Ok(other @ (Answer::Choice(_) | Answer::Intervene(_)))) => {
-                return Err(Interrupt::IllegalChoice {
+                return Err(Interrupt::Error(Fault::IllegalChoice {
                     chooser: Chooser::Gm,
                     text: other.to_string(),
                     illegal: crate::Illegal {
@@ -266,20 +267,20 @@ impl<R: Ruleset> Driver<R> for SessionDriver<'_> {
                             request.dice_text()
                         ),
                     },
-                })
+                }))
             }
-            Some(Err(())) => return Err(Interrupt::NeedRoll(*request)),
+            Some(Err(())) => return Err(Interrupt::Pause(Pause::Roll(*request))),
             None => {}
         }
         let asked = request.who.map_or(Asked::Gm, Asked::Combatant);
         if (self.fray_plays)(asked) {
             let answer = fray_rolls(request, position_seed(self.seed, self.next));
-            let rolled = check_roll_answer(request, &answer).map_err(Interrupt::BadAnswer)?;
+            let rolled = check_roll_answer(request, &answer).map_err(Interrupt::from)?;
             self.record(answer, fingerprint, asked);
             return Ok(rolled);
         }
         self.pending = Some(Request::Roll(*request));
-        Err(Interrupt::NeedRoll(*request))
+        Err(Interrupt::Pause(Pause::Roll(*request)))
     }
 
     fn choose(
@@ -298,30 +299,30 @@ impl<R: Ruleset> Driver<R> for SessionDriver<'_> {
         match self.logged(fingerprint) {
             Some(Ok(Answer::Choice(text))) => {
                 return R::parse_choice(state, request, &text).map_err(|illegal| {
-                    Interrupt::IllegalChoice {
+                    Interrupt::Error(Fault::IllegalChoice {
                         chooser: request.chooser,
                         text,
                         illegal,
-                    }
+                    })
                 })
             }
             Some(Ok(other @ (Answer::Roll(_) | Answer::Dice(_) | Answer::Intervene(_)))) => {
-                return Err(Interrupt::IllegalChoice {
+                return Err(Interrupt::Error(Fault::IllegalChoice {
                     chooser: request.chooser,
                     text: other.to_string(),
                     illegal: crate::Illegal {
                         rule: request.rule,
                         reason: "a number where a choice is needed".to_string(),
                     },
-                })
+                }))
             }
             Some(Err(())) => {
-                return Err(Interrupt::NeedChoice {
+                return Err(Interrupt::Pause(Pause::Choice {
                     chooser: request.chooser,
                     question: request.question,
                     rule: request.rule,
                     options: options(),
-                })
+                }))
             }
             None => {}
         }
@@ -348,12 +349,12 @@ impl<R: Ruleset> Driver<R> for SessionDriver<'_> {
         let Request::Choice { options, .. } = pending else {
             unreachable!("built as a choice above")
         };
-        Err(Interrupt::NeedChoice {
+        Err(Interrupt::Pause(Pause::Choice {
             chooser: request.chooser,
             question: request.question,
             rule: request.rule,
             options,
-        })
+        }))
     }
 }
 
@@ -411,7 +412,7 @@ fn stop_of(
     if let Some(position) = mismatch {
         let interrupt = match result {
             Err(i) => i,
-            Ok(_) => Interrupt::Limit("the answer log"),
+            Ok(_) => Interrupt::Error(Fault::Limit("the answer log")),
         };
         return Stop::Broken {
             position,
@@ -421,14 +422,16 @@ fn stop_of(
     match result {
         Ok(end) if next < logged => Stop::Broken {
             position: next,
-            interrupt: Interrupt::Limit(if end.stalemate() {
+            interrupt: Interrupt::Error(Fault::Limit(if end.stalemate() {
                 "the fight's limits"
             } else {
                 "the end of the fight"
-            }),
+            })),
         },
         Ok(end) => Stop::Ended(end),
-        Err(Interrupt::NeedRoll(_) | Interrupt::NeedChoice { .. }) if pending.is_some() => {
+        Err(Interrupt::Pause(Pause::Roll(_)) | Interrupt::Pause(Pause::Choice { .. }))
+            if pending.is_some() =>
+        {
             Stop::Asks(pending.unwrap_or_else(|| unreachable!("checked above")))
         }
         // An answer was refused (an impossible die, an illegal choice): it is the last one used.

@@ -18,6 +18,7 @@ use fray_core::protocol::{Answer, Chooser, Interrupt, RollPurpose};
 use fray_core::ruleset::{Ruleset, RulesetBundle, RulesetId};
 use fray_core::span::{FileErrors, SourceFile};
 use fray_core::{AutoDriver, FightEnd, Roster, ScriptedDriver};
+use fray_core::{Fault, Pause};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
@@ -209,13 +210,36 @@ pub struct FightRecord {
     pub unused_dice: usize,
 }
 
-/// A fight stopped by a request the driver could not or would not answer.
+/// A fight stopped by a request the driver could not or would not answer (a pause nobody can
+/// answer here: a script ran out) or by an answer that does not fit (an error).
 #[derive(Debug, Clone)]
 pub struct FightError {
     /// The interrupt.
     pub interrupt: Interrupt,
-    /// Its explanation in words.
+    /// The round it happened in (0 = before the first round).
+    pub round: u32,
+    /// Which answer of the fight (from 1, over every roll, choice and intervention) was being
+    /// asked for or did not fit.
+    pub answer: u32,
+    /// Its explanation in words, saying where: `round 2, answer 15: illegal choice …`.
     pub message: String,
+}
+
+impl FightError {
+    fn new(halt: fray_core::Halt, roster: &Roster) -> Self {
+        let message = format!(
+            "round {}, answer {}: {}",
+            halt.round,
+            halt.answer,
+            explain(&halt.interrupt, roster)
+        );
+        FightError {
+            interrupt: halt.interrupt,
+            round: halt.round,
+            answer: halt.answer,
+            message,
+        }
+    }
 }
 
 impl fmt::Display for FightError {
@@ -245,19 +269,19 @@ pub fn explain(interrupt: &Interrupt, roster: &Roster) -> String {
             .map_or("the GM".to_string(), |id| roster.name(id).to_string())
     };
     match interrupt {
-        Interrupt::NeedRoll(r) => format!(
+        Interrupt::Pause(Pause::Roll(r)) => format!(
             "the dice script ran out: {} needed for {}'s {} ({})",
             r.dice_text(),
             roller(r),
             purpose(r.purpose),
             r.rule
         ),
-        Interrupt::NeedChoice {
+        Interrupt::Pause(Pause::Choice {
             chooser,
             question,
             rule,
             options,
-        } => format!(
+        }) => format!(
             "no answer for {}'s {} ({rule}); options: {}",
             who(*chooser),
             match question {
@@ -268,11 +292,11 @@ pub fn explain(interrupt: &Interrupt, roster: &Roster) -> String {
             },
             options.join(", ")
         ),
-        Interrupt::BadRoll {
+        Interrupt::Error(Fault::BadRoll {
             request,
             value,
             dice_used,
-        } => format!(
+        }) => format!(
             "die result {value} is impossible for {}: {}'s {} ({}){}",
             request.dice_text(),
             roller(request),
@@ -282,7 +306,7 @@ pub fn explain(interrupt: &Interrupt, roster: &Roster) -> String {
                 "; {n} scripted dice had been used before it"
             ))
         ),
-        Interrupt::BadAnswer(error) => {
+        Interrupt::Error(Fault::BadAnswer(error)) => {
             let r = error.request();
             format!(
                 "the answer for {}'s {} ({}) does not fit: {error}",
@@ -291,14 +315,14 @@ pub fn explain(interrupt: &Interrupt, roster: &Roster) -> String {
                 r.rule
             )
         }
-        Interrupt::IllegalChoice {
+        Interrupt::Error(Fault::IllegalChoice {
             chooser,
             text,
             illegal,
-        } => {
+        }) => {
             format!("illegal choice `{text}` for {}: {illegal}", who(*chooser))
         }
-        Interrupt::Limit(what) => format!("limit reached: {what}"),
+        Interrupt::Error(Fault::Limit(what)) => format!("limit reached: {what}"),
     }
 }
 
@@ -362,7 +386,7 @@ fn play<R: Ruleset>(
             if options.strict {
                 driver = driver.strict();
             }
-            let result = fray_core::run_fight::<R>(
+            let result = fray_core::run_fight_at::<R>(
                 &mut state,
                 &mut driver,
                 sink,
@@ -375,7 +399,7 @@ fn play<R: Ruleset>(
         }
         None if !choices.is_empty() => {
             let mut driver = SeededScripted::new(options.seed, choices.to_vec());
-            let result = fray_core::run_fight::<R>(
+            let result = fray_core::run_fight_at::<R>(
                 &mut state,
                 &mut driver,
                 sink,
@@ -387,7 +411,7 @@ fn play<R: Ruleset>(
         }
         None => {
             let mut driver = AutoDriver::new(options.seed);
-            fray_core::run_fight::<R>(&mut state, &mut driver, sink, Some(&mut answers), &limits)
+            fray_core::run_fight_at::<R>(&mut state, &mut driver, sink, Some(&mut answers), &limits)
         }
     };
     match result {
@@ -400,10 +424,7 @@ fn play<R: Ruleset>(
             unused_choices,
             unused_dice,
         }),
-        Err(interrupt) => Err(FightError {
-            message: explain(&interrupt, R::roster(&state)),
-            interrupt,
-        }),
+        Err(halt) => Err(FightError::new(halt, R::roster(&state))),
     }
 }
 
@@ -452,15 +473,12 @@ fn simulate_generic<R: Ruleset>(
     }
     let mut driver = AutoDriver::new(seed);
     let mut sink = NullSink;
-    match fray_core::run_fight::<R>(&mut state, &mut driver, &mut sink, None, &limits) {
+    match fray_core::run_fight_at::<R>(&mut state, &mut driver, &mut sink, None, &limits) {
         Ok(end) => {
             R::tallies(&state, tallies);
             Ok(end)
         }
-        Err(interrupt) => Err(FightError {
-            message: explain(&interrupt, R::roster(&state)),
-            interrupt,
-        }),
+        Err(halt) => Err(FightError::new(halt, R::roster(&state))),
     }
 }
 
@@ -471,12 +489,10 @@ fn replay_generic<R: Ruleset>(
 ) -> Result<u64, FightError> {
     let mut state = start.clone();
     let mut sink = NullSink;
-    match fray_core::replay::<R>(&mut state, answers, &mut sink, limits) {
+    let mut driver = fray_core::driver::ReplayDriver::new(answers);
+    match fray_core::run_fight_at::<R>(&mut state, &mut driver, &mut sink, None, limits) {
         Ok(_) => Ok(hash_of(&state)),
-        Err(interrupt) => Err(FightError {
-            message: explain(&interrupt, R::roster(&state)),
-            interrupt,
-        }),
+        Err(halt) => Err(FightError::new(halt, R::roster(&state))),
     }
 }
 

@@ -9,6 +9,7 @@ use crate::state::{Asking, Stuck, SurpriseKind};
 use crate::{Choice, Spelljammer, State};
 use fray_core::event::{AttackResult, Event, Modifier, Subject};
 use fray_core::protocol::RollPurpose;
+use fray_core::Fault;
 use fray_core::{CombatantId, Interrupt, Table};
 use std::sync::Arc;
 
@@ -926,14 +927,14 @@ pub fn single_attack(
         // [Seed: Ranged Modifiers] SJ-R23
         let d = state.f(attacker).pos.feet_to(state.f(target).pos);
         if d > form.range {
-            return Err(Interrupt::IllegalChoice {
+            return Err(Interrupt::Error(Fault::IllegalChoice {
                 chooser: fray_core::protocol::Chooser::Combatant(attacker),
                 text: format!("shoot {}", state.roster.key(target)),
                 illegal: fray_core::Illegal {
                     rule: "SJ-R23",
                     reason: format!("{d} ft is beyond the {} ft range", form.range),
                 },
-            });
+            }));
         }
     }
     if !ranged && !in_reach {
