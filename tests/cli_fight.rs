@@ -146,6 +146,31 @@ fn exhausted_dice_script_is_an_error() {
     );
 }
 
+/// A combatant held in reserve (`reserve = true`) is off the map: it may share a square, takes no
+/// part in a fight nobody brings it into, and ends as `reserve`.
+#[test]
+fn a_reserve_takes_no_part_until_brought_in() {
+    let text = format!(
+        "{GOOD}\n[[combatants]]\nid = \"ogre\"\nside = \"b\"\nat = [1, 0]\nmonster = \"ogre\"\nreserve = true\n"
+    );
+    let path = temp_file("reserve.toml", &text);
+    let path = path.to_string_lossy().to_string();
+    let with = fray(&["fight", &path, "--seed", "5"]);
+    assert!(with.status.success(), "{}", stderr(&with));
+    let log = stdout(&with);
+    assert!(!log.contains("Ogre"), "{log}");
+    // The same fight as without it: the reserve used no dice and no choices.
+    let plain = temp_file("plain.toml", GOOD);
+    let without = fray(&["fight", &plain.to_string_lossy(), "--seed", "5"]);
+    let body = |t: &str| t.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(body(&log), body(&stdout(&without)));
+    // A reserve must not be `true` by mistake somewhere it cannot be honoured.
+    let bad = temp_file("bad-reserve.toml", &format!("{GOOD}reserve = 1\n"));
+    let out = fray(&["fight", &bad.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("reserve"), "{}", stderr(&out));
+}
+
 #[test]
 fn malformed_toml_names_file_and_line() {
     let path = temp_file("bad.toml", "schema = 1\nruleset = \"cnc\"\nname = \n");

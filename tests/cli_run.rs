@@ -392,6 +392,62 @@ fn the_gm_intervenes_at_the_prompt_and_takes_it_back() {
     t.finish();
 }
 
+/// Issue 13: the GM adds a combatant mid-fight (a reinforcement) at the prompt; a bad entry is a
+/// message; undo sends it back to the reserve and `add ID` brings it in again; the saved session
+/// resumes with it.
+#[test]
+fn the_gm_adds_a_reinforcement_at_the_prompt() {
+    let dir = temp_dir("reinforce");
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/cnc/bench.toml");
+    let mut t = Tracker::start(
+        &[file.to_str().unwrap(), "--seed", "3", "--no-autosave"],
+        &dir,
+    );
+    t.until_prompt();
+    t.send("add ogre monster=ogrre side=orcs at=[14,0]");
+    let refused = t.until_prompt();
+    assert!(
+        refused.contains("! the new combatant does not load") && refused.contains("ogre"),
+        "{refused}"
+    );
+    t.send("add ogre monster=ogre side=orcs at=[14, 0] name=\"Grok the Ogre\"");
+    let added = t.until_prompt();
+    assert!(added.contains("GM intervention: add ogre"), "{added}");
+    assert!(
+        added.contains("Grok the Ogre arrives at (14, 0) (GM)"),
+        "{added}"
+    );
+    t.send("status");
+    assert!(t.until_prompt().contains("ogre         orcs         20/20"));
+    t.send("undo");
+    t.until_prompt();
+    t.send("status");
+    let status = t.until_prompt();
+    assert!(status.contains("20/20   hp reserve"), "{status}");
+    t.send("add ogre 14 1");
+    assert!(t
+        .until_prompt()
+        .contains("Grok the Ogre arrives at (14, 1) (GM)"));
+    t.send("add ogre");
+    let again = t.until_prompt();
+    assert!(
+        again.contains("! ") && again.contains("not in reserve"),
+        "{again}"
+    );
+    t.send("save fight.jsonl");
+    t.until_prompt();
+    t.send("quit");
+    t.finish();
+    let mut t = Tracker::start(&["--resume", "fight.jsonl", "--no-autosave"], &dir);
+    t.until_prompt();
+    t.send("status");
+    assert!(t
+        .until_prompt()
+        .contains("ogre         orcs         20/20   hp  "));
+    t.send("quit");
+    t.finish();
+}
+
 #[test]
 fn any_input_at_the_prompt_is_answered_never_a_crash() {
     // A fixed pseudo-random mix of commands, dice, choices, interventions and noise, piped in

@@ -67,6 +67,14 @@ const COMMANDS: &[(&str, &str)] = &[
         "remove WHO [HOW]",
         "GM: WHO leaves the fight: fled (default), surrendered or captured",
     ),
+    (
+        "add WHO [X Y]",
+        "GM: a combatant held in reserve comes in (on its square, or on X Y)",
+    ),
+    (
+        "add ID KEY=VALUE…",
+        "GM: a new combatant, as an encounter entry (`add orc-9 monster=orc side=orcs at=[5,5]`)",
+    ),
     ("rule TEXT", "GM: a ruling in your words, kept in the log"),
     (
         "override N",
@@ -208,6 +216,7 @@ fn printable(line: &str) -> String {
 /// The tracker's state beyond the session: what was already shown, whose view.
 struct Tracker {
     session: Session,
+    library: Library,
     viewer: Viewer,
     shown: usize,
     shown_round: Option<u32>,
@@ -278,7 +287,7 @@ impl Tracker {
     fn words(&self) -> Vec<String> {
         let mut words: Vec<String> = [
             "auto", "manual", "undo", "redo", "status", "log", "save", "help", "quit", "options",
-            "all", "gm", "hp", "cond", "move", "remove", "rule", "override", "odds", "sim",
+            "all", "gm", "hp", "cond", "move", "remove", "add", "rule", "override", "odds", "sim",
         ]
         .iter()
         .map(|w| w.to_string())
@@ -513,7 +522,24 @@ fn handle(t: &mut Tracker, line: &str) -> Result<bool, CliError> {
                 }
             )
         }),
-        "hp" | "cond" | "move" | "remove" | "rule" => match Intervention::parse(line) {
+        "add" if rest.contains('=') => {
+            let fields = fray_engine::session::split_fields(rest);
+            match fields.split_first() {
+                Some((id, words)) => {
+                    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+                    fray_engine::session::entry_from_words(id, &words)
+                        .map_err(|e| format!("add ID KEY=VALUE…: {e}"))
+                        .and_then(|entry| {
+                            t.session
+                                .reinforce(&entry, &t.library)
+                                .map(|added| format!("GM intervention: add {}\n", added.join(", ")))
+                                .map_err(session_error)
+                        })
+                }
+                None => Err("add ID KEY=VALUE…".to_string()),
+            }
+        }
+        "hp" | "cond" | "move" | "remove" | "add" | "rule" => match Intervention::parse(line) {
             Some(Ok(intervention)) => {
                 let text = intervention.to_string();
                 t.session
@@ -758,6 +784,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     output::print(&intro)?;
     let mut tracker = Tracker {
         session,
+        library,
         viewer,
         shown: 0,
         shown_round: None,

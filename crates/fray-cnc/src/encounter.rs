@@ -183,6 +183,7 @@ impl CombatantBuilder for Builder<'_> {
     type Member = (Profile, Fighter);
     type State = State;
     const RULESET: RulesetId = RulesetId::Cnc;
+    const RESERVES: bool = true;
 
     fn prepare(&mut self, cx: &mut Loader<'_>, def: &EncounterDef) {
         let inline = ContentFile {
@@ -399,7 +400,12 @@ impl CombatantBuilder for Builder<'_> {
         let file = cx.file;
         let options = read_options(&file, def, &roster, &cx.unbuilt, &mut cx.errors);
         let modifiers = read_modifiers(&file, def, &roster, &cx.unbuilt, &mut cx.errors);
-        let (profiles, fighters): (Vec<Profile>, Vec<Fighter>) = members.into_iter().unzip();
+        let (profiles, mut fighters): (Vec<Profile>, Vec<Fighter>) = members.into_iter().unzip();
+        for (fighter, info) in fighters.iter_mut().zip(&roster.combatants) {
+            if info.reserve {
+                fighter.gone = Some(fray_core::Standing::Reserve);
+            }
+        }
         State::new(
             Arc::new(roster),
             profiles.into(),

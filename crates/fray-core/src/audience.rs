@@ -173,6 +173,7 @@ pub const SHOWN: &[(&str, &[&str], &[&str])] = &[
         &["who", "spell", "on", "stage", "detail", "rule"],
         &[],
     ),
+    ("arrive", &["who", "at", "rule"], &[]),
     ("fall", &["who", "feet", "rule"], &[]),
     ("wear", &["who", "what", "by", "rule"], &["left"]),
     ("wound", &["who", "roll", "wound", "modifiers", "rule"], &[]),

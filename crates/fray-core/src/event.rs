@@ -180,6 +180,15 @@ pub enum Event {
         /// The rule.
         rule: &'static str,
     },
+    /// A combatant held in reserve comes into the fight (a reinforcement the GM brings in).
+    Arrived {
+        /// Who.
+        who: CombatantId,
+        /// The square it arrives on.
+        at: Pos,
+        /// The rule.
+        rule: &'static str,
+    },
     /// A fall.
     Fell {
         /// Who falls.
@@ -493,6 +502,7 @@ impl Event {
             Event::Acted { .. } => "act",
             Event::Forgone { .. } => "forgo",
             Event::Casting { .. } => "casting",
+            Event::Arrived { .. } => "arrive",
             Event::Fell { .. } => "fall",
             Event::Worn { .. } => "wear",
             Event::Wounded { .. } => "wound",
@@ -604,6 +614,9 @@ impl Event {
                     let _ = write!(s, ": {detail}");
                 }
                 let _ = write!(s, " ({rule})");
+            }
+            Event::Arrived { who, at, rule } => {
+                let _ = write!(s, "{} arrives at ({}, {}) ({rule})", n(*who), at.x, at.y);
             }
             Event::Fell { who, feet, rule } => {
                 let _ = write!(s, "{} falls {feet} ft ({rule})", n(*who));
@@ -921,6 +934,9 @@ impl Event {
                 rule,
             } => json!({"who": k(who), "spell": spell, "on": on.as_ref().map(k), "stage": stage,
                         "detail": detail, "rule": rule}),
+            Event::Arrived { who, at, rule } => {
+                json!({"who": k(who), "at": [at.x, at.y], "rule": rule})
+            }
             Event::Fell { who, feet, rule } => json!({"who": k(who), "feet": feet, "rule": rule}),
             Event::Wounded {
                 who,

@@ -43,6 +43,14 @@ pub enum Intervention {
         /// How it left: `fled`, `surrendered` or `captured`.
         how: String,
     },
+    /// A combatant held in reserve comes into the fight (a reinforcement), on its own square
+    /// or on the one given.
+    Add {
+        /// Who.
+        who: String,
+        /// Where it arrives (`None`: the square its entry gives).
+        to: Option<[i32; 2]>,
+    },
     /// A ruling in the GM's words, logged with the fight.
     Ruling {
         /// The ruling.
@@ -55,7 +63,8 @@ pub const MAX_RULING_CHARS: usize = 500;
 
 impl Intervention {
     /// Reads what the GM types: `hp orc-2 -3`, `cond fighter-1 prone 2`, `cond fighter-1 -prone`,
-    /// `move orc-1 4 5`, `remove orc-3 fled`, `rule the bridge holds`. `None` when the line is
+    /// `move orc-1 4 5`, `remove orc-3 fled`, `add ogre 6 2`, `rule the bridge holds`. `None`
+    /// when the line is
     /// not an intervention.
     pub fn parse(line: &str) -> Option<Result<Intervention, String>> {
         let line = line.trim();
@@ -65,6 +74,14 @@ impl Intervention {
             w.trim_start_matches('+')
                 .parse::<i32>()
                 .map_err(|_| format!("{what}: `{w}` is not a whole number"))
+        };
+        let square = |x: &str, y: &str, what: &str| -> Result<[i32; 2], String> {
+            let (x, y) = (number(x, what)?, number(y, what)?);
+            if x.unsigned_abs() > 1_000_000 || y.unsigned_abs() > 1_000_000 {
+                Err(format!("{what}: squares are within ±1000000"))
+            } else {
+                Ok([x, y])
+            }
         };
         Some(match command {
             "hp" => match words.as_slice() {
@@ -109,19 +126,22 @@ impl Intervention {
                 ),
             },
             "move" => match words.as_slice() {
-                [who, x, y] => number(x, "move WHO X Y").and_then(|x| {
-                    number(y, "move WHO X Y").and_then(|y| {
-                        if x.unsigned_abs() > 1_000_000 || y.unsigned_abs() > 1_000_000 {
-                            Err("move: squares are within ±1000000".to_string())
-                        } else {
-                            Ok(Intervention::Move {
-                                who: who.to_ascii_lowercase(),
-                                to: [x, y],
-                            })
-                        }
-                    })
+                [who, x, y] => square(x, y, "move WHO X Y").map(|to| Intervention::Move {
+                    who: who.to_ascii_lowercase(),
+                    to,
                 }),
                 _ => Err("move WHO X Y, e.g. `move orc-1 4 5`".to_string()),
+            },
+            "add" => match words.as_slice() {
+                [who] => Ok(Intervention::Add {
+                    who: who.to_ascii_lowercase(),
+                    to: None,
+                }),
+                [who, x, y] => square(x, y, "add WHO [X Y]").map(|to| Intervention::Add {
+                    who: who.to_ascii_lowercase(),
+                    to: Some(to),
+                }),
+                _ => Err("add WHO [X Y], e.g. `add ogre 6 2` (a combatant held in reserve)".into()),
             },
             "remove" => match words.as_slice() {
                 [who] | [who, _] => {
@@ -175,7 +195,8 @@ impl Intervention {
             Intervention::Hp { who, .. }
             | Intervention::Condition { who, .. }
             | Intervention::Move { who, .. }
-            | Intervention::Remove { who, .. } => Some(who),
+            | Intervention::Remove { who, .. }
+            | Intervention::Add { who, .. } => Some(who),
             Intervention::Ruling { .. } => None,
         }
     }
@@ -204,6 +225,8 @@ impl fmt::Display for Intervention {
             ),
             Intervention::Move { who, to } => write!(f, "move {who} {} {}", to[0], to[1]),
             Intervention::Remove { who, how } => write!(f, "remove {who} {how}"),
+            Intervention::Add { who, to: None } => write!(f, "add {who}"),
+            Intervention::Add { who, to: Some(to) } => write!(f, "add {who} {} {}", to[0], to[1]),
             Intervention::Ruling { text } => write!(f, "rule {text}"),
         }
     }
@@ -224,6 +247,8 @@ mod tests {
             "move orc-1 4 -5",
             "remove orc-3 fled",
             "remove orc-3 captured",
+            "add ogre",
+            "add ogre 6 -2",
             "rule the bridge holds",
         ] {
             let iv = Intervention::parse(line)
@@ -233,6 +258,10 @@ mod tests {
         }
         assert!(Intervention::parse("attack orc-1").is_none());
         for bad in [
+            "add",
+            "add ogre 6",
+            "add ogre 6 x",
+            "add ogre 6 2000000",
             "hp orc-2",
             "hp orc-2 x",
             "hp orc-2 0",

@@ -82,6 +82,8 @@ pub struct CommonEntry<'a> {
     pub facing: Option<&'a Spanned<String>>,
     /// `player`: who controls them (default: their side's player, else the GM).
     pub player: Option<&'a Spanned<String>>,
+    /// `reserve`: held off the map until the GM brings them in (`add` in `fray run`).
+    pub reserve: Option<&'a Spanned<bool>>,
 }
 
 /// A ruleset's encounter file type (declared with [`encounter_file!`](crate::encounter_file)).
@@ -132,6 +134,12 @@ pub trait CombatantBuilder {
         let _ = (first, second);
         false
     }
+
+    /// Whether the ruleset keeps combatants in reserve (`reserve = true`: off the map, taking
+    /// no part, until the GM's `add` intervention brings them in; their standing is
+    /// [`Standing::Reserve`](crate::Standing::Reserve) until then). A ruleset that does not
+    /// refuses the key.
+    const RESERVES: bool = false;
 
     /// Reads what the file defines before its combatants (e.g. its own monsters and weapons,
     /// added to the built-in content). Nothing by default.
@@ -463,7 +471,7 @@ pub fn load<B: CombatantBuilder>(
     }
     builder.prepare(&mut cx, &def);
     let mut members = Vec::new();
-    let mut placed: Vec<(String, Pos, Range<usize>)> = Vec::new();
+    let mut placed: Vec<(String, Pos, Option<Range<usize>>)> = Vec::new();
     for (i, entry) in common.combatants.iter().enumerate() {
         let c = entry.common();
         let field = |name: &str| format!("combatants[{i}].{name}");
@@ -540,6 +548,21 @@ pub fn load<B: CombatantBuilder>(
             }),
             None => default_facing(common.sides, side_key.get_ref()),
         };
+        let reserve = match c.reserve {
+            Some(r) if *r.get_ref() && !B::RESERVES => {
+                cx.error(
+                    r.span(),
+                    field("reserve"),
+                    format!(
+                        "{} cannot hold combatants in reserve yet",
+                        B::RULESET.name()
+                    ),
+                );
+                false
+            }
+            Some(r) => *r.get_ref(),
+            None => false,
+        };
         let Some(member) = builder.member(&mut cx, i, entry) else {
             cx.unbuilt.extend(member_keys(id.get_ref(), count));
             continue;
@@ -560,13 +583,15 @@ pub fn load<B: CombatantBuilder>(
                     format!("duplicate combatant `{key}`"),
                 );
             }
-            placed.push((key.clone(), pos, at.span()));
+            // A reserve is off the map: it shares no square until it arrives.
+            placed.push((key.clone(), pos, (!reserve).then(|| at.span())));
             cx.roster.combatants.push(CombatantInfo {
                 key,
                 name,
                 side,
                 group: id.get_ref().clone(),
                 controller: controller.clone(),
+                reserve,
             });
             let mut m = member.clone();
             builder.place(&mut m, Placed { side, pos, facing });
@@ -635,14 +660,16 @@ fn default_facing(sides: &[SideDef], side: &str) -> Direction {
 }
 
 /// Checks that no two combatants share a square unless the ruleset's `may_share(a, b)` (by
-/// index in `placed`) allows it; reports each clash at the later entry.
+/// index in `placed`) allows it; reports each clash at the later entry. Combatants without a
+/// span are off the map (in reserve) and share nothing.
 fn check_squares(
     cx: &mut Loader<'_>,
-    placed: &[(String, Pos, Range<usize>)],
+    placed: &[(String, Pos, Option<Range<usize>>)],
     may_share: impl Fn(usize, usize) -> bool,
 ) {
     let mut seen: BTreeMap<Pos, Vec<usize>> = BTreeMap::new();
     for (index, (key, pos, span)) in placed.iter().enumerate() {
+        let Some(span) = span else { continue };
         let there = seen.entry(*pos).or_default();
         if let Some(&other) = there.iter().find(|&&other| !may_share(other, index)) {
             let message = format!(
@@ -721,6 +748,7 @@ macro_rules! combatant_entry {
             at: Option<$crate::loader::Spanned<$crate::loader::TomlValue>>,
             facing: Option<$crate::loader::Spanned<String>>,
             player: Option<$crate::loader::Spanned<String>>,
+            reserve: Option<$crate::loader::Spanned<bool>>,
             $($(#[$fmeta])* $field: $fty,)*
         }
 
@@ -734,6 +762,7 @@ macro_rules! combatant_entry {
                     at: self.at.as_ref(),
                     facing: self.facing.as_ref(),
                     player: self.player.as_ref(),
+                    reserve: self.reserve.as_ref(),
                 }
             }
         }
@@ -791,9 +820,9 @@ mod tests {
     fn shared_squares_are_the_rulesets_call() {
         let file = SourceFile::new("t.toml", "");
         let at = Pos::new(0, 0);
-        let placed: Vec<(String, Pos, Range<usize>)> = ["rider", "horse", "orc"]
+        let mut placed: Vec<(String, Pos, Option<Range<usize>>)> = ["rider", "horse", "orc"]
             .iter()
-            .map(|k| (k.to_string(), at, 0..0))
+            .map(|k| (k.to_string(), at, Some(0..0)))
             .collect();
         // The rules let the rider share its horse's square, and nobody else.
         let mut cx = Loader::new(file);
@@ -803,6 +832,11 @@ mod tests {
         let mut cx = Loader::new(file);
         check_squares(&mut cx, &placed, |_, _| false);
         assert_eq!(cx.errors.len(), 2);
+        // A combatant in reserve is off the map: it clashes with nobody.
+        placed[2].2 = None;
+        let mut cx = Loader::new(file);
+        check_squares(&mut cx, &placed, |a, b| (a, b) == (0, 1));
+        assert!(cx.errors.is_empty(), "{:?}", cx.errors);
     }
 
     #[test]

@@ -46,6 +46,8 @@ pub struct CombatantInfo {
     pub group: String,
     /// Who controls it.
     pub controller: Controller,
+    /// Held in reserve at the start (`reserve = true`): off the map until the GM's `add`.
+    pub reserve: bool,
 }
 
 /// Names of every side and combatant; ids index into it.

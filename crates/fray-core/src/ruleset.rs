@@ -146,20 +146,24 @@ pub enum Standing {
     Surrendered,
     /// Taken prisoner.
     Captured,
+    /// Held in reserve off the map (`reserve = true`) and never brought into the fight by the
+    /// GM's `add`.
+    Reserve,
 }
 
 impl Standing {
     /// Every standing, in a fixed order.
-    pub const ALL: [Standing; 6] = [
+    pub const ALL: [Standing; 7] = [
         Standing::Up,
         Standing::Down,
         Standing::Dead,
         Standing::Fled,
         Standing::Surrendered,
         Standing::Captured,
+        Standing::Reserve,
     ];
 
-    /// `up`, `down`, `dead`, `fled`, `surrendered`, `captured`.
+    /// `up`, `down`, `dead`, `fled`, `surrendered`, `captured`, `reserve`.
     pub fn key(self) -> &'static str {
         match self {
             Standing::Up => "up",
@@ -168,6 +172,7 @@ impl Standing {
             Standing::Fled => "fled",
             Standing::Surrendered => "surrendered",
             Standing::Captured => "captured",
+            Standing::Reserve => "reserve",
         }
     }
 

@@ -21,7 +21,9 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 mod here;
+mod reinforce;
 pub use here::HereError;
+pub use reinforce::{entry_from_words, split_fields};
 
 /// The saved-session format's version.
 pub const SESSION_FORMAT: u32 = 1;

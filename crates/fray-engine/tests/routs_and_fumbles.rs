@@ -35,6 +35,7 @@ impl Skirmish {
             side: SideId(side),
             group: key.into(),
             controller: Default::default(),
+            reserve: false,
         };
         Skirmish {
             roster: Roster {

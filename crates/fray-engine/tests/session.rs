@@ -200,10 +200,15 @@ fn a_saved_log_for_other_content_is_refused() {
 }
 
 fn skirmish(lib: &Library) -> Session {
+    example(lib, "cnc/skirmish.toml")
+}
+
+/// The example whose path ends with `suffix`, a person answering everything.
+fn example(lib: &Library, suffix: &str) -> Session {
     let (path, text) = examples()
         .into_iter()
-        .find(|(p, _)| p.ends_with("cnc/skirmish.toml"))
-        .expect("skirmish");
+        .find(|(p, _)| p.ends_with(suffix))
+        .expect(suffix);
     manual(&path, &text, lib)
 }
 
@@ -377,7 +382,13 @@ fn spelljammer_takes_hit_points_and_refuses_conditions_by_name() {
 #[test]
 fn foes_the_gm_removes_leave_the_map_and_the_fight_ends_in_a_rout() {
     let lib = library();
-    let mut s = skirmish(&lib);
+    for suffix in ["cnc/skirmish.toml", "spelljammer/skirmish.toml"] {
+        removed_foes_leave_the_map(&lib, suffix);
+    }
+}
+
+fn removed_foes_leave_the_map(lib: &Library, suffix: &str) {
+    let mut s = example(lib, suffix);
     let roster = s.roster().clone();
     let raiders: Vec<_> = roster
         .ids()
@@ -406,10 +417,11 @@ fn foes_the_gm_removes_leave_the_map_and_the_fight_ends_in_a_rout() {
     }
     assert_eq!(
         s.standings()[raiders[0].index()].standing,
-        fray_core::Standing::Fled
+        fray_core::Standing::Fled,
+        "{suffix}"
     );
     // Every raider gone without falling: the party wins by rout.
-    let mut s = skirmish(&lib);
+    let mut s = example(lib, suffix);
     for &r in &raiders {
         s.intervene(parse(&format!("remove {} surrendered", roster.key(r))))
             .expect("surrendered");
@@ -429,6 +441,109 @@ fn foes_the_gm_removes_leave_the_map_and_the_fight_ends_in_a_rout() {
         (
             Some(fray_core::SideId(0)),
             fray_core::ruleset::EndReason::Routed
-        )
+        ),
+        "{suffix}"
     );
+}
+
+/// Answers requests as a person would (fray's dice for rolls, the first option offered) until
+/// round `round` asks its first question.
+fn answer_until_round(s: &mut Session, round: u32) {
+    for _ in 0..10_000 {
+        if s.round() >= round {
+            return;
+        }
+        match s.pending().cloned() {
+            Some(fray_core::session::Request::Roll(_)) => {
+                s.roll_for_me().expect("roll");
+            }
+            Some(fray_core::session::Request::Choice { options, .. }) => {
+                s.answer(Answer::Choice(options[0].clone()))
+                    .expect("choice");
+            }
+            None => return,
+        }
+    }
+}
+
+/// Issue 13: a combatant added mid-fight (a reinforcement) comes in at the last intervention
+/// point, its entry held in reserve in the session's encounter text; the fight so far is
+/// unchanged, save and resume keep it, undo sends it back to the reserve, and an entry that does
+/// not load is refused with nothing changed.
+#[test]
+fn a_reinforcement_joins_mid_fight_in_every_ruleset() {
+    let lib = library();
+    for (suffix, entry) in [
+        (
+            "cnc/skirmish.toml",
+            "monster = \"ogre\"\nside = \"raiders\"\nat = [30, 30]\n",
+        ),
+        (
+            "spelljammer/skirmish.toml",
+            "monster = \"orc\"\nside = \"slavers\"\nat = [30, 30]\n",
+        ),
+    ] {
+        let mut s = example(&lib, suffix);
+        answer_until_round(&mut s, 2);
+        assert_eq!(s.round(), 2, "{suffix}");
+        let before = (s.events().to_vec(), s.log().to_vec(), s.standings().len());
+        // An entry that does not load changes nothing, and says why.
+        let err = s
+            .reinforce(
+                "id = \"brute\"\nmonster = \"nosuchthing\"\nside = \"x\"\nat = [30, 30]\n",
+                &lib,
+            )
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("does not load"), "{suffix}: {err}");
+        assert_eq!(
+            (s.events().to_vec(), s.log().to_vec(), s.standings().len()),
+            before,
+            "{suffix}"
+        );
+        // The reinforcement arrives; what happened before is untouched.
+        let added = s
+            .reinforce(&format!("id = \"brute\"\n{entry}"), &lib)
+            .expect(suffix);
+        assert_eq!(added, ["brute"], "{suffix}");
+        let brute = s.roster().find("brute").expect("on the roster");
+        assert_eq!(s.standings().len(), before.2 + 1);
+        assert_eq!(
+            s.standings()[brute.index()].standing,
+            fray_core::Standing::Up
+        );
+        assert!(
+            s.events().iter().any(|(_, e)| matches!(e,
+                fray_core::Event::Arrived { who, .. } if *who == brute)),
+            "{suffix}: no arrival"
+        );
+        assert_eq!(
+            s.events()[..before.0.len()],
+            before.0[..],
+            "{suffix}: the past changed"
+        );
+        // Saved and resumed: the same fight (the saved text holds the new entry).
+        let file = temp(&format!("reinforced-{}.jsonl", suffix.replace('/', "-")));
+        s.save(&file).expect("save");
+        let resumed = Session::resume(&file, &lib).expect("resume");
+        assert_eq!(resumed.state_hash(), s.state_hash(), "{suffix}");
+        assert_eq!(resumed.events(), s.events(), "{suffix}");
+        // Undone: back in reserve, and the fight is as it was.
+        s.undo().expect("undo");
+        assert_eq!(
+            s.standings()[brute.index()].standing,
+            fray_core::Standing::Reserve
+        );
+        assert_eq!(s.log(), &before.1[..], "{suffix}");
+        // Brought in again from the reserve, then everyone played to the end.
+        s.intervene(parse("add brute 31 30"))
+            .expect("add from reserve");
+        assert!(s.intervene(parse("add brute")).is_err(), "already in");
+        s.set_plays(|_| true, Some(true), true);
+        assert!(
+            matches!(s.stop(), Stop::Ended(_)),
+            "{suffix}: {:?}",
+            s.stop()
+        );
+    }
 }

@@ -59,6 +59,7 @@ impl CombatantBuilder for Builder<'_> {
     type Member = (Profile, Fighter);
     type State = State;
     const RULESET: RulesetId = RulesetId::Spelljammer;
+    const RESERVES: bool = true;
 
     fn prepare(&mut self, cx: &mut Loader<'_>, def: &EncounterDef) {
         let inline = ContentFile {
@@ -121,6 +122,7 @@ impl CombatantBuilder for Builder<'_> {
             hp,
             prot_lost: 0,
             down: false,
+            gone: None,
             dead: false,
             stunned: false,
             casting: None,
@@ -177,7 +179,13 @@ impl CombatantBuilder for Builder<'_> {
         let overrides = read_overrides(cx, def);
         let forced_moves = read_forced_moves(cx, def);
         let grievous_wounds = read_grievous_wounds(&file, def, &mut cx.errors);
-        let (profiles, fighters): (Vec<Profile>, Vec<Fighter>) = members.into_iter().unzip();
+        let (profiles, mut fighters): (Vec<Profile>, Vec<Fighter>) = members.into_iter().unzip();
+        for (fighter, info) in fighters.iter_mut().zip(&roster.combatants) {
+            if info.reserve {
+                fighter.down = true;
+                fighter.gone = Some(fray_core::Standing::Reserve);
+            }
+        }
         State {
             occupancy: fray_core::Occupancy::new(fighters.iter().map(|f| f.pos)),
             roster,

@@ -185,10 +185,12 @@ impl Board for State {
         let f = self.f(who);
         Piece::new(f.side, f.pos, f.is_up(), !f.down)
     }
-    /// Up, down or dead: no morale, so nobody flees, surrenders or is captured.
+    /// Up, down or dead — or gone on the GM's word (no morale rule: nobody flees by the rules).
     fn standing(&self, who: CombatantId) -> fray_core::Standing {
         let f = self.f(who);
-        if f.is_up() {
+        if let Some(gone) = f.gone {
+            gone
+        } else if f.is_up() {
             fray_core::Standing::Up
         } else if f.dead {
             fray_core::Standing::Dead

@@ -222,6 +222,9 @@ pub struct Fighter {
     pub down: bool,
     /// Dead.
     pub dead: bool,
+    /// Off the map without falling: held in reserve, or fled, surrendered or captured on the
+    /// GM's word (then also `down`, so no rule reaches it).
+    pub gone: Option<fray_core::Standing>,
     /// Stunned for the rest of the round (SJ-R11).
     pub stunned: bool,
     /// A spell being cast.

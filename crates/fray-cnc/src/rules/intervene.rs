@@ -1,6 +1,6 @@
 //! The CK's interventions (the GM's, in C&C's words): hit points, conditions, a combatant's
 //! square, one leaving the fight (fled, surrendered, captured: off the map, its side's standing
-//! says so at the end), a ruling. Taken at each round's start and before each combatant's turn. The seed
+//! says so at the end), one held in reserve coming in (a reinforcement), a ruling. Taken at each round's start and before each combatant's turn. The seed
 //! leaves these to the Castle Keeper throughout ("the CK may adjust…", CNC-R1.3, CNC-R16.6).
 
 use super::damage::{self, Hit};
@@ -159,6 +159,28 @@ pub fn intervene(
                 who: id,
                 status,
                 hp,
+                rule: GM,
+            });
+            Ok(())
+        }
+        Intervention::Add { who, to } => {
+            let id = combatant(state, intervention, who)?;
+            if state.f(id).gone != Some(fray_core::Standing::Reserve) {
+                return refuse(format!(
+                    "{} is not in reserve: only a combatant held in reserve (`reserve = true`) \
+                     can be brought into the fight",
+                    state.roster.name(id)
+                ));
+            }
+            let at = to.map_or(state.f(id).pos, |[x, y]| Pos::new(x, y));
+            if !free(state, at, id) {
+                return refuse(format!("the square ({}, {}) is taken", at.x, at.y));
+            }
+            state.f_mut(id).gone = None;
+            state.set_square(id, at);
+            table.emit(|| Event::Arrived {
+                who: id,
+                at,
                 rule: GM,
             });
             Ok(())

@@ -71,6 +71,7 @@ impl KeptState {
             side: SideId(side),
             group: key.to_string(),
             controller: Default::default(),
+            reserve: false,
         };
         let d20s = |count| RollRequest::new(count, 20, Some(ARCHER), RollPurpose::Attack, "KEPT-1");
         KeptState {

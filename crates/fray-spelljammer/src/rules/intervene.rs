@@ -1,6 +1,7 @@
 //! The GM's interventions in a Spelljammer fight: hit points (as the GM's hit-point
 //! adjustments, SJ-G15: a gain heals up to the starting hit points, a loss is damage without a
-//! hit), a combatant's square, a ruling. Taken at each round's start and at each segment on
+//! hit), a combatant's square, one leaving the fight (fled, surrendered, captured: down and off
+//! the map, its standing says so at the end), one held in reserve coming in, a ruling. Taken at each round's start and at each segment on
 //! which something happens. Spelljammer keeps no conditions a GM could set by name (stun,
 //! falling and stuck missiles follow from the rules), so `cond` is refused, saying so.
 
@@ -30,8 +31,10 @@ pub fn intervene(
     match intervention {
         Intervention::Hp { who, change } => {
             let id = combatant(state, intervention, who)?;
-            if state.f(id).dead {
-                return Err(intervention.refused(format!("{} is dead", state.roster.name(id))));
+            if state.f(id).dead || state.f(id).gone.is_some() {
+                return Err(
+                    intervention.refused(format!("{} is dead or gone", state.roster.name(id)))
+                );
             }
             if *change < 0 {
                 strike::apply_damage(
@@ -65,6 +68,11 @@ pub fn intervene(
         }
         Intervention::Move { who, to } => {
             let id = combatant(state, intervention, who)?;
+            if state.f(id).gone.is_some() {
+                return Err(
+                    intervention.refused(format!("{} is not in the fight", state.roster.name(id)))
+                );
+            }
             let to = Pos::new(to[0], to[1]);
             let from = state.f(id).pos;
             if to != from && !movement::free(state, to, id) {
@@ -85,10 +93,61 @@ pub fn intervene(
             });
             Ok(())
         }
-        Intervention::Remove { .. } => Err(intervention.refused(
-            "Spelljammer cannot take a combatant out of the fight yet (a downed one is healed \
-             back up by spells and tactics); use `hp` or `rule`",
-        )),
+        Intervention::Remove { who, how } => {
+            let id = combatant(state, intervention, who)?;
+            if !state.f(id).is_up() {
+                return Err(intervention.refused(format!(
+                    "{} is not up: only a combatant still fighting can flee, surrender or be \
+                     captured",
+                    state.roster.name(id)
+                )));
+            }
+            let (standing, status) = match how.as_str() {
+                "surrendered" => (fray_core::Standing::Surrendered, "surrendered"),
+                "captured" => (fray_core::Standing::Captured, "captured"),
+                _ => (fray_core::Standing::Fled, "fled"),
+            };
+            // Off the map: down, so no rule, spell or tactic reaches it again, and its spell
+            // and its actions still to come this round are lost.
+            let f = state.f_mut(id);
+            f.down = true;
+            f.gone = Some(standing);
+            f.casting = None;
+            let hp = f.hp;
+            table.emit(|| Event::Status {
+                who: id,
+                status,
+                hp,
+                rule: GM,
+            });
+            Ok(())
+        }
+        Intervention::Add { who, to } => {
+            let id = combatant(state, intervention, who)?;
+            if state.f(id).gone != Some(fray_core::Standing::Reserve) {
+                return Err(intervention.refused(format!(
+                    "{} is not in reserve: only a combatant held in reserve (`reserve = true`) \
+                     can be brought into the fight",
+                    state.roster.name(id)
+                )));
+            }
+            let at = to.map_or(state.f(id).pos, |[x, y]| Pos::new(x, y));
+            if !movement::free(state, at, id) {
+                return Err(
+                    intervention.refused(format!("the square ({}, {}) is taken", at.x, at.y))
+                );
+            }
+            let f = state.f_mut(id);
+            f.down = false;
+            f.gone = None;
+            state.set_square(id, at);
+            table.emit(|| Event::Arrived {
+                who: id,
+                at,
+                rule: GM,
+            });
+            Ok(())
+        }
         Intervention::Condition { .. } => Err(intervention.refused(
             "Spelljammer keeps no conditions a GM sets by name (stun, falls and stuck missiles \
              follow from the rules): use `hp`, `move` or `rule`",

@@ -334,6 +334,11 @@ fn check_cast(
                     format!("{} is dead", state.roster.name(target))
                 });
             }
+            if state.f(target).gone.is_some() {
+                return no(w, "SJ-R15", || {
+                    format!("{} is not in the fight", state.roster.name(target))
+                });
+            }
         }
         SpellEffect::Damage { .. } => foe_up(w, state, actor, target, "SJ-R15")?,
     }
@@ -829,6 +834,7 @@ pub(crate) mod testkit {
             prot_lost: 0,
             down: false,
             dead: false,
+            gone: None,
             stunned: false,
             casting: None,
             stuck: Vec::new(),
@@ -903,6 +909,7 @@ pub(crate) mod testkit {
                     side: SideId(*s),
                     group: (*k).into(),
                     controller: Default::default(),
+                    reserve: false,
                 })
                 .collect(),
         };

@@ -126,7 +126,7 @@ fn hit_point_adjustments(state: &mut State, table: T<'_, '_>) -> Result<(), Inte
         .map(|o| (o.who, o.hp, o.reason.clone()))
         .collect();
     for (who, hp, reason) in now {
-        if state.f(who).dead {
+        if state.f(who).dead || state.f(who).gone.is_some() {
             continue;
         }
         table.emit(|| Event::Ruling {

@@ -886,7 +886,7 @@ pub fn spell_goes_off(
             let t = state.f_mut(target);
             let amount = (rolled + dice.bonus).max(0).min((max - t.hp).max(0));
             t.hp += amount;
-            if t.hp > 0 && t.down && !t.dead {
+            if t.hp > 0 && t.down && !t.dead && t.gone.is_none() {
                 t.down = false;
             }
             let hp = t.hp;
