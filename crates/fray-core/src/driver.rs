@@ -45,6 +45,11 @@ pub trait Driver<R: Ruleset> {
         state: &R::State,
         request: &ChoiceRequest<'_, R::Choice>,
     ) -> Result<R::Choice, Interrupt>;
+    /// Round `round` is over and the fight goes on: `state` is where the next round starts (a
+    /// live session keeps it as a checkpoint to replay from). Nothing by default.
+    fn round_over(&mut self, state: &R::State, round: u32) {
+        let _ = (state, round);
+    }
 }
 
 /// Rolls a pool with the seeded source, one face per die in order (a plain pool draws exactly

@@ -53,4 +53,4 @@ pub use roster::Roster;
 pub use ruleset::{
     EndReason, Outcome, RuleStatus, Ruleset, RulesetBundle, RulesetId, Standing, Tally,
 };
-pub use runner::{replay, run_fight, run_fight_at, FightEnd, Halt, Limits, Table};
+pub use runner::{replay, run_fight, run_fight_after, run_fight_at, FightEnd, Halt, Limits, Table};

@@ -339,7 +339,27 @@ pub fn run_fight_at<R: Ruleset>(
     limits: &Limits,
 ) -> Result<FightEnd, Halt> {
     let mut table = Table::new(driver, sink, log, limits);
-    play_fight(state, &mut table, limits).map_err(|interrupt| Halt {
+    play_fight(state, &mut table, limits, None).map_err(|interrupt| Halt {
+        interrupt,
+        round: table.round,
+        answer: table.answers,
+    })
+}
+
+/// [`run_fight_at`] from the end of round `after` (a checkpoint: `state` as it stood then, and
+/// `answers` answers given up to it): the next round starts at once, without `begin`.
+pub fn run_fight_after<R: Ruleset>(
+    state: &mut R::State,
+    after: u32,
+    answers: u32,
+    driver: &mut dyn Driver<R>,
+    sink: &mut dyn EventSink,
+    limits: &Limits,
+) -> Result<FightEnd, Halt> {
+    let mut table = Table::new(driver, sink, None, limits);
+    table.round = after;
+    table.answers = answers;
+    play_fight(state, &mut table, limits, Some(after)).map_err(|interrupt| Halt {
         interrupt,
         round: table.round,
         answer: table.answers,
@@ -350,6 +370,7 @@ fn play_fight<R: Ruleset>(
     state: &mut R::State,
     table: &mut Table<'_, R>,
     limits: &Limits,
+    after: Option<u32>,
 ) -> Result<FightEnd, Interrupt> {
     let mut end = FightEnd {
         winner: None,
@@ -364,12 +385,27 @@ fn play_fight<R: Ruleset>(
         Err(Interrupt::Error(Fault::Limit(what))) => Ok(Some(what)),
         Err(other) => Err(other),
     };
-    end.limit = within_limits(R::begin(state, table))?;
+    // From a checkpoint the fight goes on with the next round; else it begins.
+    let first = match after {
+        Some(round) => {
+            end.rounds = round;
+            round + 1
+        }
+        None => {
+            end.limit = within_limits(R::begin(state, table))?;
+            1
+        }
+    };
     if end.limit.is_none() {
-        if let Some(done) = finished::<R>(state, 0) {
+        let over_at_once = if after.is_none() {
+            finished::<R>(state, 0)
+        } else {
+            None
+        };
+        if let Some(done) = over_at_once {
             end = done;
         } else {
-            for round in 1..=limits.max_rounds {
+            for round in first..=limits.max_rounds {
                 table.set_round(round);
                 table.emit(|| Event::RoundStarted);
                 let stopped = within_limits(
@@ -386,6 +422,7 @@ fn play_fight<R: Ruleset>(
                     end = done;
                     break;
                 }
+                table.driver.round_over(state, round);
             }
         }
     }

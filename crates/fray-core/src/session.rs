@@ -16,7 +16,7 @@ use crate::intervention::Intervention;
 use crate::protocol::{Answer, ChoiceRequest, Chooser, Interrupt, Question, RollRequest, Rolled};
 use crate::protocol::{Fault, Pause};
 use crate::ruleset::Ruleset;
-use crate::runner::{run_fight, FightEnd, Limits};
+use crate::runner::{FightEnd, Limits};
 use fray_dice::SeededDice;
 use serde::{Deserialize, Serialize};
 
@@ -126,8 +126,17 @@ fn fnv(parts: &[&[u8]]) -> u64 {
     hash
 }
 
-/// The fingerprint of every intervention (they answer no request: they wait at a point).
+/// The fingerprint of an intervention at the first intervention point reached with its log
+/// position (they answer no request: they wait at a point).
 pub const INTERVENTION_FINGERPRINT: u64 = 0x1a7e_4b3c_9d2f_0e11;
+
+/// The fingerprint of an intervention at the `visit`-th intervention point (from 0) reached
+/// with the same log position: several points can pass with no answer between them (the end
+/// of one segment or round and the start of the next), and the intervention belongs to the one
+/// the GM stood at.
+pub fn intervention_fingerprint(visit: u32) -> u64 {
+    INTERVENTION_FINGERPRINT.wrapping_add(u64::from(visit))
+}
 
 /// The fingerprint of a roll request: its dice, roller, purpose and rule.
 pub fn fingerprint_roll(request: &RollRequest) -> u64 {
@@ -189,6 +198,45 @@ pub fn fray_rolls(request: &RollRequest, seed: u64) -> Answer {
     }
 }
 
+/// The session's driver, telling the caller where each round ended.
+struct Checkpointing<'a, 'b, R: Ruleset> {
+    inner: SessionDriver<'a>,
+    round_over: &'b mut dyn FnMut(Resume, &R::State),
+}
+
+impl<R: Ruleset> Driver<R> for Checkpointing<'_, '_, R> {
+    fn intervention(&mut self) -> Option<Intervention> {
+        Driver::<R>::intervention(&mut self.inner)
+    }
+    fn wants_options(&self) -> bool {
+        Driver::<R>::wants_options(&self.inner)
+    }
+    fn roll(&mut self, request: &RollRequest) -> Result<Rolled, Interrupt> {
+        Driver::<R>::roll(&mut self.inner, request)
+    }
+    fn choose(
+        &mut self,
+        state: &R::State,
+        request: &ChoiceRequest<'_, R::Choice>,
+    ) -> Result<R::Choice, Interrupt> {
+        Driver::<R>::choose(&mut self.inner, state, request)
+    }
+    fn round_over(&mut self, state: &R::State, round: u32) {
+        let at = self.inner.next;
+        let visits = if self.inner.visits_at == at {
+            self.inner.visits
+        } else {
+            0
+        };
+        let resume = Resume {
+            round,
+            position: at,
+            visits,
+        };
+        (self.round_over)(resume, state);
+    }
+}
+
 /// Answers from the log, then fray's answers for those it plays, then a pause.
 struct SessionDriver<'a> {
     roster: &'a crate::roster::Roster,
@@ -200,8 +248,13 @@ struct SessionDriver<'a> {
     mismatch: Option<usize>,
     /// The request a person must answer, when the replay paused.
     pending: Option<Request>,
-    /// The log's length at the last intervention point reached (after its interventions).
-    last_point: Option<usize>,
+    /// The log's length at the last intervention point reached (after its interventions), and
+    /// which visit of a point with that length it was.
+    last_point: Option<(usize, u32)>,
+    /// Intervention points reached so far with the log's length at `visits_at`.
+    visits: u32,
+    /// The log length `visits` counts points at.
+    visits_at: usize,
 }
 
 impl SessionDriver<'_> {
@@ -229,18 +282,25 @@ impl SessionDriver<'_> {
 
 impl<R: Ruleset> Driver<R> for SessionDriver<'_> {
     fn intervention(&mut self) -> Option<Intervention> {
+        if self.visits_at != self.next {
+            self.visits_at = self.next;
+            self.visits = 0;
+        }
+        let visit = self.visits;
+        self.visits += 1;
         let found = match self.log.get(self.next) {
             Some(Logged {
                 answer: Answer::Intervene(intervention),
                 fingerprint,
                 ..
-            }) if *fingerprint == INTERVENTION_FINGERPRINT => Some(intervention.clone()),
+            }) if *fingerprint == intervention_fingerprint(visit) => Some(intervention.clone()),
             _ => None,
         };
-        if found.is_some() {
-            self.next += 1;
+        match found {
+            Some(_) => self.next += 1,
+            // The point's last call: a new intervention typed now would go here.
+            None => self.last_point = Some((self.next, visit)),
         }
-        self.last_point = Some(self.next);
         found
     }
 
@@ -366,6 +426,9 @@ pub struct Advanced {
     /// The log's length at the last intervention point the replay reached: an intervention
     /// typed now goes there (only fray's answers may follow it).
     pub last_point: Option<usize>,
+    /// Which visit of an intervention point with that log length it was: an intervention
+    /// there is logged with [`intervention_fingerprint`] of it.
+    pub point_visit: u32,
 }
 
 /// Replays `log` from `start` and goes on until a person must answer, the fight ends, or the log
@@ -379,18 +442,73 @@ pub fn advance<R: Ruleset>(
     fray_plays: &dyn Fn(Asked) -> bool,
     sink: &mut dyn EventSink,
 ) -> Advanced {
+    advance_from::<R>(
+        state,
+        None,
+        limits,
+        seed,
+        log,
+        fray_plays,
+        sink,
+        &mut |_, _| {},
+    )
+}
+
+/// Where a replay may start instead of the beginning: the end of a round, the length of the
+/// log then, and how many intervention points had been passed at that length. The state is the
+/// caller's (a checkpoint it kept).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resume {
+    /// The round that had just ended.
+    pub round: u32,
+    /// The answers the log held then.
+    pub position: usize,
+    /// Intervention points passed with the log at `position`.
+    pub visits: u32,
+}
+
+/// [`advance`], starting from a checkpoint (`state` as it stood at `resume`, which the log's
+/// first `resume.position` answers led to) or from the start, and calling `round_over(round,
+/// position, state)` — a [`Resume`] and the state — at the end of every round the fight goes on
+/// from, so the caller can keep checkpoints.
+#[allow(clippy::too_many_arguments)]
+pub fn advance_from<R: Ruleset>(
+    state: &mut R::State,
+    resume: Option<Resume>,
+    limits: &Limits,
+    seed: u64,
+    log: &mut Vec<Logged>,
+    fray_plays: &dyn Fn(Asked) -> bool,
+    sink: &mut dyn EventSink,
+    round_over: &mut dyn FnMut(Resume, &R::State),
+) -> Advanced {
     let roster = R::roster(state).clone();
-    let mut driver = SessionDriver {
+    let inner = SessionDriver {
         roster: &roster,
         log,
-        next: 0,
+        next: resume.map_or(0, |r| r.position),
         seed,
         fray_plays,
         mismatch: None,
         pending: None,
         last_point: None,
+        visits: resume.map_or(0, |r| r.visits),
+        visits_at: resume.map_or(0, |r| r.position),
     };
-    let result = run_fight::<R>(state, &mut driver, sink, None, limits);
+    let mut driver = Checkpointing::<R> { inner, round_over };
+    let result = match resume {
+        None => crate::runner::run_fight_at::<R>(state, &mut driver, sink, None, limits),
+        Some(r) => crate::runner::run_fight_after::<R>(
+            state,
+            r.round,
+            u32::try_from(r.position).unwrap_or(u32::MAX),
+            &mut driver,
+            sink,
+            limits,
+        ),
+    }
+    .map_err(|halt| halt.interrupt);
+    let driver = driver.inner;
     let last_point = driver.last_point;
     let stop = stop_of(
         result,
@@ -399,7 +517,11 @@ pub fn advance<R: Ruleset>(
         driver.pending,
         driver.log.len(),
     );
-    Advanced { stop, last_point }
+    Advanced {
+        stop,
+        last_point: last_point.map(|(at, _)| at),
+        point_visit: last_point.map_or(0, |(_, visit)| visit),
+    }
 }
 
 fn stop_of(

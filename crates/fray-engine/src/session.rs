@@ -1,6 +1,7 @@
 //! A live session of any ruleset: the encounter, the answers given so far and who fray plays;
-//! answer, undo, redo, save and resume. Each step replays the answer log from the start (see
-//! `fray_core::session`), so what is shown is always exactly what the log means.
+//! answer, undo, redo, save and resume. Each step replays the answer log (see
+//! `fray_core::session`) from the last checkpoint — the state at the end of a round — that the
+//! log's unchanged answers still lead to, so what is shown is always exactly what the log means.
 //!
 //! A saved session is one JSON Lines file: a header (format, engine version, ruleset, the
 //! encounter's path and whole text, a hash of the encounter and the built-in content, the seed,
@@ -13,7 +14,7 @@ use fray_core::intervention::Intervention;
 use fray_core::protocol::Answer;
 use fray_core::ruleset::RulesetBundle;
 use fray_core::session::{
-    advance, fray_rolls, position_seed, Asked, By, Logged, Request, Stop, INTERVENTION_FINGERPRINT,
+    fray_rolls, intervention_fingerprint, position_seed, Asked, By, Logged, Request, Resume, Stop,
 };
 use fray_core::{CombatantId, Roster};
 use serde::{Deserialize, Serialize};
@@ -116,7 +117,22 @@ pub struct Session {
     standings: Vec<fray_core::Tally>,
     conditions: Vec<Vec<String>>,
     last_point: Option<usize>,
+    point_visit: u32,
     autosave: Option<PathBuf>,
+    checkpoints: Vec<Checkpoint>,
+}
+
+/// Most checkpoints a session keeps: past it, every other old one is dropped, so a long fight
+/// keeps them spread over its rounds.
+pub const MAX_CHECKPOINTS: usize = 64;
+
+/// The fight at the end of a round, where a replay can start: the log's first `position`
+/// answers lead to `state` (the ruleset's state, behind `Any` since a session holds any
+/// ruleset). Valid while those answers and the encounter stay as they were.
+#[derive(Debug, Clone)]
+struct Checkpoint {
+    at: Resume,
+    state: std::sync::Arc<dyn std::any::Any + Send + Sync>,
 }
 
 /// A hash of the encounter text and the ruleset's built-in content: a saved log is replayed only
@@ -169,7 +185,9 @@ impl Session {
             standings: Vec::new(),
             conditions: Vec::new(),
             last_point: None,
+            point_visit: 0,
             autosave: None,
+            checkpoints: Vec::new(),
         };
         session.refresh();
         Ok(session)
@@ -240,6 +258,11 @@ impl Session {
         &self.conditions
     }
 
+    /// How many checkpoints (ends of rounds) the session keeps to replay from.
+    pub fn checkpoints(&self) -> usize {
+        self.checkpoints.len()
+    }
+
     /// The round now (0 before the first).
     pub fn round(&self) -> u32 {
         self.events.last().map_or(0, |(r, _)| *r)
@@ -272,22 +295,59 @@ impl Session {
         n
     }
 
-    /// Replays the log and goes on to the next request a person must answer.
+    /// Forgets the checkpoints the log's answers from `position` on led to (they are about to
+    /// change).
+    fn changing_from(&mut self, position: usize) {
+        self.checkpoints.retain(|c| c.at.position <= position);
+    }
+
+    /// Replays the log — from the last checkpoint it still leads to — and goes on to the next
+    /// request a person must answer, keeping a checkpoint at the end of each round.
     fn refresh(&mut self) {
-        let mut sink = VecSink::default();
         let plays = self.plays.clone();
         let fray_plays = move |asked: Asked| plays.fray_answers(asked);
         let standings = &mut self.standings;
         let conditions = &mut self.conditions;
+        let log_len = self.log.len();
+        self.checkpoints.retain(|c| c.at.position <= log_len);
+        let from = self.checkpoints.last().cloned();
+        // The events up to the checkpoint are those of its rounds (a round's events all carry
+        // its number, and the next round's start comes after the checkpoint).
+        let kept = from.as_ref().map_or(0, |c| {
+            self.events
+                .partition_point(|(round, _)| *round <= c.at.round)
+        });
+        let mut sink = VecSink {
+            events: self.events[..kept].to_vec(),
+        };
+        let mut taken: Vec<Checkpoint> = Vec::new();
         let (stop, hash) = each_ruleset!(&self.encounter, e, R => {
-            let mut state = e.state.clone();
-            let advanced = advance::<R>(&mut state, &e.limits, self.seed, &mut self.log, &fray_plays, &mut sink);
+            let start = from.as_ref().and_then(|c| c.state.downcast_ref::<<R as fray_core::Ruleset>::State>());
+            let resume = from.as_ref().filter(|_| start.is_some()).map(|c| c.at);
+            let mut state = start.unwrap_or(&e.state).clone();
+            if resume.is_none() {
+                sink.events.clear();
+            }
+            let mut round_over = |at: Resume, state: &<R as fray_core::Ruleset>::State| {
+                taken.push(Checkpoint { at, state: std::sync::Arc::new(state.clone()) });
+            };
+            let advanced = fray_core::session::advance_from::<R>(&mut state, resume, &e.limits, self.seed, &mut self.log, &fray_plays, &mut sink, &mut round_over);
             <R as fray_core::Ruleset>::tallies(&state, standings);
             *conditions = e.state.roster.ids().map(|id| <R as fray_core::Ruleset>::conditions(&state, id)).collect();
             (advanced, hash_of(&state))
         });
+        self.checkpoints.extend(taken);
+        while self.checkpoints.len() > MAX_CHECKPOINTS {
+            // Thin the older half: keep every other one, and the newest ones all.
+            let mut index = 0;
+            self.checkpoints.retain(|_| {
+                index += 1;
+                index % 2 == 0 || index > MAX_CHECKPOINTS / 2
+            });
+        }
         self.stop = stop.stop;
         self.last_point = stop.last_point;
+        self.point_visit = stop.point_visit;
         self.state_hash = hash;
         self.events = sink.events;
         self.autosave_quietly();
@@ -330,6 +390,7 @@ impl Session {
             if *at >= position {
                 let message = crate::explain(interrupt, self.roster());
                 self.log.truncate(position);
+                self.changing_from(position);
                 self.refresh();
                 return Err(SessionError::Refused(message));
             }
@@ -367,10 +428,11 @@ impl Session {
         }
         let kept = self.log.clone();
         self.log.truncate(point);
+        self.changing_from(point);
         self.log.push(Logged {
             answer: Answer::Intervene(intervention),
             by: By::Person,
-            fingerprint: INTERVENTION_FINGERPRINT,
+            fingerprint: intervention_fingerprint(self.point_visit),
             asked: None,
         });
         self.refresh();
@@ -382,6 +444,7 @@ impl Session {
             if *at >= point {
                 let message = crate::explain(interrupt, self.roster());
                 self.log = kept;
+                self.changing_from(point);
                 self.refresh();
                 return Err(SessionError::Refused(message));
             }
@@ -407,6 +470,7 @@ impl Session {
         }
         let kept = self.log.clone();
         self.log.truncate(at + 1);
+        self.changing_from(at);
         self.log[at].answer = answer;
         self.log[at].by = By::Person;
         self.refresh();
@@ -418,6 +482,7 @@ impl Session {
             if *position >= at {
                 let message = crate::explain(interrupt, self.roster());
                 self.log = kept;
+                self.changing_from(at);
                 self.refresh();
                 return Err(SessionError::Refused(message));
             }
@@ -447,6 +512,7 @@ impl Session {
         };
         let undone = self.log[last].clone();
         self.log.truncate(last);
+        self.changing_from(last);
         self.redo.push(undone);
         self.refresh();
         Ok(())
@@ -564,6 +630,7 @@ impl Session {
         let saved = log.len();
         session.plays = header.plays;
         session.log = log;
+        session.checkpoints.clear();
         session.refresh();
         if let Stop::Broken {
             position,

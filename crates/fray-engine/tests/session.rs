@@ -547,3 +547,62 @@ fn a_reinforcement_joins_mid_fight_in_every_ruleset() {
         );
     }
 }
+
+/// Issue 13: a session replays from the last checkpoint (the end of a round) its log still leads
+/// to. Whatever a person does — answers, undo, redo, interventions, overrides — every pause is
+/// exactly the one a replay from the start gives (events and state), in every example.
+#[test]
+fn checkpoints_never_change_what_a_replay_from_the_start_gives() {
+    let lib = library();
+    for (path, text) in examples() {
+        let mut s = manual(&path, &text, &lib);
+        let mut rng = 0x5eed_u64 ^ path.len() as u64;
+        let mut next = || {
+            rng = rng
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (rng >> 33) as usize
+        };
+        let file = temp(&format!("checkpoints-{}.jsonl", path.replace('/', "-")));
+        let mut most = 0;
+        for step in 0..160 {
+            most = most.max(s.checkpoints());
+            let Some(request) = s.pending().cloned() else {
+                break;
+            };
+            match next() % 10 {
+                0 if step > 3 => {
+                    let _ = s.undo();
+                }
+                1 => {
+                    let _ = s.redo();
+                }
+                2 => {
+                    let who = s.roster().combatants[next() % s.roster().combatants.len()]
+                        .key
+                        .clone();
+                    let _ = s.intervene(parse(&format!("hp {who} -1")));
+                }
+                _ => match request {
+                    fray_core::session::Request::Roll(_) => {
+                        s.roll_for_me().expect("roll");
+                    }
+                    fray_core::session::Request::Choice { options, .. } => {
+                        let pick = options[next() % options.len()].clone();
+                        s.answer(Answer::Choice(pick)).expect("an offered option");
+                    }
+                },
+            }
+            if step % 8 == 7 {
+                s.save(&file).expect("save");
+                let fresh = Session::resume(&file, &lib).expect("resume");
+                assert_eq!(fresh.events(), s.events(), "{path} step {step}");
+                assert_eq!(fresh.state_hash(), s.state_hash(), "{path} step {step}");
+                assert_eq!(fresh.stop(), s.stop(), "{path} step {step}");
+            }
+        }
+        if s.round() > 2 {
+            assert!(most > 0, "{path}: no checkpoint was kept");
+        }
+    }
+}

@@ -119,6 +119,8 @@ impl Session {
             })
             .collect();
         self.content = content_hash(&encounter, &text);
+        // The checkpoints hold states of the old roster.
+        self.checkpoints.clear();
         self.encounter = encounter;
         self.text = text;
         self.plays.combatants.extend(plays);
