@@ -1,5 +1,6 @@
-//! The cost of one pause of a live session: answering a request replays the whole answer log
-//! and goes on to the next request (`fray run` does this after every answer). Measured at the
+//! The cost of one pause of a live session: answering a request replays the answer log (from
+//! the last checkpoint it still leads to) and goes on to the next request (`fray run` does this
+//! after every answer). Measured at the
 //! middle and at the end of each bench fight.
 //!
 //! `cargo bench -p fray-engine --bench session`
