@@ -189,6 +189,69 @@ impl Intervention {
         })
     }
 
+    /// The combatant named `key`, or the refusal naming the key.
+    pub fn combatant(
+        &self,
+        roster: &crate::Roster,
+        key: &str,
+    ) -> Result<crate::CombatantId, crate::protocol::Interrupt> {
+        roster
+            .find(key)
+            .ok_or_else(|| self.refused(format!("no combatant `{key}` in this fight")))
+    }
+
+    /// A `remove`: who leaves, the standing it leaves with and its status word (`fled`,
+    /// `surrendered`, `captured`); refused unless `up` says it is still fighting.
+    pub fn leaving(
+        &self,
+        roster: &crate::Roster,
+        up: impl Fn(crate::CombatantId) -> bool,
+    ) -> Result<(crate::CombatantId, crate::Standing, &'static str), crate::protocol::Interrupt>
+    {
+        let Intervention::Remove { who, how } = self else {
+            return Err(self.refused("not a `remove`"));
+        };
+        let id = self.combatant(roster, who)?;
+        if !up(id) {
+            return Err(self.refused(format!(
+                "{} is not up: only a combatant still fighting can flee, surrender or be captured",
+                roster.name(id)
+            )));
+        }
+        Ok(match how.as_str() {
+            "surrendered" => (id, crate::Standing::Surrendered, "surrendered"),
+            "captured" => (id, crate::Standing::Captured, "captured"),
+            _ => (id, crate::Standing::Fled, "fled"),
+        })
+    }
+
+    /// An `add`: who comes into the fight and on which square (the one given, else its own);
+    /// refused unless `standing` says it is in reserve and `free` says the square is open.
+    pub fn arriving(
+        &self,
+        roster: &crate::Roster,
+        standing: impl Fn(crate::CombatantId) -> crate::Standing,
+        own_square: impl Fn(crate::CombatantId) -> crate::Pos,
+        free: impl Fn(crate::Pos, crate::CombatantId) -> bool,
+    ) -> Result<(crate::CombatantId, crate::Pos), crate::protocol::Interrupt> {
+        let Intervention::Add { who, to } = self else {
+            return Err(self.refused("not an `add`"));
+        };
+        let id = self.combatant(roster, who)?;
+        if standing(id) != crate::Standing::Reserve {
+            return Err(self.refused(format!(
+                "{} is not in reserve: only a combatant held in reserve (`reserve = true`) can \
+                 be brought into the fight",
+                roster.name(id)
+            )));
+        }
+        let at = to.map_or_else(|| own_square(id), |[x, y]| crate::Pos::new(x, y));
+        if !free(at, id) {
+            return Err(self.refused(format!("the square ({}, {}) is taken", at.x, at.y)));
+        }
+        Ok((id, at))
+    }
+
     /// The combatant it concerns, if any.
     pub fn who(&self) -> Option<&str> {
         match self {

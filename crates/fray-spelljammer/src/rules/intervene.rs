@@ -16,10 +16,7 @@ use fray_core::{CombatantId, Interrupt, Pos, Table};
 const GM: &str = "GM";
 
 fn combatant(state: &State, iv: &Intervention, key: &str) -> Result<CombatantId, Interrupt> {
-    state
-        .roster
-        .find(key)
-        .ok_or_else(|| iv.refused(format!("no combatant `{key}` in this fight")))
+    iv.combatant(&state.roster, key)
 }
 
 /// Applies one intervention. [Seed: GM's discretion; SJ-G15]
@@ -93,20 +90,9 @@ pub fn intervene(
             });
             Ok(())
         }
-        Intervention::Remove { who, how } => {
-            let id = combatant(state, intervention, who)?;
-            if !state.f(id).is_up() {
-                return Err(intervention.refused(format!(
-                    "{} is not up: only a combatant still fighting can flee, surrender or be \
-                     captured",
-                    state.roster.name(id)
-                )));
-            }
-            let (standing, status) = match how.as_str() {
-                "surrendered" => (fray_core::Standing::Surrendered, "surrendered"),
-                "captured" => (fray_core::Standing::Captured, "captured"),
-                _ => (fray_core::Standing::Fled, "fled"),
-            };
+        Intervention::Remove { .. } => {
+            let (id, standing, status) =
+                intervention.leaving(&state.roster, |id| state.f(id).is_up())?;
             // Off the map: down, so no rule, spell or tactic reaches it again, and its spell
             // and its actions still to come this round are lost.
             let f = state.f_mut(id);
@@ -122,21 +108,13 @@ pub fn intervene(
             });
             Ok(())
         }
-        Intervention::Add { who, to } => {
-            let id = combatant(state, intervention, who)?;
-            if state.f(id).gone != Some(fray_core::Standing::Reserve) {
-                return Err(intervention.refused(format!(
-                    "{} is not in reserve: only a combatant held in reserve (`reserve = true`) \
-                     can be brought into the fight",
-                    state.roster.name(id)
-                )));
-            }
-            let at = to.map_or(state.f(id).pos, |[x, y]| Pos::new(x, y));
-            if !movement::free(state, at, id) {
-                return Err(
-                    intervention.refused(format!("the square ({}, {}) is taken", at.x, at.y))
-                );
-            }
+        Intervention::Add { .. } => {
+            let (id, at) = intervention.arriving(
+                &state.roster,
+                |id| fray_core::Board::standing(&*state, id),
+                |id| state.f(id).pos,
+                |at, id| movement::free(state, at, id),
+            )?;
             let f = state.f_mut(id);
             f.down = false;
             f.gone = None;
