@@ -571,14 +571,14 @@ impl State {
     /// Unconscious from nonlethal damage: NL (with burn) exceeds current hit points. [CEL-R20.3]
     pub fn knocked_out(&self, id: CombatantId) -> bool {
         let f = self.f(id);
-        f.nonlethal > 0 && f.nonlethal > f.hp
+        nonlethal_unconscious(f.nonlethal, f.hp)
     }
 
     /// Staggered: nonlethal damage at least half its current hit points (CEL-R20.2), or four
     /// head injuries (CEL-R18).
     pub fn staggered(&self, id: CombatantId) -> bool {
         let f = self.f(id);
-        (f.nonlethal > 0 && 2 * f.nonlethal >= f.hp) || f.injuries.staggered()
+        nonlethal_staggered(f.nonlethal, f.hp) || f.injuries.staggered()
     }
 
     /// Able to act: present, not dying or dead, not unconscious.
@@ -689,6 +689,24 @@ pub fn reaches(w: &Weapon, from: Pos, to: Pos) -> bool {
     from != to && d <= w.reach.max(5) && !(w.reach_only && d <= 5)
 }
 
+/// Staggered by nonlethal damage: NL ≥ half the current hit points. [CEL-R20.2]
+pub fn nonlethal_staggered(nonlethal: i32, hp: i32) -> bool {
+    nonlethal > 0 && 2 * nonlethal >= hp
+}
+
+/// Unconscious by nonlethal damage: NL > current hit points. [CEL-R20.3]
+pub fn nonlethal_unconscious(nonlethal: i32, hp: i32) -> bool {
+    nonlethal > 0 && nonlethal > hp
+}
+
+/// How `amount` nonlethal damage splits into (nonlethal, lethal) when `nonlethal` is already
+/// taken: past the maximum hit points it is lethal. [CEL-R20.4]
+pub fn nonlethal_split(amount: i32, nonlethal: i32, max_hp: i32) -> (i32, i32) {
+    let room = (max_hp - nonlethal).max(0);
+    let nl = amount.min(room);
+    (nl, amount - nl)
+}
+
 /// The hit-point bands. [CEL-R17, CEL-A11]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Band {
@@ -713,6 +731,38 @@ mod tests {
             [-5, -1, -1, 0, 0, 1, 1, 3, 3, 5]
         );
         assert_eq!(bonus(8), 0);
+    }
+
+    /// CEL-E17: 30 hp, NL 15: staggered; NL 31: unconscious; max 40 with NL 40, 5 more
+    /// nonlethal is 5 lethal.
+    #[test]
+    fn e17_nonlethal_thresholds() {
+        assert!(nonlethal_staggered(15, 30) && !nonlethal_unconscious(15, 30));
+        assert!(!nonlethal_staggered(14, 30));
+        assert!(nonlethal_unconscious(31, 30));
+        assert_eq!(nonlethal_split(5, 40, 40), (0, 5));
+        assert_eq!(nonlethal_split(5, 38, 40), (2, 3));
+    }
+
+    /// CEL-E12: CON 12: disabled 0 … −11, dying −12 … −23, dead at −24.
+    #[test]
+    fn e12_bands() {
+        let band = |hp: i32, c: i32| {
+            if hp <= -2 * c {
+                Band::Dead
+            } else if hp <= -c {
+                Band::Dying
+            } else if hp <= 0 {
+                Band::Disabled
+            } else {
+                Band::Healthy
+            }
+        };
+        assert_eq!(band(0, 12), Band::Disabled);
+        assert_eq!(band(-11, 12), Band::Disabled);
+        assert_eq!(band(-12, 12), Band::Dying);
+        assert_eq!(band(-23, 12), Band::Dying);
+        assert_eq!(band(-24, 12), Band::Dead);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! checked against the rules before it is made (the property tests hold it to that).
 //!
 //! On its turn a combatant stands up if prone, strikes the weakest foe in reach with its best
-//! form, shoots when no foe is in reach (a bow at any range; a thrown weapon only at foes it
+//! form (a reach weapon steps back from a foe too close), shoots when no foe is in reach (a bow at any range; a thrown weapon only at foes it
 //! cannot reach this turn, since ammunition is not counted), charges with three acts left,
 //! else moves toward the nearest foe. It always takes an attack of opportunity, and takes a
 //! crippling injury only to stay out of the dying band.
@@ -83,6 +83,23 @@ fn action(state: &State, who: CombatantId) -> Choice {
         return c;
     }
     let nearest = state.nearest_foe(who);
+    // Foes too close for a reach weapon (CEL-R9 Attack, Melee): step back to strike them.
+    if let Some(t) = nearest {
+        let tp = state.f(t).pos;
+        if tp.is_adjacent(pos) && state.melee_forms(who).any(|(_, w)| w.reach_only) {
+            for d in fray_core::Direction::ALL {
+                let to = pos.step(d);
+                let can_strike = state
+                    .melee_forms(who)
+                    .any(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, to, tp));
+                if can_strike {
+                    if let Some(c) = legal(state, who, Choice::Step(d)) {
+                        return c;
+                    }
+                }
+            }
+        }
+    }
     if let (Some(t), Some(w)) = (nearest, state.ranged_weapon(who)) {
         let d = pos.squares_to(state.f(t).pos);
         let out_of_reach = d - 1 > state.speed_squares(who) * f.acts_left.max(1);

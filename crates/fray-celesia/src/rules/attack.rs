@@ -303,6 +303,33 @@ pub fn attack(
         return Ok(Outcome { result, damage: 0 });
     }
     let extra = degrees(total, dv);
+    if extra > 0 {
+        table.emit(|| Event::Acted {
+            who: attacker,
+            act: "scores degrees of success against",
+            on: Some(target),
+            detail: {
+                let count = i32::from(w.damage.count);
+                let rolled = if critical {
+                    count * extra
+                } else {
+                    count * (1 + extra)
+                };
+                format!(
+                    "{} over the DV: {extra} extra {} dice; rolls {rolled}d{}{}",
+                    total - dv,
+                    w.name,
+                    w.damage.sides,
+                    if critical {
+                        " beside the critical's multiplied maximum (not multiplied)"
+                    } else {
+                        ""
+                    }
+                )
+            },
+            rule: "CEL-R5.5",
+        });
+    }
     let damage = damage(state, table, attacker, target, w, critical, extra, rule)?;
     Ok(Outcome { result, damage })
 }

@@ -66,9 +66,9 @@ pub fn take_damage(
     let max_hp = state.p(target).max_hp;
     // Nonlethal damage past the maximum hit points is lethal (CEL-R20.4).
     let (mut lethal, nonlethal) = if blow.nonlethal {
-        let room = (max_hp - state.f(target).nonlethal).max(0);
-        let nl = blow.amount.min(room);
-        (blow.amount - nl, nl)
+        let (nl, lethal) =
+            crate::state::nonlethal_split(blow.amount, state.f(target).nonlethal, max_hp);
+        (lethal, nl)
     } else {
         (blow.amount, 0)
     };

@@ -258,13 +258,18 @@ pub fn check_action(
             if !state.enemies(who, t) || !state.up(t) {
                 return no(explain, "CEL-R11", || "charge a foe still up".to_string());
             }
+            if f.pos.squares_to(state.f(t).pos) < 2 {
+                return no(explain, "CEL-R11", || {
+                    "a charge starts at least 10 ft from the foe".to_string()
+                });
+            }
             Illegal::unless(
                 movement::charge(state, who, t).is_some(),
                 explain,
                 "CEL-R11",
                 || {
                     "no clear straight path within twice its speed to a square from which it \
-                     can attack, at least 10 ft away"
+                     can attack"
                         .to_string()
                 },
             )

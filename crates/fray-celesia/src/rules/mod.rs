@@ -1,11 +1,13 @@
 //! The rules of Legends of Celesia combat, one module per part of the seed.
 
 pub mod attack;
+pub mod degrees;
 pub mod injury;
 pub mod intervene;
 pub mod legal;
 pub mod movement;
 pub mod round;
+pub mod special;
 
 use fray_core::event::Modifier;
 

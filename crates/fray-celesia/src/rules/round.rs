@@ -373,7 +373,21 @@ pub fn provoke(
     let reactors: Vec<CombatantId> = order
         .into_iter()
         .filter(|&o| near.as_slice().contains(&o) && only.is_none_or(|t| t == o))
-        .filter(|&o| can_take_opportunity(state, o, actor))
+        .filter(|&o| {
+            let able = can_take_opportunity(state, o, actor);
+            if !able && table.events_enabled() && state.threatens(o, actor) {
+                if let Some(reason) = no_opportunity(state, o) {
+                    table.emit(|| Event::Forgone {
+                        who: o,
+                        what: "attack of opportunity",
+                        on: Some(actor),
+                        reason: reason.0.into(),
+                        rule: reason.1,
+                    });
+                }
+            }
+            able
+        })
         .collect();
     for reactor in reactors {
         if !state.up(actor) {
@@ -428,6 +442,24 @@ pub fn can_take_opportunity(state: &State, reactor: CombatantId, actor: Combatan
         && (!f.flat_footed || feats.combat_reflexes || feats.uncanny_dodge)
         && f.total_defense == 0
         && state.threatens(reactor, actor)
+}
+
+/// Why a threatening foe gets no attack of opportunity, if it is one the log should tell.
+fn no_opportunity(state: &State, reactor: CombatantId) -> Option<(&'static str, &'static str)> {
+    let f = state.f(reactor);
+    let feats = state.p(reactor).feats;
+    if f.reactions <= 0 {
+        (state.f(reactor).turns > 0 || f.aware).then_some((
+            "no reaction left (one comes at the end of its turn)",
+            "CEL-R3.11",
+        ))
+    } else if f.flat_footed && !feats.combat_reflexes && !feats.uncanny_dodge {
+        Some(("flat-footed, without Combat Reflexes", "CEL-R2.5"))
+    } else if f.total_defense > 0 {
+        Some(("in total defense", "CEL-R11"))
+    } else {
+        None
+    }
 }
 
 /// Performs one action, paying its acts. [CEL-R9–R14]
@@ -520,8 +552,7 @@ pub fn perform(
             }
         }
         Choice::TotalDefense => {
-            let bab = state.p(who).bab;
-            let bonus = 5 + bab / 2;
+            let bonus = super::special::total_defense(state.p(who).bab);
             state.fm(who).total_defense = bonus;
             table.emit(|| Event::Acted {
                 who,
