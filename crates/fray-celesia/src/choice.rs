@@ -23,6 +23,12 @@ pub enum Choice {
     Step(Direction),
     /// Charge a foe (standard, 2 acts, Provoke). [CEL-R11 Charge]
     Charge(CombatantId),
+    /// Combat Maneuver: Trip (simple, 1 act). [CEL-R10.6]
+    Trip(CombatantId),
+    /// Combat Maneuver: Bull Rush (simple, 1 act). [CEL-R10.2]
+    BullRush(CombatantId),
+    /// Coup de Grace with the numbered melee form (full, 3 acts, Provoke). [CEL-R12]
+    CoupDeGrace(CombatantId, u8),
     /// Total Defense (standard, 2 acts). [CEL-R11]
     TotalDefense,
     /// Fighting Defensively (free, at the start of the turn). [CEL-R14]
@@ -53,8 +59,11 @@ impl Choice {
             | Choice::Approach(_)
             | Choice::MoveTo(_)
             | Choice::Step(_)
-            | Choice::StandUp => 1,
+            | Choice::StandUp
+            | Choice::Trip(_)
+            | Choice::BullRush(_) => 1,
             Choice::Charge(_) | Choice::TotalDefense => 2,
+            Choice::CoupDeGrace(..) => 3,
             _ => 0,
         }
     }
@@ -82,6 +91,10 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::MoveTo(p) => format!("move {} {}", p.x, p.y),
         Choice::Step(d) => format!("step {}", dir_key(*d)),
         Choice::Charge(t) => format!("charge {}", k(t)),
+        Choice::Trip(t) => format!("trip {}", k(t)),
+        Choice::BullRush(t) => format!("bull-rush {}", k(t)),
+        Choice::CoupDeGrace(t, 0) => format!("coup-de-grace {}", k(t)),
+        Choice::CoupDeGrace(t, form) => format!("coup-de-grace {} {}", k(t), form),
         Choice::TotalDefense => "total defense".into(),
         Choice::Defensive => "fight defensively".into(),
         Choice::StandUp => "stand up".into(),
@@ -149,6 +162,16 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                 .ok_or_else(|| unreadable(format!("`{d}` is not a direction (n, ne, e, …)")))?,
         ),
         ["charge", t] => Choice::Charge(who(t)?),
+        ["trip", t] => Choice::Trip(who(t)?),
+        ["bull-rush", t] => Choice::BullRush(who(t)?),
+        ["coup-de-grace", t] => Choice::CoupDeGrace(who(t)?, 0),
+        ["coup-de-grace", t, form] => {
+            let n = number(form)?;
+            Choice::CoupDeGrace(
+                who(t)?,
+                u8::try_from(n).map_err(|_| unreadable(format!("no attack form {n}")))?,
+            )
+        }
         ["total", "defense"] => Choice::TotalDefense,
         ["fight", "defensively"] => Choice::Defensive,
         ["stand", "up"] => Choice::StandUp,
@@ -170,7 +193,8 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         _ => {
             return Err(unreadable(format!(
                 "cannot read `{input}`: expected attack WHO [FORM], shoot WHO, unarmed WHO, \
-                 approach WHO, move X Y, step DIR, charge WHO, total defense, fight \
+                 approach WHO, move X Y, step DIR, charge WHO, trip WHO, bull-rush WHO, \
+                 coup-de-grace WHO [FORM], total defense, fight \
                  defensively, stand up, drop prone, end; or aoo WHO, decline, injury KIND, \
                  no injury"
             )))

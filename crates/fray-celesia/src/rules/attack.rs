@@ -378,7 +378,7 @@ pub fn damage(
     ability_damage(state, attacker, w, &mut m);
     m.push("weapon", "", dice.bonus);
     let total = (rolled + m.total()).max(state.options.minimum_damage);
-    injury::take_damage(
+    let dealt = injury::take_damage(
         state,
         table,
         target,
@@ -391,7 +391,7 @@ pub fn damage(
         },
         rule,
     )?;
-    Ok(total)
+    Ok(dealt)
 }
 
 /// The ability bonus to damage by wield and kind. [CEL-R5.1–R5.4, A15]
@@ -438,6 +438,208 @@ pub fn opportunity_form(state: &State, who: CombatantId, target: CombatantId) ->
         .melee_forms(who)
         .find(|(_, w)| (w.kind != WeaponKind::Unarmed || ius) && reaches(w, from, to))
         .map(|(i, _)| i)
+}
+
+/// The special size modifier of combat maneuvers (Pathfinder's, CEL-A7).
+pub fn special_size(size: crate::content::Size) -> i32 {
+    -size.modifier()
+}
+
+/// CMB = BAB + STR + DEX + special size modifier. [CEL-R10.1]
+pub fn cmb(state: &State, who: CombatantId) -> Mods {
+    let p = state.p(who);
+    let mut m = Mods::default();
+    m.push("BAB", "CEL-R10.1", p.bab);
+    m.push("STR", "CEL-R10.1", p.m(STR));
+    m.push("DEX", "CEL-R10.1", p.m(DEX));
+    m.push("special size", "CEL-R10.1", special_size(p.size));
+    m
+}
+
+/// CMD = 10 + BAB + STR + DEX + special size modifier (CEL-A7), with the dodge bonuses of Total
+/// Defense and Fighting Defensively, no positive DEX when denied it, and +2 per leg beyond two
+/// against a trip (CEL-R10.6).
+pub fn cmd(state: &State, who: CombatantId, trip: bool) -> Mods {
+    let (p, f) = (state.p(who), state.f(who));
+    let mut m = Mods::default();
+    m.push("BAB", "CEL-A7", p.bab);
+    m.push("STR", "CEL-A7", p.m(STR));
+    let denied = (f.flat_footed && !p.feats.uncanny_dodge) || state.helpless(who);
+    if !(denied && p.m(DEX) > 0) {
+        m.push("DEX", "CEL-A7", p.m(DEX));
+    }
+    m.push("special size", "CEL-A7", special_size(p.size));
+    m.push("total defense", "CEL-R11", f.total_defense);
+    if f.defensive {
+        m.push("fighting defensively", "CEL-R14", p.bab);
+    }
+    if trip {
+        m.push("legs beyond two", "CEL-R10.6", 2 * (p.legs - 2).max(0));
+    }
+    m
+}
+
+/// A combat maneuver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Maneuver {
+    /// Trip: the target falls prone; failing by 10 or more, the attacker does. [CEL-R10.6]
+    Trip,
+    /// Bull rush: the target is pushed 5 ft, and 5 ft more per 5 over its CMD. [CEL-R10.2]
+    BullRush,
+}
+
+/// A combat maneuver check against `target`'s CMD and its effect. [CEL-R10]
+pub fn maneuver(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    attacker: CombatantId,
+    target: CombatantId,
+    kind: Maneuver,
+) -> Result<AttackResult, Interrupt> {
+    let (name, rule) = match kind {
+        Maneuver::Trip => ("trip", "CEL-R10.6"),
+        Maneuver::BullRush => ("bull rush", "CEL-R10.2"),
+    };
+    let bonus = cmb(state, attacker);
+    let defense = cmd(state, target, kind == Maneuver::Trip);
+    let mut adv = Sources::default();
+    if kind == Maneuver::BullRush && state.f(attacker).charge_target == Some(target) {
+        adv.add("charging");
+    }
+    let net = adv.count();
+    let (die, pool) = roll_d20(table, attacker, net, RollPurpose::Attack, rule)?;
+    let total = die as i32 + bonus.total();
+    let versus = 10 + defense.total();
+    let success = total >= versus;
+    let result = if success {
+        AttackResult::Hit
+    } else {
+        AttackResult::Miss
+    };
+    table.emit(|| {
+        let mut attack = name.to_string();
+        if adv.count() > 0 {
+            attack.push_str(&format!("; advantage: {}", adv.text()));
+        }
+        if let Some(pool) = &pool {
+            attack.push_str(&format!("; {pool}"));
+        }
+        Event::Attack {
+            attacker,
+            target,
+            attack,
+            roll: die,
+            modifiers: bonus.to_vec(),
+            total,
+            defense: "CMD",
+            versus,
+            defense_modifiers: defense.to_vec(),
+            result,
+            rule,
+        }
+    });
+    match kind {
+        Maneuver::Trip if success => {
+            state.fm(target).prone = true;
+            table.emit(|| Event::Condition {
+                who: target,
+                condition: "prone",
+                gained: true,
+                rule,
+            });
+        }
+        Maneuver::Trip if total <= versus - 10 => {
+            state.fm(attacker).prone = true;
+            table.emit(|| Event::Condition {
+                who: attacker,
+                condition: "prone",
+                gained: true,
+                rule,
+            });
+        }
+        Maneuver::BullRush if success => {
+            use fray_core::Board;
+            let (from, at) = (state.f(attacker).pos, state.f(target).pos);
+            if let Some(dir) = from.direction_to(at) {
+                let squares = 1 + (total - versus) / 5;
+                let to = state.push_destination(target, dir, squares as u32);
+                if to != at {
+                    state.set_square(target, to);
+                    table.emit(|| Event::Moved {
+                        who: target,
+                        from: at,
+                        to,
+                        feet: at.feet_to(to),
+                        mode: "pushed",
+                        hidden: false,
+                        rule,
+                    });
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(result)
+}
+
+/// CEL-R12 Coup de Grace: an automatic critical hit on a helpless foe (no attack roll, so no
+/// degrees); if it survives, a Fortitude save against DC 10 + the damage dealt, or it dies.
+pub fn coup_de_grace(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    attacker: CombatantId,
+    target: CombatantId,
+    form: usize,
+) -> Result<(), Interrupt> {
+    let profiles = state.profiles.clone();
+    let w = &profiles[attacker.index()].melee[form];
+    table.emit(|| Event::Acted {
+        who: attacker,
+        act: "delivers a coup de grace to",
+        on: Some(target),
+        detail: format!("{}: an automatic critical hit, no attack roll", w.name),
+        rule: "CEL-R12",
+    });
+    let dealt = damage(state, table, attacker, target, w, true, 0, "CEL-R12")?;
+    if state.f(target).dead {
+        return Ok(());
+    }
+    let dc = 10 + dealt;
+    let fort = state.p(target).fort;
+    let roll = table.roll(RollRequest::new(
+        1,
+        20,
+        Some(target),
+        RollPurpose::Check,
+        "CEL-R12",
+    ))?;
+    let total = roll as i32 + fort;
+    let saved = total >= dc;
+    table.emit(|| Event::Check {
+        who: fray_core::event::Subject::Combatant(target),
+        purpose: "coup de grace",
+        dice: "d20".into(),
+        roll,
+        modifiers: vec![fray_core::event::Modifier::new("Fort", "", fort)],
+        total,
+        against: "DC",
+        target: dc,
+        under: false,
+        success: Some(saved),
+        result: if saved { "survives" } else { "dies" }.into(),
+        rule: "CEL-R12",
+    });
+    if !saved {
+        state.fm(target).dead = true;
+        let hp = state.f(target).hp;
+        table.emit(|| Event::Status {
+            who: target,
+            status: "dead",
+            hp,
+            rule: "CEL-R12",
+        });
+    }
+    Ok(())
 }
 
 /// `modifier` re-exported for the worked examples.

@@ -49,7 +49,8 @@ pub fn random_injury_roll(d20: i32, damage: i32) -> i32 {
     (d20 + damage / 5).min(20)
 }
 
-/// Applies a blow to `target` (from `source`, if any). [CEL-R17–R20]
+/// Applies a blow to `target` (from `source`, if any); returns the damage dealt (after any
+/// injury negated some). [CEL-R17–R20]
 pub fn take_damage(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
@@ -57,7 +58,7 @@ pub fn take_damage(
     source: Option<CombatantId>,
     blow: Blow,
     rule: &'static str,
-) -> Result<(), Interrupt> {
+) -> Result<i32, Interrupt> {
     let before = (
         state.band(target),
         state.knocked_out(target),
@@ -140,7 +141,7 @@ pub fn take_damage(
         massive_damage(state, table, target, judged)?;
     }
     settle(state, table, target, before);
-    Ok(())
+    Ok(lethal + nonlethal)
 }
 
 /// The massive-damage save and, survived, a random injury. [CEL-R19.2, R19.3, A41]

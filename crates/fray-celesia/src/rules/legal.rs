@@ -59,6 +59,11 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         }
         candidates.push(Choice::Unarmed(t));
         candidates.push(Choice::Shoot(t));
+        candidates.push(Choice::Trip(t));
+        candidates.push(Choice::BullRush(t));
+        for (i, _) in state.melee_forms(who) {
+            candidates.push(Choice::CoupDeGrace(t, i as u8));
+        }
         if state.enemies(who, t) && state.up(t) {
             candidates.push(Choice::Approach(t));
             candidates.push(Choice::Charge(t));
@@ -272,6 +277,53 @@ pub fn check_action(
                      can attack"
                         .to_string()
                 },
+            )
+        }
+        Choice::Trip(t) | Choice::BullRush(t) => {
+            let rule = if matches!(choice, Choice::Trip(_)) {
+                "CEL-R10.6"
+            } else {
+                "CEL-R10.2"
+            };
+            target_ok(t, rule)?;
+            if state.p(t).size as i32 > state.p(who).size as i32 + 1 {
+                return no(explain, rule, || {
+                    "the foe is more than one size category larger".to_string()
+                });
+            }
+            if matches!(choice, Choice::Trip(_)) && state.p(t).legs == 0 {
+                return no(explain, rule, || {
+                    "a creature without legs cannot be tripped".to_string()
+                });
+            }
+            if matches!(choice, Choice::Trip(_)) && state.f(t).prone {
+                return no(explain, rule, || "already prone".to_string());
+            }
+            let reach = state
+                .melee_forms(who)
+                .any(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, f.pos, state.f(t).pos))
+                || f.pos.is_adjacent(state.f(t).pos);
+            Illegal::unless(reach, explain, rule, || {
+                "a combat maneuver needs the foe in melee reach".to_string()
+            })
+        }
+        Choice::CoupDeGrace(t, form) => {
+            target_ok(t, "CEL-R12")?;
+            if !state.helpless(t) {
+                return no(explain, "CEL-R12", || {
+                    "a coup de grace is for a helpless foe (dying or unconscious)".to_string()
+                });
+            }
+            if state.p(t).immune_crit {
+                return no(explain, "CEL-R12", || {
+                    "no coup de grace against a creature immune to critical hits".to_string()
+                });
+            }
+            Illegal::unless(
+                state.form_reaching(who, t, usize::from(form)).is_some(),
+                explain,
+                "CEL-R12",
+                || "out of reach of that weapon".to_string(),
             )
         }
         Choice::TotalDefense => Ok(()),

@@ -551,6 +551,18 @@ pub fn perform(
                 }
             }
         }
+        Choice::Trip(t) => {
+            attack::maneuver(state, table, who, t, attack::Maneuver::Trip)?;
+        }
+        Choice::BullRush(t) => {
+            attack::maneuver(state, table, who, t, attack::Maneuver::BullRush)?;
+        }
+        Choice::CoupDeGrace(t, form) => {
+            let able = provoke(state, table, who, None)?;
+            if able && state.form_reaching(who, t, usize::from(form)).is_some() {
+                attack::coup_de_grace(state, table, who, t, usize::from(form))?;
+            }
+        }
         Choice::TotalDefense => {
             let bonus = super::special::total_defense(state.p(who).bab);
             state.fm(who).total_defense = bonus;
