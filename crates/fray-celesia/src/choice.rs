@@ -39,6 +39,12 @@ pub enum Choice {
     DropProne,
     /// End the turn, leaving the acts unspent.
     End,
+    /// Delay the turn, before any action (free). [CEL-R1.7]
+    Delay,
+    /// End the delay now, after the combatant that just acted. [CEL-R1.7]
+    Rejoin,
+    /// Keep delaying.
+    Wait,
     /// Take the attack of opportunity offered (reaction). [CEL-R15]
     Opportunity(CombatantId),
     /// Let the reaction pass.
@@ -100,6 +106,9 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::StandUp => "stand up".into(),
         Choice::DropProne => "drop prone".into(),
         Choice::End => "end".into(),
+        Choice::Delay => "delay".into(),
+        Choice::Rejoin => "rejoin".into(),
+        Choice::Wait => "wait".into(),
         Choice::Opportunity(t) => format!("aoo {}", k(t)),
         Choice::Decline => "decline".into(),
         Choice::Injury(i) => format!("injury {}", i.key()),
@@ -177,6 +186,9 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["stand", "up"] => Choice::StandUp,
         ["drop", "prone"] => Choice::DropProne,
         ["end"] => Choice::End,
+        ["delay"] => Choice::Delay,
+        ["rejoin"] => Choice::Rejoin,
+        ["wait"] => Choice::Wait,
         ["aoo", t] => Choice::Opportunity(who(t)?),
         ["decline"] => Choice::Decline,
         ["injury", i] => Choice::Injury(Injury::from_key(i).ok_or_else(|| {
@@ -195,7 +207,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                 "cannot read `{input}`: expected attack WHO [FORM], shoot WHO, unarmed WHO, \
                  approach WHO, move X Y, step DIR, charge WHO, trip WHO, bull-rush WHO, \
                  coup-de-grace WHO [FORM], total defense, fight \
-                 defensively, stand up, drop prone, end; or aoo WHO, decline, injury KIND, \
+                 defensively, stand up, drop prone, delay, end; rejoin, wait; or aoo WHO, decline, injury KIND, \
                  no injury"
             )))
         }

@@ -439,6 +439,7 @@ impl CombatantBuilder for Builder<'_> {
             acts_left: 0,
             attacks_this_turn: 0,
             acted: false,
+            delaying: false,
             prone: c.prone,
             stable: false,
             dead: false,

@@ -379,6 +379,8 @@ pub struct Fighter {
     pub attacks_this_turn: u8,
     /// Has taken an action (or a free action) this turn.
     pub acted: bool,
+    /// Delaying its turn. [CEL-R1.7]
+    pub delaying: bool,
     /// Prone.
     pub prone: bool,
     /// Stable (dying but no longer losing hit points). [CEL-R17.6]
@@ -459,6 +461,8 @@ pub enum Asking {
     Nothing,
     /// `who`'s next action on its turn.
     Action(CombatantId),
+    /// Whether delaying `who` ends its delay now. [CEL-R1.7]
+    Delayed(CombatantId),
     /// Whether `reactor` takes an attack of opportunity on `provoker`. [CEL-R15]
     Opportunity {
         /// Who may react.

@@ -17,6 +17,7 @@ use fray_core::{Board, ChoiceRequest, CombatantId};
 pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
     let pick = match state.asking {
         Asking::Action(who) => action(state, who),
+        Asking::Delayed(_) => Choice::Rejoin,
         Asking::Opportunity { provoker, .. } => Choice::Opportunity(provoker),
         Asking::Injury { who, damage } => injury(state, who, damage),
         Asking::Nothing => Choice::End,

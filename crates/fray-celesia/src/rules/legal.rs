@@ -17,7 +17,7 @@ pub fn ask(
 ) -> Result<Choice, Interrupt> {
     state.asking = asking;
     let (chooser, question) = match asking {
-        Asking::Action(who) => (Chooser::Combatant(who), Question::Action),
+        Asking::Action(who) | Asking::Delayed(who) => (Chooser::Combatant(who), Question::Action),
         Asking::Opportunity { reactor, .. } => (Chooser::Combatant(reactor), Question::Reaction),
         Asking::Injury { who, .. } => (Chooser::Combatant(who), Question::Reaction),
         Asking::Nothing => (Chooser::Gm, Question::Ruling),
@@ -31,6 +31,10 @@ pub fn ask(
 pub fn options(state: &State, out: &mut Vec<Choice>) {
     match state.asking {
         Asking::Action(who) => action_options(state, who, out),
+        Asking::Delayed(_) => {
+            out.push(Choice::Rejoin);
+            out.push(Choice::Wait);
+        }
         Asking::Opportunity { provoker, .. } => {
             out.push(Choice::Opportunity(provoker));
             out.push(Choice::Decline);
@@ -77,6 +81,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         Choice::Defensive,
         Choice::StandUp,
         Choice::DropProne,
+        Choice::Delay,
         Choice::End,
     ]);
     out.extend(
@@ -101,6 +106,7 @@ pub fn check(
     }
     match (state.asking, choice) {
         (Asking::Action(w), _) if w == who => check_action(explain, state, who, choice),
+        (Asking::Delayed(w), Choice::Rejoin | Choice::Wait) if w == who => Ok(()),
         (Asking::Opportunity { reactor, provoker }, Choice::Opportunity(t)) if reactor == who => {
             Illegal::unless(*t == provoker, explain, "CEL-R15", || {
                 format!(
@@ -339,6 +345,12 @@ pub fn check_action(
             Illegal::unless(!f.prone, explain, "CEL-R14", || "already prone".to_string())
         }
         Choice::End => Ok(()),
+        Choice::Delay => Illegal::unless(
+            !f.acted && !state.surprise_round,
+            explain,
+            "CEL-R1.7",
+            || "a turn is delayed before any action, in a regular round".to_string(),
+        ),
         _ => no(explain, "CEL-R3", || "not an action".to_string()),
     }
 }

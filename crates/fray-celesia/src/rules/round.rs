@@ -162,7 +162,71 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(
         if Celesia::outcome(state) != Outcome::Ongoing {
             break;
         }
+        if state.f(who).delaying {
+            // Its turn comes up again while it still delays: the delayed turn is lost, and a
+            // new one begins (it may delay again).
+            state.fm(who).delaying = false;
+            table.emit(|| Event::Forgone {
+                who,
+                what: "delayed turn",
+                on: None,
+                reason: "its turn came up again".into(),
+                rule: "CEL-R1.7",
+            });
+        }
         turn(state, table, who)?;
+        rejoin(state, table, who)?;
+    }
+    Ok(())
+}
+
+/// CEL-R1.7: at the end of any other combatant's turn, each delaying combatant (in initiative
+/// order) may end its delay: it takes its turn now, and its place in the order becomes the one
+/// directly after the combatant that just acted.
+fn rejoin(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    last: CombatantId,
+) -> Result<(), Interrupt> {
+    if !state.fighters.iter().any(|f| f.delaying) {
+        return Ok(());
+    }
+    let mut after = last;
+    for who in state.order.clone() {
+        if who == last || !state.f(who).delaying {
+            continue;
+        }
+        if Celesia::outcome(state) != Outcome::Ongoing {
+            break;
+        }
+        if !state.up(who) {
+            // CEL-R1.8: an unconscious or dying combatant cannot change its initiative count.
+            state.fm(who).delaying = false;
+            continue;
+        }
+        let choice = legal::ask(state, table, Asking::Delayed(who), "CEL-R1.7")?;
+        if choice != Choice::Rejoin {
+            continue;
+        }
+        state.fm(who).delaying = false;
+        state.order.retain(|&c| c != who);
+        let slot = state
+            .order
+            .iter()
+            .position(|&c| c == after)
+            .map_or(state.order.len(), |i| i + 1);
+        state.order.insert(slot, who);
+        table.emit(|| Event::Acted {
+            who,
+            act: "ends its delay after",
+            on: Some(after),
+            detail: "its place in the order is now after this combatant".into(),
+            rule: "CEL-R1.7",
+        });
+        table.emit(|| Event::TurnStarted { who });
+        actions(state, table, who)?;
+        end_of_turn(state, table, who);
+        after = who;
     }
     Ok(())
 }
@@ -305,41 +369,75 @@ pub fn turn(
     }
     table.emit(|| Event::TurnStarted { who });
     if start_of_turn(state, table, who)? {
-        let (acts, why) = budget(state, who);
-        state.fm(who).acts_left = acts;
-        table.emit(|| Event::Acted {
-            who,
-            act: "has acts",
-            on: None,
-            detail: if why.is_empty() {
-                format!("{acts} acts")
-            } else {
-                format!("{acts} acts: {}", why.join(", "))
-            },
-            rule: "CEL-R3.2",
-        });
-        while state.f(who).acts_left > 0 && state.up(who) {
-            table.intervention_point(state)?;
-            if Celesia::outcome(state) != Outcome::Ongoing || !state.up(who) {
-                break;
-            }
-            let choice = legal::ask(state, table, Asking::Action(who), "CEL-R3")?;
-            if choice == Choice::End {
-                let left = state.f(who).acts_left;
-                table.emit(|| Event::Forgone {
-                    who,
-                    what: "acts",
-                    on: None,
-                    reason: format!("ends its turn with {left} left"),
-                    rule: "CEL-R3.2",
-                });
-                break;
-            }
-            perform(state, table, who, choice)?;
-        }
+        actions(state, table, who)?;
     }
-    // End of turn: the charge's advantage ends; a reaction until the start of the next turn
-    // (in the surprise round, when that round is over). [CEL-R11, R3.3, R3.11]
+    if state.f(who).delaying {
+        table.emit(|| Event::TurnEnded { who });
+        return Ok(());
+    }
+    end_of_turn(state, table, who);
+    Ok(())
+}
+
+/// The act budget and the actions of a turn, asked one by one while acts remain.
+fn actions(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+) -> Result<(), Interrupt> {
+    let (acts, why) = budget(state, who);
+    state.fm(who).acts_left = acts;
+    table.emit(|| Event::Acted {
+        who,
+        act: "has acts",
+        on: None,
+        detail: if why.is_empty() {
+            format!("{acts} acts")
+        } else {
+            format!("{acts} acts: {}", why.join(", "))
+        },
+        rule: "CEL-R3.2",
+    });
+    while state.f(who).acts_left > 0 && state.up(who) {
+        table.intervention_point(state)?;
+        if Celesia::outcome(state) != Outcome::Ongoing || !state.up(who) {
+            break;
+        }
+        let choice = legal::ask(state, table, Asking::Action(who), "CEL-R3")?;
+        if choice == Choice::End {
+            let left = state.f(who).acts_left;
+            table.emit(|| Event::Forgone {
+                who,
+                what: "acts",
+                on: None,
+                reason: format!("ends its turn with {left} left"),
+                rule: "CEL-R3.2",
+            });
+            break;
+        }
+        if choice == Choice::Delay {
+            // CEL-R1.7, A43: the turn has begun (its reaction is lost); no new one until the
+            // delayed turn is done.
+            let f = state.fm(who);
+            f.delaying = true;
+            f.acts_left = 0;
+            table.emit(|| Event::Acted {
+                who,
+                act: "delays its turn",
+                on: None,
+                detail: String::new(),
+                rule: "CEL-R1.7",
+            });
+            break;
+        }
+        perform(state, table, who, choice)?;
+    }
+    Ok(())
+}
+
+/// End of turn: the charge's advantage ends; a reaction until the start of the next turn (in
+/// the surprise round, when that round is over). [CEL-R11, R3.3, R3.11]
+fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId) {
     let f = state.fm(who);
     f.charge_target = None;
     f.acts_left = 0;
@@ -348,7 +446,6 @@ pub fn turn(
         state.fm(who).reactions = n;
     }
     table.emit(|| Event::TurnEnded { who });
-    Ok(())
 }
 
 /// Every enemy threatening `actor` when its Provoke action starts, in initiative order, may
