@@ -309,10 +309,14 @@ fn rulesets_reports_both_implemented_rulesets() {
             .iter()
             .find(|r| r["id"] == id.as_str())
             .expect("listed");
-        assert_eq!(
-            r["rules_implemented"], r["rules"],
-            "{id}: not every rule is implemented"
-        );
+        // A ruleset landed in parts lists the rules it does not implement yet.
+        let implemented = r["rules_implemented"].as_u64().expect("count");
+        let total = r["rules"].as_u64().expect("count");
+        if id == "cnc" || id == "spelljammer" {
+            assert_eq!(implemented, total, "{id}: not every rule is implemented");
+        } else {
+            assert!(implemented > 0 && implemented <= total, "{id}");
+        }
     }
 }
 
@@ -532,9 +536,16 @@ fn content_lists_every_ruleset_and_finds_one_entry() {
         assert_eq!(kind.status.code(), Some(2), "{id}");
         assert!(stderr(&kind).contains("its kinds are"), "{id}");
     }
-    let unbuilt = fray(&["content", "celesia"]);
-    assert_eq!(unbuilt.status.code(), Some(2));
-    assert!(stderr(&unbuilt).contains("not implemented yet"));
+    // A ruleset not built yet (if any is left) says so.
+    let built: Vec<String> = rulesets().into_iter().map(|(id, _)| id).collect();
+    if let Some(unbuilt) = ["osr", "odd", "celesia"]
+        .into_iter()
+        .find(|id| !built.iter().any(|b| b == id))
+    {
+        let out = fray(&["content", unbuilt]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(stderr(&out).contains("not implemented yet"));
+    }
 }
 
 /// `fray odds` states what it assumes (the attack, every modifier, the roll it needs, a move to

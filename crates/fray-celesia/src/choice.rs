@@ -1,0 +1,215 @@
+//! Choices in a Legends of Celesia fight and their canonical text: the actions of a turn (one
+//! asked per act while acts remain), reactions (attacks of opportunity) and the victim's
+//! crippling-injury choice.
+
+use crate::state::{Injury, State};
+use fray_core::protocol::{Illegal, Question};
+use fray_core::{CombatantId, Direction, Pos};
+
+/// One choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Choice {
+    /// Attack, Melee / Natural with the numbered melee form (simple, 1 act). [CEL-R9]
+    Attack(CombatantId, u8),
+    /// Attack, Ranged (simple, 1 act). [CEL-R9, R7]
+    Shoot(CombatantId),
+    /// Attack, Unarmed (simple, 1 act; provokes from an armed target). [CEL-R8]
+    Unarmed(CombatantId),
+    /// Move toward a foe, up to speed (simple, 1 act, Provoke). [CEL-R9 Move]
+    Approach(CombatantId),
+    /// Move to a square within speed (simple, 1 act, Provoke). [CEL-R9 Move]
+    MoveTo(Pos),
+    /// Step 5 ft (simple, 1 act, no provoke). [CEL-R9 Step]
+    Step(Direction),
+    /// Charge a foe (standard, 2 acts, Provoke). [CEL-R11 Charge]
+    Charge(CombatantId),
+    /// Combat Maneuver: Trip (simple, 1 act). [CEL-R10.6]
+    Trip(CombatantId),
+    /// Combat Maneuver: Bull Rush (simple, 1 act). [CEL-R10.2]
+    BullRush(CombatantId),
+    /// Coup de Grace with the numbered melee form (full, 3 acts, Provoke). [CEL-R12]
+    CoupDeGrace(CombatantId, u8),
+    /// Total Defense (standard, 2 acts). [CEL-R11]
+    TotalDefense,
+    /// Fighting Defensively (free, at the start of the turn). [CEL-R14]
+    Defensive,
+    /// Stand Up (simple, 1 act, Provoke). [CEL-R9]
+    StandUp,
+    /// Drop Prone (free). [CEL-R14]
+    DropProne,
+    /// End the turn, leaving the acts unspent.
+    End,
+    /// Delay the turn, before any action (free). [CEL-R1.7]
+    Delay,
+    /// End the delay now, after the combatant that just acted. [CEL-R1.7]
+    Rejoin,
+    /// Keep delaying.
+    Wait,
+    /// Take the attack of opportunity offered (reaction). [CEL-R15]
+    Opportunity(CombatantId),
+    /// Let the reaction pass.
+    Decline,
+    /// Take this crippling injury instead of some damage. [CEL-R18.1]
+    Injury(Injury),
+    /// Take the damage whole.
+    NoInjury,
+}
+
+impl Choice {
+    /// Acts the action costs (0: free or not an action). [CEL-R3.1]
+    pub fn acts(self) -> i32 {
+        match self {
+            Choice::Attack(..)
+            | Choice::Shoot(_)
+            | Choice::Unarmed(_)
+            | Choice::Approach(_)
+            | Choice::MoveTo(_)
+            | Choice::Step(_)
+            | Choice::StandUp
+            | Choice::Trip(_)
+            | Choice::BullRush(_) => 1,
+            Choice::Charge(_) | Choice::TotalDefense => 2,
+            Choice::CoupDeGrace(..) => 3,
+            _ => 0,
+        }
+    }
+}
+
+/// Which question a choice answers.
+pub fn answers(question: Question, choice: &Choice) -> bool {
+    match choice {
+        Choice::Opportunity(_) | Choice::Decline | Choice::Injury(_) | Choice::NoInjury => {
+            question == Question::Reaction
+        }
+        _ => question == Question::Action,
+    }
+}
+
+/// The canonical text (`attack orc-2`, `charge orc-1`, `aoo fighter-1`, `injury arm`).
+pub fn text(state: &State, choice: &Choice) -> String {
+    let k = |id: &CombatantId| state.roster.key(*id).to_string();
+    match choice {
+        Choice::Attack(t, 0) => format!("attack {}", k(t)),
+        Choice::Attack(t, form) => format!("attack {} {}", k(t), form),
+        Choice::Shoot(t) => format!("shoot {}", k(t)),
+        Choice::Unarmed(t) => format!("unarmed {}", k(t)),
+        Choice::Approach(t) => format!("approach {}", k(t)),
+        Choice::MoveTo(p) => format!("move {} {}", p.x, p.y),
+        Choice::Step(d) => format!("step {}", dir_key(*d)),
+        Choice::Charge(t) => format!("charge {}", k(t)),
+        Choice::Trip(t) => format!("trip {}", k(t)),
+        Choice::BullRush(t) => format!("bull-rush {}", k(t)),
+        Choice::CoupDeGrace(t, 0) => format!("coup-de-grace {}", k(t)),
+        Choice::CoupDeGrace(t, form) => format!("coup-de-grace {} {}", k(t), form),
+        Choice::TotalDefense => "total defense".into(),
+        Choice::Defensive => "fight defensively".into(),
+        Choice::StandUp => "stand up".into(),
+        Choice::DropProne => "drop prone".into(),
+        Choice::End => "end".into(),
+        Choice::Delay => "delay".into(),
+        Choice::Rejoin => "rejoin".into(),
+        Choice::Wait => "wait".into(),
+        Choice::Opportunity(t) => format!("aoo {}", k(t)),
+        Choice::Decline => "decline".into(),
+        Choice::Injury(i) => format!("injury {}", i.key()),
+        Choice::NoInjury => "no injury".into(),
+    }
+}
+
+/// `n`, `ne`, `e`, … for a direction.
+pub fn dir_key(d: Direction) -> &'static str {
+    match d {
+        Direction::North => "n",
+        Direction::NorthEast => "ne",
+        Direction::East => "e",
+        Direction::SouthEast => "se",
+        Direction::South => "s",
+        Direction::SouthWest => "sw",
+        Direction::West => "w",
+        Direction::NorthWest => "nw",
+    }
+}
+
+fn unreadable(reason: String) -> Illegal {
+    Illegal {
+        rule: "CEL-R3",
+        reason,
+    }
+}
+
+/// Reads a typed or scripted choice.
+pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
+    let words: Vec<&str> = input.split_whitespace().collect();
+    let who = |w: &str| {
+        state.roster.find(w).ok_or_else(|| {
+            let keys = state.roster.combatants.iter().map(|c| c.key.as_str());
+            unreadable(format!(
+                "no combatant `{w}`{}",
+                fray_core::loader::did_you_mean(w, keys)
+            ))
+        })
+    };
+    let number = |w: &str| {
+        w.parse::<i32>()
+            .map_err(|_| unreadable(format!("`{w}` is not a whole number")))
+    };
+    Ok(match words.as_slice() {
+        ["attack", t] => Choice::Attack(who(t)?, 0),
+        ["attack", t, form] => {
+            let n = number(form)?;
+            Choice::Attack(
+                who(t)?,
+                u8::try_from(n).map_err(|_| unreadable(format!("no attack form {n}")))?,
+            )
+        }
+        ["shoot", t] => Choice::Shoot(who(t)?),
+        ["unarmed", t] => Choice::Unarmed(who(t)?),
+        ["approach", t] => Choice::Approach(who(t)?),
+        ["move", x, y] => Choice::MoveTo(Pos::new(number(x)?, number(y)?)),
+        ["step", d] => Choice::Step(
+            fray_core::encounter::parse_direction(d)
+                .ok_or_else(|| unreadable(format!("`{d}` is not a direction (n, ne, e, …)")))?,
+        ),
+        ["charge", t] => Choice::Charge(who(t)?),
+        ["trip", t] => Choice::Trip(who(t)?),
+        ["bull-rush", t] => Choice::BullRush(who(t)?),
+        ["coup-de-grace", t] => Choice::CoupDeGrace(who(t)?, 0),
+        ["coup-de-grace", t, form] => {
+            let n = number(form)?;
+            Choice::CoupDeGrace(
+                who(t)?,
+                u8::try_from(n).map_err(|_| unreadable(format!("no attack form {n}")))?,
+            )
+        }
+        ["total", "defense"] => Choice::TotalDefense,
+        ["fight", "defensively"] => Choice::Defensive,
+        ["stand", "up"] => Choice::StandUp,
+        ["drop", "prone"] => Choice::DropProne,
+        ["end"] => Choice::End,
+        ["delay"] => Choice::Delay,
+        ["rejoin"] => Choice::Rejoin,
+        ["wait"] => Choice::Wait,
+        ["aoo", t] => Choice::Opportunity(who(t)?),
+        ["decline"] => Choice::Decline,
+        ["injury", i] => Choice::Injury(Injury::from_key(i).ok_or_else(|| {
+            unreadable(format!(
+                "unknown injury `{i}`; one of {}",
+                Injury::ALL
+                    .iter()
+                    .map(|i| i.key())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })?),
+        ["no", "injury"] => Choice::NoInjury,
+        _ => {
+            return Err(unreadable(format!(
+                "cannot read `{input}`: expected attack WHO [FORM], shoot WHO, unarmed WHO, \
+                 approach WHO, move X Y, step DIR, charge WHO, trip WHO, bull-rush WHO, \
+                 coup-de-grace WHO [FORM], total defense, fight \
+                 defensively, stand up, drop prone, delay, end; rejoin, wait; or aoo WHO, decline, injury KIND, \
+                 no injury"
+            )))
+        }
+    })
+}

@@ -1,0 +1,545 @@
+//! Legends of Celesia encounter files: sides, combatants (a creature from the bestiary, or a
+//! character built from a class and level with its scores and gear), awareness (CEL-R2.1,
+//! CEL-G1), the GM's `[options]` (CEL-G8) and an optional script. The common keys are read by
+//! `fray_core::loader`; this module builds Celesia's combatants and reads its own tables.
+
+use crate::content::{
+    read_feats, read_scores, ArmorFile, ClassFile, Content, ContentFile, Feats, MonsterFile,
+    ShieldFile, Size, Weapon, WeaponFile, WeaponKind,
+};
+use crate::state::{Fighter, Injuries, Options, Profile, State, CON};
+use fray_core::catalog::ContentSet;
+use fray_core::loader::{CombatantBuilder, CombatantEntry, Loader, Placed};
+use fray_core::span::{FileError, FileErrors, SourceFile};
+use fray_core::{Roster, RulesetId};
+use serde::Deserialize;
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use toml::Spanned;
+
+/// A loaded Celesia encounter.
+pub type Encounter = fray_core::Encounter<State>;
+
+fray_core::encounter_file! {
+    /// A Celesia encounter file: the common keys plus Celesia's own tables.
+    struct EncounterDef for CombatantDef {
+        #[serde(default)]
+        options: OptionsDef,
+        #[serde(default)]
+        weapon: Vec<WeaponFile>,
+        #[serde(default)]
+        armor: Vec<ArmorFile>,
+        #[serde(default)]
+        shield: Vec<ShieldFile>,
+        #[serde(default)]
+        class: Vec<ClassFile>,
+        #[serde(default)]
+        monster: Vec<MonsterFile>,
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OptionsDef {
+    flatfooted_until_regular_turn: Option<bool>,
+    ranged_attack_provokes: Option<bool>,
+    crit_confirmation: Option<bool>,
+    range_penalty: Option<Spanned<i64>>,
+    multiple_attack_penalty: Option<Spanned<Vec<i64>>>,
+    crippling_injuries: Option<bool>,
+    massive_before_negation: Option<bool>,
+    unarmed_str_only: Option<bool>,
+    minimum_damage: Option<Spanned<i64>>,
+}
+
+fray_core::combatant_entry! {
+    /// One `[[combatants]]` entry: the common keys plus a creature or a class and its gear.
+    struct CombatantDef {
+        monster: Option<Spanned<String>>,
+        class: Option<Spanned<String>>,
+        level: Option<Spanned<i64>>,
+        hp: Option<Spanned<i64>>,
+        start_hp: Option<Spanned<i64>>,
+        nonlethal: Option<Spanned<i64>>,
+        scores: Option<Spanned<BTreeMap<String, i64>>>,
+        weapon: Option<Spanned<String>>,
+        ranged: Option<Spanned<String>>,
+        armor: Option<Spanned<String>>,
+        shield: Option<Spanned<String>>,
+        #[serde(default)]
+        feats: Vec<Spanned<String>>,
+        speed: Option<Spanned<i64>>,
+        size: Option<Spanned<String>>,
+        aware: Option<bool>,
+        #[serde(default)]
+        prone: bool,
+        dv_bonus: Option<Spanned<i64>>,
+        fort: Option<Spanned<i64>>,
+    }
+}
+
+/// Reads an encounter file's text.
+pub fn load(path: &str, text: &str, content: &Content) -> Result<Encounter, FileErrors> {
+    fray_core::loader::load(
+        path,
+        text,
+        Builder {
+            content: Cow::Borrowed(content),
+        },
+    )
+}
+
+fn field(i: usize, name: &str) -> String {
+    format!("combatants[{i}].{name}")
+}
+
+struct Builder<'c> {
+    content: Cow<'c, Content>,
+}
+
+fn int(
+    file: &SourceFile<'_>,
+    i: usize,
+    name: &str,
+    value: &Option<Spanned<i64>>,
+    (lo, hi): (i64, i64),
+    errors: &mut Vec<FileError>,
+) -> Option<i32> {
+    let v = value.as_ref()?;
+    let n = *v.get_ref();
+    if (lo..=hi).contains(&n) {
+        Some(n as i32)
+    } else {
+        errors.push(file.error(
+            v.span(),
+            Some(field(i, name)),
+            format!("expected a whole number from {lo} to {hi}, found {n}"),
+        ));
+        None
+    }
+}
+
+impl Builder<'_> {
+    #[allow(clippy::too_many_arguments)]
+    fn lookup<T: Clone>(
+        &self,
+        file: &SourceFile<'_>,
+        i: usize,
+        name: &str,
+        value: &Option<Spanned<String>>,
+        catalog: &fray_core::Catalog<T>,
+        kind: &str,
+        errors: &mut Vec<FileError>,
+    ) -> Option<T> {
+        let v = value.as_ref()?;
+        let found = catalog.get(v.get_ref()).cloned();
+        if found.is_none() {
+            errors.push(file.error(
+                v.span(),
+                Some(field(i, name)),
+                catalog.unknown(kind, v.get_ref(), &format!("fray content celesia {kind}s")),
+            ));
+        }
+        found
+    }
+
+    fn profile(
+        &self,
+        file: &SourceFile<'_>,
+        i: usize,
+        c: &CombatantDef,
+        errors: &mut Vec<FileError>,
+    ) -> Option<Profile> {
+        let before = errors.len();
+        let content: &Content = &self.content;
+        let mut profile = match (&c.monster, &c.class) {
+            (Some(m), None) => {
+                let Some(mon) = content.monsters.get(m.get_ref()) else {
+                    errors.push(file.error(
+                        m.span(),
+                        Some(field(i, "monster")),
+                        content.monsters.unknown(
+                            "monster",
+                            m.get_ref(),
+                            "fray content celesia monsters",
+                        ),
+                    ));
+                    return None;
+                };
+                Profile {
+                    level: 0,
+                    bab: mon.bab,
+                    scores: mon.scores,
+                    size: mon.size,
+                    max_hp: mon.hp,
+                    dv_bonus: mon.dv_bonus,
+                    max_dex: mon.max_dex,
+                    speed: mon.speed,
+                    fort: mon.fort,
+                    melee: mon.attacks.clone(),
+                    ranged: mon.ranged.clone(),
+                    feats: mon.feats,
+                    immune_crit: mon.immune_crit,
+                    legs: mon.legs,
+                    arms: mon.arms,
+                }
+            }
+            (None, Some(cl)) => {
+                let Some(class) = content.classes.get(cl.get_ref()) else {
+                    errors.push(file.error(
+                        cl.span(),
+                        Some(field(i, "class")),
+                        content.classes.unknown(
+                            "class",
+                            cl.get_ref(),
+                            "fray content celesia classes",
+                        ),
+                    ));
+                    return None;
+                };
+                let level = int(
+                    file,
+                    i,
+                    "level",
+                    &c.level,
+                    (1, class.bab.len() as i64),
+                    errors,
+                )
+                .unwrap_or(1);
+                let Some(hp) = &c.hp else {
+                    errors.push(file.error(
+                        c.id_span(),
+                        Some(field(i, "hp")),
+                        "a character needs `hp` (its hit points)",
+                    ));
+                    return None;
+                };
+                let hp = *hp.get_ref() as i32;
+                let mut scores = [10; 6];
+                if let Some(s) = &c.scores {
+                    read_scores(file, &field(i, "scores"), s, &mut scores, errors);
+                }
+                let mut melee: Vec<Weapon> = self
+                    .lookup(
+                        file,
+                        i,
+                        "weapon",
+                        &c.weapon,
+                        &content.weapons,
+                        "weapon",
+                        errors,
+                    )
+                    .into_iter()
+                    .collect();
+                if let (Some(w), Some(v)) = (melee.first(), &c.weapon) {
+                    if w.kind.is_ranged() && w.kind != WeaponKind::Thrown {
+                        errors.push(file.error(
+                            v.span(),
+                            Some(field(i, "weapon")),
+                            format!("`{}` is a projectile weapon; name it in `ranged`", w.name),
+                        ));
+                    }
+                }
+                melee.push(Weapon::unarmed(Size::Medium));
+                let ranged = self.lookup(
+                    file,
+                    i,
+                    "ranged",
+                    &c.ranged,
+                    &content.weapons,
+                    "weapon",
+                    errors,
+                );
+                if let (Some(r), Some(v)) = (&ranged, &c.ranged) {
+                    if !r.kind.is_ranged() {
+                        errors.push(file.error(
+                            v.span(),
+                            Some(field(i, "ranged")),
+                            format!("`{}` is not a projectile or thrown weapon", r.name),
+                        ));
+                    }
+                }
+                let armor =
+                    self.lookup(file, i, "armor", &c.armor, &content.armor, "armour", errors);
+                let shield = self.lookup(
+                    file,
+                    i,
+                    "shield",
+                    &c.shield,
+                    &content.shields,
+                    "shield",
+                    errors,
+                );
+                let lv = level as usize - 1;
+                let mut feats = Feats::default();
+                if class.uncanny_dodge.is_some_and(|l| level >= l) {
+                    feats.uncanny_dodge = true;
+                }
+                Profile {
+                    level,
+                    bab: class.bab[lv],
+                    scores,
+                    size: Size::Medium,
+                    max_hp: hp,
+                    dv_bonus: armor.as_ref().map_or(0, |a| a.dv) + shield.map_or(0, |s| s.dv),
+                    max_dex: armor.as_ref().map_or(30, |a| a.max_dex),
+                    speed: 30,
+                    fort: class.fort[lv] + crate::state::modifier(scores[CON]),
+                    melee,
+                    ranged,
+                    feats,
+                    immune_crit: false,
+                    legs: 2,
+                    arms: 2,
+                }
+            }
+            _ => {
+                errors.push(file.error(
+                    c.id_span(),
+                    Some(field(i, "monster")),
+                    "give exactly one of `monster = \"…\"` or `class = \"…\"`",
+                ));
+                return None;
+            }
+        };
+        if c.monster.is_some() {
+            if let Some(s) = &c.scores {
+                read_scores(file, &field(i, "scores"), s, &mut profile.scores, errors);
+            }
+            if let Some(hp) = int(file, i, "hp", &c.hp, (1, 100_000), errors) {
+                profile.max_hp = hp;
+            }
+            for (name, v) in [
+                ("weapon", &c.weapon),
+                ("armor", &c.armor),
+                ("shield", &c.shield),
+            ] {
+                if let Some(v) = v {
+                    errors.push(file.error(
+                        v.span(),
+                        Some(field(i, name)),
+                        "a creature's gear is in its bestiary entry; define a `[[monster]]` in \
+                         the encounter to change it",
+                    ));
+                }
+            }
+        }
+        if c.class.is_some() && !(1..=100_000).contains(&profile.max_hp) {
+            errors.push(file.error(
+                c.hp.as_ref().map_or(c.id_span(), |h| h.span()),
+                Some(field(i, "hp")),
+                "expected at least 1 hit point",
+            ));
+        }
+        read_feats(
+            file,
+            &field(i, "feats"),
+            &c.feats,
+            &mut profile.feats,
+            errors,
+        );
+        if let Some(s) = int(file, i, "speed", &c.speed, (5, 200), errors) {
+            profile.speed = s;
+        }
+        if let Some(d) = int(file, i, "dv_bonus", &c.dv_bonus, (-10, 60), errors) {
+            profile.dv_bonus = d;
+        }
+        if let Some(f) = int(file, i, "fort", &c.fort, (-10, 40), errors) {
+            profile.fort = f;
+        }
+        if let Some(s) = &c.size {
+            match Size::ALL.iter().find(|z| z.key() == s.get_ref()) {
+                Some(z) => {
+                    profile.size = *z;
+                    for w in &mut profile.melee {
+                        if w.kind == WeaponKind::Unarmed {
+                            *w = Weapon::unarmed(*z);
+                        }
+                    }
+                }
+                None => errors.push(file.error(
+                    s.span(),
+                    Some(field(i, "size")),
+                    "expected small, medium, large or huge",
+                )),
+            }
+        }
+        (errors.len() == before).then_some(profile)
+    }
+}
+
+impl CombatantBuilder for Builder<'_> {
+    type File = EncounterDef;
+    type Member = (Profile, Fighter);
+    type State = State;
+    const RULESET: RulesetId = RulesetId::Celesia;
+
+    fn prepare(&mut self, cx: &mut Loader<'_>, def: &EncounterDef) {
+        let inline = ContentFile {
+            weapon: def.weapon.clone(),
+            armor: def.armor.clone(),
+            shield: def.shield.clone(),
+            class: def.class.clone(),
+            monster: def.monster.clone(),
+        };
+        if let Cow::Owned(content) = self.content.with_inline(&cx.file, &inline, &mut cx.errors) {
+            self.content = Cow::Owned(content);
+        }
+    }
+
+    fn default_name(&self, c: &CombatantDef) -> Option<String> {
+        let m = c.monster.as_ref()?;
+        Some(
+            self.content
+                .monsters
+                .get(m.get_ref())
+                .map_or_else(|| m.get_ref().clone(), |m| m.name.clone()),
+        )
+    }
+
+    fn member(
+        &mut self,
+        cx: &mut Loader<'_>,
+        i: usize,
+        c: &CombatantDef,
+    ) -> Option<(Profile, Fighter)> {
+        let file = cx.file;
+        let errors = &mut cx.errors;
+        let profile = self.profile(&file, i, c, errors)?;
+        let con = profile.con();
+        let hp = match int(&file, i, "start_hp", &c.start_hp, (-1000, 100_000), errors) {
+            Some(h) if h > profile.max_hp || h <= -2 * con => {
+                errors.push(file.error(
+                    c.start_hp.as_ref().map_or(0..0, |s| s.span()),
+                    Some(field(i, "start_hp")),
+                    format!(
+                        "expected more than -{} (dead) and at most the maximum, {}",
+                        2 * con,
+                        profile.max_hp
+                    ),
+                ));
+                return None;
+            }
+            Some(h) => h,
+            None => profile.max_hp,
+        };
+        let nonlethal = int(&file, i, "nonlethal", &c.nonlethal, (0, 100_000), errors).unwrap_or(0);
+        let fighter = Fighter {
+            side: fray_core::SideId(0),
+            pos: fray_core::Pos::new(0, 0),
+            hp,
+            nonlethal,
+            aware: c.aware.unwrap_or(true),
+            initiative: 0,
+            initiative_die: 0,
+            turns: 0,
+            flat_footed: !profile.feats.uncanny_dodge,
+            reactions: 0,
+            acts_left: 0,
+            attacks_this_turn: 0,
+            acted: false,
+            delaying: false,
+            prone: c.prone,
+            stable: false,
+            dead: false,
+            gone: None,
+            charged: false,
+            charge_target: None,
+            total_defense: 0,
+            defensive: false,
+            injuries: Injuries::of(profile.legs, profile.arms),
+            bleed: 0,
+            dealt: 0,
+            taken: 0,
+        };
+        Some((profile, fighter))
+    }
+
+    fn place(&self, (_, fighter): &mut (Profile, Fighter), placed: Placed) {
+        fighter.side = placed.side;
+        fighter.pos = placed.pos;
+    }
+
+    fn finish(
+        self,
+        cx: &mut Loader<'_>,
+        def: &EncounterDef,
+        roster: Roster,
+        members: Vec<(Profile, Fighter)>,
+    ) -> State {
+        let file = cx.file;
+        let options = read_options(&file, &def.options, &mut cx.errors);
+        let (profiles, fighters): (Vec<Profile>, Vec<Fighter>) = members.into_iter().unzip();
+        State::new(
+            Arc::new(roster),
+            profiles.into(),
+            fighters,
+            Arc::new(options),
+        )
+    }
+}
+
+fn read_options(file: &SourceFile<'_>, o: &OptionsDef, errors: &mut Vec<FileError>) -> Options {
+    let d = Options::default();
+    let num = |name: &str,
+               v: &Option<Spanned<i64>>,
+               lo: i64,
+               hi: i64,
+               default: i32,
+               errors: &mut Vec<FileError>| match v {
+        Some(v) if (lo..=hi).contains(v.get_ref()) => *v.get_ref() as i32,
+        Some(v) => {
+            errors.push(file.error(
+                v.span(),
+                Some(format!("options.{name}")),
+                format!("expected a whole number from {lo} to {hi}"),
+            ));
+            default
+        }
+        None => default,
+    };
+    let mut map = d.multiple_attack_penalty;
+    if let Some(list) = &o.multiple_attack_penalty {
+        if list.get_ref().len() != 3 || list.get_ref().iter().any(|n| !(-20..=0).contains(n)) {
+            errors.push(file.error(
+                list.span(),
+                Some("options.multiple_attack_penalty".into()),
+                "expected three penalties from -20 to 0: the 1st, 2nd and 3rd+ attack of a turn",
+            ));
+        } else {
+            for (k, n) in list.get_ref().iter().enumerate() {
+                map[k] = *n as i32;
+            }
+        }
+    }
+    Options {
+        flatfooted_until_regular_turn: o
+            .flatfooted_until_regular_turn
+            .unwrap_or(d.flatfooted_until_regular_turn),
+        ranged_attack_provokes: o.ranged_attack_provokes.unwrap_or(d.ranged_attack_provokes),
+        crit_confirmation: o.crit_confirmation.unwrap_or(d.crit_confirmation),
+        range_penalty: num(
+            "range_penalty",
+            &o.range_penalty,
+            -10,
+            0,
+            d.range_penalty,
+            errors,
+        ),
+        multiple_attack_penalty: map,
+        crippling_injuries: o.crippling_injuries.unwrap_or(d.crippling_injuries),
+        massive_before_negation: o
+            .massive_before_negation
+            .unwrap_or(d.massive_before_negation),
+        unarmed_str_only: o.unarmed_str_only.unwrap_or(d.unarmed_str_only),
+        minimum_damage: num(
+            "minimum_damage",
+            &o.minimum_damage,
+            0,
+            1,
+            d.minimum_damage,
+            errors,
+        ),
+    }
+}

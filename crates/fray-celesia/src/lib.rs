@@ -1,0 +1,261 @@
+//! Legends of Celesia combat (seed `000_4c39471390719d24.txt`, spec `celesia.md`) on the fray
+//! engine: initiative once and the surprise round, the 3-act turn with reactions, advantage as
+//! kept d20s, degrees of success and criticals, attacks of opportunity, disabled/dying/dead,
+//! crippling injuries and massive damage.
+//!
+//! [`Celesia`] implements [`fray_core::Ruleset`]. Rules live in [`rules`], one module per part
+//! of the seed; content (weapons, armour, classes, creatures) is data in `content/celesia/`.
+
+#![forbid(unsafe_code)]
+
+pub mod choice;
+pub mod content;
+pub mod encounter;
+pub mod rules;
+pub mod state;
+pub mod tactics;
+
+pub use choice::Choice;
+pub use content::Content;
+pub use encounter::{load, Encounter};
+pub use state::State;
+
+use fray_core::board::{Board, Piece};
+use fray_core::protocol::{ChoiceRequest, Illegal, Interrupt};
+use fray_core::ruleset::{
+    AttackPlay, Criticals, Outcome, RuleStatus, Ruleset, RulesetBundle, RulesetId,
+};
+use fray_core::span::FileErrors;
+use fray_core::{CombatantId, Roster, Table};
+use rules::attack::Form;
+
+/// The Legends of Celesia ruleset.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Celesia;
+
+impl Ruleset for Celesia {
+    const ID: RulesetId = RulesetId::Celesia;
+    type State = State;
+    type Choice = Choice;
+
+    fn roster(state: &State) -> &Roster {
+        &state.roster
+    }
+
+    fn begin(state: &mut State, table: &mut Table<'_, Self>) -> Result<(), Interrupt> {
+        rules::round::begin(state, table)
+    }
+
+    fn play_round(state: &mut State, table: &mut Table<'_, Self>) -> Result<(), Interrupt> {
+        rules::round::play_round(state, table)
+    }
+
+    fn outcome(state: &State) -> Outcome {
+        state.outcome_by_side()
+    }
+
+    fn choice_text(state: &State, choice: &Choice) -> String {
+        choice::text(state, choice)
+    }
+
+    fn parse_choice(
+        state: &State,
+        _request: &ChoiceRequest<'_, Choice>,
+        text: &str,
+    ) -> Result<Choice, Illegal> {
+        choice::parse(state, text)
+    }
+
+    fn answers(question: fray_core::protocol::Question, choice: &Choice) -> bool {
+        choice::answers(question, choice)
+    }
+
+    fn check_choice(
+        state: &State,
+        request: &ChoiceRequest<'_, Choice>,
+        choice: &Choice,
+    ) -> Result<(), Illegal> {
+        rules::legal::check_request(state, request, choice)
+    }
+
+    fn tallies(state: &State, out: &mut Vec<fray_core::Tally>) {
+        out.clear();
+        out.extend(state.ids().map(|id| {
+            let (f, p) = (state.f(id), state.p(id));
+            fray_core::Tally {
+                dealt: f.dealt,
+                taken: f.taken,
+                ..fray_core::Tally::single(f.side, f.hp, p.max_hp, state.standing(id))
+            }
+        }));
+    }
+
+    fn tactics(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
+        tactics::choose(state, request)
+    }
+
+    fn conditions(state: &State, who: CombatantId) -> Vec<String> {
+        let f = state.f(who);
+        let mut out = Vec::new();
+        match state.band(who) {
+            state::Band::Disabled => out.push("disabled".to_string()),
+            state::Band::Dying if f.stable => out.push("dying (stable)".to_string()),
+            state::Band::Dying => out.push("dying".to_string()),
+            _ => {}
+        }
+        if state.knocked_out(who) {
+            out.push("unconscious".into());
+        } else if state.staggered(who) {
+            out.push("staggered".into());
+        }
+        for (on, name) in [
+            (f.flat_footed, "flat-footed"),
+            (f.prone, "prone"),
+            (f.charged, "open after charging"),
+            (f.total_defense > 0, "total defense"),
+            (f.defensive, "fighting defensively"),
+        ] {
+            if on {
+                out.push(name.to_string());
+            }
+        }
+        if f.acts_left > 0 {
+            out.push(format!("{} acts left", f.acts_left));
+        }
+        out.push(format!(
+            "{} reaction{}",
+            f.reactions,
+            if f.reactions == 1 { "" } else { "s" }
+        ));
+        if f.nonlethal > 0 {
+            out.push(format!("{} nonlethal", f.nonlethal));
+        }
+        if f.injuries.count > 0 {
+            out.push(format!("{} crippling injuries", f.injuries.count));
+        }
+        if f.bleed > 0 {
+            out.push(format!("bleeding {}", f.bleed));
+        }
+        out
+    }
+
+    fn intervene(
+        state: &mut State,
+        table: &mut Table<'_, Self>,
+        intervention: &fray_core::intervention::Intervention,
+    ) -> Result<(), Interrupt> {
+        rules::intervene::intervene(state, table, intervention)
+    }
+}
+
+impl RulesetBundle for Celesia {
+    type Content = Content;
+    const CONTENT_FILES: &'static [(&'static str, &'static str)] = &content::CONTENT_FILES;
+    /// Not yet: R6 (spell and aid degrees), R10 (combat maneuvers), R12 (full actions), R13
+    /// (1-round and complex actions), R16 (special attacks), R21 (mounted combat). Partly:
+    /// see docs/celesia.md.
+    const RULES: RuleStatus = RuleStatus {
+        prefix: "CEL-R",
+        total: 21,
+        missing: &[6, 10, 12, 13, 16, 21],
+    };
+    const CRITICALS: Criticals = Criticals::Critical;
+    const SINGLE_ATTACK: AttackPlay<Self> = single_attack;
+
+    fn load(path: &str, text: &str, content: &Content) -> Result<Encounter, FileErrors> {
+        encounter::load(path, text, content)
+    }
+
+    fn content_tables(content: &Content) -> Vec<fray_core::catalog::ContentTable> {
+        content.tables()
+    }
+}
+
+impl Board for State {
+    fn combatant_count(&self) -> usize {
+        self.fighters.len()
+    }
+    /// A fallen body still fills its square; the dead and the gone do not.
+    fn piece(&self, who: CombatantId) -> Piece {
+        let f = self.f(who);
+        Piece::new(f.side, f.pos, self.up(who), !f.absent())
+    }
+    /// Up, down (dying, unconscious) or dead — or gone, on the GM's word.
+    fn standing(&self, who: CombatantId) -> fray_core::Standing {
+        let f = self.f(who);
+        if let Some(gone) = f.gone {
+            gone
+        } else if self.up(who) {
+            fray_core::Standing::Up
+        } else if f.dead {
+            fray_core::Standing::Dead
+        } else {
+            fray_core::Standing::Down
+        }
+    }
+    fn occupancy(&self) -> &fray_core::Occupancy {
+        &self.occupancy
+    }
+}
+
+/// One attack by `attacker` on `target`, as `fray odds` enumerates it, with neither
+/// flat-footed (a blow in the thick of the fight): a melee blow with its best form if the target
+/// is in reach or no shot is possible (closing in first, to the nearest square from which it
+/// can strike), else a shot.
+pub fn single_attack(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    attacker: CombatantId,
+    target: CombatantId,
+) -> Result<(), Interrupt> {
+    state.round = 1;
+    state.fm(attacker).flat_footed = false;
+    state.fm(target).flat_footed = false;
+    let (from, at) = (state.f(attacker).pos, state.f(target).pos);
+    let best = |s: &State, from| {
+        s.melee_forms(attacker)
+            .filter(|(_, w)| state::reaches(w, from, at))
+            .max_by_key(|(i, w)| {
+                (
+                    w.kind != content::WeaponKind::Unarmed,
+                    i32::from(w.damage.count) * i32::from(w.damage.sides),
+                    -(*i as i32),
+                )
+            })
+            .map(|(i, _)| i)
+    };
+    if let Some(form) = best(state, from) {
+        rules::attack::attack(
+            state,
+            table,
+            attacker,
+            target,
+            Form::Melee(form),
+            None,
+            "CEL-R9",
+        )?;
+        return Ok(());
+    }
+    if let Some(w) = state.ranged_weapon(attacker) {
+        if from.feet_to(at) <= w.max_range() {
+            rules::attack::attack(state, table, attacker, target, Form::Ranged, None, "CEL-R7")?;
+            return Ok(());
+        }
+    }
+    let square = state.strike_square(attacker, target, 1);
+    if let Some(square) = square {
+        state.set_square(attacker, square);
+        if let Some(form) = best(state, square) {
+            rules::attack::attack(
+                state,
+                table,
+                attacker,
+                target,
+                Form::Melee(form),
+                None,
+                "CEL-R9",
+            )?;
+        }
+    }
+    Ok(())
+}

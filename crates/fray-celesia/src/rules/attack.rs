@@ -1,0 +1,679 @@
+//! One attack: the attack bonus (CEL-R4.1–R4.2), advantage and disadvantage as kept d20s
+//! (CEL-R4.5), the hit against DV (CEL-R4.4, CEL-A3), criticals (CEL-R5.6), degrees of success
+//! (CEL-R5.5), damage by wield and kind (CEL-R5.1–R5.4) and where it goes (see [`super::injury`]).
+
+use super::{injury, Mods, Sources};
+use crate::content::{Hands, Weapon, WeaponKind};
+use crate::state::{modifier, reaches, State, DEX, STR, WIS};
+use crate::Celesia;
+use fray_core::event::{AttackResult, Event};
+use fray_core::protocol::{Interrupt, RollPurpose, RollRequest};
+use fray_core::{CombatantId, Table};
+
+/// Which weapon an attack uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// Melee form `n` of the attacker's profile.
+    Melee(usize),
+    /// The ranged weapon.
+    Ranged,
+}
+
+/// What an attack did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outcome {
+    /// Hit, critical or miss.
+    pub result: AttackResult,
+    /// Damage dealt.
+    pub damage: i32,
+}
+
+/// `1.5 ×` a positive modifier, rounded down; a penalty is never multiplied. [CEL-R5.1, A31]
+pub fn one_and_a_half(m: i32) -> i32 {
+    if m > 0 {
+        m * 3 / 2
+    } else {
+        m
+    }
+}
+
+/// Extra weapon dice for each full 10 the attack beats the DV by. [CEL-R5.5]
+pub fn degrees(total: i32, dv: i32) -> i32 {
+    if total > dv {
+        (total - dv) / 10
+    } else {
+        0
+    }
+}
+
+/// The number of d20s and which to keep for a net advantage. [CEL-R4.5]
+pub fn d20_pool(net: i32) -> (u16, Option<bool>) {
+    let n = net.unsigned_abs().min(31) as u16 + 1;
+    match net.signum() {
+        1 => (n, Some(true)),
+        -1 => (n, Some(false)),
+        _ => (1, None),
+    }
+}
+
+/// Rolls a d20 with `net` advantage (> 0) or disadvantage (< 0): |net| + 1 dice, the highest or
+/// lowest kept. Returns the kept die and the pool's text. [CEL-R4.5]
+pub fn roll_d20(
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    net: i32,
+    purpose: RollPurpose,
+    rule: &'static str,
+) -> Result<(u32, Option<String>), Interrupt> {
+    let (n, keep) = d20_pool(net);
+    let request = RollRequest::new(n, 20, Some(who), purpose, rule);
+    match keep {
+        None => Ok((table.roll(request)?, None)),
+        Some(high) => {
+            let request = if high {
+                request.keep_highest(1)
+            } else {
+                request.keep_lowest(1)
+            };
+            let rolled = table.roll_pool(request)?;
+            let text = table
+                .events_enabled()
+                .then(|| format!("{} {rolled}", request.dice_text()));
+            Ok((rolled.total(), text))
+        }
+    }
+}
+
+/// The attack bonus of `w` for `attacker` at `feet` from its target. [CEL-R4.1, R4.2, A1, A2]
+pub fn attack_bonus(state: &State, attacker: CombatantId, w: &Weapon, feet: i32) -> Mods {
+    let p = state.p(attacker);
+    let mut m = Mods::default();
+    m.push("BAB", "CEL-R4.3", p.bab);
+    match w.kind {
+        WeaponKind::Projectile => {
+            m.push("DEX", "CEL-R4.2", p.m(DEX));
+            m.push("WIS", "CEL-R4.2", p.m(WIS));
+        }
+        WeaponKind::Thrown => {
+            m.push("STR", "CEL-R4.2", p.m(STR));
+            m.push("DEX", "CEL-R4.2", p.m(DEX));
+            m.push("WIS", "CEL-R4.2", p.m(WIS));
+        }
+        _ => {
+            m.push("STR", "CEL-R4.1", p.m(STR));
+            m.push("DEX", "CEL-R4.1", p.m(DEX));
+        }
+    }
+    m.push("size", "CEL-R4.1", p.size.modifier());
+    if w.kind.is_ranged() && w.range > 0 && feet > w.range {
+        let beyond = (feet - 1) / w.range;
+        m.push("range", "CEL-A2", beyond * state.options.range_penalty);
+    }
+    m
+}
+
+/// The target's DV against this attack, as modifiers over 10. [CEL-R2.5, R11, R14, A34]
+pub fn defense(state: &State, target: CombatantId) -> Mods {
+    let (p, f) = (state.p(target), state.f(target));
+    let mut m = Mods::default();
+    m.push("armour, shield, natural", "", p.dv_bonus);
+    let dex = p.m(DEX).min(p.max_dex);
+    let denied = (f.flat_footed && !p.feats.uncanny_dodge) || state.helpless(target);
+    if !(denied && dex > 0) {
+        m.push("DEX", "", dex);
+    }
+    m.push("size", "CEL-R4.1", p.size.modifier());
+    m.push("total defense", "CEL-R11", f.total_defense);
+    if f.defensive {
+        m.push("fighting defensively", "CEL-R14", p.bab);
+    }
+    m
+}
+
+/// Is `ally` (a friend of the attacker) on the far side of `target` from `attacker`, both
+/// threatening it? [CEL-A35]
+fn flanks(state: &State, attacker: CombatantId, target: CombatantId) -> bool {
+    let (a, t) = (state.f(attacker).pos, state.f(target).pos);
+    let (sx, sy) = ((a.x - t.x).signum(), (a.y - t.y).signum());
+    let side = state.f(attacker).side;
+    state
+        .occupancy
+        .within(t, state.reach_squares, |o| {
+            o != attacker && o != target && state.f(o).side == side
+        })
+        .into_iter()
+        .any(|o| {
+            let p = state.f(o).pos;
+            (p.x - t.x).signum() == -sx && (p.y - t.y).signum() == -sy && state.threatens(o, target)
+        })
+}
+
+/// Is `target` engaged in melee with an ally of `attacker` less than 10 ft from it? [CEL-R7.2]
+fn into_melee(state: &State, attacker: CombatantId, target: CombatantId) -> bool {
+    let t = state.f(target).pos;
+    let side = state.f(attacker).side;
+    let size = state.p(target).size;
+    state
+        .occupancy
+        .within(t, 1, |o| {
+            o != attacker && o != target && state.f(o).side == side && state.up(o)
+        })
+        .into_iter()
+        .any(|o| {
+            (state.threatens(o, target) || state.threatens(target, o))
+                && (size as i32) < state.p(o).size as i32 + 3
+        })
+}
+
+/// Advantage and disadvantage sources of this attack. [CEL-R4.5 table; R11; R14; R18; R7.2]
+fn sources(
+    state: &State,
+    attacker: CombatantId,
+    target: CombatantId,
+    w: &Weapon,
+) -> (Sources, Sources) {
+    let (fa, ft) = (state.f(attacker), state.f(target));
+    let melee = !w.kind.is_ranged();
+    let mut adv = Sources::default();
+    let mut dis = Sources::default();
+    if melee && fa.charge_target == Some(target) {
+        adv.add("charging");
+    }
+    if ft.charged {
+        adv.add("target charged");
+    }
+    if ft.injuries.blind() {
+        adv.add("blind target");
+    }
+    if melee && flanks(state, attacker, target) {
+        adv.add("flanked target");
+    }
+    if melee && state.helpless(target) {
+        adv.add("helpless target");
+    }
+    if melee && ft.prone {
+        adv.add("prone target");
+    }
+    if melee && ft.injuries.arm_hurt() {
+        adv.add("arm-injured target");
+    }
+    if !melee && ft.prone {
+        dis.add("prone target");
+    }
+    if melee && fa.prone {
+        dis.add("prone");
+    }
+    if fa.defensive {
+        dis.add("fighting defensively");
+    }
+    if fa.injuries.sickened() {
+        dis.add("sickened");
+    }
+    if !melee && !state.p(attacker).feats.precise_shot && into_melee(state, attacker, target) {
+        dis.add("shooting into melee");
+    }
+    (adv, dis)
+}
+
+/// Makes one attack of `attacker` on `target` with `form`, and deals its damage. `label` names
+/// the attack in the log (`attack of opportunity`), `rule` the rule that allows it.
+pub fn attack(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    attacker: CombatantId,
+    target: CombatantId,
+    form: Form,
+    label: Option<&'static str>,
+    rule: &'static str,
+) -> Result<Outcome, Interrupt> {
+    let profiles = state.profiles.clone();
+    let w: &Weapon = match form {
+        Form::Melee(i) => &profiles[attacker.index()].melee[i],
+        Form::Ranged => match &profiles[attacker.index()].ranged {
+            Some(w) => w,
+            None => {
+                return Ok(Outcome {
+                    result: AttackResult::Miss,
+                    damage: 0,
+                })
+            }
+        },
+    };
+    let feet = state.f(attacker).pos.feet_to(state.f(target).pos);
+    let mut bonus = attack_bonus(state, attacker, w, feet);
+    if label.is_none() {
+        let n = usize::from(state.f(attacker).attacks_this_turn).min(2);
+        bonus.push(
+            "multiple attacks",
+            "CEL-A13",
+            state.options.multiple_attack_penalty[n],
+        );
+        let f = state.fm(attacker);
+        f.attacks_this_turn = f.attacks_this_turn.saturating_add(1);
+    }
+    let (adv, dis) = sources(state, attacker, target, w);
+    let net = adv.count() - dis.count();
+    let (die, pool) = roll_d20(table, attacker, net, RollPurpose::Attack, "CEL-R4.5")?;
+    let total = die as i32 + bonus.total();
+    let dv_mods = defense(state, target);
+    let dv = 10 + dv_mods.total();
+    // A natural 20 always hits, a natural 1 always misses (CEL-A3).
+    let hit = die == 20 || (die != 1 && total >= dv);
+    let mut critical = hit && die >= w.threat && !state.p(target).immune_crit;
+    if critical && state.options.crit_confirmation {
+        let (confirm, _) = roll_d20(table, attacker, net, RollPurpose::Attack, "CEL-A3")?;
+        critical = confirm == 20 || (confirm != 1 && confirm as i32 + bonus.total() >= dv);
+    }
+    let result = if critical {
+        AttackResult::Critical
+    } else if hit {
+        AttackResult::Hit
+    } else {
+        AttackResult::Miss
+    };
+    table.emit(|| {
+        let mut name = match label {
+            Some(l) => format!("{} ({l})", w.name),
+            None => w.name.clone(),
+        };
+        if adv.count() > 0 {
+            name.push_str(&format!("; advantage: {}", adv.text()));
+        }
+        if dis.count() > 0 {
+            name.push_str(&format!("; disadvantage: {}", dis.text()));
+        }
+        if let Some(pool) = &pool {
+            name.push_str(&format!("; {pool}"));
+        }
+        Event::Attack {
+            attacker,
+            target,
+            attack: name,
+            roll: die,
+            modifiers: bonus.to_vec(),
+            total,
+            defense: "DV",
+            versus: dv,
+            defense_modifiers: dv_mods.to_vec(),
+            result,
+            rule,
+        }
+    });
+    if !hit {
+        return Ok(Outcome { result, damage: 0 });
+    }
+    let extra = degrees(total, dv);
+    if extra > 0 {
+        table.emit(|| Event::Acted {
+            who: attacker,
+            act: "scores degrees of success against",
+            on: Some(target),
+            detail: {
+                let count = i32::from(w.damage.count);
+                let rolled = if critical {
+                    count * extra
+                } else {
+                    count * (1 + extra)
+                };
+                format!(
+                    "{} over the DV: {extra} extra {} dice; rolls {rolled}d{}{}",
+                    total - dv,
+                    w.name,
+                    w.damage.sides,
+                    if critical {
+                        " beside the critical's multiplied maximum (not multiplied)"
+                    } else {
+                        ""
+                    }
+                )
+            },
+            rule: "CEL-R5.5",
+        });
+    }
+    let damage = damage(state, table, attacker, target, w, critical, extra, rule)?;
+    Ok(Outcome { result, damage })
+}
+
+/// The damage of a hit: the weapon's dice once plus once per degree of success, or on a
+/// critical the dice's maximum × the multiplier plus the degree dice rolled; then the ability
+/// bonus by wield and kind, the weapon's own bonus; at least the GM's minimum. [CEL-R5]
+#[allow(clippy::too_many_arguments)]
+pub fn damage(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    attacker: CombatantId,
+    target: CombatantId,
+    w: &Weapon,
+    critical: bool,
+    extra: i32,
+    rule: &'static str,
+) -> Result<i32, Interrupt> {
+    let dice = w.damage;
+    let (count, sides) = (i32::from(dice.count), dice.sides);
+    let rolled_count = if critical {
+        count * extra
+    } else {
+        count * (1 + extra)
+    };
+    let rolled = if rolled_count > 0 {
+        let n = rolled_count.min(i32::from(fray_core::DamageDice::MAX_COUNT)) as u16;
+        table.roll(RollRequest::new(
+            n,
+            sides,
+            Some(attacker),
+            RollPurpose::Damage,
+            "CEL-R5.5",
+        ))? as i32
+    } else {
+        0
+    };
+    let mut m = Mods::default();
+    if critical {
+        m.push(
+            "critical: maximum × multiplier",
+            "CEL-R5.6",
+            count * i32::from(sides) * w.multiplier,
+        );
+    }
+    ability_damage(state, attacker, w, &mut m);
+    m.push("weapon", "", dice.bonus);
+    let total = (rolled + m.total()).max(state.options.minimum_damage);
+    let dealt = injury::take_damage(
+        state,
+        table,
+        target,
+        Some(attacker),
+        injury::Blow {
+            roll: rolled,
+            mods: m,
+            amount: total,
+            nonlethal: w.nonlethal,
+        },
+        rule,
+    )?;
+    Ok(dealt)
+}
+
+/// The ability bonus to damage by wield and kind. [CEL-R5.1–R5.4, A15]
+pub fn ability_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut Mods) {
+    let p = state.p(attacker);
+    let (s, d, wis) = (p.m(STR), p.m(DEX), p.m(WIS));
+    match w.kind {
+        WeaponKind::Melee if w.hands == Hands::Two => {
+            m.push("1.5 × STR", "CEL-R5.1", one_and_a_half(s));
+            m.push("1.5 × DEX", "CEL-R5.1", one_and_a_half(d));
+        }
+        WeaponKind::Melee => {
+            m.push("STR", "CEL-R5.1", s);
+            m.push("DEX", "CEL-R5.1", d);
+        }
+        WeaponKind::Natural => {
+            m.push("1.5 × STR", "CEL-R5.2", one_and_a_half(s));
+            m.push("1.5 × DEX", "CEL-R5.2", one_and_a_half(d));
+        }
+        WeaponKind::Unarmed => {
+            m.push("STR", "CEL-R5.4", s);
+            if !state.options.unarmed_str_only {
+                m.push("DEX", "CEL-A15", d);
+            }
+        }
+        WeaponKind::Projectile => {
+            m.push("DEX", "CEL-R5.3", d);
+            m.push("WIS", "CEL-R5.3", wis);
+        }
+        WeaponKind::Thrown => {
+            m.push("STR", "CEL-R5.3", s);
+            m.push("DEX", "CEL-R5.3", d);
+            m.push("WIS", "CEL-R5.3", wis);
+        }
+    }
+}
+
+/// The first usable melee form of `who` (not an unarmed strike unless armed with it) that
+/// reaches `target`: the one an attack of opportunity uses. [CEL-R15]
+pub fn opportunity_form(state: &State, who: CombatantId, target: CombatantId) -> Option<usize> {
+    let (from, to) = (state.f(who).pos, state.f(target).pos);
+    let ius = state.p(who).feats.improved_unarmed;
+    state
+        .melee_forms(who)
+        .find(|(_, w)| (w.kind != WeaponKind::Unarmed || ius) && reaches(w, from, to))
+        .map(|(i, _)| i)
+}
+
+/// The special size modifier of combat maneuvers (Pathfinder's, CEL-A7).
+pub fn special_size(size: crate::content::Size) -> i32 {
+    -size.modifier()
+}
+
+/// CMB = BAB + STR + DEX + special size modifier. [CEL-R10.1]
+pub fn cmb(state: &State, who: CombatantId) -> Mods {
+    let p = state.p(who);
+    let mut m = Mods::default();
+    m.push("BAB", "CEL-R10.1", p.bab);
+    m.push("STR", "CEL-R10.1", p.m(STR));
+    m.push("DEX", "CEL-R10.1", p.m(DEX));
+    m.push("special size", "CEL-R10.1", special_size(p.size));
+    m
+}
+
+/// CMD = 10 + BAB + STR + DEX + special size modifier (CEL-A7), with the dodge bonuses of Total
+/// Defense and Fighting Defensively, no positive DEX when denied it, and +2 per leg beyond two
+/// against a trip (CEL-R10.6).
+pub fn cmd(state: &State, who: CombatantId, trip: bool) -> Mods {
+    let (p, f) = (state.p(who), state.f(who));
+    let mut m = Mods::default();
+    m.push("BAB", "CEL-A7", p.bab);
+    m.push("STR", "CEL-A7", p.m(STR));
+    let denied = (f.flat_footed && !p.feats.uncanny_dodge) || state.helpless(who);
+    if !(denied && p.m(DEX) > 0) {
+        m.push("DEX", "CEL-A7", p.m(DEX));
+    }
+    m.push("special size", "CEL-A7", special_size(p.size));
+    m.push("total defense", "CEL-R11", f.total_defense);
+    if f.defensive {
+        m.push("fighting defensively", "CEL-R14", p.bab);
+    }
+    if trip {
+        m.push("legs beyond two", "CEL-R10.6", 2 * (p.legs - 2).max(0));
+    }
+    m
+}
+
+/// A combat maneuver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Maneuver {
+    /// Trip: the target falls prone; failing by 10 or more, the attacker does. [CEL-R10.6]
+    Trip,
+    /// Bull rush: the target is pushed 5 ft, and 5 ft more per 5 over its CMD. [CEL-R10.2]
+    BullRush,
+}
+
+/// A combat maneuver check against `target`'s CMD and its effect. [CEL-R10]
+pub fn maneuver(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    attacker: CombatantId,
+    target: CombatantId,
+    kind: Maneuver,
+) -> Result<AttackResult, Interrupt> {
+    let (name, rule) = match kind {
+        Maneuver::Trip => ("trip", "CEL-R10.6"),
+        Maneuver::BullRush => ("bull rush", "CEL-R10.2"),
+    };
+    let bonus = cmb(state, attacker);
+    let defense = cmd(state, target, kind == Maneuver::Trip);
+    let mut adv = Sources::default();
+    if kind == Maneuver::BullRush && state.f(attacker).charge_target == Some(target) {
+        adv.add("charging");
+    }
+    let net = adv.count();
+    let (die, pool) = roll_d20(table, attacker, net, RollPurpose::Attack, rule)?;
+    let total = die as i32 + bonus.total();
+    let versus = 10 + defense.total();
+    let success = total >= versus;
+    let result = if success {
+        AttackResult::Hit
+    } else {
+        AttackResult::Miss
+    };
+    table.emit(|| {
+        let mut attack = name.to_string();
+        if adv.count() > 0 {
+            attack.push_str(&format!("; advantage: {}", adv.text()));
+        }
+        if let Some(pool) = &pool {
+            attack.push_str(&format!("; {pool}"));
+        }
+        Event::Attack {
+            attacker,
+            target,
+            attack,
+            roll: die,
+            modifiers: bonus.to_vec(),
+            total,
+            defense: "CMD",
+            versus,
+            defense_modifiers: defense.to_vec(),
+            result,
+            rule,
+        }
+    });
+    match kind {
+        Maneuver::Trip if success => {
+            state.fm(target).prone = true;
+            table.emit(|| Event::Condition {
+                who: target,
+                condition: "prone",
+                gained: true,
+                rule,
+            });
+        }
+        Maneuver::Trip if total <= versus - 10 => {
+            state.fm(attacker).prone = true;
+            table.emit(|| Event::Condition {
+                who: attacker,
+                condition: "prone",
+                gained: true,
+                rule,
+            });
+        }
+        Maneuver::BullRush if success => {
+            use fray_core::Board;
+            let (from, at) = (state.f(attacker).pos, state.f(target).pos);
+            if let Some(dir) = from.direction_to(at) {
+                let squares = 1 + (total - versus) / 5;
+                let to = state.push_destination(target, dir, squares as u32);
+                if to != at {
+                    state.set_square(target, to);
+                    table.emit(|| Event::Moved {
+                        who: target,
+                        from: at,
+                        to,
+                        feet: at.feet_to(to),
+                        mode: "pushed",
+                        hidden: false,
+                        rule,
+                    });
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(result)
+}
+
+/// CEL-R12 Coup de Grace: an automatic critical hit on a helpless foe (no attack roll, so no
+/// degrees); if it survives, a Fortitude save against DC 10 + the damage dealt, or it dies.
+pub fn coup_de_grace(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    attacker: CombatantId,
+    target: CombatantId,
+    form: usize,
+) -> Result<(), Interrupt> {
+    let profiles = state.profiles.clone();
+    let w = &profiles[attacker.index()].melee[form];
+    table.emit(|| Event::Acted {
+        who: attacker,
+        act: "delivers a coup de grace to",
+        on: Some(target),
+        detail: format!("{}: an automatic critical hit, no attack roll", w.name),
+        rule: "CEL-R12",
+    });
+    let dealt = damage(state, table, attacker, target, w, true, 0, "CEL-R12")?;
+    if state.f(target).dead {
+        return Ok(());
+    }
+    let dc = 10 + dealt;
+    let fort = state.p(target).fort;
+    let roll = table.roll(RollRequest::new(
+        1,
+        20,
+        Some(target),
+        RollPurpose::Check,
+        "CEL-R12",
+    ))?;
+    let total = roll as i32 + fort;
+    let saved = total >= dc;
+    table.emit(|| Event::Check {
+        who: fray_core::event::Subject::Combatant(target),
+        purpose: "coup de grace",
+        dice: "d20".into(),
+        roll,
+        modifiers: vec![fray_core::event::Modifier::new("Fort", "", fort)],
+        total,
+        against: "DC",
+        target: dc,
+        under: false,
+        success: Some(saved),
+        result: if saved { "survives" } else { "dies" }.into(),
+        rule: "CEL-R12",
+    });
+    if !saved {
+        state.fm(target).dead = true;
+        let hp = state.f(target).hp;
+        table.emit(|| Event::Status {
+            who: target,
+            status: "dead",
+            hp,
+            rule: "CEL-R12",
+        });
+    }
+    Ok(())
+}
+
+/// `modifier` re-exported for the worked examples.
+pub fn ability_modifier(score: i32) -> i32 {
+    modifier(score)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// CEL-E1: warhammer attack 27 vs DV 15: one extra die (2d8).
+    #[test]
+    fn e1_baroths_warhammer_rolls_two_dice() {
+        assert_eq!(degrees(27, 15), 1);
+        assert_eq!(degrees(15, 15), 0);
+        assert_eq!(degrees(24, 15), 0);
+        assert_eq!(degrees(35, 15), 2);
+    }
+
+    /// CEL-R4.5: |net| + 1 d20s, highest kept on advantage, lowest on disadvantage.
+    #[test]
+    fn advantage_is_kept_dice() {
+        assert_eq!(d20_pool(0), (1, None));
+        assert_eq!(d20_pool(1), (2, Some(true)));
+        assert_eq!(d20_pool(2), (3, Some(true)));
+        assert_eq!(d20_pool(-1), (2, Some(false)));
+    }
+
+    /// CEL-R5.1: 1.5 × positive modifiers, rounded down; penalties in full.
+    #[test]
+    fn two_hands_add_half_again() {
+        assert_eq!(one_and_a_half(3), 4);
+        assert_eq!(one_and_a_half(4), 6);
+        assert_eq!(one_and_a_half(-1), -1);
+    }
+}

@@ -1,0 +1,136 @@
+//! The GM's interventions (CEL-G13: "manual adjustment of any roll, DC, DV or HP — always
+//! available"): hit points (damage, or healing with its effects on the dying, CEL-R17.8, and
+//! on nonlethal damage, CEL-R20.6), prone, a combatant's square, one leaving the fight, a
+//! ruling. Taken at each round's start and before each action.
+
+use super::injury;
+use crate::state::{Band, State};
+use crate::Celesia;
+use fray_core::event::Event;
+use fray_core::intervention::Intervention;
+use fray_core::{Board, CombatantId, Interrupt, Pos, Table};
+
+const GM: &str = "GM";
+
+fn combatant(state: &State, iv: &Intervention, key: &str) -> Result<CombatantId, Interrupt> {
+    state
+        .roster
+        .find(key)
+        .ok_or_else(|| iv.refused(format!("no combatant `{key}` in this fight")))
+}
+
+/// Applies one intervention. [CEL-G13]
+pub fn intervene(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    intervention: &Intervention,
+) -> Result<(), Interrupt> {
+    let refuse = |reason: String| Err(intervention.refused(reason));
+    match intervention {
+        Intervention::Hp { who, change } => {
+            let id = combatant(state, intervention, who)?;
+            if state.f(id).absent() {
+                return refuse(format!("{} is dead or gone", state.roster.name(id)));
+            }
+            if *change < 0 {
+                injury::lose_hp(state, table, id, -change, "the GM's adjustment", GM);
+            } else {
+                let before = (state.band(id), state.knocked_out(id), state.staggered(id));
+                let (hp, max) = (state.f(id).hp, state.p(id).max_hp);
+                let healed = (hp + change).min(max.max(hp));
+                let f = state.fm(id);
+                f.hp = healed;
+                // CEL-R20.6: healing removes as much nonlethal damage; CEL-R17.8: any healing
+                // makes a dying creature stable.
+                f.nonlethal = (f.nonlethal - change).max(0);
+                if before.0 == Band::Dying {
+                    f.stable = true;
+                }
+                table.emit(|| Event::Healed {
+                    who: id,
+                    amount: healed - hp,
+                    hp: healed,
+                    rule: GM,
+                });
+                injury::settle(state, table, id, before);
+            }
+            Ok(())
+        }
+        Intervention::Condition {
+            who,
+            condition,
+            gained,
+            ..
+        } => {
+            let id = combatant(state, intervention, who)?;
+            if condition != "prone" {
+                return refuse(format!(
+                    "`{condition}` is not a condition the GM can set in Celesia yet; prone is"
+                ));
+            }
+            if state.f(id).prone == *gained {
+                return refuse(format!(
+                    "{} is {}prone already",
+                    state.roster.name(id),
+                    if *gained { "" } else { "not " }
+                ));
+            }
+            state.fm(id).prone = *gained;
+            table.emit(|| Event::Condition {
+                who: id,
+                condition: "prone",
+                gained: *gained,
+                rule: GM,
+            });
+            Ok(())
+        }
+        Intervention::Move { who, to } => {
+            let id = combatant(state, intervention, who)?;
+            if state.f(id).absent() {
+                return refuse(format!("{} is dead or gone", state.roster.name(id)));
+            }
+            let to = Pos::new(to[0], to[1]);
+            let from = state.f(id).pos;
+            if to != from && !state.square_free(to, id) {
+                return refuse(format!("the square ({}, {}) is taken", to.x, to.y));
+            }
+            state.set_square(id, to);
+            table.emit(|| Event::Moved {
+                who: id,
+                from,
+                to,
+                feet: from.feet_to(to),
+                mode: "placed by the GM",
+                hidden: false,
+                rule: GM,
+            });
+            Ok(())
+        }
+        Intervention::Remove { who, how } => {
+            let id = combatant(state, intervention, who)?;
+            if !state.up(id) {
+                return refuse(format!(
+                    "{} is not up: only a combatant still fighting can flee, surrender or be \
+                     captured",
+                    state.roster.name(id)
+                ));
+            }
+            let (standing, status) = match how.as_str() {
+                "surrendered" => (fray_core::Standing::Surrendered, "surrendered"),
+                "captured" => (fray_core::Standing::Captured, "captured"),
+                _ => (fray_core::Standing::Fled, "fled"),
+            };
+            let f = state.fm(id);
+            f.gone = Some(standing);
+            let hp = f.hp;
+            table.emit(|| Event::Status {
+                who: id,
+                status,
+                hp,
+                rule: GM,
+            });
+            Ok(())
+        }
+        Intervention::Ruling { .. } => Ok(()),
+    }
+}

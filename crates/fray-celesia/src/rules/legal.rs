@@ -1,0 +1,372 @@
+//! Option lists and the legality of every choice, each refusal naming its rule. The pending
+//! request's subject is [`State::asking`]; [`ask`] is the one way a rule puts a question.
+
+use super::movement;
+use crate::choice::Choice;
+use crate::content::WeaponKind;
+use crate::state::{reaches, Asking, State};
+use fray_core::protocol::{refuse as no, ChoiceRequest, Chooser, Illegal, Interrupt, Question};
+use fray_core::{Board, CombatantId, Direction, Table};
+
+/// Asks the question `asking` is about, offering the legal options.
+pub fn ask(
+    state: &mut State,
+    table: &mut Table<'_, crate::Celesia>,
+    asking: Asking,
+    rule: &'static str,
+) -> Result<Choice, Interrupt> {
+    state.asking = asking;
+    let (chooser, question) = match asking {
+        Asking::Action(who) | Asking::Delayed(who) => (Chooser::Combatant(who), Question::Action),
+        Asking::Opportunity { reactor, .. } => (Chooser::Combatant(reactor), Question::Reaction),
+        Asking::Injury { who, .. } => (Chooser::Combatant(who), Question::Reaction),
+        Asking::Nothing => (Chooser::Gm, Question::Ruling),
+    };
+    let choice = table.choose(state, chooser, question, rule, |out| options(state, out))?;
+    state.asking = Asking::Nothing;
+    Ok(choice)
+}
+
+/// The legal options of the pending request.
+pub fn options(state: &State, out: &mut Vec<Choice>) {
+    match state.asking {
+        Asking::Action(who) => action_options(state, who, out),
+        Asking::Delayed(_) => {
+            out.push(Choice::Rejoin);
+            out.push(Choice::Wait);
+        }
+        Asking::Opportunity { provoker, .. } => {
+            out.push(Choice::Opportunity(provoker));
+            out.push(Choice::Decline);
+        }
+        Asking::Injury { who, .. } => {
+            for i in crate::state::Injury::ALL {
+                if state.f(who).injuries.available(i) {
+                    out.push(Choice::Injury(i));
+                }
+            }
+            out.push(Choice::NoInjury);
+        }
+        Asking::Nothing => out.push(Choice::End),
+    }
+}
+
+fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
+    let mut candidates: Vec<Choice> = Vec::new();
+    let present: Vec<CombatantId> = state
+        .ids()
+        .filter(|&t| t != who && !state.f(t).absent())
+        .collect();
+    for &t in &present {
+        for (i, _) in state.melee_forms(who) {
+            candidates.push(Choice::Attack(t, i as u8));
+        }
+        candidates.push(Choice::Unarmed(t));
+        candidates.push(Choice::Shoot(t));
+        candidates.push(Choice::Trip(t));
+        candidates.push(Choice::BullRush(t));
+        for (i, _) in state.melee_forms(who) {
+            candidates.push(Choice::CoupDeGrace(t, i as u8));
+        }
+        if state.enemies(who, t) && state.up(t) {
+            candidates.push(Choice::Approach(t));
+            candidates.push(Choice::Charge(t));
+        }
+    }
+    for d in Direction::ALL {
+        candidates.push(Choice::Step(d));
+    }
+    candidates.extend([
+        Choice::TotalDefense,
+        Choice::Defensive,
+        Choice::StandUp,
+        Choice::DropProne,
+        Choice::Delay,
+        Choice::End,
+    ]);
+    out.extend(
+        candidates
+            .into_iter()
+            .filter(|c| check_action(false, state, who, c).is_ok()),
+    );
+}
+
+/// Whether `choice` answers the pending request legally.
+pub fn check(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    question: Question,
+    choice: &Choice,
+) -> Result<(), Illegal> {
+    if !crate::choice::answers(question, choice) {
+        return no(explain, "CEL-R3", || {
+            "that choice answers another kind of question".to_string()
+        });
+    }
+    match (state.asking, choice) {
+        (Asking::Action(w), _) if w == who => check_action(explain, state, who, choice),
+        (Asking::Delayed(w), Choice::Rejoin | Choice::Wait) if w == who => Ok(()),
+        (Asking::Opportunity { reactor, provoker }, Choice::Opportunity(t)) if reactor == who => {
+            Illegal::unless(*t == provoker, explain, "CEL-R15", || {
+                format!(
+                    "the attack of opportunity is on {}, who provoked it",
+                    state.roster.key(provoker)
+                )
+            })
+        }
+        (Asking::Opportunity { reactor, .. }, Choice::Decline) if reactor == who => Ok(()),
+        (Asking::Injury { who: w, .. }, Choice::Injury(i)) if w == who => Illegal::unless(
+            state.f(who).injuries.available(*i),
+            explain,
+            "CEL-R18.6",
+            || {
+                format!(
+                    "no {} can be taken any more (the table says reroll)",
+                    i.name()
+                )
+            },
+        ),
+        (Asking::Injury { who: w, .. }, Choice::NoInjury) if w == who => Ok(()),
+        _ => no(explain, "CEL-R15", || {
+            "that is not the question asked".to_string()
+        }),
+    }
+}
+
+/// Whether an action is legal for `who` now.
+pub fn check_action(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    choice: &Choice,
+) -> Result<(), Illegal> {
+    let f = state.f(who);
+    let cost = choice.acts();
+    if cost > f.acts_left {
+        return no(explain, "CEL-R3.1", || {
+            format!(
+                "it costs {cost} acts and {} are left (standard actions take 2 consecutive acts)",
+                f.acts_left
+            )
+        });
+    }
+    if cost > 1 && state.staggered(who) {
+        return no(explain, "CEL-R20.2", || {
+            "a staggered creature takes only a single simple action".to_string()
+        });
+    }
+    let target_ok = |t: CombatantId, rule: &'static str| -> Result<(), Illegal> {
+        if t == who {
+            return no(explain, rule, || {
+                "a combatant cannot target itself".to_string()
+            });
+        }
+        if state.f(t).absent() {
+            return no(explain, rule, || {
+                format!("{} is no longer in the fight", state.roster.key(t))
+            });
+        }
+        Ok(())
+    };
+    match *choice {
+        Choice::Attack(t, form) => {
+            target_ok(t, "CEL-R9")?;
+            let Some((_, w)) = state
+                .melee_forms(who)
+                .find(|(i, _)| *i == usize::from(form))
+            else {
+                return no(explain, "CEL-R9", || {
+                    format!("no usable attack form {form}")
+                });
+            };
+            if w.kind == WeaponKind::Unarmed {
+                return no(explain, "CEL-R8", || {
+                    format!("strike unarmed with `unarmed {}`", state.roster.key(t))
+                });
+            }
+            Illegal::unless(reaches(w, f.pos, state.f(t).pos), explain, "CEL-R9", || {
+                format!(
+                    "{} is out of reach of the {} ({} ft{})",
+                    state.roster.key(t),
+                    w.name,
+                    w.reach,
+                    if w.reach_only { ", not adjacent" } else { "" }
+                )
+            })
+        }
+        Choice::Unarmed(t) => {
+            target_ok(t, "CEL-R8")?;
+            Illegal::unless(f.pos.is_adjacent(state.f(t).pos), explain, "CEL-R8", || {
+                "an unarmed strike reaches adjacent foes only".to_string()
+            })
+        }
+        Choice::Shoot(t) => {
+            target_ok(t, "CEL-R7.1")?;
+            let Some(w) = state.ranged_weapon(who) else {
+                return no(explain, "CEL-R7.1", || {
+                    "no usable ranged weapon".to_string()
+                });
+            };
+            let d = f.pos.feet_to(state.f(t).pos);
+            Illegal::unless(d <= w.max_range(), explain, "CEL-R7.1", || {
+                format!("{d} ft is beyond the {} ft maximum range", w.max_range())
+            })
+        }
+        Choice::Approach(t) => {
+            target_ok(t, "CEL-R9")?;
+            if f.prone && !f.injuries.legless() {
+                return no(explain, "CEL-R9", || {
+                    "prone: stand up first (Stand Up)".to_string()
+                });
+            }
+            Illegal::unless(
+                movement::approach(state, who, t).is_some(),
+                explain,
+                "CEL-R9",
+                || "no free square nearer within its speed".to_string(),
+            )
+        }
+        Choice::MoveTo(p) => {
+            if f.prone && !f.injuries.legless() {
+                return no(explain, "CEL-R9", || {
+                    "prone: stand up first (Stand Up)".to_string()
+                });
+            }
+            let speed = state.speed_squares(who);
+            if p == f.pos || p.squares_to(f.pos) > speed {
+                return no(explain, "CEL-R9", || {
+                    format!("a move goes up to its speed, {} ft", 5 * speed)
+                });
+            }
+            Illegal::unless(state.square_free(p, who), explain, "CEL-R9", || {
+                "that square is taken".to_string()
+            })
+        }
+        Choice::Step(d) => {
+            if state.p(who).speed <= 5 || f.prone {
+                return no(explain, "CEL-R9", || {
+                    "no step with a speed of 5 ft or less, or while prone".to_string()
+                });
+            }
+            Illegal::unless(
+                state.square_free(f.pos.step(d), who),
+                explain,
+                "CEL-R9",
+                || "that square is taken".to_string(),
+            )
+        }
+        Choice::Charge(t) => {
+            target_ok(t, "CEL-R11")?;
+            if f.injuries.leg_hurt() {
+                return no(explain, "CEL-R18", || {
+                    "a foot/leg injury: cannot charge".to_string()
+                });
+            }
+            if f.prone {
+                return no(explain, "CEL-R11", || "prone: cannot charge".to_string());
+            }
+            if !state.enemies(who, t) || !state.up(t) {
+                return no(explain, "CEL-R11", || "charge a foe still up".to_string());
+            }
+            if f.pos.squares_to(state.f(t).pos) < 2 {
+                return no(explain, "CEL-R11", || {
+                    "a charge starts at least 10 ft from the foe".to_string()
+                });
+            }
+            Illegal::unless(
+                movement::charge(state, who, t).is_some(),
+                explain,
+                "CEL-R11",
+                || {
+                    "no clear straight path within twice its speed to a square from which it \
+                     can attack"
+                        .to_string()
+                },
+            )
+        }
+        Choice::Trip(t) | Choice::BullRush(t) => {
+            let rule = if matches!(choice, Choice::Trip(_)) {
+                "CEL-R10.6"
+            } else {
+                "CEL-R10.2"
+            };
+            target_ok(t, rule)?;
+            if state.p(t).size as i32 > state.p(who).size as i32 + 1 {
+                return no(explain, rule, || {
+                    "the foe is more than one size category larger".to_string()
+                });
+            }
+            if matches!(choice, Choice::Trip(_)) && state.p(t).legs == 0 {
+                return no(explain, rule, || {
+                    "a creature without legs cannot be tripped".to_string()
+                });
+            }
+            if matches!(choice, Choice::Trip(_)) && state.f(t).prone {
+                return no(explain, rule, || "already prone".to_string());
+            }
+            let reach = state
+                .melee_forms(who)
+                .any(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, f.pos, state.f(t).pos))
+                || f.pos.is_adjacent(state.f(t).pos);
+            Illegal::unless(reach, explain, rule, || {
+                "a combat maneuver needs the foe in melee reach".to_string()
+            })
+        }
+        Choice::CoupDeGrace(t, form) => {
+            target_ok(t, "CEL-R12")?;
+            if !state.helpless(t) {
+                return no(explain, "CEL-R12", || {
+                    "a coup de grace is for a helpless foe (dying or unconscious)".to_string()
+                });
+            }
+            if state.p(t).immune_crit {
+                return no(explain, "CEL-R12", || {
+                    "no coup de grace against a creature immune to critical hits".to_string()
+                });
+            }
+            Illegal::unless(
+                state.form_reaching(who, t, usize::from(form)).is_some(),
+                explain,
+                "CEL-R12",
+                || "out of reach of that weapon".to_string(),
+            )
+        }
+        Choice::TotalDefense => Ok(()),
+        Choice::Defensive => Illegal::unless(!f.acted && !f.defensive, explain, "CEL-R14", || {
+            "fighting defensively is chosen at the start of the turn".to_string()
+        }),
+        Choice::StandUp => {
+            Illegal::unless(f.prone && !f.injuries.legless(), explain, "CEL-R9", || {
+                "not prone, or no legs to stand on".to_string()
+            })
+        }
+        Choice::DropProne => {
+            Illegal::unless(!f.prone, explain, "CEL-R14", || "already prone".to_string())
+        }
+        Choice::End => Ok(()),
+        Choice::Delay => Illegal::unless(
+            !f.acted && !state.surprise_round,
+            explain,
+            "CEL-R1.7",
+            || "a turn is delayed before any action, in a regular round".to_string(),
+        ),
+        _ => no(explain, "CEL-R3", || "not an action".to_string()),
+    }
+}
+
+/// For check_choice: the request's chooser as a combatant.
+pub fn check_request(
+    state: &State,
+    request: &ChoiceRequest<'_, Choice>,
+    choice: &Choice,
+) -> Result<(), Illegal> {
+    match request.chooser {
+        Chooser::Combatant(id) => check(true, state, id, request.question, choice),
+        Chooser::Gm => {
+            Illegal::unless(request.options.contains(choice), true, request.rule, || {
+                "not among the options offered".to_string()
+            })
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! The rules of Legends of Celesia combat, one module per part of the seed.
+
+pub mod attack;
+pub mod degrees;
+pub mod injury;
+pub mod intervene;
+pub mod legal;
+pub mod movement;
+pub mod round;
+pub mod special;
+
+use fray_core::event::Modifier;
+
+/// Named modifiers of one roll, kept on the stack (the simulator allocates nothing for them);
+/// turned into the event's list only when events are kept.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Mods {
+    items: [(&'static str, &'static str, i32); 12],
+    len: usize,
+}
+
+impl Mods {
+    /// Adds a modifier (zero ones are left out; past twelve they are summed into the last).
+    pub fn push(&mut self, label: &'static str, rule: &'static str, value: i32) {
+        if value == 0 {
+            return;
+        }
+        if self.len < self.items.len() {
+            self.items[self.len] = (label, rule, value);
+            self.len += 1;
+        } else {
+            self.items[self.len - 1].2 += value;
+        }
+    }
+    /// Their sum.
+    pub fn total(&self) -> i32 {
+        self.items[..self.len].iter().map(|m| m.2).sum()
+    }
+    /// As event modifiers.
+    pub fn to_vec(&self) -> Vec<Modifier> {
+        self.items[..self.len]
+            .iter()
+            .map(|&(l, r, v)| Modifier::new(l, r, v))
+            .collect()
+    }
+}
+
+/// Reasons for advantage or disadvantage, counted once each (CEL-A5).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Sources {
+    items: [&'static str; 10],
+    len: usize,
+}
+
+impl Sources {
+    /// Adds a source once.
+    pub fn add(&mut self, name: &'static str) {
+        if !self.items[..self.len].contains(&name) && self.len < self.items.len() {
+            self.items[self.len] = name;
+            self.len += 1;
+        }
+    }
+    /// How many distinct sources.
+    pub fn count(&self) -> i32 {
+        self.len as i32
+    }
+    /// Their names, joined.
+    pub fn text(&self) -> String {
+        self.items[..self.len].join(", ")
+    }
+}

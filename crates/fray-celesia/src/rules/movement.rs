@@ -1,0 +1,109 @@
+//! Where a move, a step or a charge ends (CEL-R9 Move and Step, CEL-R11 Charge). Ties between
+//! equally good squares are broken in the mover's own frame (distance, then straightness, then
+//! north before south, then the less forward square), never by file order.
+
+use crate::state::{reaches, State};
+use fray_core::{Board, CombatantId, Pos};
+
+/// A ranking of squares: distance, straightness, the mover's frame.
+type Key = (i32, i64, (i32, i32));
+
+/// Squared straight-line distance, for straightness tie-breaks.
+fn euclid(a: Pos, b: Pos) -> i64 {
+    let (dx, dy) = (i64::from(a.x - b.x), i64::from(a.y - b.y));
+    dx * dx + dy * dy
+}
+
+/// A tie-break key in the mover's frame: north first (mirror matches are east–west), then the
+/// square less far forward toward `toward`.
+fn frame(from: Pos, toward: Pos, p: Pos) -> (i32, i32) {
+    let forward = (p.x - from.x) * (toward.x - from.x).signum();
+    (p.y - from.y, forward)
+}
+
+/// Free squares from which a melee form of `who` reaches `target`, within `max` squares of
+/// `who`'s square (ordered: nearest to the mover first).
+fn strike_squares(state: &State, who: CombatantId, target: CombatantId, max: i32) -> Vec<Pos> {
+    let from = state.f(who).pos;
+    let at = state.f(target).pos;
+    let reach = state
+        .melee_forms(who)
+        .map(|(_, w)| w.reach / fray_core::grid::SQUARE_FT)
+        .max()
+        .unwrap_or(1)
+        .clamp(1, 6);
+    let mut out: Vec<(i32, i64, (i32, i32), Pos)> = Vec::new();
+    for dx in -reach..=reach {
+        for dy in -reach..=reach {
+            let p = Pos::new(at.x + dx, at.y + dy);
+            if p == at || p.squares_to(from) > max {
+                continue;
+            }
+            if p != from && !state.square_free(p, who) {
+                continue;
+            }
+            if !state.melee_forms(who).any(|(_, w)| reaches(w, p, at)) {
+                continue;
+            }
+            out.push((p.squares_to(from), euclid(p, from), frame(from, at, p), p));
+        }
+    }
+    out.sort();
+    out.into_iter().map(|(_, _, _, p)| p).collect()
+}
+
+/// Where a Move toward `target` ends: the nearest square within speed from which `who` can
+/// strike it, else the free square within speed nearest to it. `None` if no square is better
+/// than where it stands. [CEL-R9 Move]
+pub fn approach(state: &State, who: CombatantId, target: CombatantId) -> Option<Pos> {
+    let from = state.f(who).pos;
+    let at = state.f(target).pos;
+    let speed = state.speed_squares(who);
+    if let Some(p) = strike_squares(state, who, target, speed).into_iter().next() {
+        return (p != from).then_some(p);
+    }
+    let now = from.squares_to(at);
+    for ring in (1..=speed).rev() {
+        let mut best: Option<(Key, Pos)> = None;
+        for k in -ring..=ring {
+            for p in [
+                Pos::new(from.x + k, from.y - ring),
+                Pos::new(from.x + k, from.y + ring),
+                Pos::new(from.x - ring, from.y + k),
+                Pos::new(from.x + ring, from.y + k),
+            ] {
+                if !state.square_free(p, who) {
+                    continue;
+                }
+                let key = (p.squares_to(at), euclid(p, at), frame(from, at, p));
+                if key.0 < now && best.is_none_or(|(b, _)| key < b) {
+                    best = Some((key, p));
+                }
+            }
+        }
+        if let Some((_, p)) = best {
+            return Some(p);
+        }
+    }
+    None
+}
+
+/// Is the straight line from `from` to `to` free of others' squares (the end excluded)?
+pub fn clear_line(state: &State, who: CombatantId, from: Pos, to: Pos) -> bool {
+    let steps = from.squares_to(to);
+    (1..steps).all(|i| state.square_free(from.point_on_line(to, i), who))
+}
+
+/// Where a charge at `target` ends: the closest square within twice speed from which `who` can
+/// strike it, along a clear straight line; `None` if there is none or the foe is nearer than
+/// 10 ft. [CEL-R11 Charge]
+pub fn charge(state: &State, who: CombatantId, target: CombatantId) -> Option<Pos> {
+    let from = state.f(who).pos;
+    if from.squares_to(state.f(target).pos) < 2 {
+        return None;
+    }
+    let max = 2 * state.speed_squares(who);
+    strike_squares(state, who, target, max)
+        .into_iter()
+        .find(|&p| p != from && clear_line(state, who, from, p))
+}

@@ -1,0 +1,738 @@
+//! The round: initiative once for the encounter (CEL-R1), the surprise round (CEL-R2), and each
+//! combatant's turn in the fixed order — start-of-turn effects, the act budget (CEL-R3.2,
+//! R1.4, R1.5, R17.2, R20.2), one action asked per choice while acts remain (CEL-R3, R9–R14),
+//! provocation answered before the action (CEL-R3.12, R15), and the reaction gained at the end
+//! of the turn (CEL-R3.3).
+
+use super::attack::{self, Form};
+use super::{injury, legal, movement};
+use crate::choice::Choice;
+use crate::state::{Asking, Band, State};
+use crate::Celesia;
+use fray_core::event::Event;
+use fray_core::protocol::{Interrupt, RollPurpose, RollRequest};
+use fray_core::ruleset::Outcome;
+use fray_core::{Board, CombatantId, Ruleset, Table};
+
+/// CEL-R1.1–R1.3: every combatant rolls initiative once (d20 + DEX + other modifiers); the
+/// order is fixed from the highest total down, ties broken by the higher total modifier, then
+/// by roll-offs among the tied (repeated until resolved).
+pub fn initiative(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
+    let ids: Vec<CombatantId> = state.ids().collect();
+    for &who in &ids {
+        let roll = table.roll(RollRequest::new(
+            1,
+            20,
+            Some(who),
+            RollPurpose::Initiative,
+            "CEL-R1.1",
+        ))?;
+        let total = roll as i32 + state.p(who).initiative_modifier();
+        let f = state.fm(who);
+        f.initiative = total;
+        f.initiative_die = roll;
+        table.emit(|| Event::Initiative {
+            who,
+            roll,
+            total,
+            rule: "CEL-R1.1",
+        });
+    }
+    let key = |s: &State, id: CombatantId| (s.f(id).initiative, s.p(id).initiative_modifier());
+    let mut order = ids;
+    order.sort_by(|a, b| key(state, *b).cmp(&key(state, *a)).then(a.cmp(b)));
+    // Roll-offs among combatants tied on total and modifier (CEL-R1.3), until each is placed.
+    let mut start = 0;
+    while start < order.len() {
+        let mut end = start + 1;
+        while end < order.len() && key(state, order[end]) == key(state, order[start]) {
+            end += 1;
+        }
+        if end - start > 1 {
+            roll_off(table, &mut order[start..end])?;
+        }
+        start = end;
+    }
+    state.order = order;
+    let groups: Vec<Vec<CombatantId>> = state.order.iter().map(|&c| vec![c]).collect();
+    table.emit(|| Event::Order { groups });
+    Ok(())
+}
+
+/// Tied combatants roll d20s against each other until every one has its place. [CEL-R1.3]
+fn roll_off(table: &mut Table<'_, Celesia>, tied: &mut [CombatantId]) -> Result<(), Interrupt> {
+    let mut rolls: Vec<(u32, CombatantId)> = Vec::with_capacity(tied.len());
+    for &who in tied.iter() {
+        let roll = table.roll(RollRequest::new(
+            1,
+            20,
+            Some(who),
+            RollPurpose::Initiative,
+            "CEL-R1.3",
+        ))?;
+        table.emit(|| Event::Initiative {
+            who,
+            roll,
+            total: roll as i32,
+            rule: "CEL-R1.3",
+        });
+        rolls.push((roll, who));
+    }
+    rolls.sort_by_key(|r| std::cmp::Reverse(r.0));
+    let mut i = 0;
+    while i < rolls.len() {
+        let mut j = i + 1;
+        while j < rolls.len() && rolls[j].0 == rolls[i].0 {
+            j += 1;
+        }
+        if j - i > 1 {
+            let mut again: Vec<CombatantId> = rolls[i..j].iter().map(|r| r.1).collect();
+            again.sort();
+            roll_off(table, &mut again)?;
+            for (k, who) in again.into_iter().enumerate() {
+                rolls[i + k].1 = who;
+            }
+        }
+        i = j;
+    }
+    for (slot, (_, who)) in tied.iter_mut().zip(rolls) {
+        *slot = who;
+    }
+    Ok(())
+}
+
+/// Before round 1: initiative, then the surprise round if some but not all are aware.
+/// [CEL-R1, CEL-R2]
+pub fn begin(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
+    state.round = 0;
+    initiative(state, table)?;
+    let aware = state.fighters.iter().filter(|f| f.aware).count();
+    if aware == 0 || aware == state.fighters.len() {
+        return Ok(());
+    }
+    surprise_round(state, table)
+}
+
+/// CEL-R2.2–R2.4: the aware act in initiative order with up to 2 acts; the unaware get no
+/// turn; when the round is over each aware combatant gains its reaction(s) (CEL-R3.11, A36).
+fn surprise_round(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
+    state.surprise_round = true;
+    for who in state.ids().collect::<Vec<_>>() {
+        if !state.f(who).aware {
+            table.emit(|| Event::Condition {
+                who,
+                condition: "surprised",
+                gained: true,
+                rule: "CEL-R2.1",
+            });
+        }
+    }
+    let order = state.order.clone();
+    for who in order {
+        if Celesia::outcome(state) != Outcome::Ongoing {
+            break;
+        }
+        if state.f(who).aware {
+            turn(state, table, who)?;
+        }
+    }
+    state.surprise_round = false;
+    for who in state.ids().collect::<Vec<_>>() {
+        if state.f(who).aware && state.up(who) {
+            let n = state.p(who).reactions_per_round();
+            state.fm(who).reactions = n;
+        }
+        if !state.f(who).aware {
+            table.emit(|| Event::Condition {
+                who,
+                condition: "surprised",
+                gained: false,
+                rule: "CEL-R2.2",
+            });
+        }
+    }
+    Ok(())
+}
+
+/// One regular round: each combatant's turn in the fixed order. [CEL-R1.2]
+pub fn play_round(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
+    state.round = table.round();
+    let order = state.order.clone();
+    for who in order {
+        if Celesia::outcome(state) != Outcome::Ongoing {
+            break;
+        }
+        if state.f(who).delaying {
+            // Its turn comes up again while it still delays: the delayed turn is lost, and a
+            // new one begins (it may delay again).
+            state.fm(who).delaying = false;
+            table.emit(|| Event::Forgone {
+                who,
+                what: "delayed turn",
+                on: None,
+                reason: "its turn came up again".into(),
+                rule: "CEL-R1.7",
+            });
+        }
+        turn(state, table, who)?;
+        rejoin(state, table, who)?;
+    }
+    Ok(())
+}
+
+/// CEL-R1.7: at the end of any other combatant's turn, each delaying combatant (in initiative
+/// order) may end its delay: it takes its turn now, and its place in the order becomes the one
+/// directly after the combatant that just acted.
+fn rejoin(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    last: CombatantId,
+) -> Result<(), Interrupt> {
+    if !state.fighters.iter().any(|f| f.delaying) {
+        return Ok(());
+    }
+    let mut after = last;
+    for who in state.order.clone() {
+        if who == last || !state.f(who).delaying {
+            continue;
+        }
+        if Celesia::outcome(state) != Outcome::Ongoing {
+            break;
+        }
+        if !state.up(who) {
+            // CEL-R1.8: an unconscious or dying combatant cannot change its initiative count.
+            state.fm(who).delaying = false;
+            continue;
+        }
+        let choice = legal::ask(state, table, Asking::Delayed(who), "CEL-R1.7")?;
+        if choice != Choice::Rejoin {
+            continue;
+        }
+        state.fm(who).delaying = false;
+        state.order.retain(|&c| c != who);
+        let slot = state
+            .order
+            .iter()
+            .position(|&c| c == after)
+            .map_or(state.order.len(), |i| i + 1);
+        state.order.insert(slot, who);
+        table.emit(|| Event::Acted {
+            who,
+            act: "ends its delay after",
+            on: Some(after),
+            detail: "its place in the order is now after this combatant".into(),
+            rule: "CEL-R1.7",
+        });
+        table.emit(|| Event::TurnStarted { who });
+        actions(state, table, who)?;
+        end_of_turn(state, table, who);
+        after = who;
+    }
+    Ok(())
+}
+
+/// The acts of this turn: 3 (2 in the surprise round); +1 on the first regular turn after a
+/// natural 20 on initiative, −1 after a natural 1 (CEL-A29, A40); −1 while disabled; a
+/// staggered creature has one. [CEL-R3.2, R1.4, R1.5, R17.2, R20.2]
+pub fn budget(state: &State, who: CombatantId) -> (i32, Vec<&'static str>) {
+    let f = state.f(who);
+    let mut why = Vec::new();
+    if state.surprise_round {
+        why.push("surprise round (CEL-R2.3)");
+        return (2, why);
+    }
+    let mut acts = 3;
+    if f.turns == 1 && f.initiative_die == 20 {
+        acts += 1;
+        why.push("+1 natural 20 on initiative (CEL-R1.4)");
+    }
+    if f.turns == 1 && f.initiative_die == 1 {
+        acts -= 1;
+        why.push("-1 natural 1 on initiative (CEL-R1.5)");
+    }
+    if state.band(who) == Band::Disabled {
+        acts -= 1;
+        why.push("-1 disabled (CEL-R17.2)");
+    }
+    if state.staggered(who) && acts > 1 {
+        acts = 1;
+        why.push("staggered: one simple action (CEL-R20.2)");
+    }
+    (acts.max(0), why)
+}
+
+/// The start of `who`'s turn: reactions lost, "until the start of your next turn" effects
+/// ended, flat-footed ended, bleeding, the stabilization save. Returns whether it can act.
+fn start_of_turn(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+) -> Result<bool, Interrupt> {
+    let surprise = state.surprise_round;
+    let f = state.fm(who);
+    // CEL-R3.3: unused reactions are lost at the start of one's turn.
+    f.reactions = 0;
+    f.attacks_this_turn = 0;
+    f.acted = false;
+    let (charged, total_defense, defensive) = (f.charged, f.total_defense, f.defensive);
+    f.charged = false;
+    f.total_defense = 0;
+    f.defensive = false;
+    if !surprise {
+        f.turns += 1;
+    }
+    let ends_flat_footed = !surprise || !state.options.flatfooted_until_regular_turn;
+    let was_flat = state.f(who).flat_footed;
+    if ends_flat_footed && was_flat {
+        state.fm(who).flat_footed = false;
+        table.emit(|| Event::Condition {
+            who,
+            condition: "flat-footed",
+            gained: false,
+            rule: "CEL-R2.5",
+        });
+    }
+    for (on, condition, rule) in [
+        (charged, "open after charging", "CEL-R11"),
+        (total_defense > 0, "in total defense", "CEL-R11"),
+        (defensive, "fighting defensively", "CEL-R14"),
+    ] {
+        if on {
+            table.emit(|| Event::Condition {
+                who,
+                condition,
+                gained: false,
+                rule,
+            });
+        }
+    }
+    // Bleeding at the start of its turn (CEL-G12 default).
+    let bleed = state.f(who).bleed;
+    if bleed > 0 && !state.f(who).dead {
+        injury::lose_hp(state, table, who, bleed, "bleed", "CEL-R18");
+    }
+    match state.band(who) {
+        Band::Dead => return Ok(false),
+        Band::Dying => {
+            injury::stabilize(state, table, who)?;
+            let reason = if state.f(who).dead {
+                "dead"
+            } else {
+                "dying and unconscious"
+            };
+            table.emit(|| Event::Skipped {
+                who,
+                reason,
+                rule: "CEL-R17.4",
+            });
+            return Ok(false);
+        }
+        _ => {}
+    }
+    if state.knocked_out(who) {
+        table.emit(|| Event::Skipped {
+            who,
+            reason: "unconscious from nonlethal damage",
+            rule: "CEL-R20.3",
+        });
+        return Ok(false);
+    }
+    if state.f(who).injuries.head >= 5 {
+        // CEL-R18: five head injuries: a 50% chance of being dazed for the turn.
+        let roll = table.roll(RollRequest::new(
+            1,
+            100,
+            Some(who),
+            RollPurpose::Other,
+            "CEL-R18",
+        ))?;
+        if roll <= 50 {
+            table.emit(|| Event::Skipped {
+                who,
+                reason: "dazed (head injuries)",
+                rule: "CEL-R18",
+            });
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// One turn of `who`. [CEL-R3]
+pub fn turn(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+) -> Result<(), Interrupt> {
+    if state.f(who).absent() {
+        return Ok(());
+    }
+    table.emit(|| Event::TurnStarted { who });
+    if start_of_turn(state, table, who)? {
+        actions(state, table, who)?;
+    }
+    if state.f(who).delaying {
+        table.emit(|| Event::TurnEnded { who });
+        return Ok(());
+    }
+    end_of_turn(state, table, who);
+    Ok(())
+}
+
+/// The act budget and the actions of a turn, asked one by one while acts remain.
+fn actions(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+) -> Result<(), Interrupt> {
+    let (acts, why) = budget(state, who);
+    state.fm(who).acts_left = acts;
+    table.emit(|| Event::Acted {
+        who,
+        act: "has acts",
+        on: None,
+        detail: if why.is_empty() {
+            format!("{acts} acts")
+        } else {
+            format!("{acts} acts: {}", why.join(", "))
+        },
+        rule: "CEL-R3.2",
+    });
+    while state.f(who).acts_left > 0 && state.up(who) {
+        table.intervention_point(state)?;
+        if Celesia::outcome(state) != Outcome::Ongoing || !state.up(who) {
+            break;
+        }
+        let choice = legal::ask(state, table, Asking::Action(who), "CEL-R3")?;
+        if choice == Choice::End {
+            let left = state.f(who).acts_left;
+            table.emit(|| Event::Forgone {
+                who,
+                what: "acts",
+                on: None,
+                reason: format!("ends its turn with {left} left"),
+                rule: "CEL-R3.2",
+            });
+            break;
+        }
+        if choice == Choice::Delay {
+            // CEL-R1.7, A43: the turn has begun (its reaction is lost); no new one until the
+            // delayed turn is done.
+            let f = state.fm(who);
+            f.delaying = true;
+            f.acts_left = 0;
+            table.emit(|| Event::Acted {
+                who,
+                act: "delays its turn",
+                on: None,
+                detail: String::new(),
+                rule: "CEL-R1.7",
+            });
+            break;
+        }
+        perform(state, table, who, choice)?;
+    }
+    Ok(())
+}
+
+/// End of turn: the charge's advantage ends; a reaction until the start of the next turn (in
+/// the surprise round, when that round is over). [CEL-R11, R3.3, R3.11]
+fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId) {
+    let f = state.fm(who);
+    f.charge_target = None;
+    f.acts_left = 0;
+    if !state.surprise_round && state.up(who) {
+        let n = state.p(who).reactions_per_round();
+        state.fm(who).reactions = n;
+    }
+    table.emit(|| Event::TurnEnded { who });
+}
+
+/// Every enemy threatening `actor` when its Provoke action starts, in initiative order, may
+/// spend a reaction on an attack of opportunity, resolved before the action; `only` limits it
+/// to one foe (an unarmed strike provokes only its armed target). Returns whether the actor can
+/// still act. [CEL-R3.5, R3.12, R8.1, R15, A37]
+pub fn provoke(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    actor: CombatantId,
+    only: Option<CombatantId>,
+) -> Result<bool, Interrupt> {
+    let near = state
+        .occupancy
+        .within(state.f(actor).pos, state.reach_squares, |o| {
+            o != actor && state.enemies(o, actor)
+        });
+    if near.is_empty() {
+        return Ok(true);
+    }
+    let order = state.order.clone();
+    let reactors: Vec<CombatantId> = order
+        .into_iter()
+        .filter(|&o| near.as_slice().contains(&o) && only.is_none_or(|t| t == o))
+        .filter(|&o| {
+            let able = can_take_opportunity(state, o, actor);
+            if !able && table.events_enabled() && state.threatens(o, actor) {
+                if let Some(reason) = no_opportunity(state, o) {
+                    table.emit(|| Event::Forgone {
+                        who: o,
+                        what: "attack of opportunity",
+                        on: Some(actor),
+                        reason: reason.0.into(),
+                        rule: reason.1,
+                    });
+                }
+            }
+            able
+        })
+        .collect();
+    for reactor in reactors {
+        if !state.up(actor) {
+            break;
+        }
+        if !can_take_opportunity(state, reactor, actor) {
+            continue;
+        }
+        let choice = legal::ask(
+            state,
+            table,
+            Asking::Opportunity {
+                reactor,
+                provoker: actor,
+            },
+            "CEL-R15",
+        )?;
+        if choice != Choice::Opportunity(actor) {
+            table.emit(|| Event::Forgone {
+                who: reactor,
+                what: "attack of opportunity",
+                on: Some(actor),
+                reason: "declined".into(),
+                rule: "CEL-R15",
+            });
+            continue;
+        }
+        state.fm(reactor).reactions -= 1;
+        if let Some(form) = attack::opportunity_form(state, reactor, actor) {
+            attack::attack(
+                state,
+                table,
+                reactor,
+                actor,
+                Form::Melee(form),
+                Some("attack of opportunity"),
+                "CEL-R15",
+            )?;
+        }
+        injury::strain(state, table, reactor, 1);
+    }
+    Ok(state.up(actor))
+}
+
+/// May `reactor` make an attack of opportunity on `actor` now? A reaction left, threatening,
+/// not flat-footed (unless Combat Reflexes or uncanny dodge), not in total defense.
+/// [CEL-R15, R2.5, R11]
+pub fn can_take_opportunity(state: &State, reactor: CombatantId, actor: CombatantId) -> bool {
+    let f = state.f(reactor);
+    let feats = state.p(reactor).feats;
+    f.reactions > 0
+        && (!f.flat_footed || feats.combat_reflexes || feats.uncanny_dodge)
+        && f.total_defense == 0
+        && state.threatens(reactor, actor)
+}
+
+/// Why a threatening foe gets no attack of opportunity, if it is one the log should tell.
+fn no_opportunity(state: &State, reactor: CombatantId) -> Option<(&'static str, &'static str)> {
+    let f = state.f(reactor);
+    let feats = state.p(reactor).feats;
+    if f.reactions <= 0 {
+        (state.f(reactor).turns > 0 || f.aware).then_some((
+            "no reaction left (one comes at the end of its turn)",
+            "CEL-R3.11",
+        ))
+    } else if f.flat_footed && !feats.combat_reflexes && !feats.uncanny_dodge {
+        Some(("flat-footed, without Combat Reflexes", "CEL-R2.5"))
+    } else if f.total_defense > 0 {
+        Some(("in total defense", "CEL-R11"))
+    } else {
+        None
+    }
+}
+
+/// Performs one action, paying its acts. [CEL-R9–R14]
+pub fn perform(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    choice: Choice,
+) -> Result<(), Interrupt> {
+    let cost = choice.acts();
+    {
+        let f = state.fm(who);
+        f.acts_left -= cost;
+        f.acted = true;
+    }
+    match choice {
+        Choice::Attack(t, form) => {
+            attack::attack(
+                state,
+                table,
+                who,
+                t,
+                Form::Melee(usize::from(form)),
+                None,
+                "CEL-R9",
+            )?;
+        }
+        Choice::Shoot(t) => {
+            let able = !state.options.ranged_attack_provokes || provoke(state, table, who, None)?;
+            if able {
+                attack::attack(state, table, who, t, Form::Ranged, None, "CEL-R7")?;
+            }
+        }
+        Choice::Unarmed(t) => {
+            // CEL-R8.1: provokes only from the foe attacked, and only if it is armed.
+            let armed = state.p(t).armed();
+            let able = !armed || provoke(state, table, who, Some(t))?;
+            if able {
+                let form = state
+                    .p(who)
+                    .melee
+                    .iter()
+                    .position(|w| w.kind == crate::content::WeaponKind::Unarmed);
+                if let Some(form) = form {
+                    attack::attack(state, table, who, t, Form::Melee(form), None, "CEL-R8")?;
+                }
+            }
+        }
+        Choice::Approach(t) => {
+            let able = provoke(state, table, who, None)?;
+            if able {
+                if let Some(to) = movement::approach(state, who, t) {
+                    move_to(state, table, who, to, "move", "CEL-R9");
+                }
+            }
+        }
+        Choice::MoveTo(to) => {
+            let able = provoke(state, table, who, None)?;
+            if able && state.square_free(to, who) {
+                move_to(state, table, who, to, "move", "CEL-R9");
+            }
+        }
+        Choice::Step(d) => {
+            let to = state.f(who).pos.step(d);
+            move_to(state, table, who, to, "step", "CEL-R9");
+        }
+        Choice::Charge(t) => {
+            let able = provoke(state, table, who, None)?;
+            if able {
+                if let Some(to) = movement::charge(state, who, t) {
+                    move_to(state, table, who, to, "charge", "CEL-R11");
+                    let f = state.fm(who);
+                    f.charged = true;
+                    f.charge_target = Some(t);
+                    table.emit(|| Event::Condition {
+                        who,
+                        condition: "open after charging",
+                        gained: true,
+                        rule: "CEL-R11",
+                    });
+                } else {
+                    table.emit(|| Event::Forgone {
+                        who,
+                        what: "charge",
+                        on: Some(t),
+                        reason: "the path is no longer clear".into(),
+                        rule: "CEL-R11",
+                    });
+                }
+            }
+        }
+        Choice::Trip(t) => {
+            attack::maneuver(state, table, who, t, attack::Maneuver::Trip)?;
+        }
+        Choice::BullRush(t) => {
+            attack::maneuver(state, table, who, t, attack::Maneuver::BullRush)?;
+        }
+        Choice::CoupDeGrace(t, form) => {
+            let able = provoke(state, table, who, None)?;
+            if able && state.form_reaching(who, t, usize::from(form)).is_some() {
+                attack::coup_de_grace(state, table, who, t, usize::from(form))?;
+            }
+        }
+        Choice::TotalDefense => {
+            let bonus = super::special::total_defense(state.p(who).bab);
+            state.fm(who).total_defense = bonus;
+            table.emit(|| Event::Acted {
+                who,
+                act: "takes total defense",
+                on: None,
+                detail: format!(
+                    "+{bonus} DV until the start of its next turn; no attacks of opportunity"
+                ),
+                rule: "CEL-R11",
+            });
+        }
+        Choice::Defensive => {
+            state.fm(who).defensive = true;
+            let bab = state.p(who).bab;
+            table.emit(|| Event::Acted {
+                who,
+                act: "fights defensively",
+                on: None,
+                detail: format!(
+                    "+{bab} DV until the start of its next turn; disadvantage on its attack rolls"
+                ),
+                rule: "CEL-R14",
+            });
+        }
+        Choice::StandUp => {
+            let able = provoke(state, table, who, None)?;
+            if able {
+                state.fm(who).prone = false;
+                table.emit(|| Event::Condition {
+                    who,
+                    condition: "prone",
+                    gained: false,
+                    rule: "CEL-R9",
+                });
+            }
+        }
+        Choice::DropProne => {
+            state.fm(who).prone = true;
+            table.emit(|| Event::Condition {
+                who,
+                condition: "prone",
+                gained: true,
+                rule: "CEL-R14",
+            });
+        }
+        _ => {}
+    }
+    injury::strain(state, table, who, cost);
+    Ok(())
+}
+
+fn move_to(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    to: fray_core::Pos,
+    mode: &'static str,
+    rule: &'static str,
+) {
+    let from = state.f(who).pos;
+    if from == to || !state.up(who) {
+        return;
+    }
+    state.set_square(who, to);
+    table.emit(|| Event::Moved {
+        who,
+        from,
+        to,
+        feet: from.feet_to(to),
+        mode,
+        hidden: false,
+        rule,
+    });
+}

@@ -1,0 +1,70 @@
+//! The scaling steps of the special attacks (CEL-R16) and Total Defense's bonus (CEL-R11), as
+//! pure functions. Total Defense is an action in fights; the special attacks are not offered yet
+//! (see docs/celesia.md); these decide the worked examples CEL-E15 and CEL-E16.
+
+/// CEL-R16: the step `k = 1 + floor(BAB / 4)` of Combat Expertise, Deadly Aim, Power Attack,
+/// Precision Strike, Reckless Aim and Reckless Offense.
+pub fn scaling_step(bab: i32) -> i32 {
+    1 + bab.max(0) / 4
+}
+
+/// CEL-R16: Martial Power's step: 1 below BAB 3, else `2 + floor((BAB − 3) / 2)`.
+pub fn martial_step(bab: i32) -> i32 {
+    if bab < 3 {
+        1
+    } else {
+        2 + (bab - 3) / 2
+    }
+}
+
+/// CEL-R16.6: Power Attack: (attack penalty, damage bonus); ×1.5 two-handed, ×0.5 off-hand.
+pub fn power_attack(bab: i32, two_handed: bool, off_hand: bool) -> (i32, i32) {
+    let k = scaling_step(bab);
+    let damage = if two_handed {
+        3 * k
+    } else if off_hand {
+        k
+    } else {
+        2 * k
+    };
+    (-k, damage)
+}
+
+/// CEL-R16.5: Martial Power: (attack penalty, temporary hit points); ×1.5 with a shield.
+pub fn martial_power(bab: i32, shield: bool) -> (i32, i32) {
+    let m = martial_step(bab);
+    (-m, if shield { 3 * m } else { 2 * m })
+}
+
+/// CEL-R11 Total Defense: +5 + floor(BAB / 2) DV.
+pub fn total_defense(bab: i32) -> i32 {
+    5 + bab.max(0) / 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_follow_the_spec_tables() {
+        let k: Vec<i32> = [0, 1, 3, 4, 7, 8, 11, 12, 16, 20]
+            .map(scaling_step)
+            .to_vec();
+        assert_eq!(k, vec![1, 1, 1, 2, 2, 3, 3, 4, 5, 6]);
+        let m: Vec<i32> = [0, 2, 3, 4, 5, 6, 7, 8, 19, 20].map(martial_step).to_vec();
+        assert_eq!(m, vec![1, 1, 2, 2, 3, 3, 4, 4, 10, 10]);
+    }
+
+    /// CEL-E15: BAB +8 greatsword Power Attack −3/+9; Martial Power with a shield −4/12 temp HP.
+    #[test]
+    fn e15_special_attack_scaling() {
+        assert_eq!(power_attack(8, true, false), (-3, 9));
+        assert_eq!(martial_power(8, true), (-4, 12));
+    }
+
+    /// CEL-E16: BAB +7: Total Defense +8 DV.
+    #[test]
+    fn e16_total_defense() {
+        assert_eq!(total_defense(7), 8);
+    }
+}

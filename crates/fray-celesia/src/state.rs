@@ -1,0 +1,800 @@
+//! The state of a Legends of Celesia fight: each combatant's fixed [`Profile`] (scores, BAB,
+//! DV parts, attack forms, feats) and its changing [`Fighter`] record (hit points, nonlethal
+//! damage, initiative, acts and reactions left, flat-footed, conditions, crippling injuries), the
+//! fixed initiative order, the GM's [`Options`], and what the pending request is about.
+
+use crate::content::{Feats, Hands, Size, Weapon, WeaponKind};
+use fray_core::{CombatantId, Occupancy, Pos, Roster, SideId, Standing};
+use std::sync::Arc;
+
+/// `floor((score − 10) / 2)`, the d20 ability modifier (CEL-A30).
+pub fn modifier(score: i32) -> i32 {
+    (score - 10).div_euclid(2)
+}
+
+/// `max(0, modifier)`: a "bonus" where only a positive value counts (spec §0).
+pub fn bonus(score: i32) -> i32 {
+    modifier(score).max(0)
+}
+
+/// Index of each ability in `scores`.
+pub const STR: usize = 0;
+/// DEX.
+pub const DEX: usize = 1;
+/// CON.
+pub const CON: usize = 2;
+/// INT.
+pub const INT: usize = 3;
+/// WIS.
+pub const WIS: usize = 4;
+
+/// What does not change during a fight.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Profile {
+    /// Character level or creature's level (0 for creatures).
+    pub level: i32,
+    /// Base attack bonus. [CEL-R4.3]
+    pub bab: i32,
+    /// Ability scores STR, DEX, CON, INT, WIS, CHA.
+    pub scores: [i32; 6],
+    /// Size.
+    pub size: Size,
+    /// Maximum hit points.
+    pub max_hp: i32,
+    /// DV bonuses besides DEX and size (armour, shield, natural armour).
+    pub dv_bonus: i32,
+    /// Highest DEX bonus to DV (armour).
+    pub max_dex: i32,
+    /// Speed in feet.
+    pub speed: i32,
+    /// Fortitude save bonus (base save + CON modifier).
+    pub fort: i32,
+    /// Melee attack forms, the wielded weapon first.
+    pub melee: Vec<Weapon>,
+    /// A ranged weapon.
+    pub ranged: Option<Weapon>,
+    /// Feats and features.
+    pub feats: Feats,
+    /// Immune to critical hits.
+    pub immune_crit: bool,
+    /// Legs, arms, eyes (crippling injuries).
+    pub legs: i32,
+    /// Arms.
+    pub arms: i32,
+}
+
+impl Profile {
+    /// The modifier of ability `ix`.
+    pub fn m(&self, ix: usize) -> i32 {
+        modifier(self.scores[ix])
+    }
+    /// CON score (the dying thresholds, CEL-R17).
+    pub fn con(&self) -> i32 {
+        self.scores[CON]
+    }
+    /// Total initiative modifier: DEX + Improved Initiative. [CEL-R1.1]
+    pub fn initiative_modifier(&self) -> i32 {
+        self.m(DEX) + if self.feats.improved_initiative { 4 } else { 0 }
+    }
+    /// Armed: a weapon or natural attack, or Improved Unarmed Strike. [CEL-R8.2, R8.3]
+    pub fn armed(&self) -> bool {
+        self.feats.improved_unarmed || self.melee.iter().any(|w| w.kind != WeaponKind::Unarmed)
+    }
+    /// Reactions gained at the end of a turn: 1, + bonus(DEX) with Combat Reflexes. [CEL-R3.3]
+    pub fn reactions_per_round(&self) -> i32 {
+        1 + if self.feats.combat_reflexes {
+            bonus(self.scores[DEX])
+        } else {
+            0
+        }
+    }
+    /// Longest melee reach in squares.
+    pub fn reach_squares(&self) -> i32 {
+        self.melee
+            .iter()
+            .map(|w| w.reach / fray_core::grid::SQUARE_FT)
+            .max()
+            .unwrap_or(1)
+            .max(1)
+    }
+}
+
+/// A body part that crippling injuries disable and then sever. [CEL-R18]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Part {
+    /// How many the creature has.
+    pub total: u8,
+    /// Injured (not severed).
+    pub injured: u8,
+    /// Severed or destroyed.
+    pub severed: u8,
+}
+
+impl Part {
+    /// A part of which the creature has `total`.
+    pub fn of(total: i32) -> Part {
+        Part {
+            total: total.clamp(0, 40) as u8,
+            injured: 0,
+            severed: 0,
+        }
+    }
+    /// Lost the use of (injured or severed).
+    pub fn lost(&self) -> u8 {
+        self.injured + self.severed
+    }
+    /// Still usable.
+    pub fn intact(&self) -> u8 {
+        self.total.saturating_sub(self.lost())
+    }
+    /// A further injury is possible ("reroll if all … have been severed").
+    pub fn available(&self) -> bool {
+        self.severed < self.total
+    }
+    /// One more injury: an intact one is injured; when none is intact, an injured one is
+    /// severed. True when one was severed.
+    pub fn injure(&mut self) -> bool {
+        if self.intact() > 0 {
+            self.injured += 1;
+            false
+        } else {
+            self.injured = self.injured.saturating_sub(1);
+            self.severed += 1;
+            true
+        }
+    }
+}
+
+/// Crippling injuries taken. [CEL-R18]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Injuries {
+    /// Every injury taken (the CON-score cap counts them all, CEL-A41).
+    pub count: u8,
+    /// Scars.
+    pub scars: u8,
+    /// Major scars.
+    pub major_scars: u8,
+    /// Fingers (5 per arm).
+    pub fingers: Part,
+    /// Eyes (2).
+    pub eyes: Part,
+    /// Hands (1 per arm).
+    pub hands: Part,
+    /// Head injuries (at most 5).
+    pub head: u8,
+    /// Feet/legs.
+    pub legs: Part,
+    /// Arms.
+    pub arms: Part,
+}
+
+/// One row of Table: Crippling Injuries. [CEL-R18]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Injury {
+    /// 1–4: Scar, negates 5.
+    Scar,
+    /// 5–8: Major Scar, 10.
+    MajorScar,
+    /// 9–10: Finger Injury, 15.
+    Finger,
+    /// 11–12: Eye Injury, 20.
+    Eye,
+    /// 13–14: Hand Injury, 25.
+    Hand,
+    /// 15–16: Head Injury, 30.
+    Head,
+    /// 17–18: Foot/Leg Injury, 35.
+    Leg,
+    /// 19–20: Arm Injury, 40.
+    Arm,
+}
+
+impl Injury {
+    /// Every row, in table order.
+    pub const ALL: [Injury; 8] = [
+        Injury::Scar,
+        Injury::MajorScar,
+        Injury::Finger,
+        Injury::Eye,
+        Injury::Hand,
+        Injury::Head,
+        Injury::Leg,
+        Injury::Arm,
+    ];
+    /// Word in choices.
+    pub fn key(self) -> &'static str {
+        match self {
+            Injury::Scar => "scar",
+            Injury::MajorScar => "major-scar",
+            Injury::Finger => "finger",
+            Injury::Eye => "eye",
+            Injury::Hand => "hand",
+            Injury::Head => "head",
+            Injury::Leg => "leg",
+            Injury::Arm => "arm",
+        }
+    }
+    /// The table's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Injury::Scar => "scar",
+            Injury::MajorScar => "major scar",
+            Injury::Finger => "finger injury",
+            Injury::Eye => "eye injury",
+            Injury::Hand => "hand injury",
+            Injury::Head => "head injury",
+            Injury::Leg => "foot/leg injury",
+            Injury::Arm => "arm injury",
+        }
+    }
+    /// Damage negated. [CEL-R18 table]
+    pub fn negates(self) -> i32 {
+        match self {
+            Injury::Scar => 5,
+            Injury::MajorScar => 10,
+            Injury::Finger => 15,
+            Injury::Eye => 20,
+            Injury::Hand => 25,
+            Injury::Head => 30,
+            Injury::Leg => 35,
+            Injury::Arm => 40,
+        }
+    }
+    /// The row of a d20 result (1–20). [CEL-R18 table]
+    pub fn of_roll(roll: i32) -> Injury {
+        match roll {
+            ..=4 => Injury::Scar,
+            5..=8 => Injury::MajorScar,
+            9..=10 => Injury::Finger,
+            11..=12 => Injury::Eye,
+            13..=14 => Injury::Hand,
+            15..=16 => Injury::Head,
+            17..=18 => Injury::Leg,
+            _ => Injury::Arm,
+        }
+    }
+    /// Parses a key.
+    pub fn from_key(key: &str) -> Option<Injury> {
+        let key = fray_core::catalog::name_key(key);
+        Injury::ALL.into_iter().find(|i| i.key() == key)
+    }
+}
+
+impl Injuries {
+    /// The injuries of a creature with these limbs.
+    pub fn of(legs: i32, arms: i32) -> Injuries {
+        Injuries {
+            fingers: Part::of(5 * arms),
+            eyes: Part::of(2),
+            hands: Part::of(arms),
+            legs: Part::of(legs),
+            arms: Part::of(arms),
+            ..Injuries::default()
+        }
+    }
+    /// Whether `injury` can still be taken (the table's "reroll" clauses, CEL-R18.6).
+    pub fn available(&self, injury: Injury) -> bool {
+        match injury {
+            Injury::Scar | Injury::MajorScar => true,
+            Injury::Finger => self.fingers.available(),
+            Injury::Eye => self.eyes.available(),
+            Injury::Hand => self.hands.available(),
+            Injury::Head => self.head < 5,
+            Injury::Leg => self.legs.available(),
+            Injury::Arm => self.arms.available(),
+        }
+    }
+    /// Takes `injury`; returns the bleed damage gained by a severing. [CEL-R18 table]
+    pub fn take(&mut self, injury: Injury) -> i32 {
+        self.count = self.count.saturating_add(1);
+        match injury {
+            Injury::Scar => self.scars += 1,
+            Injury::MajorScar => self.major_scars += 1,
+            Injury::Finger => {
+                self.fingers.injure();
+                // All the fingers of a hand lost: that hand is lost too.
+                let hands_without_fingers = self.fingers.lost() / 5;
+                if hands_without_fingers > self.hands.lost() && self.hands.intact() > 0 {
+                    self.hands.injured += 1;
+                }
+            }
+            Injury::Eye => {
+                self.eyes.injure();
+            }
+            Injury::Hand => {
+                if self.hands.injure() {
+                    return 1;
+                }
+            }
+            Injury::Head => self.head += 1,
+            Injury::Leg => {
+                if self.legs.injure() {
+                    return 2;
+                }
+            }
+            Injury::Arm => {
+                if self.arms.injure() {
+                    return 2;
+                }
+            }
+        }
+        0
+    }
+    /// Blind: every eye injured or destroyed.
+    pub fn blind(&self) -> bool {
+        self.eyes.total > 0 && self.eyes.intact() == 0
+    }
+    /// Melee attacks against it gain advantage (an arm injury).
+    pub fn arm_hurt(&self) -> bool {
+        self.arms.lost() > 0
+    }
+    /// Cannot charge or run (a foot/leg injury).
+    pub fn leg_hurt(&self) -> bool {
+        self.legs.lost() > 0
+    }
+    /// Half speed: the use of half its legs lost.
+    pub fn half_speed(&self) -> bool {
+        self.legs.total > 0 && 2 * self.legs.lost() >= self.legs.total
+    }
+    /// No legs left: prone, crawl only.
+    pub fn legless(&self) -> bool {
+        self.legs.total > 0 && self.legs.intact() == 0
+    }
+    /// Permanently sickened (2+ head injuries).
+    pub fn sickened(&self) -> bool {
+        self.head >= 2
+    }
+    /// Permanently staggered (4+ head injuries).
+    pub fn staggered(&self) -> bool {
+        self.head >= 4
+    }
+}
+
+/// What changes during a fight.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Fighter {
+    /// Side.
+    pub side: SideId,
+    /// Square. Change it only with [`State::set_square`].
+    pub pos: Pos,
+    /// Hit points.
+    pub hp: i32,
+    /// Nonlethal damage taken (with burn damage, CEL-R20).
+    pub nonlethal: i32,
+    /// Aware of its foes at the start. [CEL-R2.1]
+    pub aware: bool,
+    /// Initiative total, natural die and total modifier. [CEL-R1]
+    pub initiative: i32,
+    /// The natural initiative die.
+    pub initiative_die: u32,
+    /// Regular turns begun.
+    pub turns: u32,
+    /// Flat-footed. [CEL-R2.5]
+    pub flat_footed: bool,
+    /// Reactions left. [CEL-R3.3]
+    pub reactions: i32,
+    /// Acts left this turn. [CEL-R3.2]
+    pub acts_left: i32,
+    /// Attacks made this turn (for the GM's multiple-attack penalty, CEL-A13).
+    pub attacks_this_turn: u8,
+    /// Has taken an action (or a free action) this turn.
+    pub acted: bool,
+    /// Delaying its turn. [CEL-R1.7]
+    pub delaying: bool,
+    /// Prone.
+    pub prone: bool,
+    /// Stable (dying but no longer losing hit points). [CEL-R17.6]
+    pub stable: bool,
+    /// Dead. [CEL-R17.9]
+    pub dead: bool,
+    /// Gone from the fight on the GM's word (fled, surrendered, captured).
+    pub gone: Option<Standing>,
+    /// Charged: enemies have advantage against it until the start of its next turn. [CEL-R11]
+    pub charged: bool,
+    /// The foe its charge designated (advantage on melee attacks until the end of its turn).
+    pub charge_target: Option<CombatantId>,
+    /// Total Defense DV bonus until the start of its next turn. [CEL-R11]
+    pub total_defense: i32,
+    /// Fighting defensively until the start of its next turn. [CEL-R14]
+    pub defensive: bool,
+    /// Crippling injuries. [CEL-R18]
+    pub injuries: Injuries,
+    /// Bleed damage each turn. [CEL-R18, CEL-G12]
+    pub bleed: i32,
+    /// Damage dealt to foes.
+    pub dealt: i32,
+    /// Damage taken.
+    pub taken: i32,
+}
+
+impl Fighter {
+    /// Dead or gone.
+    pub fn absent(&self) -> bool {
+        self.dead || self.gone.is_some()
+    }
+}
+
+/// The GM's toggles and numbers (CEL-G8 and the rest of spec §5 that the engine reads).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// Flat-footed lasts until the first *regular* turn (CEL-A4, default on).
+    pub flatfooted_until_regular_turn: bool,
+    /// Ranged attacks provoke (CEL-A38, default off).
+    pub ranged_attack_provokes: bool,
+    /// A critical threat must be confirmed by a second attack roll (CEL-A3, default off).
+    pub crit_confirmation: bool,
+    /// Penalty per full range increment beyond the first (CEL-A2, default −2).
+    pub range_penalty: i32,
+    /// Penalty to the 1st, 2nd and 3rd+ attack of a turn (CEL-A13, default 0, 0, 0).
+    pub multiple_attack_penalty: [i32; 3],
+    /// Voluntary crippling injuries are offered (CEL-R18.1, default on).
+    pub crippling_injuries: bool,
+    /// Massive damage is judged on the damage before an injury negates any (CEL-A24, default on).
+    pub massive_before_negation: bool,
+    /// Unarmed strikes add only STR to damage (CEL-A15 toggle, default off: STR + DEX).
+    pub unarmed_str_only: bool,
+    /// Least damage a hit deals (Pathfinder's 1; see docs/celesia.md).
+    pub minimum_damage: i32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            flatfooted_until_regular_turn: true,
+            ranged_attack_provokes: false,
+            crit_confirmation: false,
+            range_penalty: -2,
+            multiple_attack_penalty: [0, 0, 0],
+            crippling_injuries: true,
+            massive_before_negation: true,
+            unarmed_str_only: false,
+            minimum_damage: 1,
+        }
+    }
+}
+
+/// What the pending request is about (requests carry no payload).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Asking {
+    /// Nothing.
+    #[default]
+    Nothing,
+    /// `who`'s next action on its turn.
+    Action(CombatantId),
+    /// Whether delaying `who` ends its delay now. [CEL-R1.7]
+    Delayed(CombatantId),
+    /// Whether `reactor` takes an attack of opportunity on `provoker`. [CEL-R15]
+    Opportunity {
+        /// Who may react.
+        reactor: CombatantId,
+        /// Who provoked.
+        provoker: CombatantId,
+    },
+    /// Whether `who` takes a crippling injury to negate some of `damage`. [CEL-R18.1]
+    Injury {
+        /// Who is hurt.
+        who: CombatantId,
+        /// The damage that would bring it to 0 or below.
+        damage: i32,
+    },
+}
+
+/// The whole state of a fight.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct State {
+    /// Names.
+    pub roster: Arc<Roster>,
+    /// Fixed statistics, in roster order.
+    pub profiles: Arc<[Profile]>,
+    /// Changing records, in roster order.
+    pub fighters: Vec<Fighter>,
+    /// The GM's options.
+    pub options: Arc<Options>,
+    /// The initiative order, fixed for the encounter. [CEL-R1.2]
+    pub order: Vec<CombatantId>,
+    /// The round (0: the surprise round).
+    pub round: u32,
+    /// In the surprise round. [CEL-R2.2]
+    pub surprise_round: bool,
+    /// Who stands where.
+    pub occupancy: Occupancy,
+    /// The longest reach in squares of anyone (bounds the threat search).
+    pub reach_squares: i32,
+    /// The pending request's subject.
+    pub asking: Asking,
+}
+
+impl State {
+    /// The state of a fight between `fighters` with `profiles`.
+    pub fn new(
+        roster: Arc<Roster>,
+        profiles: Arc<[Profile]>,
+        fighters: Vec<Fighter>,
+        options: Arc<Options>,
+    ) -> State {
+        let occupancy = Occupancy::with_layers(fighters.iter().map(|f| (f.pos, f.side.0)));
+        let reach_squares = profiles
+            .iter()
+            .map(Profile::reach_squares)
+            .max()
+            .unwrap_or(1);
+        State {
+            roster,
+            profiles,
+            fighters,
+            options,
+            order: Vec::new(),
+            round: 0,
+            surprise_round: false,
+            occupancy,
+            reach_squares,
+            asking: Asking::Nothing,
+        }
+    }
+
+    /// A combatant's record.
+    pub fn f(&self, id: CombatantId) -> &Fighter {
+        &self.fighters[id.index()]
+    }
+    /// A combatant's record, to change.
+    pub fn fm(&mut self, id: CombatantId) -> &mut Fighter {
+        &mut self.fighters[id.index()]
+    }
+    /// A combatant's statistics.
+    pub fn p(&self, id: CombatantId) -> &Profile {
+        &self.profiles[id.index()]
+    }
+    /// Every combatant id, in roster order.
+    pub fn ids(&self) -> impl Iterator<Item = CombatantId> {
+        (0..self.fighters.len() as u16).map(CombatantId)
+    }
+    /// Puts `id` on square `to`, keeping the occupancy index (the only way positions change).
+    pub fn set_square(&mut self, id: CombatantId, to: Pos) {
+        self.fighters[id.index()].pos = to;
+        self.occupancy.move_to(id, to);
+    }
+    /// True when `a` and `b` are on different sides.
+    pub fn enemies(&self, a: CombatantId, b: CombatantId) -> bool {
+        self.f(a).side != self.f(b).side
+    }
+
+    /// The band of its hit points. [CEL-R17, CEL-A11]
+    pub fn band(&self, id: CombatantId) -> Band {
+        let (f, c) = (self.f(id), self.p(id).con());
+        if f.dead || f.hp <= -2 * c {
+            Band::Dead
+        } else if f.hp <= -c {
+            Band::Dying
+        } else if f.hp <= 0 {
+            Band::Disabled
+        } else {
+            Band::Healthy
+        }
+    }
+
+    /// Unconscious from nonlethal damage: NL (with burn) exceeds current hit points. [CEL-R20.3]
+    pub fn knocked_out(&self, id: CombatantId) -> bool {
+        let f = self.f(id);
+        nonlethal_unconscious(f.nonlethal, f.hp)
+    }
+
+    /// Staggered: nonlethal damage at least half its current hit points (CEL-R20.2), or four
+    /// head injuries (CEL-R18).
+    pub fn staggered(&self, id: CombatantId) -> bool {
+        let f = self.f(id);
+        nonlethal_staggered(f.nonlethal, f.hp) || f.injuries.staggered()
+    }
+
+    /// Able to act: present, not dying or dead, not unconscious.
+    pub fn up(&self, id: CombatantId) -> bool {
+        !self.f(id).absent()
+            && matches!(self.band(id), Band::Healthy | Band::Disabled)
+            && !self.knocked_out(id)
+    }
+
+    /// Helpless (dying or unconscious; CEL-A34).
+    pub fn helpless(&self, id: CombatantId) -> bool {
+        !self.f(id).absent() && !self.up(id)
+    }
+
+    /// Speed in squares: halved while disabled (CEL-R17.2) or with half the legs lost (CEL-R18);
+    /// 1 (a crawl) with none left.
+    pub fn speed_squares(&self, id: CombatantId) -> i32 {
+        let f = self.f(id);
+        let mut feet = self.p(id).speed;
+        if f.injuries.legless() {
+            return 1;
+        }
+        if self.band(id) == Band::Disabled {
+            feet /= 2;
+        }
+        if f.injuries.half_speed() {
+            feet /= 2;
+        }
+        (feet / fray_core::grid::SQUARE_FT).max(1)
+    }
+
+    /// The melee forms `id` can use: a two-handed weapon needs two intact hands, any held
+    /// weapon one (CEL-R18 hand and arm injuries); natural attacks and unarmed strikes remain.
+    pub fn melee_forms(&self, id: CombatantId) -> impl Iterator<Item = (usize, &Weapon)> {
+        let hands = {
+            let i = &self.f(id).injuries;
+            i.hands.intact().min(i.arms.intact())
+        };
+        let armless = self.p(id).arms == 0;
+        self.p(id)
+            .melee
+            .iter()
+            .enumerate()
+            .filter(move |(_, w)| match w.kind {
+                WeaponKind::Natural | WeaponKind::Unarmed => true,
+                _ if armless => true,
+                _ => match w.hands {
+                    Hands::Two => hands >= 2,
+                    _ => hands >= 1,
+                },
+            })
+    }
+
+    /// The ranged weapon `id` can use, if any.
+    pub fn ranged_weapon(&self, id: CombatantId) -> Option<&Weapon> {
+        let i = &self.f(id).injuries;
+        let hands = i.hands.intact().min(i.arms.intact());
+        self.p(id).ranged.as_ref().filter(|w| match w.hands {
+            Hands::Two => hands >= 2,
+            _ => hands >= 1,
+        })
+    }
+
+    /// The form `attacker` strikes `target` with: form `form` if it reaches, else none.
+    pub fn form_reaching(
+        &self,
+        attacker: CombatantId,
+        target: CombatantId,
+        form: usize,
+    ) -> Option<&Weapon> {
+        let (from, to) = (self.f(attacker).pos, self.f(target).pos);
+        self.melee_forms(attacker)
+            .find(|(i, _)| *i == form)
+            .map(|(_, w)| w)
+            .filter(|w| reaches(w, from, to))
+    }
+
+    /// Does `who` threaten `target` (a melee form that reaches it, armed, able)? [CEL-R15]
+    pub fn threatens(&self, who: CombatantId, target: CombatantId) -> bool {
+        if !self.up(who) || !self.p(who).armed() {
+            return false;
+        }
+        let (from, to) = (self.f(who).pos, self.f(target).pos);
+        self.melee_forms(who)
+            .any(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, from, to))
+            || (self.p(who).feats.improved_unarmed
+                && self
+                    .melee_forms(who)
+                    .any(|(_, w)| w.kind == WeaponKind::Unarmed && reaches(w, from, to)))
+    }
+
+    /// Standing foes of `id` within `radius` squares, in id order.
+    pub fn foes_within(&self, id: CombatantId, radius: i32) -> Vec<CombatantId> {
+        let (pos, side) = (self.f(id).pos, self.f(id).side);
+        self.occupancy
+            .within(pos, radius, |o| {
+                let f = self.f(o);
+                f.side != side && self.up(o)
+            })
+            .into_iter()
+            .collect()
+    }
+}
+
+/// Can weapon `w` swung from `from` reach `to`? A reach weapon cannot strike adjacent foes.
+pub fn reaches(w: &Weapon, from: Pos, to: Pos) -> bool {
+    let d = from.feet_to(to);
+    from != to && d <= w.reach.max(5) && !(w.reach_only && d <= 5)
+}
+
+/// Staggered by nonlethal damage: NL ≥ half the current hit points. [CEL-R20.2]
+pub fn nonlethal_staggered(nonlethal: i32, hp: i32) -> bool {
+    nonlethal > 0 && 2 * nonlethal >= hp
+}
+
+/// Unconscious by nonlethal damage: NL > current hit points. [CEL-R20.3]
+pub fn nonlethal_unconscious(nonlethal: i32, hp: i32) -> bool {
+    nonlethal > 0 && nonlethal > hp
+}
+
+/// How `amount` nonlethal damage splits into (nonlethal, lethal) when `nonlethal` is already
+/// taken: past the maximum hit points it is lethal. [CEL-R20.4]
+pub fn nonlethal_split(amount: i32, nonlethal: i32, max_hp: i32) -> (i32, i32) {
+    let room = (max_hp - nonlethal).max(0);
+    let nl = amount.min(room);
+    (nl, amount - nl)
+}
+
+/// The hit-point bands. [CEL-R17, CEL-A11]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Band {
+    /// HP ≥ 1.
+    Healthy,
+    /// −CON < HP ≤ 0.
+    Disabled,
+    /// −2·CON < HP ≤ −CON.
+    Dying,
+    /// HP ≤ −2·CON.
+    Dead,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modifiers_are_the_d20_formula() {
+        assert_eq!(
+            [1, 8, 9, 10, 11, 12, 13, 16, 17, 21].map(modifier),
+            [-5, -1, -1, 0, 0, 1, 1, 3, 3, 5]
+        );
+        assert_eq!(bonus(8), 0);
+    }
+
+    /// CEL-E17: 30 hp, NL 15: staggered; NL 31: unconscious; max 40 with NL 40, 5 more
+    /// nonlethal is 5 lethal.
+    #[test]
+    fn e17_nonlethal_thresholds() {
+        assert!(nonlethal_staggered(15, 30) && !nonlethal_unconscious(15, 30));
+        assert!(!nonlethal_staggered(14, 30));
+        assert!(nonlethal_unconscious(31, 30));
+        assert_eq!(nonlethal_split(5, 40, 40), (0, 5));
+        assert_eq!(nonlethal_split(5, 38, 40), (2, 3));
+    }
+
+    /// CEL-E12: CON 12: disabled 0 … −11, dying −12 … −23, dead at −24.
+    #[test]
+    fn e12_bands() {
+        let band = |hp: i32, c: i32| {
+            if hp <= -2 * c {
+                Band::Dead
+            } else if hp <= -c {
+                Band::Dying
+            } else if hp <= 0 {
+                Band::Disabled
+            } else {
+                Band::Healthy
+            }
+        };
+        assert_eq!(band(0, 12), Band::Disabled);
+        assert_eq!(band(-11, 12), Band::Disabled);
+        assert_eq!(band(-12, 12), Band::Dying);
+        assert_eq!(band(-23, 12), Band::Dying);
+        assert_eq!(band(-24, 12), Band::Dead);
+    }
+
+    #[test]
+    fn parts_are_injured_then_severed() {
+        let mut arms = Part::of(2);
+        assert!(!arms.injure() && !arms.injure());
+        assert_eq!(arms.intact(), 0);
+        assert!(arms.injure(), "a third arm injury severs one");
+        assert!(arms.injure());
+        assert!(!arms.available(), "reroll: every arm severed");
+    }
+
+    #[test]
+    fn injuries_read_the_table() {
+        assert_eq!(Injury::of_roll(4), Injury::Scar);
+        assert_eq!(Injury::of_roll(10), Injury::Finger);
+        assert_eq!(Injury::of_roll(20), Injury::Arm);
+        assert_eq!(Injury::Head.negates(), 30);
+        let mut i = Injuries::of(2, 2);
+        assert_eq!(i.take(Injury::Leg), 0);
+        assert!(i.half_speed() && !i.legless());
+        i.take(Injury::Leg);
+        assert!(i.legless());
+        assert_eq!(i.take(Injury::Leg), 2, "severing a leg bleeds 2");
+        for _ in 0..5 {
+            i.take(Injury::Head);
+        }
+        assert!(!i.available(Injury::Head));
+        assert!(i.sickened() && i.staggered());
+    }
+}

@@ -1,0 +1,142 @@
+//! The default tactics: what a sensible player of a combatant would choose. Every choice is
+//! checked against the rules before it is made (the property tests hold it to that).
+//!
+//! On its turn a combatant stands up if prone, strikes the weakest foe in reach with its best
+//! form (a reach weapon steps back from a foe too close), shoots when no foe is in reach (a bow at any range; a thrown weapon only at foes it
+//! cannot reach this turn, since ammunition is not counted), charges with three acts left,
+//! else moves toward the nearest foe. It always takes an attack of opportunity, and takes a
+//! crippling injury only to stay out of the dying band.
+
+use crate::choice::Choice;
+use crate::content::WeaponKind;
+use crate::rules::legal::check_action;
+use crate::state::{reaches, Asking, Band, Injury, State};
+use fray_core::{Board, ChoiceRequest, CombatantId};
+
+/// The default choice for the pending request.
+pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
+    let pick = match state.asking {
+        Asking::Action(who) => action(state, who),
+        Asking::Delayed(_) => Choice::Rejoin,
+        Asking::Opportunity { provoker, .. } => Choice::Opportunity(provoker),
+        Asking::Injury { who, damage } => injury(state, who, damage),
+        Asking::Nothing => Choice::End,
+    };
+    if request.options.is_empty() || request.options.contains(&pick) {
+        pick
+    } else {
+        request.options[0]
+    }
+}
+
+fn legal(state: &State, who: CombatantId, c: Choice) -> Option<Choice> {
+    check_action(false, state, who, &c).ok().map(|()| c)
+}
+
+fn average(w: &crate::content::Weapon) -> i32 {
+    i32::from(w.damage.count) * (i32::from(w.damage.sides) + 1) + 2 * w.damage.bonus
+}
+
+fn action(state: &State, who: CombatantId) -> Choice {
+    let f = state.f(who);
+    // Each act while disabled costs a hit point (CEL-R17.2): do not act into the dying band.
+    // Unless every foe still up is as badly off (else two such foes would wait forever).
+    if state.band(who) == Band::Disabled && f.hp - 1 <= -state.p(who).con() {
+        let foes_healthy = state
+            .ids()
+            .any(|o| state.enemies(o, who) && state.up(o) && state.band(o) == Band::Healthy);
+        if foes_healthy {
+            return Choice::End;
+        }
+    }
+    if f.prone {
+        if let Some(c) = legal(state, who, Choice::StandUp) {
+            return c;
+        }
+    }
+    // The weakest foe in reach, with the best form that reaches it.
+    let pos = f.pos;
+    let mut best: Option<((i32, CombatantId), Choice)> = None;
+    for t in state.foes_within(who, state.reach_squares) {
+        let tp = state.f(t).pos;
+        let form = state
+            .melee_forms(who)
+            .filter(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, pos, tp))
+            .max_by_key(|(i, w)| (average(w), -(*i as i32)))
+            .map(|(i, _)| Choice::Attack(t, i as u8))
+            .or_else(|| {
+                (tp.is_adjacent(pos)
+                    && state
+                        .p(who)
+                        .melee
+                        .iter()
+                        .all(|w| w.kind == WeaponKind::Unarmed))
+                .then_some(Choice::Unarmed(t))
+            });
+        if let Some(c) = form.and_then(|c| legal(state, who, c)) {
+            let key = (state.f(t).hp, t);
+            if best.is_none_or(|(k, _)| key < k) {
+                best = Some((key, c));
+            }
+        }
+    }
+    if let Some((_, c)) = best {
+        return c;
+    }
+    let nearest = state.nearest_foe(who);
+    // Foes too close for a reach weapon (CEL-R9 Attack, Melee): step back to strike them.
+    if let Some(t) = nearest {
+        let tp = state.f(t).pos;
+        if tp.is_adjacent(pos) && state.melee_forms(who).any(|(_, w)| w.reach_only) {
+            for d in fray_core::Direction::ALL {
+                let to = pos.step(d);
+                let can_strike = state
+                    .melee_forms(who)
+                    .any(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, to, tp));
+                if can_strike {
+                    if let Some(c) = legal(state, who, Choice::Step(d)) {
+                        return c;
+                    }
+                }
+            }
+        }
+    }
+    if let (Some(t), Some(w)) = (nearest, state.ranged_weapon(who)) {
+        let d = pos.squares_to(state.f(t).pos);
+        let out_of_reach = d - 1 > state.speed_squares(who) * f.acts_left.max(1);
+        if w.kind == WeaponKind::Projectile || out_of_reach {
+            if let Some(c) = legal(state, who, Choice::Shoot(t)) {
+                return c;
+            }
+        }
+    }
+    if let Some(t) = nearest {
+        if f.acts_left >= 3 {
+            if let Some(c) = legal(state, who, Choice::Charge(t)) {
+                return c;
+            }
+        }
+        if let Some(c) = legal(state, who, Choice::Approach(t)) {
+            return c;
+        }
+    }
+    Choice::End
+}
+
+/// Take an injury only when the damage would leave it dying or dead: the smallest that keeps it
+/// above the dying band, else the largest there is.
+fn injury(state: &State, who: CombatantId, damage: i32) -> Choice {
+    let (hp, con) = (state.f(who).hp, state.p(who).con());
+    if hp - damage > -con {
+        return Choice::NoInjury;
+    }
+    let available: Vec<Injury> = Injury::ALL
+        .into_iter()
+        .filter(|i| state.f(who).injuries.available(*i))
+        .collect();
+    available
+        .iter()
+        .find(|i| hp - (damage - i.negates()).max(0) > -con)
+        .or(available.last())
+        .map_or(Choice::NoInjury, |i| Choice::Injury(*i))
+}
