@@ -131,6 +131,10 @@ pub fn intervene(
             });
             Ok(())
         }
+        // Celesia keeps no reserves yet (its builder does not set `RESERVES`).
+        Intervention::Add { .. } => {
+            refuse("Celesia cannot bring combatants in from reserve yet".to_string())
+        }
         Intervention::Ruling { .. } => Ok(()),
     }
 }
