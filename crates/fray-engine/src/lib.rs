@@ -136,6 +136,8 @@ register_rulesets! {
     Cnc => fray_cnc::Cnc,
     /// Spelljammer d100 house rules.
     Spelljammer => fray_spelljammer::Spelljammer,
+    /// "17 Combat" (B/X-style OSR).
+    Osr => fray_osr::Osr,
     /// Legends of Celesia.
     Celesia => fray_celesia::Celesia,
 }

@@ -1,0 +1,251 @@
+//! Choices: declarations (OSR-R3) and reactions, with their canonical text.
+
+use crate::state::State;
+use fray_core::catalog::name_key;
+use fray_core::protocol::Illegal;
+use fray_core::CombatantId;
+
+/// A declared action (OSR-R3.1, OSR-R3.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Action {
+    /// Nothing this round.
+    #[default]
+    Nothing,
+    /// Move (up to its movement) and attack in melee (OSR-R6, OSR-R7); `flat` strikes with the
+    /// flat of the blade (OSR-R30).
+    Attack {
+        /// Target.
+        target: CombatantId,
+        /// Non-lethal.
+        flat: bool,
+    },
+    /// Move and shoot or throw (OSR-R21).
+    Shoot(CombatantId),
+    /// Charge (OSR-R14).
+    Charge(CombatantId),
+    /// Set weapon against a charge: a held action (OSR-R15).
+    Set,
+    /// Fighting withdrawal: back away at half movement, fighting (OSR-R16.2).
+    Withdraw,
+    /// Run away at double movement (OSR-R13).
+    Run,
+    /// Parry and dodge: +2 AC this round (OSR-R9).
+    Dodge,
+    /// Cast a spell at a target (OSR-R8, OSR-R28): the caster, the index into its spells, the
+    /// target.
+    Cast(CombatantId, u8, CombatantId),
+    /// Grapple (OSR-R32).
+    Grapple(CombatantId),
+    /// Punch (OSR-R31.1).
+    Punch(CombatantId),
+    /// Kick (OSR-R31.2).
+    Kick(CombatantId),
+    /// Throw a flask of oil (OSR-R25).
+    Oil(CombatantId),
+    /// Throw holy water (OSR-R26).
+    HolyWater(CombatantId),
+    /// Put out burning oil (OSR-R25.2).
+    PutOut,
+    /// Reload a crossbow (OSR-R23).
+    Reload,
+    /// Pick up a dropped or knocked-away weapon (OSR-A6).
+    Recover,
+    /// Wait for a creature and attack it on its number, simultaneously (OSR-R11.1).
+    Hold(CombatantId),
+    /// Perform a feat, adjudicated by the GM (OSR-R10, OSR-A16).
+    Feat,
+}
+
+impl Action {
+    /// The target it names, if any.
+    pub fn target(self) -> Option<CombatantId> {
+        match self {
+            Action::Attack { target, .. } => Some(target),
+            Action::Shoot(t)
+            | Action::Charge(t)
+            | Action::Cast(_, _, t)
+            | Action::Grapple(t)
+            | Action::Punch(t)
+            | Action::Kick(t)
+            | Action::Oil(t)
+            | Action::HolyWater(t)
+            | Action::Hold(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The same action at another target (OSR-A33).
+    pub fn at(self, t: CombatantId) -> Action {
+        match self {
+            Action::Attack { flat, .. } => Action::Attack { target: t, flat },
+            Action::Shoot(_) => Action::Shoot(t),
+            Action::Charge(_) => Action::Charge(t),
+            Action::Cast(c, s, _) => Action::Cast(c, s, t),
+            Action::Grapple(_) => Action::Grapple(t),
+            Action::Punch(_) => Action::Punch(t),
+            Action::Kick(_) => Action::Kick(t),
+            Action::Oil(_) => Action::Oil(t),
+            Action::HolyWater(_) => Action::HolyWater(t),
+            Action::Hold(_) => Action::Hold(t),
+            other => other,
+        }
+    }
+
+    /// Is it an attack (which dodging forgoes, and a "no attack" round forbids)?
+    pub fn is_attack(self) -> bool {
+        matches!(
+            self,
+            Action::Attack { .. }
+                | Action::Shoot(_)
+                | Action::Charge(_)
+                | Action::Set
+                | Action::Grapple(_)
+                | Action::Punch(_)
+                | Action::Kick(_)
+                | Action::Oil(_)
+                | Action::HolyWater(_)
+                | Action::Hold(_)
+        )
+    }
+}
+
+/// Any answer to an OSR question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Choice {
+    /// A declaration.
+    Declare(Action),
+    /// Take the reaction (with attack form `n` of a routine, OSR-R16.1).
+    Yes(u8),
+    /// Decline it.
+    No,
+    /// A new target (OSR-A33), or none.
+    Target(Option<CombatantId>),
+}
+
+/// The canonical text of a choice.
+pub fn text(state: &State, choice: &Choice) -> String {
+    let k = |id: CombatantId| state.roster.key(id).to_string();
+    match *choice {
+        Choice::Declare(a) => action_text(state, a),
+        Choice::Yes(0) => "yes".into(),
+        Choice::Yes(n) => format!("yes {n}"),
+        Choice::No => "no".into(),
+        Choice::Target(Some(t)) => format!("target {}", k(t)),
+        Choice::Target(None) => "target none".into(),
+    }
+}
+
+/// The text of a declaration.
+pub fn action_text(state: &State, a: Action) -> String {
+    let k = |id: CombatantId| state.roster.key(id).to_string();
+    match a {
+        Action::Nothing => "nothing".into(),
+        Action::Attack { target, flat } => {
+            format!("attack {}{}", k(target), if flat { " flat" } else { "" })
+        }
+        Action::Shoot(t) => format!("shoot {}", k(t)),
+        Action::Charge(t) => format!("charge {}", k(t)),
+        Action::Set => "set".into(),
+        Action::Withdraw => "withdraw".into(),
+        Action::Run => "run".into(),
+        Action::Dodge => "dodge".into(),
+        Action::Cast(c, s, t) => {
+            let spell = state
+                .p(c)
+                .spells
+                .get(usize::from(s))
+                .map_or_else(|| s.to_string(), |sp| name_key(&sp.name));
+            format!("cast {spell} at {}", k(t))
+        }
+        Action::Grapple(t) => format!("grapple {}", k(t)),
+        Action::Punch(t) => format!("punch {}", k(t)),
+        Action::Kick(t) => format!("kick {}", k(t)),
+        Action::Oil(t) => format!("oil {}", k(t)),
+        Action::HolyWater(t) => format!("holy-water {}", k(t)),
+        Action::PutOut => "put-out".into(),
+        Action::Reload => "reload".into(),
+        Action::Recover => "recover".into(),
+        Action::Hold(t) => format!("hold {}", k(t)),
+        Action::Feat => "feat".into(),
+    }
+}
+
+fn bad(reason: String) -> Illegal {
+    Illegal {
+        rule: "OSR-R3",
+        reason,
+    }
+}
+
+/// Reads a choice as typed (`attack orc-1`, `cast magic-missile at orc-2`, `yes`, `yes 2`).
+pub fn parse(state: &State, who: Option<CombatantId>, text: &str) -> Result<Choice, Illegal> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let target = |w: &str| {
+        state
+            .roster
+            .find(&w.to_ascii_lowercase())
+            .ok_or_else(|| bad(format!("no combatant `{w}`")))
+    };
+    let expected = || {
+        bad(format!(
+            "`{text}` is not a choice: expected e.g. `attack KEY`, `shoot KEY`, `charge KEY`, \
+             `set`, `withdraw`, `run`, `dodge`, `cast SPELL at KEY`, `grapple KEY`, `punch KEY`, \
+             `kick KEY`, `oil KEY`, `holy-water KEY`, `put-out`, `reload`, `recover`, \
+             `nothing`, `yes`, `no`, `target KEY`"
+        ))
+    };
+    let a = match words.as_slice() {
+        ["nothing"] => Action::Nothing,
+        ["attack", t] => Action::Attack {
+            target: target(t)?,
+            flat: false,
+        },
+        ["attack", t, "flat"] => Action::Attack {
+            target: target(t)?,
+            flat: true,
+        },
+        ["shoot", t] => Action::Shoot(target(t)?),
+        ["charge", t] => Action::Charge(target(t)?),
+        ["set"] => Action::Set,
+        ["withdraw"] => Action::Withdraw,
+        ["run"] => Action::Run,
+        ["dodge"] => Action::Dodge,
+        ["cast", spell, "at", t] => {
+            let t = target(t)?;
+            let caster = who.ok_or_else(expected)?;
+            let key = name_key(spell);
+            let i = state
+                .p(caster)
+                .spells
+                .iter()
+                .position(|s| name_key(&s.name) == key)
+                .ok_or_else(|| Illegal {
+                    rule: "OSR-R8",
+                    reason: format!("{} knows no spell `{spell}`", state.roster.name(caster)),
+                })?;
+            Action::Cast(caster, i as u8, t)
+        }
+        ["grapple", t] => Action::Grapple(target(t)?),
+        ["punch", t] => Action::Punch(target(t)?),
+        ["kick", t] => Action::Kick(target(t)?),
+        ["oil", t] => Action::Oil(target(t)?),
+        ["holy-water", t] => Action::HolyWater(target(t)?),
+        ["put-out"] => Action::PutOut,
+        ["reload"] => Action::Reload,
+        ["recover"] => Action::Recover,
+        ["hold", t] => Action::Hold(target(t)?),
+        ["feat"] => Action::Feat,
+        ["yes"] => return Ok(Choice::Yes(0)),
+        ["yes", n] => {
+            return n
+                .parse::<u8>()
+                .map(Choice::Yes)
+                .map_err(|_| bad(format!("`yes {n}`: give the number of the attack form")))
+        }
+        ["no"] => return Ok(Choice::No),
+        ["target", "none"] => return Ok(Choice::Target(None)),
+        ["target", t] => return Ok(Choice::Target(Some(target(t)?))),
+        _ => return Err(expected()),
+    };
+    Ok(Choice::Declare(a))
+}

@@ -1,0 +1,220 @@
+//! "17 Combat", a B/X-style OSR chapter (seed `001_531e683ac1309b4e.txt`, spec `osr.md`), on the
+//! fray engine.
+//!
+//! [`Osr`] implements [`fray_core::Ruleset`]. `begin` rolls surprise (one d20 per side);
+//! `play_round` asks every combatant's declaration first (its whole action), rolls 1d6 + DEX
+//! initiative, then counts down the initiative numbers resolving the declared actions, equal
+//! numbers simultaneously. Parting shots, set weapons and long-reach interceptions are choices
+//! asked of the reacting combatant. Content is data in `content/osr/`.
+
+#![forbid(unsafe_code)]
+
+pub mod choice;
+pub mod content;
+pub mod encounter;
+pub mod rules;
+pub mod state;
+pub mod tactics;
+
+pub use choice::Choice;
+pub use content::Content;
+pub use encounter::{load, Encounter};
+pub use state::State;
+
+use fray_core::board::Board;
+use fray_core::protocol::{ChoiceRequest, Chooser, Illegal, Interrupt, Question};
+use fray_core::ruleset::{
+    AttackPlay, Criticals, Outcome, RuleStatus, Ruleset, RulesetBundle, RulesetId,
+};
+use fray_core::span::FileErrors;
+use fray_core::{CombatantId, Roster, Table};
+
+/// The OSR "17 Combat" ruleset.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Osr;
+
+impl Ruleset for Osr {
+    const ID: RulesetId = RulesetId::Osr;
+    type State = State;
+    type Choice = Choice;
+
+    fn roster(state: &State) -> &Roster {
+        &state.roster
+    }
+
+    fn begin(state: &mut State, table: &mut Table<'_, Self>) -> Result<(), Interrupt> {
+        rules::round::begin(state, table)
+    }
+
+    fn play_round(state: &mut State, table: &mut Table<'_, Self>) -> Result<(), Interrupt> {
+        rules::round::play_round(state, table)
+    }
+
+    fn outcome(state: &State) -> Outcome {
+        state.outcome_by_side()
+    }
+
+    fn choice_text(state: &State, choice: &Choice) -> String {
+        choice::text(state, choice)
+    }
+
+    fn parse_choice(
+        state: &State,
+        request: &ChoiceRequest<'_, Choice>,
+        text: &str,
+    ) -> Result<Choice, Illegal> {
+        let who = match request.chooser {
+            Chooser::Combatant(id) => Some(id),
+            Chooser::Gm => None,
+        };
+        choice::parse(state, who, text)
+    }
+
+    fn answers(question: Question, choice: &Choice) -> bool {
+        match choice {
+            Choice::Declare(_) => question == Question::Declaration,
+            Choice::Yes(_) | Choice::No => question == Question::Reaction,
+            Choice::Target(_) => question == Question::Action,
+        }
+    }
+
+    fn check_choice(
+        state: &State,
+        request: &ChoiceRequest<'_, Choice>,
+        choice: &Choice,
+    ) -> Result<(), Illegal> {
+        match request.chooser {
+            Chooser::Combatant(id) => rules::legal::check(state, id, request, choice),
+            Chooser::Gm => Err(Illegal {
+                rule: "OSR-G13",
+                reason: "the GM is asked nothing here".into(),
+            }),
+        }
+    }
+
+    fn tallies(state: &State, out: &mut Vec<fray_core::Tally>) {
+        out.clear();
+        out.extend(
+            state
+                .fighters
+                .iter()
+                .enumerate()
+                .map(|(i, f)| fray_core::Tally {
+                    dealt: f.dealt,
+                    taken: f.taken,
+                    ..fray_core::Tally::single(
+                        f.side,
+                        f.hp,
+                        state.profiles[i].max_hp,
+                        state.standing(CombatantId(i as u16)),
+                    )
+                }),
+        );
+    }
+
+    fn tactics(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
+        tactics::choose(state, request)
+    }
+
+    fn conditions(state: &State, who: CombatantId) -> Vec<String> {
+        let f = state.f(who);
+        let r = state.round;
+        let mut out = Vec::new();
+        for (has, name) in [
+            (f.surprised && r <= 1, "surprised"),
+            (f.dodging, "parrying and dodging"),
+            (f.charging, "charging"),
+            (f.prone, "prone"),
+            (f.shaken_until >= r && f.shaken_until > 0, "shaken"),
+            (f.blinded_until >= r && f.blinded_until > 0, "blinded"),
+            (f.stumble_until >= r && f.stumble_until > 0, "stumbling"),
+            (f.disarmed, "disarmed"),
+            (f.broken, "weapon broken"),
+            (f.reloading_until >= r && f.reloading_until > 0, "reloading"),
+            (f.fatigued, "fatigued"),
+            (f.holding.is_some(), "holding a foe"),
+            (f.held_by.is_some(), "held"),
+            (f.burning_round > 0, "burning"),
+            (f.nonlethal, "took non-lethal damage"),
+        ] {
+            if has {
+                out.push(name.to_string());
+            }
+        }
+        out
+    }
+
+    fn intervene(
+        state: &mut State,
+        table: &mut Table<'_, Self>,
+        intervention: &fray_core::intervention::Intervention,
+    ) -> Result<(), Interrupt> {
+        rules::intervene::intervene(state, table, intervention)
+    }
+}
+
+impl RulesetBundle for Osr {
+    type Content = Content;
+    const CONTENT_FILES: &'static [(&'static str, &'static str)] = &content::CONTENT_FILES;
+    const RULES: RuleStatus = RuleStatus {
+        prefix: "OSR-R",
+        total: 32,
+        missing: &[],
+    };
+    const CRITICALS: Criticals = Criticals::CriticalAndFumble;
+    const SINGLE_ATTACK: AttackPlay<Self> = single_attack;
+
+    fn load(path: &str, text: &str, content: &Content) -> Result<Encounter, FileErrors> {
+        encounter::load(path, text, content)
+    }
+
+    fn content_tables(content: &Content) -> Vec<fray_core::catalog::ContentTable> {
+        content.tables()
+    }
+}
+
+/// One attack by `attacker` on `target`, as `fray odds` enumerates it: a melee attacker out of
+/// reach is placed next to the target; one with only a missile weapon shoots.
+pub fn single_attack(
+    state: &mut State,
+    table: &mut Table<'_, Osr>,
+    attacker: CombatantId,
+    target: CombatantId,
+) -> Result<(), Interrupt> {
+    use rules::attack::{attack, Form, Strike};
+    state.round = 1;
+    state.single = true;
+    for f in &mut state.fighters {
+        f.surprised = false;
+    }
+    let p = state.profiles.clone();
+    let p = &p[attacker.index()];
+    if p.melee.is_empty() && p.missile.is_some() {
+        attack(
+            state,
+            table,
+            attacker,
+            target,
+            Strike::new(Form::Missile, "missile", "OSR-R21"),
+        )?;
+        return Ok(());
+    }
+    if state.f(attacker).pos.squares_to(state.f(target).pos) > 1 {
+        let at = state.f(target).pos;
+        let spot = fray_core::Direction::ALL
+            .into_iter()
+            .map(|d| at.step(d))
+            .find(|&sq| state.free(sq, attacker));
+        if let Some(sq) = spot {
+            state.set_square(attacker, sq);
+        }
+    }
+    attack(
+        state,
+        table,
+        attacker,
+        target,
+        Strike::new(Form::Melee(0), "melee", "OSR-R7.1"),
+    )?;
+    Ok(())
+}

@@ -1,0 +1,257 @@
+//! Legality of declarations and answers, each refusal naming its rule, and the option lists
+//! offered (the pending question is `State::asking`).
+
+use super::attack::{self, Form};
+use super::movement;
+use crate::choice::Action;
+use crate::state::{Asking, State};
+use crate::Choice;
+use fray_core::protocol::{ChoiceRequest, Illegal};
+use fray_core::CombatantId;
+
+/// Standing foes of `who`, nearest first (ties by the world's rows, never by file order).
+pub fn foes_by_distance(state: &State, who: CombatantId) -> Vec<CombatantId> {
+    let me = state.f(who);
+    let mut out: Vec<CombatantId> = state
+        .ids()
+        .filter(|&o| state.foes(who, o) && state.f(o).is_up())
+        .collect();
+    let fx = me.facing.delta().0.signum();
+    out.sort_by_key(|&o| {
+        let p = state.f(o).pos;
+        let (dx, dy) = (p.x - me.pos.x, p.y - me.pos.y);
+        (
+            me.pos.squares_to(p),
+            dy.abs(),
+            dy,
+            -dx * if fx == 0 { 1 } else { fx },
+        )
+    });
+    out
+}
+
+/// New targets for an action whose target is gone (OSR-A33), or for a set or withdrawal's
+/// attack: foes within reach for melee kinds, any standing foe otherwise.
+pub fn retargets(state: &State, who: CombatantId) -> Vec<CombatantId> {
+    let action = state.f(who).plan.action;
+    let foes = foes_by_distance(state, who);
+    match action {
+        Action::Set | Action::Withdraw => state.adjacent_foes(who),
+        Action::Cast(_, s, _) => {
+            let heal = state
+                .p(who)
+                .spells
+                .get(usize::from(s))
+                .is_some_and(|sp| matches!(sp.effect, crate::content::SpellEffect::Heal(_)));
+            if heal {
+                state
+                    .ids()
+                    .filter(|&o| !state.foes(who, o) && state.f(o).is_up())
+                    .collect()
+            } else {
+                foes
+            }
+        }
+        Action::Charge(_) => foes
+            .into_iter()
+            .filter(|&t| movement::charge_problem(state, who, t).is_none())
+            .collect(),
+        _ => foes,
+    }
+}
+
+/// Every declaration `who` may make now (OSR-R3).
+pub fn declarations(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
+    let f = state.f(who);
+    let p = state.p(who);
+    let round = state.round;
+    if f.reloading_until >= round && f.reloading_until > 0 {
+        out.push(Choice::Declare(Action::Reload));
+        return;
+    }
+    out.push(Choice::Declare(Action::Nothing));
+    out.push(Choice::Declare(Action::Dodge));
+    let no_attack = f.no_attack_round == round;
+    let foes = foes_by_distance(state, who);
+    if !no_attack {
+        for &t in &foes {
+            out.push(Choice::Declare(Action::Attack {
+                target: t,
+                flat: false,
+            }));
+        }
+        if p.melee.first().is_some_and(|w| w.subdual && !w.natural) && !f.disarmed && !f.broken {
+            for &t in &foes {
+                out.push(Choice::Declare(Action::Attack {
+                    target: t,
+                    flat: true,
+                }));
+            }
+        }
+        if attack::ready(state, who, Form::Missile) {
+            for &t in &foes {
+                out.push(Choice::Declare(Action::Shoot(t)));
+            }
+        }
+        for &t in &foes {
+            if movement::charge_problem(state, who, t).is_none() {
+                out.push(Choice::Declare(Action::Charge(t)));
+            }
+        }
+        if p.melee.first().is_some_and(|w| w.set) && attack::ready(state, who, Form::Melee(0)) {
+            out.push(Choice::Declare(Action::Set));
+        }
+        for &t in &foes {
+            out.push(Choice::Declare(Action::Grapple(t)));
+            out.push(Choice::Declare(Action::Punch(t)));
+            out.push(Choice::Declare(Action::Kick(t)));
+            if f.oil > 0 {
+                out.push(Choice::Declare(Action::Oil(t)));
+            }
+            if f.holy_water > 0 {
+                out.push(Choice::Declare(Action::HolyWater(t)));
+            }
+        }
+    }
+    if !no_attack {
+        for &t in &foes {
+            out.push(Choice::Declare(Action::Hold(t)));
+        }
+    }
+    out.push(Choice::Declare(Action::Feat));
+    out.push(Choice::Declare(Action::Withdraw));
+    if f.held_by.is_none() {
+        out.push(Choice::Declare(Action::Run));
+    }
+    if !f.silenced && f.held_by.is_none() {
+        for (i, sp) in p.spells.iter().enumerate() {
+            let heal = matches!(sp.effect, crate::content::SpellEffect::Heal(_));
+            let targets: Vec<CombatantId> = if heal {
+                state
+                    .ids()
+                    .filter(|&o| !state.foes(who, o) && state.f(o).is_up())
+                    .collect()
+            } else {
+                foes.clone()
+            };
+            for t in targets {
+                out.push(Choice::Declare(Action::Cast(who, i as u8, t)));
+            }
+        }
+    }
+    if f.burning_round > 0 {
+        out.push(Choice::Declare(Action::PutOut));
+    }
+    if f.disarmed && !f.broken {
+        out.push(Choice::Declare(Action::Recover));
+    }
+}
+
+/// The options of the pending question.
+pub fn options(state: &State, out: &mut Vec<Choice>) {
+    match state.asking {
+        Some(Asking::Declaration(who)) => declarations(state, who, out),
+        Some(Asking::PartingShot { by, at }) | Some(Asking::FreeAttack { by, at }) => {
+            for n in 0..attack::free_forms(state, by, at).len() {
+                out.push(Choice::Yes(n as u8));
+            }
+            out.push(Choice::No);
+        }
+        Some(Asking::Intercept { .. }) => {
+            out.push(Choice::Yes(0));
+            out.push(Choice::No);
+        }
+        Some(Asking::Retarget { who }) => {
+            for t in retargets(state, who) {
+                out.push(Choice::Target(Some(t)));
+            }
+            out.push(Choice::Target(None));
+        }
+        None => {}
+    }
+}
+
+/// Is `choice` allowed for the pending question? Refusals name the rule.
+pub fn check(
+    state: &State,
+    _who: CombatantId,
+    _request: &ChoiceRequest<'_, Choice>,
+    choice: &Choice,
+) -> Result<(), Illegal> {
+    let mut legal = Vec::new();
+    options(state, &mut legal);
+    if legal.contains(choice) {
+        return Ok(());
+    }
+    Err(refusal(state, choice))
+}
+
+/// Why a choice not offered is refused.
+fn refusal(state: &State, choice: &Choice) -> Illegal {
+    let rule_reason = |rule: &'static str, reason: String| Illegal { rule, reason };
+    match (state.asking, choice) {
+        (Some(Asking::Declaration(who)), Choice::Declare(a)) => {
+            let f = state.f(who);
+            if f.reloading_until >= state.round && f.reloading_until > 0 {
+                return rule_reason(
+                    "OSR-R23.2",
+                    "it must spend this round reloading its crossbow".into(),
+                );
+            }
+            if let Some(t) = a.target() {
+                if t == who {
+                    return rule_reason(
+                        "OSR-R3.1",
+                        "a combatant cannot take an action against itself".into(),
+                    );
+                }
+                if !state.f(t).is_up() {
+                    return rule_reason(
+                        "OSR-R3.1",
+                        format!("{} is out of the fight", state.roster.name(t)),
+                    );
+                }
+            }
+            if a.is_attack() && f.no_attack_round == state.round {
+                return rule_reason("OSR-R18.1", "no attack this round after its fumble".into());
+            }
+            match *a {
+                Action::Charge(t) => rule_reason(
+                    "OSR-R14.2",
+                    movement::charge_problem(state, who, t)
+                        .unwrap_or_else(|| "not a charge".into()),
+                ),
+                Action::Shoot(_) => rule_reason("OSR-R21", "it has no ready missile weapon".into()),
+                Action::Set => rule_reason(
+                    "OSR-R15.1",
+                    "it has no weapon that can be set against a charge".into(),
+                ),
+                Action::Cast(..) => {
+                    rule_reason("OSR-R28.1", "it cannot cast that spell now".into())
+                }
+                Action::Oil(_) | Action::HolyWater(_) => {
+                    rule_reason("OSR-R24.1", "it carries no such flask".into())
+                }
+                Action::Attack { flat: true, .. } => rule_reason(
+                    "OSR-R30.1",
+                    "its weapon is sharp on every side (or it has none)".into(),
+                ),
+                _ => rule_reason("OSR-R3.1", "not an action it can declare now".into()),
+            }
+        }
+        (Some(Asking::Declaration(_)), _) => {
+            rule_reason("OSR-R3.1", "a declaration is asked for".into())
+        }
+        (Some(Asking::PartingShot { .. }), _) => rule_reason(
+            "OSR-R16.1",
+            "answer yes (with one attack form: yes N) or no".into(),
+        ),
+        (Some(Asking::Intercept { .. }), _) => rule_reason("OSR-R12.1", "answer yes or no".into()),
+        (Some(Asking::FreeAttack { .. }), _) => rule_reason("OSR-R18.1", "answer yes or no".into()),
+        (Some(Asking::Retarget { .. }), _) => rule_reason(
+            "OSR-A33",
+            "name a foe within reach of the same kind of action, or none".into(),
+        ),
+        (None, _) => rule_reason("OSR-R3.1", "nothing is asked".into()),
+    }
+}
