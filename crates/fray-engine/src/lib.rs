@@ -135,6 +135,8 @@ register_rulesets! {
     Cnc => fray_cnc::Cnc,
     /// Spelljammer d100 house rules.
     Spelljammer => fray_spelljammer::Spelljammer,
+    /// OD&D house rules.
+    Odd => fray_odd::Odd,
 }
 
 pub mod session;
