@@ -156,6 +156,6 @@ pub fn answers(question: Question, choice: &Choice) -> bool {
         ),
         Question::Declaration => matches!(choice, Choice::Cast(..) | Choice::Nothing),
         Question::Ruling => matches!(choice, Choice::Fight | Choice::Parley),
-        Question::Reaction => false,
+        Question::Reaction => matches!(choice, Choice::Attack(_) | Choice::Nothing),
     }
 }

@@ -81,6 +81,7 @@ struct OptionsDef {
     multiplier_alive: Option<bool>,
     morale: Option<Spanned<i64>>,
     pursue_upto: Option<Spanned<i64>>,
+    reach_advantage: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -140,6 +141,9 @@ fray_core::combatant_entry! {
         large: Option<bool>,
         magic_weapon: Option<bool>,
         untrained: Option<bool>,
+        offhand: Option<Spanned<String>>,
+        high_ground: Option<bool>,
+        cover: Option<Spanned<i64>>,
         #[serde(default)]
         spells: Vec<SpellRef>,
     }
@@ -218,6 +222,19 @@ impl CombatantBuilder for Builder<'_> {
             found
         };
         let melee_weapon: Option<Weapon> = weapon(cx, "weapon", &c.weapon);
+        let offhand: Option<Weapon> = weapon(cx, "offhand", &c.offhand);
+        let cover = match &c.cover {
+            Some(v) if [0, 25, 50, 75].contains(v.get_ref()) => *v.get_ref() as i32,
+            Some(v) => {
+                cx.error(
+                    v.span(),
+                    field(i, "cover"),
+                    "cover is 25, 50 or 75 (percent; ODD-R9)",
+                );
+                0
+            }
+            None => 0,
+        };
         let missile: Option<Weapon> = weapon(cx, "ranged", &c.ranged);
         if let (Some(w), Some(v)) = (&missile, &c.ranged) {
             if !w.kind.missile() {
@@ -372,6 +389,9 @@ impl CombatantBuilder for Builder<'_> {
                     special: mon.special.clone(),
                     spells,
                     unarmed: content.weapon("empty hand").map(Form::of_weapon),
+                    offhand: offhand.as_ref().map(Form::of_weapon),
+                    high_ground: c.high_ground.unwrap_or(false),
+                    cover,
                 }
             }
             (None, Some(k)) => {
@@ -441,6 +461,9 @@ impl CombatantBuilder for Builder<'_> {
                     special: None,
                     spells,
                     unarmed: content.weapon("empty hand").map(Form::of_weapon),
+                    offhand: offhand.as_ref().map(Form::of_weapon),
+                    high_ground: c.high_ground.unwrap_or(false),
+                    cover,
                 }
             }
             _ => {
@@ -559,6 +582,9 @@ impl CombatantBuilder for Builder<'_> {
                 .unwrap_or(1),
             mass: o.mass.unwrap_or(false),
             multiplier_alive: o.multiplier_alive.unwrap_or(false),
+            reach_advantage: cx
+                .int("options.reach_advantage", o.reach_advantage.as_ref(), 1, 10)
+                .unwrap_or(2),
         };
         let e = &def.encounter;
         let reaction = e
@@ -651,6 +677,7 @@ impl CombatantBuilder for Builder<'_> {
             reaction: None,
             grapples: Vec::new(),
             reroll_next: false,
+            set_against: None,
         }
     }
 }

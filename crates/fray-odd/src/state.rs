@@ -105,9 +105,23 @@ pub struct Profile {
     pub spells: Vec<Spell>,
     /// Its bare hands, when disarmed (ODD-R25.2, R27).
     pub unarmed: Option<Form>,
+    /// Its second weapon when fighting Florentine (ODD-R21.2).
+    pub offhand: Option<Form>,
+    /// Fights from higher ground (ODD-R18.2).
+    pub high_ground: bool,
+    /// Cover against attacks on it, in percent: 25, 50 or 75 (ODD-R9).
+    pub cover: i32,
 }
 
 impl Profile {
+    /// Reach class of its melee weapon; natural attacks 2, a large creature's 4 (ODD-R20).
+    pub fn reach(&self) -> i32 {
+        let natural = if self.large { 4 } else { 2 };
+        self.melee
+            .first()
+            .and_then(|f| f.weapon.as_ref())
+            .map_or(natural, |w| w.reach)
+    }
     /// A fighter-type (ODD-R7).
     pub fn fighter_type(&self) -> bool {
         self.group == ClassGroup::Fighter
@@ -299,6 +313,8 @@ pub struct Options {
     pub mass: bool,
     /// A unit's ×N is its men still alive rather than its original size (ODD-A37 toggle).
     pub multiplier_alive: bool,
+    /// Reach classes that make a "sufficient reach advantage" (ODD-R20, ODD-G9; default 2).
+    pub reach_advantage: i32,
 }
 
 impl Default for Options {
@@ -314,6 +330,7 @@ impl Default for Options {
             min_damage: 1,
             mass: false,
             multiplier_alive: false,
+            reach_advantage: 2,
         }
     }
 }
@@ -367,6 +384,8 @@ pub struct State {
     pub grapples: Vec<(CombatantId, CombatantId)>,
     /// Initiative is rolled again at the next round (ODD-R28.4).
     pub reroll_next: bool,
+    /// The charger a spear may be set against now (ODD-R26.6).
+    pub set_against: Option<CombatantId>,
 }
 
 /// Where in the round the fight is.

@@ -73,6 +73,6 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
             Choice::Nothing
         }
         Question::Ruling => Choice::Fight,
-        Question::Reaction => Choice::Nothing,
+        Question::Reaction => state.set_against.map_or(Choice::Nothing, Choice::Attack),
     }
 }

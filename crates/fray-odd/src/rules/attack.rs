@@ -24,6 +24,8 @@ pub struct Manner {
     pub subdue: bool,
     /// Only the to-hit roll counts (disarm, dismount, entangle, grapple).
     pub no_damage: bool,
+    /// A spear set against a charge: +2, double damage (ODD-R26.6).
+    pub set_spear: bool,
 }
 
 /// What an attack did.
@@ -206,6 +208,19 @@ pub fn attack(
             mods.push(Modifier::new("mounted", "ODD-R18.1", v));
         }
     }
+    // ODD-R18.2: high ground.
+    if pa.high_ground != pt.high_ground {
+        let v = if pa.high_ground { 1 } else { -1 };
+        mods.push(Modifier::new("high ground", "ODD-R18.2", v));
+    }
+    // ODD-R9: cover.
+    if pt.cover > 0 {
+        mods.push(Modifier::new("cover", "ODD-R9", -(pt.cover / 25) * 2));
+    }
+    // ODD-R26.6: a spear set against a charge.
+    if manner.set_spear {
+        mods.push(Modifier::new("set spear", "ODD-R26.6", 2));
+    }
     // Kept dice: advantage and disadvantage (ODD-R21.1, R23.2); both cancel.
     let after_surprise = round == 1 && !manner.missile;
     let mut edge = 0;
@@ -234,7 +249,10 @@ pub fn attack(
     };
     let (ac, def_mods) = armour_class(state, a, t, manner, surprise_attack);
     let need = tables::need(pa.attack_ac9, ac);
-    let total = natural + mods.iter().map(|m| m.value).sum::<i32>();
+    let bonus = mods.iter().map(|m| m.value).sum::<i32>();
+    let total = natural + bonus;
+    // The natural roll it takes to hit, after the attacker's bonuses (ODD-R12.2, R12.3).
+    let natural_need = need - bonus;
     // ODD-A21: attacks on a combatant pinned helplessly hit.
     let pinned = !state.f(t).pinned_by.is_empty();
     let mut result = if natural == 1 {
@@ -242,7 +260,7 @@ pub fn attack(
     } else if pinned && natural != 20 {
         AttackResult::Hit
     } else if natural == 20 {
-        if tables::natural_20_critical(need) {
+        if tables::natural_20_critical(natural_need) {
             AttackResult::Critical
         } else {
             AttackResult::Hit
@@ -386,7 +404,7 @@ pub fn attack(
     } else if manner.missile {
         pa.missile.as_ref().map_or(form.damage, |w| w.damage)
     } else {
-        form.damage
+        florentine_damage(state, table, a, &pa, form)?
     };
     // ODD-R27.6: a surprise attack does double the dice of temporary damage.
     let temporary = manner.subdue || form.weapon.as_ref().is_some_and(|w| w.has("unarmed"));
@@ -418,16 +436,20 @@ pub fn attack(
             state.options.critical_multiplier,
         ));
     }
+    if manner.set_spear {
+        multiplier *= 2;
+        dmods.push(Modifier::new("set spear ×", "ODD-R26.6", 2));
+    }
     if manner.charge {
         multiplier *= 2;
         let rule = if lance { "ODD-R26.8" } else { "ODD-R26.7" };
         dmods.push(Modifier::new("charge ×", rule, 2));
     }
     amount *= multiplier;
-    if natural == 20 && need > 20 {
-        let cut = need - 20;
+    if natural == 20 && natural_need > 20 {
+        let cut = natural_need - 20;
         dmods.push(Modifier::new("natural 20 over 20", "ODD-R12.2", -cut));
-        amount = tables::natural_20_damage(amount, need);
+        amount = tables::natural_20_damage(amount, natural_need);
     }
     // ODD-R27: empty hands and subduing attacks deal temporary damage.
     let unarmed = form.weapon.as_ref().is_some_and(|w| w.has("unarmed"));
@@ -462,6 +484,41 @@ pub fn attack(
     };
     let felled = harm(state, table, a, t, real, temp, rolled, dmods, rule)?;
     Ok(Blow { hit: true, felled })
+}
+
+/// ODD-R21.2, ODD-A14: a Florentine fighter whose two weapons differ in size rolls 1d2 to see
+/// which one hit (2: the off-hand weapon); its damage dice.
+fn florentine_damage(
+    state: &State,
+    table: &mut Table<'_, Odd>,
+    a: CombatantId,
+    pa: &crate::state::Profile,
+    form: &Form,
+) -> Result<fray_core::damage::DamageDice, Interrupt> {
+    let (Some(off), true) = (&pa.offhand, pa.florentine && !state.f(a).disarmed) else {
+        return Ok(form.damage);
+    };
+    let size = |f: &Form| f.weapon.as_ref().map_or("medium", |w| w.size);
+    if size(off) == size(form) {
+        return Ok(form.damage);
+    }
+    let which = table.roll(RollRequest::new(
+        1,
+        2,
+        Some(a),
+        RollPurpose::Other,
+        "ODD-R21.2",
+    ))?;
+    let hand = if which == 2 { off } else { form };
+    let name = hand.name.clone();
+    table.emit(|| Event::Acted {
+        who: a,
+        act: "hits with",
+        on: None,
+        detail: format!("its {name} (d2 {which}, ODD-A14)"),
+        rule: "ODD-R21.2",
+    });
+    Ok(hand.damage)
 }
 
 /// Deals `amount` to `t` (a unit: off its total); death at 0 hp or less (ODD-A40, R31.5).

@@ -52,6 +52,16 @@ pub fn check(
     if question == Question::Declaration {
         return check_cast(explain, state, who, choice);
     }
+    if question == Question::Reaction {
+        return match *choice {
+            Choice::Attack(t) => {
+                Illegal::unless(state.set_against == Some(t), explain, "ODD-R26.6", || {
+                    "a spear is set only against the charger".to_string()
+                })
+            }
+            _ => Ok(()),
+        };
+    }
     let restricted = state.pressing || state.slot == Slot::Last;
     let foe_up = |t: CombatantId, rule: &'static str| {
         Illegal::unless(
@@ -332,6 +342,11 @@ pub fn options(state: &State, who: CombatantId, question: Question, out: &mut Ve
             out.push(Choice::Fight);
             out.push(Choice::Parley);
         }
-        Question::Reaction => out.push(Choice::Nothing),
+        Question::Reaction => {
+            if let Some(t) = state.set_against {
+                out.push(Choice::Attack(t));
+            }
+            out.push(Choice::Nothing);
+        }
     }
 }

@@ -583,6 +583,10 @@ fn perform(
                 move_to(state, table, id, to, "half move", "ODD-R16.1");
             }
             state.f_mut(id).caught = false;
+            longer_reach_first(state, table, id, t)?;
+            if !state.f(t).is_up() || state.f(id).dead {
+                return Ok(());
+            }
             let (n, vs_normal) = attack_count(state, id, t);
             let now = first_share(state, id, n, vs_normal);
             series(state, table, id, t, now, false, vs_normal, "ODD-R16.1")
@@ -595,6 +599,11 @@ fn perform(
             f.charged = true;
             f.round.charging = true;
             f.caught = false;
+            set_spear(state, table, id, t)?;
+            longer_reach_first(state, table, id, t)?;
+            if !state.f(t).is_up() || state.f(id).dead {
+                return Ok(());
+            }
             let (n, vs_normal) = attack_count(state, id, t);
             let now = first_share(state, id, n, vs_normal);
             series(state, table, id, t, now, true, vs_normal, "ODD-R26.7")
@@ -870,6 +879,78 @@ fn grapples(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Interru
         }
     }
     state.grapples.clear();
+    Ok(())
+}
+
+/// ODD-R4.4, R20.1, R26.9: in the first round, a foe with a longer weapon reach that has not
+/// acted yet strikes first (its whole turn), unless it was surprised.
+fn longer_reach_first(
+    state: &mut State,
+    table: &mut Table<'_, Odd>,
+    id: CombatantId,
+    t: CombatantId,
+) -> Result<(), Interrupt> {
+    let (ft, pt) = (state.f(t), state.p(t));
+    let ready = state.round == 1
+        && ft.is_up()
+        && !ft.round.acted
+        && ft.round.casting.is_none()
+        && !pt.melee.is_empty()
+        && !routed(state, t)
+        && helpless(state, t).is_none()
+        && !state.side_surprised(ft.side)
+        && pt.reach() - state.p(id).reach() >= state.options.reach_advantage;
+    if !ready {
+        return Ok(());
+    }
+    table.emit(|| Event::Acted {
+        who: t,
+        act: "strikes first against",
+        on: Some(id),
+        detail: "a longer weapon reach in the first round of melee".into(),
+        rule: "ODD-R20.1",
+    });
+    turn(state, table, t)
+}
+
+/// ODD-R26.6: a foe with a spear or pike that has not acted may set it against the charge: it
+/// attacks the charger at +2 for double damage (its action this round), first.
+fn set_spear(
+    state: &mut State,
+    table: &mut Table<'_, Odd>,
+    id: CombatantId,
+    t: CombatantId,
+) -> Result<(), Interrupt> {
+    let (ft, pt) = (state.f(t), state.p(t));
+    let spear = pt
+        .melee
+        .first()
+        .and_then(|f| f.weapon.as_ref())
+        .is_some_and(|w| (w.has("spear") || w.has("pike")) && !ft.disarmed);
+    if !spear
+        || !ft.is_up()
+        || ft.round.acted
+        || routed(state, t)
+        || helpless(state, t).is_some()
+        || !state.in_melee(id, t)
+    {
+        return Ok(());
+    }
+    state.set_against = Some(id);
+    let answer = ask(state, table, t, Question::Reaction, "ODD-R26.6");
+    state.set_against = None;
+    if answer? != Choice::Attack(id) {
+        return Ok(());
+    }
+    state.f_mut(t).round.acted = true;
+    let Some(form) = state.p(t).melee.first().cloned() else {
+        return Ok(());
+    };
+    let manner = Manner {
+        set_spear: true,
+        ..Manner::default()
+    };
+    attack::attack(state, table, t, id, &form, manner, "ODD-R26.6")?;
     Ok(())
 }
 
