@@ -561,7 +561,12 @@ impl Event {
                     modifiers_text(&mut s, modifiers);
                     let _ = write!(s, " = {total}");
                 }
-                let _ = write!(s, " vs {against} {target}: {result}");
+                // A check against no number (a distance, a retreat roll) says only its result.
+                if against.is_empty() {
+                    let _ = write!(s, ": {result}");
+                } else {
+                    let _ = write!(s, " vs {against} {target}: {result}");
+                }
             }
             Event::TurnStarted { who } => {
                 let _ = write!(s, "{}'s turn", n(*who));

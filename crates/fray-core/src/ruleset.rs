@@ -71,7 +71,7 @@ impl RulesetId {
             RulesetId::Cnc => 22,
             RulesetId::Spelljammer => 23,
             RulesetId::Osr => 32,
-            RulesetId::Odd => 31,
+            RulesetId::Odd => 32,
             RulesetId::Celesia => 21,
         }
     }

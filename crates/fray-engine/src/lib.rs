@@ -138,6 +138,8 @@ register_rulesets! {
     Spelljammer => fray_spelljammer::Spelljammer,
     /// "17 Combat" (B/X-style OSR).
     Osr => fray_osr::Osr,
+    /// OD&D house rules.
+    Odd => fray_odd::Odd,
     /// Legends of Celesia.
     Celesia => fray_celesia::Celesia,
 }

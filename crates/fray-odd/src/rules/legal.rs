@@ -1,0 +1,352 @@
+//! Legality of every choice (each refusal names its rule) and the option lists built from it.
+
+use crate::content::WeaponKind;
+use crate::state::{Slot, State};
+use crate::Choice;
+use fray_core::board::Board;
+use fray_core::protocol::{Illegal, Question};
+use fray_core::{CombatantId, Pos};
+
+/// Squares from which a melee attack reaches (10 ft, ODD-R17.1).
+pub const MELEE_SQUARES: i32 = 2;
+
+/// Where `a` would strike `t` from and how many squares it must move: none when in melee.
+pub fn approach(state: &State, a: CombatantId, t: CombatantId) -> Option<(Pos, i32)> {
+    let from = state.f(a).pos;
+    if state.in_melee(a, t) {
+        return Some((from, 0));
+    }
+    let p = state.strike_square(a, t, MELEE_SQUARES)?;
+    Some((p, p.squares_to(from)))
+}
+
+/// The range band of a shot (ODD-R8.1): +1 short, 0 medium, −1 long; `None` beyond long range.
+pub fn range_modifier(state: &State, a: CombatantId, t: CombatantId) -> Option<i32> {
+    let w = state.p(a).missile.as_ref()?;
+    let feet = state.f(a).pos.feet_to(state.f(t).pos);
+    let inch = state.options.inch_ft;
+    if feet <= w.range[0] * inch {
+        Some(1)
+    } else if feet <= w.range[1] * inch {
+        Some(0)
+    } else if feet <= w.range[2] * inch {
+        Some(-1)
+    } else {
+        None
+    }
+}
+
+/// Whether `choice` is legal for `who` answering `question` now.
+pub fn check(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    question: Question,
+    choice: &Choice,
+) -> Result<(), Illegal> {
+    if !crate::choice::answers(question, choice) {
+        return Illegal::refuse(explain, "ODD-R16.1", || {
+            "that is not an answer to this question".to_string()
+        });
+    }
+    if question == Question::Declaration {
+        return check_cast(explain, state, who, choice);
+    }
+    if question == Question::Reaction {
+        return match *choice {
+            Choice::Attack(t) => {
+                Illegal::unless(state.set_against == Some(t), explain, "ODD-R26.6", || {
+                    "a spear is set only against the charger".to_string()
+                })
+            }
+            _ => Ok(()),
+        };
+    }
+    let restricted = state.pressing || state.slot == Slot::Last;
+    let foe_up = |t: CombatantId, rule: &'static str| {
+        Illegal::unless(
+            t.index() < state.fighters.len() && state.foes(who, t) && state.f(t).is_up(),
+            explain,
+            rule,
+            || format!("{} is not a foe able to fight", state.roster.name(t)),
+        )
+    };
+    let engaged = state.engaged(who);
+    match *choice {
+        Choice::Nothing => Ok(()),
+        Choice::Attack(t) => {
+            foe_up(t, "ODD-R16.1")?;
+            Illegal::unless(!state.p(who).melee.is_empty(), explain, "ODD-R16.1", || {
+                "it has no melee attack".to_string()
+            })?;
+            if state.options.mass {
+                return Ok(());
+            }
+            if restricted {
+                return Illegal::unless(
+                    state.p(t).normal_man && state.in_melee(who, t),
+                    explain,
+                    "ODD-R10.1",
+                    || "its further attacks go only to Normal Men in melee".to_string(),
+                );
+            }
+            if engaged {
+                return Illegal::unless(state.in_melee(who, t), explain, "ODD-R17.1", || {
+                    "engaged in melee: it can only attack foes within 10 ft (or parry, retreat)"
+                        .to_string()
+                });
+            }
+            let half = state.move_squares(who) / 2;
+            match approach(state, who, t) {
+                Some((_, d)) if d <= half => Ok(()),
+                _ => Illegal::refuse(explain, "ODD-R16.1", || {
+                    "beyond half its Turn movement: charge or run instead".to_string()
+                }),
+            }
+        }
+        Choice::Charge(t) => {
+            foe_up(t, "ODD-R26.2")?;
+            let p = state.p(who);
+            Illegal::unless(
+                !restricted && !state.options.mass && !p.melee.is_empty(),
+                explain,
+                "ODD-R26.2",
+                || "no charge now".to_string(),
+            )?;
+            Illegal::unless(!state.f(who).charged, explain, "ODD-R26.3", || {
+                "a charge only once per Turn".to_string()
+            })?;
+            Illegal::unless(!engaged, explain, "ODD-R17.1", || {
+                "engaged in melee: no charge".to_string()
+            })?;
+            let full = state.move_squares(who);
+            match approach(state, who, t) {
+                Some((_, d)) if 2 * d > full && d <= full => Ok(()),
+                _ => Illegal::refuse(explain, "ODD-R26.2", || {
+                    "a charge moves more than half and up to the full Turn movement".to_string()
+                }),
+            }
+        }
+        Choice::Shoot(t) => {
+            foe_up(t, "ODD-R8")?;
+            Illegal::unless(
+                !restricted && !state.options.mass,
+                explain,
+                "ODD-R8",
+                || "no missile fire now".to_string(),
+            )?;
+            let Some(w) = &state.p(who).missile else {
+                return Illegal::refuse(explain, "ODD-R8", || {
+                    "it has no missile weapon".to_string()
+                });
+            };
+            if w.kind == WeaponKind::Crossbow {
+                let reloading = state
+                    .f(who)
+                    .shot_round
+                    .is_some_and(|r| r + 1 == state.round);
+                Illegal::unless(!reloading, explain, "ODD-R8.3", || {
+                    "a crossbow fires every other round".to_string()
+                })?;
+            }
+            Illegal::unless(
+                range_modifier(state, who, t).is_some(),
+                explain,
+                "ODD-R8.1",
+                || "beyond long range".to_string(),
+            )
+        }
+        Choice::Run(t) => {
+            foe_up(t, "ODD-R16.1")?;
+            Illegal::unless(
+                !restricted && !state.options.mass && !engaged && !state.in_melee(who, t),
+                explain,
+                "ODD-R17.1",
+                || "engaged in melee (or already there): no running".to_string(),
+            )
+        }
+        Choice::Disarm(t)
+        | Choice::Dismount(t)
+        | Choice::Entangle(t, _)
+        | Choice::Subdue(t)
+        | Choice::Grapple(t) => {
+            foe_up(t, "ODD-R16.1")?;
+            Illegal::unless(
+                !restricted && !state.options.mass && state.in_melee(who, t),
+                explain,
+                "ODD-R17.1",
+                || "only against a foe in melee (within 10 ft)".to_string(),
+            )?;
+            special_move(explain, state, who, t, choice)
+        }
+        Choice::Parry => Illegal::unless(
+            !restricted && engaged && !state.options.mass,
+            explain,
+            "ODD-R24",
+            || "only a combatant in melee parries".to_string(),
+        ),
+        Choice::Retreat => Illegal::unless(
+            !restricted && engaged && !state.options.mass,
+            explain,
+            "ODD-R17.3",
+            || "only a combatant in melee retreats".to_string(),
+        ),
+        Choice::Cast(..) | Choice::Fight | Choice::Parley => {
+            Illegal::refuse(explain, "ODD-R16.1", || "not an action".to_string())
+        }
+    }
+}
+
+/// ODD-R14, R25, R27, R28: what each special attack needs.
+fn special_move(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    t: CombatantId,
+    choice: &Choice,
+) -> Result<(), Illegal> {
+    let weapon = |id: CombatantId| {
+        if state.f(id).disarmed {
+            None
+        } else {
+            state.p(id).melee.first().and_then(|f| f.weapon.clone())
+        }
+    };
+    let mine = weapon(who);
+    match choice {
+        Choice::Disarm(_) => {
+            let theirs = weapon(t);
+            Illegal::unless(
+                mine.as_ref()
+                    .is_some_and(|w| w.hands == 1 && !w.has("unarmed"))
+                    && theirs
+                        .as_ref()
+                        .is_some_and(|w| w.hands == 1 && !w.has("unarmed")),
+                explain,
+                "ODD-R25.2",
+                || "a disarm needs a one-handed weapon against a one-handed weapon".to_string(),
+            )
+        }
+        Choice::Dismount(_) => Illegal::unless(
+            mine.as_ref().is_some_and(|w| w.has("polearm"))
+                && state.p(t).mounted
+                && !state.f(t).dismounted,
+            explain,
+            "ODD-R25.1",
+            || "a dismount needs a polearm against a mounted foe".to_string(),
+        ),
+        Choice::Entangle(..) => Illegal::unless(
+            mine.as_ref().is_some_and(|w| w.has("whip")),
+            explain,
+            "ODD-R14.1",
+            || "only a whip entangles".to_string(),
+        ),
+        Choice::Grapple(_) => Illegal::unless(
+            !state.p(who).is_unit() && !state.p(t).is_unit(),
+            explain,
+            "ODD-R28.1",
+            || "units do not grapple".to_string(),
+        ),
+        _ => Ok(()),
+    }
+}
+
+fn check_cast(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    choice: &Choice,
+) -> Result<(), Illegal> {
+    let Choice::Cast(s, t) = *choice else {
+        return Ok(());
+    };
+    let Some(spell) = state.p(who).spells.get(usize::from(s)) else {
+        return Illegal::refuse(explain, "ODD-R29", || "no such spell".to_string());
+    };
+    Illegal::unless(
+        state
+            .f(who)
+            .spells_left
+            .get(usize::from(s))
+            .is_some_and(|n| *n > 0),
+        explain,
+        "ODD-R29",
+        || format!("no {} left to cast", spell.name),
+    )?;
+    Illegal::unless(t.index() < state.fighters.len(), explain, "ODD-R29", || {
+        "no such target".to_string()
+    })?;
+    let harmful = spell.damage.is_some();
+    Illegal::unless(
+        state.f(t).is_up() && state.foes(who, t) == harmful,
+        explain,
+        "ODD-R29",
+        || {
+            if harmful {
+                "a harmful spell goes at a foe able to fight".to_string()
+            } else {
+                "a healing spell goes to an ally still standing".to_string()
+            }
+        },
+    )?;
+    let feet = state.f(who).pos.feet_to(state.f(t).pos);
+    let reach = (spell.range * state.options.inch_ft).max(5);
+    Illegal::unless(
+        state.options.mass || feet <= reach,
+        explain,
+        "ODD-R29",
+        || format!("out of range ({feet} ft; it reaches {reach} ft)"),
+    )
+}
+
+/// Every legal option, in a fixed order.
+pub fn options(state: &State, who: CombatantId, question: Question, out: &mut Vec<Choice>) {
+    let push = |c: Choice, out: &mut Vec<Choice>| {
+        if check(false, state, who, question, &c).is_ok() {
+            out.push(c);
+        }
+    };
+    match question {
+        Question::Declaration => {
+            for s in 0..state.p(who).spells.len() as u8 {
+                for t in state.ids() {
+                    push(Choice::Cast(s, t), out);
+                }
+            }
+            out.push(Choice::Nothing);
+        }
+        Question::Action => {
+            for make in [
+                Choice::Attack,
+                Choice::Charge,
+                Choice::Shoot,
+                Choice::Run,
+                Choice::Disarm,
+                Choice::Dismount,
+                Choice::Subdue,
+                Choice::Grapple,
+            ] {
+                for t in state.ids() {
+                    push(make(t), out);
+                }
+            }
+            for t in state.ids() {
+                push(Choice::Entangle(t, true), out);
+                push(Choice::Entangle(t, false), out);
+            }
+            push(Choice::Parry, out);
+            push(Choice::Retreat, out);
+            out.push(Choice::Nothing);
+        }
+        Question::Ruling => {
+            out.push(Choice::Fight);
+            out.push(Choice::Parley);
+        }
+        Question::Reaction => {
+            if let Some(t) = state.set_against {
+                out.push(Choice::Attack(t));
+            }
+            out.push(Choice::Nothing);
+        }
+    }
+}

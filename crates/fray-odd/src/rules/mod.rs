@@ -1,0 +1,32 @@
+//! The rules of the seed, one module per part: the encounter and the round (`round`), one
+//! attack and its damage (`attack`), legality and option lists (`legal`), morale, retreat and
+//! pursuit (`morale`), spells (`spells`), the seed's numbers (`tables`), the GM's interventions.
+
+pub mod attack;
+pub mod intervene;
+pub mod legal;
+pub mod morale;
+pub mod round;
+pub mod spells;
+pub mod tables;
+
+use crate::{Choice, Odd, State};
+use fray_core::protocol::{Chooser, Question};
+use fray_core::{CombatantId, Interrupt, Table};
+
+/// Asks `who` a question (an action or a spell declaration), offering [`legal::options`].
+/// `state.asking` holds whom the pending request is about.
+pub(crate) fn ask(
+    state: &mut State,
+    table: &mut Table<'_, Odd>,
+    who: CombatantId,
+    question: Question,
+    rule: &'static str,
+) -> Result<Choice, Interrupt> {
+    state.asking = Some(who);
+    let choice = table.choose(state, Chooser::Combatant(who), question, rule, |out| {
+        legal::options(state, who, question, out)
+    })?;
+    state.asking = None;
+    Ok(choice)
+}

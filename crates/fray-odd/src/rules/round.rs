@@ -1,0 +1,1059 @@
+//! The encounter order and the round (§1 of the spec): hit points, surprise, distance, the
+//! reaction roll, initiative once per encounter per group (ODD-R1 to R4), the surprise round,
+//! then each round: spell declarations, fighters' first attacks, the initiative counts, their
+//! last attacks and the morale checks (ODD-R4.6, R5); mass combat's round body (ODD-R31).
+
+use super::attack::{self, Manner};
+use super::legal::approach;
+use super::{ask, morale, spells, tables};
+use crate::content::Reaction;
+use crate::state::{Round, Slot, State, Surprise};
+use crate::{Choice, Odd};
+use fray_core::board::Board;
+use fray_core::event::{Event, Subject};
+use fray_core::protocol::{Chooser, Question, RollPurpose, RollRequest};
+use fray_core::ruleset::Outcome;
+use fray_core::{CombatantId, Interrupt, Pos, SideId, Standing, Table};
+
+/// Before the first round: hit points, surprise, distance, reaction, initiative, the
+/// start-of-conflict morale check and the surprise round (ODD-R1 steps 3 to 7).
+pub fn begin(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Interrupt> {
+    state.round = 0;
+    roll_hit_points(state, table)?;
+    surprise(state, table)?;
+    distance(state, table)?;
+    if reaction(state, table)? {
+        return Ok(());
+    }
+    roll_initiative(state, table)?;
+    if state.setup.morale_at_start {
+        morale::checks(state, table, true)?;
+    }
+    if matches!(state.surprise, Surprise::Surprised(_)) {
+        surprise_round(state, table)?;
+    }
+    Ok(())
+}
+
+/// ODD-R10.4, R31.2, ODD-A38: hit points not given are rolled: a d6 per hit die (plus the
+/// "+"), one per man for a unit.
+fn roll_hit_points(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Interrupt> {
+    for id in state.ids().collect::<Vec<_>>() {
+        if state.f(id).max_hp > 0 {
+            continue;
+        }
+        let p = state.p(id);
+        let per_man = p.level.max(1);
+        let dice = (per_man as u32 * p.figures).min(u32::from(u16::MAX)) as u16;
+        let plus = p.plus * p.figures as i32;
+        let rule = if p.is_unit() {
+            "ODD-R31.2"
+        } else {
+            "ODD-R10.4"
+        };
+        let roll = table.roll(RollRequest::new(dice, 6, None, RollPurpose::Other, rule))? as i32;
+        let hp = (roll + plus).max(1);
+        let f = state.f_mut(id);
+        f.hp = hp;
+        f.max_hp = hp;
+        table.emit(|| Event::Acted {
+            who: id,
+            act: "rolls hit points",
+            on: None,
+            detail: if plus == 0 {
+                format!("{dice}d6 = {hp}")
+            } else {
+                format!("{dice}d6 {roll} {plus:+} = {hp}")
+            },
+            rule,
+        });
+    }
+    Ok(())
+}
+
+/// ODD-R2: if surprise is possible, a d6 per side; a side is surprised on a roll at or under
+/// the best chance any other side has against it (ODD-R2.4); both surprised cancel.
+fn surprise(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Interrupt> {
+    if !state.setup.surprise {
+        return Ok(());
+    }
+    let sides = state.roster.sides.len();
+    let mut bits = 0u32;
+    for s in 0..sides {
+        let chance = (0..sides)
+            .filter(|&o| o != s)
+            .map(|o| {
+                tables::surprise_chance(
+                    state.setup.stealth[o].surprises_on,
+                    state.setup.stealth[s].surprised_on,
+                )
+            })
+            .max()
+            .unwrap_or(0);
+        let roll = table.roll(RollRequest::new(
+            1,
+            6,
+            None,
+            RollPurpose::Surprise,
+            "ODD-R2.2",
+        ))? as i32;
+        let surprised = roll <= chance;
+        if surprised {
+            bits |= 1 << s;
+        }
+        table.emit(|| Event::Check {
+            who: Subject::Side(SideId(s as u8)),
+            purpose: "surprise",
+            dice: "d6".into(),
+            roll: roll as u32,
+            modifiers: Vec::new(),
+            total: roll,
+            against: "surprised on",
+            target: chance,
+            under: true,
+            success: Some(!surprised),
+            result: if surprised {
+                "surprised".into()
+            } else {
+                "not surprised".into()
+            },
+            rule: "ODD-R2.4",
+        });
+    }
+    let all = (1u32 << sides) - 1;
+    state.surprise = if bits == 0 {
+        Surprise::None
+    } else if bits == all {
+        // ODD-R2.3: both surprised cancel; the distance is still the surprise distance.
+        state.distance = -1;
+        Surprise::None
+    } else {
+        Surprise::Surprised(bits)
+    };
+    Ok(())
+}
+
+/// ODD-R2.3, R3.1, ODD-A11, A30: the distance, if not known: 1d3 × 10 when anyone was
+/// surprised, else 2d6 × 10 (feet indoors, yards outdoors).
+fn distance(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Interrupt> {
+    if let Some(d) = state.setup.distance {
+        state.distance = d;
+        return Ok(());
+    }
+    let surprised = state.distance == -1 || matches!(state.surprise, Surprise::Surprised(_));
+    let (count, sides, rule) = if surprised {
+        (1, 3, "ODD-A11")
+    } else {
+        (2, 6, "ODD-R3.1")
+    };
+    let roll = table.roll(RollRequest::new(
+        count,
+        sides,
+        None,
+        RollPurpose::Other,
+        rule,
+    ))? as i32;
+    state.distance = roll * 10;
+    let unit = if state.setup.outdoors { "yd" } else { "ft" };
+    let d = state.distance;
+    table.emit(|| Event::Check {
+        who: Subject::Side(SideId(0)),
+        purpose: "distance",
+        dice: format!("{count}d{sides}"),
+        roll: roll as u32,
+        modifiers: Vec::new(),
+        total: d,
+        against: "",
+        target: 0,
+        under: false,
+        success: None,
+        result: format!("the groups are {d} {unit} apart"),
+        rule,
+    });
+    Ok(())
+}
+
+/// ODD-R3.2, R3.3: the reaction roll (2d6 on the DM's table) for the side whose reaction is
+/// uncertain, then the DM's ruling: fight or parley. A parley ends the encounter: that side
+/// leaves (counted as fled, ODD-R32.3). Returns whether it ended.
+fn reaction(state: &mut State, table: &mut Table<'_, Odd>) -> Result<bool, Interrupt> {
+    let Some(side) = state.setup.reaction else {
+        return Ok(false);
+    };
+    if matches!(state.surprise, Surprise::Surprised(_)) {
+        return Ok(false);
+    }
+    let roll = table.roll(RollRequest::new(2, 6, None, RollPurpose::Other, "ODD-R3.2"))? as i32;
+    let band = crate::content::Tables::band(&state.tables.reaction, roll).cloned();
+    let (label, result, upto) = band
+        .map_or(("uncertain".to_string(), Reaction::Uncertain, 12), |b| {
+            (b.label, b.result, b.upto)
+        });
+    state.reaction = Some(result);
+    table.emit(|| Event::Check {
+        who: Subject::Side(side),
+        purpose: "reaction",
+        dice: "2d6".into(),
+        roll: roll as u32,
+        modifiers: Vec::new(),
+        total: roll,
+        against: "reaction table row up to",
+        target: upto,
+        under: true,
+        success: None,
+        result: label,
+        rule: "ODD-R3.2",
+    });
+    let ruling = table.choose(state, Chooser::Gm, Question::Ruling, "ODD-R3.3", |out| {
+        out.push(Choice::Fight);
+        out.push(Choice::Parley);
+    })?;
+    if ruling != Choice::Parley {
+        return Ok(false);
+    }
+    for id in state.ids().collect::<Vec<_>>() {
+        if state.f(id).side == side && state.f(id).is_up() {
+            table.emit(|| Event::Acted {
+                who: id,
+                act: "parleys",
+                on: None,
+                detail: "the encounter ends without a fight".into(),
+                rule: "ODD-R32.3",
+            });
+            state.f_mut(id).gone = Some(Standing::Fled);
+        }
+    }
+    Ok(true)
+}
+
+/// ODD-R4.1, R4.3, R4.8: a plain d6 per character (one per side's characters with the party
+/// option) and one per DM group, stored for the encounter.
+pub fn roll_initiative(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Interrupt> {
+    let mut group_roll: Vec<Option<i32>> = vec![None; state.groups.len()];
+    let mut side_roll: Vec<Option<i32>> = vec![None; state.roster.sides.len()];
+    for id in state.ids().collect::<Vec<_>>() {
+        if !state.f(id).is_up() {
+            continue;
+        }
+        let g = usize::from(state.f(id).group);
+        let side = state.f(id).side.index();
+        let party = state.options.party_initiative && state.p(id).character;
+        let known = if state.groups[g].one_die {
+            group_roll[g]
+        } else if party {
+            side_roll[side]
+        } else {
+            None
+        };
+        let roll = match known {
+            Some(r) => r,
+            None => {
+                let r = table.roll(RollRequest::new(
+                    1,
+                    6,
+                    Some(id),
+                    RollPurpose::Initiative,
+                    "ODD-R4.1",
+                ))? as i32;
+                if state.groups[g].one_die {
+                    group_roll[g] = Some(r);
+                } else if party {
+                    side_roll[side] = Some(r);
+                }
+                r
+            }
+        };
+        state.f_mut(id).initiative = roll;
+        table.emit(|| Event::Initiative {
+            who: id,
+            roll: roll as u32,
+            total: roll,
+            rule: "ODD-R4.1",
+        });
+    }
+    Ok(())
+}
+
+/// Distinct initiative counts of those up, highest first.
+fn counts(state: &State) -> Vec<i32> {
+    let mut out: Vec<i32> = state
+        .ids()
+        .filter(|&id| state.f(id).is_up())
+        .map(|id| state.f(id).initiative)
+        .collect();
+    out.sort_unstable_by(|a, b| b.cmp(a));
+    out.dedup();
+    out
+}
+
+fn order_event(state: &State, table: &mut Table<'_, Odd>) {
+    table.emit(|| Event::Order {
+        groups: counts(state)
+            .into_iter()
+            .map(|c| {
+                state
+                    .ids()
+                    .filter(|&id| state.f(id).is_up() && state.f(id).initiative == c)
+                    .collect()
+            })
+            .collect(),
+    });
+}
+
+fn over(state: &State) -> bool {
+    state.outcome_by_side() != Outcome::Ongoing
+}
+
+/// ODD-R2.3, R2.5: the surprising sides' free round (round 0), a surprise attack; the surprised
+/// cannot respond.
+fn surprise_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Interrupt> {
+    state.slot = Slot::Surprise;
+    for c in counts(state) {
+        if over(state) {
+            break;
+        }
+        let actors: Vec<CombatantId> = state
+            .ids()
+            .filter(|&id| {
+                let f = state.f(id);
+                f.is_up() && f.initiative == c && !state.side_surprised(f.side)
+            })
+            .collect();
+        for id in actors {
+            turn(state, table, id)?;
+        }
+        morale::checks(state, table, false)?;
+    }
+    state.slot = Slot::None;
+    Ok(())
+}
+
+/// One round (§1 MELEE ROUND). Mass combat plays its own body (ODD-R31.7).
+pub fn play_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Interrupt> {
+    state.round = table.round();
+    for f in &mut state.fighters {
+        f.round = Round::default();
+    }
+    if (state.options.reroll_initiative || state.reroll_next) && state.round > 1 {
+        state.reroll_next = false;
+        roll_initiative(state, table)?;
+    }
+    order_event(state, table);
+    if state.options.mass {
+        return mass_round(state, table);
+    }
+    declare_spells(state, table)?;
+    // ODD-R4.6, ODD-A8, A32: multi-attack fighters attack first (and last).
+    state.slot = Slot::First;
+    let firsts: Vec<CombatantId> = state
+        .ids()
+        .filter(|&id| {
+            multi_attacker(state, id)
+                && state.f(id).is_up()
+                && !routed(state, id)
+                && helpless(state, id).is_none()
+        })
+        .collect();
+    for c in counts(state) {
+        if over(state) {
+            break;
+        }
+        let batch: Vec<CombatantId> = firsts
+            .iter()
+            .copied()
+            .filter(|&id| state.f(id).initiative == c)
+            .collect();
+        if batch.is_empty() {
+            continue;
+        }
+        for id in batch {
+            if over(state) {
+                break;
+            }
+            let choice = ask(state, table, id, Question::Action, "ODD-R4.6")?;
+            let splits = match choice {
+                Choice::Attack(t) | Choice::Charge(t) => attack_count(state, id, t).1,
+                _ => false,
+            };
+            if splits {
+                perform(state, table, id, choice)?;
+                state.f_mut(id).round.acted = true;
+            } else {
+                state.f_mut(id).round.planned = Some(choice);
+            }
+        }
+        morale::checks(state, table, false)?;
+    }
+    for c in counts(state) {
+        if over(state) {
+            break;
+        }
+        state.slot = Slot::Count(c);
+        let actors: Vec<CombatantId> = state
+            .ids()
+            .filter(|&id| {
+                let f = state.f(id);
+                f.is_up() && f.initiative == c && !f.round.acted
+            })
+            .collect();
+        for &id in &actors {
+            if state.f(id).round.casting.is_some() || over(state) {
+                continue;
+            }
+            turn(state, table, id)?;
+        }
+        for &id in &actors {
+            if state.f(id).round.casting.is_some() {
+                spells::resolve(state, table, id)?;
+            }
+        }
+        grapples(state, table)?;
+        morale::checks(state, table, false)?;
+        table.intervention_point(state)?;
+    }
+    state.slot = Slot::Last;
+    for c in counts(state) {
+        for id in state.ids().collect::<Vec<_>>() {
+            let f = state.f(id);
+            if f.initiative != c || f.round.last_attacks == 0 || !f.is_up() || over(state) {
+                continue;
+            }
+            let n = i32::from(f.round.last_attacks);
+            state.pressing = true;
+            let choice = ask(state, table, id, Question::Action, "ODD-R4.6");
+            state.pressing = false;
+            if let Choice::Attack(t) = choice? {
+                series(state, table, id, t, n, false, true, "ODD-R4.6")?;
+            }
+        }
+    }
+    morale::checks(state, table, false)?;
+    state.slot = Slot::None;
+    Ok(())
+}
+
+/// ODD-R29: casters declare their spells at the start of the round.
+fn declare_spells(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Interrupt> {
+    for id in state.ids().collect::<Vec<_>>() {
+        let f = state.f(id);
+        if !f.is_up() || routed(state, id) || !f.spells_left.iter().any(|n| *n > 0) {
+            continue;
+        }
+        if let Choice::Cast(s, t) = ask(state, table, id, Question::Declaration, "ODD-R29")? {
+            let name = state.p(id).spells[usize::from(s)].name.clone();
+            state.f_mut(id).round.casting = Some((s, t));
+            table.emit(|| Event::Casting {
+                who: id,
+                spell: name,
+                on: Some(t),
+                stage: "begins",
+                detail: String::new(),
+                rule: "ODD-R29",
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A fighter-type character of level 2 or more (any character with the ODD-A6 toggle): it may
+/// have several attacks against Normal Men, made first and last (ODD-R4.6).
+fn multi_attacker(state: &State, id: CombatantId) -> bool {
+    let p = state.p(id);
+    p.character
+        && (p.fighter_type() || state.options.all_characters_multiattack)
+        && p.level > 1
+        && state.f(id).round.casting.is_none()
+}
+
+fn routed(state: &State, id: CombatantId) -> bool {
+    state.groups[usize::from(state.f(id).group)].routed
+}
+
+/// ODD-R10.1, R10.2: attacks of `a` on `t` this round, and whether they are several attacks
+/// against Normal Men (which go on to other Normal Men in melee when a target falls).
+pub fn attack_count(state: &State, a: CombatantId, t: CombatantId) -> (i32, bool) {
+    let (p, pt) = (state.p(a), state.p(t));
+    let forms = p.melee.len().max(1) as i32;
+    if pt.normal_man && !p.is_unit() {
+        if p.character && (p.fighter_type() || state.options.all_characters_multiattack) {
+            let n = tables::attacks_vs_normal_men(true, false, p.level);
+            if n > 1 {
+                return (n, true);
+            }
+        } else if !p.character && p.level > 1 {
+            let n = tables::attacks_vs_normal_men(false, true, p.level).max(forms);
+            return (n, true);
+        }
+    }
+    (if p.character { 1 } else { forms }, false)
+}
+
+/// A combatant's turn on its count: a routed one runs away (ODD-R5.6); otherwise its planned
+/// or chosen action.
+fn turn(state: &mut State, table: &mut Table<'_, Odd>, id: CombatantId) -> Result<(), Interrupt> {
+    state.f_mut(id).round.acted = true;
+    if routed(state, id) {
+        if state.engaged(id) {
+            return morale::retreat(state, table, id);
+        }
+        morale::leave(state, table, id, Standing::Fled);
+        return Ok(());
+    }
+    if let Some(reason) = helpless(state, id) {
+        let f = state.f_mut(id);
+        f.knocked_down = false;
+        f.struggling = false;
+        table.emit(|| Event::Skipped {
+            who: id,
+            reason,
+            rule: match reason {
+                "gets up" => "ODD-R14.2",
+                _ => "ODD-R28.3",
+            },
+        });
+        if !state.f(id).pinned_by.is_empty() {
+            // ODD-A21: a pinned combatant tries the contest again.
+            let pinners = state.f(id).pinned_by.clone();
+            for p in pinners {
+                state.grapples.push((id, p));
+            }
+            state.f_mut(id).pinned_by.clear();
+        }
+        return Ok(());
+    }
+    let choice = match state.f_mut(id).round.planned.take() {
+        Some(c) if super::legal::check(false, state, id, Question::Action, &c).is_ok() => c,
+        _ => ask(state, table, id, Question::Action, "ODD-R16.1")?,
+    };
+    perform(state, table, id, choice)
+}
+
+/// Why `id` cannot act on its turn, if it cannot (ODD-R14, R28).
+fn helpless(state: &State, id: CombatantId) -> Option<&'static str> {
+    let f = state.f(id);
+    if !f.pinned_by.is_empty() {
+        Some("pinned helplessly")
+    } else if f.stunned_until > 0 && f.stunned_until >= state.round {
+        Some("stunned")
+    } else if f.knocked_down {
+        Some("gets up")
+    } else if f.struggling {
+        Some("struggling in a grapple")
+    } else {
+        None
+    }
+}
+
+/// Moves `who` to `to`, logging the move.
+fn move_to(
+    state: &mut State,
+    table: &mut Table<'_, Odd>,
+    who: CombatantId,
+    to: Pos,
+    mode: &'static str,
+    rule: &'static str,
+) {
+    let from = state.f(who).pos;
+    if from == to {
+        return;
+    }
+    state.set_square(who, to);
+    state.f_mut(who).round.moved = true;
+    table.emit(|| Event::Moved {
+        who,
+        from,
+        to,
+        feet: from.feet_to(to),
+        mode,
+        hidden: false,
+        rule,
+    });
+}
+
+/// Performs an action (ODD-R16, R24, R26, R17.3).
+fn perform(
+    state: &mut State,
+    table: &mut Table<'_, Odd>,
+    id: CombatantId,
+    choice: Choice,
+) -> Result<(), Interrupt> {
+    match choice {
+        Choice::Attack(t) => {
+            if let Some((to, _)) = approach(state, id, t) {
+                move_to(state, table, id, to, "half move", "ODD-R16.1");
+            }
+            state.f_mut(id).caught = false;
+            longer_reach_first(state, table, id, t)?;
+            if !state.f(t).is_up() || state.f(id).dead {
+                return Ok(());
+            }
+            let (n, vs_normal) = attack_count(state, id, t);
+            let now = first_share(state, id, n, vs_normal);
+            series(state, table, id, t, now, false, vs_normal, "ODD-R16.1")
+        }
+        Choice::Charge(t) => {
+            if let Some((to, _)) = approach(state, id, t) {
+                move_to(state, table, id, to, "charge", "ODD-R26.2");
+            }
+            let f = state.f_mut(id);
+            f.charged = true;
+            f.round.charging = true;
+            f.caught = false;
+            set_spear(state, table, id, t)?;
+            longer_reach_first(state, table, id, t)?;
+            if !state.f(t).is_up() || state.f(id).dead {
+                return Ok(());
+            }
+            let (n, vs_normal) = attack_count(state, id, t);
+            let now = first_share(state, id, n, vs_normal);
+            series(state, table, id, t, now, true, vs_normal, "ODD-R26.7")
+        }
+        Choice::Shoot(t) => {
+            state.f_mut(id).shot_round = Some(state.round);
+            let Some(w) = state.p(id).missile.clone() else {
+                return Ok(());
+            };
+            let form = crate::state::Form::of_weapon(&w);
+            let manner = Manner {
+                missile: true,
+                ..Manner::default()
+            };
+            attack::attack(state, table, id, t, &form, manner, "ODD-R8")?;
+            Ok(())
+        }
+        Choice::Run(t) => {
+            let full = state.move_squares(id);
+            let target = state.f(t).pos;
+            let to = match approach(state, id, t) {
+                Some((p, d)) if d <= full => p,
+                _ => {
+                    let mut at = state.f(id).pos;
+                    let start = at;
+                    for _ in 0..full {
+                        match state.step_toward(id, target) {
+                            Some(next) => {
+                                state.set_square(id, next);
+                                at = next;
+                            }
+                            None => break,
+                        }
+                    }
+                    state.set_square(id, start);
+                    at
+                }
+            };
+            move_to(state, table, id, to, "run", "ODD-R16.1");
+            Ok(())
+        }
+        Choice::Parry => {
+            state.f_mut(id).round.parry = true;
+            table.emit(|| Event::Acted {
+                who: id,
+                act: "parries",
+                on: None,
+                detail: "AC 2 better this round, no attacks".into(),
+                rule: "ODD-R24",
+            });
+            Ok(())
+        }
+        Choice::Retreat => morale::retreat(state, table, id),
+        Choice::Subdue(t) => {
+            let form = match state.p(id).melee.first() {
+                Some(f) => f.clone(),
+                None => return Ok(()),
+            };
+            let manner = Manner {
+                subdue: true,
+                ..Manner::default()
+            };
+            attack::attack(state, table, id, t, &form, manner, "ODD-R27.5")?;
+            Ok(())
+        }
+        Choice::Disarm(t) | Choice::Dismount(t) | Choice::Entangle(t, _) | Choice::Grapple(t) => {
+            special_attack(state, table, id, t, choice)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// ODD-R14, R25, R28.1: the to-hit roll of a disarm, dismount, entangle or grapple, and what
+/// follows a hit.
+fn special_attack(
+    state: &mut State,
+    table: &mut Table<'_, Odd>,
+    id: CombatantId,
+    t: CombatantId,
+    choice: Choice,
+) -> Result<(), Interrupt> {
+    let rule = match choice {
+        Choice::Disarm(_) => "ODD-R25.2",
+        Choice::Dismount(_) => "ODD-R25.1",
+        Choice::Entangle(..) => "ODD-R14.2",
+        _ => "ODD-R28.1",
+    };
+    let Some(form) = state.p(id).melee.first().cloned() else {
+        return Ok(());
+    };
+    let manner = Manner {
+        no_damage: true,
+        ..Manner::default()
+    };
+    if !attack::attack(state, table, id, t, &form, manner, rule)?.hit {
+        return Ok(());
+    }
+    let gap = tables::level_gap_bonus(state.p(t).level, state.p(id).level);
+    match choice {
+        Choice::Disarm(_) => {
+            if !save(state, table, t, gap, "disarm", rule)? {
+                state.f_mut(t).disarmed = true;
+                table.emit(|| Event::Acted {
+                    who: id,
+                    act: "disarms",
+                    on: Some(t),
+                    detail: "it fights on with its bare hands".into(),
+                    rule,
+                });
+            }
+        }
+        Choice::Dismount(_) => {
+            if !save(state, table, t, gap, "dismount", rule)? {
+                state.f_mut(t).dismounted = true;
+                table.emit(|| Event::Acted {
+                    who: id,
+                    act: "unhorses",
+                    on: Some(t),
+                    detail: String::new(),
+                    rule,
+                });
+            }
+        }
+        Choice::Entangle(_, weapon) => {
+            // The wielder saves, less the target's STR bonus (ODD-R14.2).
+            let str_bonus = state.p(t).str_bonus;
+            if save(state, table, id, -str_bonus, "entangle", rule)? {
+                if weapon {
+                    state.f_mut(t).disarmed = true;
+                } else {
+                    state.f_mut(t).knocked_down = true;
+                }
+                table.emit(|| Event::Acted {
+                    who: id,
+                    act: "entangles",
+                    on: Some(t),
+                    detail: if weapon {
+                        "its weapon is pulled from its grasp".into()
+                    } else {
+                        "it is yanked off its feet: its next action is spent getting up".into()
+                    },
+                    rule,
+                });
+            }
+        }
+        _ => {
+            state.grapples.push((t, id));
+            table.emit(|| Event::Acted {
+                who: id,
+                act: "grapples",
+                on: Some(t),
+                detail: String::new(),
+                rule: "ODD-R28.1",
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A Save vs Paralysis of `who` with a bonus: d20 + bonus at or over its target.
+fn save(
+    state: &mut State,
+    table: &mut Table<'_, Odd>,
+    who: CombatantId,
+    bonus: i32,
+    purpose: &'static str,
+    rule: &'static str,
+) -> Result<bool, Interrupt> {
+    let target = state.p(who).paralysis;
+    let roll = table.roll(RollRequest::new(1, 20, Some(who), RollPurpose::Check, rule))? as i32;
+    let total = roll + bonus;
+    let saved = total >= target;
+    table.emit(|| Event::Check {
+        who: Subject::Combatant(who),
+        purpose,
+        dice: "d20".into(),
+        roll: roll as u32,
+        modifiers: if bonus == 0 {
+            Vec::new()
+        } else {
+            vec![fray_core::event::Modifier::new("save bonus", rule, bonus)]
+        },
+        total,
+        against: "save vs paralysis",
+        target,
+        under: false,
+        success: Some(saved),
+        result: if saved {
+            "saves".into()
+        } else {
+            "fails".into()
+        },
+        rule,
+    });
+    Ok(saved)
+}
+
+/// ODD-R28.2, R28.3: after a count, each combatant grappled this count (and each pinned one)
+/// rolls 1d6 per HD against its grapplers' 1d6 per HD each: lower, pinned helplessly; equal,
+/// struggling (no weapon); higher, thrown off, the grapplers stunned for the difference in
+/// rounds, and initiative rolled again (ODD-R28.4).
+fn grapples(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Interrupt> {
+    let mut targets: Vec<CombatantId> = state.grapples.iter().map(|g| g.0).collect();
+    targets.sort_unstable();
+    targets.dedup();
+    for t in targets {
+        let mut grapplers: Vec<CombatantId> = state
+            .grapples
+            .iter()
+            .filter(|g| g.0 == t)
+            .map(|g| g.1)
+            .chain(state.f(t).pinned_by.iter().copied())
+            .filter(|&g| state.f(g).is_up())
+            .collect();
+        grapplers.sort_unstable();
+        grapplers.dedup();
+        if !state.f(t).is_up() || grapplers.is_empty() {
+            continue;
+        }
+        let mut theirs = 0;
+        for &g in &grapplers {
+            let dice = state.p(g).level.max(1) as u16;
+            theirs += table.roll(RollRequest::new(
+                dice,
+                6,
+                Some(g),
+                RollPurpose::Other,
+                "ODD-R28.2",
+            ))? as i32;
+        }
+        let dice = state.p(t).level.max(1) as u16;
+        let mine = table.roll(RollRequest::new(
+            dice,
+            6,
+            Some(t),
+            RollPurpose::Other,
+            "ODD-R28.2",
+        ))? as i32;
+        let result = tables::grapple(mine, theirs);
+        table.emit(|| Event::Check {
+            who: Subject::Combatant(t),
+            purpose: "grapple",
+            dice: format!("{dice}d6"),
+            roll: mine as u32,
+            modifiers: Vec::new(),
+            total: mine,
+            against: "the grapplers' dice",
+            target: theirs,
+            under: false,
+            success: Some(matches!(result, tables::Grapple::ThrowsOff(_))),
+            result: match result {
+                tables::Grapple::Pinned => "pinned helplessly".into(),
+                tables::Grapple::Struggling => "struggling: it cannot use its weapon".into(),
+                tables::Grapple::ThrowsOff(n) => format!("throws them off: stunned {n} round(s)"),
+            },
+            rule: "ODD-R28.3",
+        });
+        let round = state.round;
+        match result {
+            tables::Grapple::Pinned => state.f_mut(t).pinned_by = grapplers,
+            tables::Grapple::Struggling => {
+                let f = state.f_mut(t);
+                f.pinned_by.clear();
+                f.struggling = true;
+            }
+            tables::Grapple::ThrowsOff(n) => {
+                state.f_mut(t).pinned_by.clear();
+                for g in grapplers {
+                    state.f_mut(g).stunned_until = round + n as u32;
+                }
+                state.reroll_next = true;
+            }
+        }
+    }
+    state.grapples.clear();
+    Ok(())
+}
+
+/// ODD-R4.4, R20.1, R26.9: in the first round, a foe with a longer weapon reach that has not
+/// acted yet strikes first (its whole turn), unless it was surprised.
+fn longer_reach_first(
+    state: &mut State,
+    table: &mut Table<'_, Odd>,
+    id: CombatantId,
+    t: CombatantId,
+) -> Result<(), Interrupt> {
+    let (ft, pt) = (state.f(t), state.p(t));
+    let ready = state.round == 1
+        && ft.is_up()
+        && !ft.round.acted
+        && ft.round.casting.is_none()
+        && !pt.melee.is_empty()
+        && !routed(state, t)
+        && helpless(state, t).is_none()
+        && !state.side_surprised(ft.side)
+        && pt.reach() - state.p(id).reach() >= state.options.reach_advantage;
+    if !ready {
+        return Ok(());
+    }
+    table.emit(|| Event::Acted {
+        who: t,
+        act: "strikes first against",
+        on: Some(id),
+        detail: "a longer weapon reach in the first round of melee".into(),
+        rule: "ODD-R20.1",
+    });
+    turn(state, table, t)
+}
+
+/// ODD-R26.6: a foe with a spear or pike that has not acted may set it against the charge: it
+/// attacks the charger at +2 for double damage (its action this round), first.
+fn set_spear(
+    state: &mut State,
+    table: &mut Table<'_, Odd>,
+    id: CombatantId,
+    t: CombatantId,
+) -> Result<(), Interrupt> {
+    let (ft, pt) = (state.f(t), state.p(t));
+    let spear = pt
+        .melee
+        .first()
+        .and_then(|f| f.weapon.as_ref())
+        .is_some_and(|w| (w.has("spear") || w.has("pike")) && !ft.disarmed);
+    if !spear
+        || !ft.is_up()
+        || ft.round.acted
+        || routed(state, t)
+        || helpless(state, t).is_some()
+        || !state.in_melee(id, t)
+    {
+        return Ok(());
+    }
+    state.set_against = Some(id);
+    let answer = ask(state, table, t, Question::Reaction, "ODD-R26.6");
+    state.set_against = None;
+    if answer? != Choice::Attack(id) {
+        return Ok(());
+    }
+    state.f_mut(t).round.acted = true;
+    let Some(form) = state.p(t).melee.first().cloned() else {
+        return Ok(());
+    };
+    let manner = Manner {
+        set_spear: true,
+        ..Manner::default()
+    };
+    attack::attack(state, table, t, id, &form, manner, "ODD-R26.6")?;
+    Ok(())
+}
+
+/// How many of `n` attacks are made now: in the first slot, ceil(n/2) (the rest wait for the end
+/// of the round, ODD-A8); otherwise all.
+fn first_share(state: &mut State, id: CombatantId, n: i32, vs_normal: bool) -> i32 {
+    if state.slot == Slot::First && vs_normal && state.p(id).character {
+        let (now, later) = tables::split_attacks(n);
+        state.f_mut(id).round.last_attacks = later as u8;
+        now
+    } else {
+        n
+    }
+}
+
+/// `n` melee attacks of `who`, starting on `t`; the first may be a charge. Several attacks
+/// against Normal Men go on to another Normal Man in melee when the target falls (the attacker
+/// chooses); otherwise the rest are lost.
+#[allow(clippy::too_many_arguments)]
+fn series(
+    state: &mut State,
+    table: &mut Table<'_, Odd>,
+    who: CombatantId,
+    t: CombatantId,
+    n: i32,
+    charge: bool,
+    vs_normal: bool,
+    rule: &'static str,
+) -> Result<(), Interrupt> {
+    let forms = state.p(who).melee.clone();
+    if forms.is_empty() {
+        return Ok(());
+    }
+    let mut target = t;
+    for i in 0..n {
+        if !state.f(target).is_up() {
+            let more = vs_normal
+                && state.ids().any(|o| {
+                    state.foes(who, o)
+                        && state.f(o).is_up()
+                        && state.p(o).normal_man
+                        && state.in_melee(who, o)
+                });
+            if !more {
+                let left = n - i;
+                table.emit(|| Event::Forgone {
+                    who,
+                    what: "attack",
+                    on: Some(target),
+                    reason: format!("{left} attack(s) left and no foe for them in reach"),
+                    rule,
+                });
+                return Ok(());
+            }
+            state.pressing = true;
+            let choice = ask(state, table, who, Question::Action, "ODD-R10.1");
+            state.pressing = false;
+            match choice? {
+                Choice::Attack(next) => target = next,
+                _ => return Ok(()),
+            }
+        }
+        let form = &forms[i as usize % forms.len()];
+        let manner = Manner {
+            charge: charge && i == 0,
+            ..Manner::default()
+        };
+        attack::attack(state, table, who, target, form, manner, rule)?;
+    }
+    Ok(())
+}
+
+/// ODD-R31.7: the mass-combat round: on each initiative count every unit (and character)
+/// makes its throw(s) at a foe; units that failed morale leave.
+fn mass_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Interrupt> {
+    for c in counts(state) {
+        if over(state) {
+            break;
+        }
+        state.slot = Slot::Count(c);
+        let actors: Vec<CombatantId> = state
+            .ids()
+            .filter(|&id| state.f(id).is_up() && state.f(id).initiative == c)
+            .collect();
+        for id in actors {
+            if over(state) {
+                break;
+            }
+            if routed(state, id) {
+                if state.f(id).gone.is_none() {
+                    morale::leave(state, table, id, Standing::Fled);
+                }
+                continue;
+            }
+            if let Choice::Attack(t) = ask(state, table, id, Question::Action, "ODD-R31.3")? {
+                let (n, vs_normal) = attack_count(state, id, t);
+                let n = if state.p(id).is_unit() { 1 } else { n };
+                series(state, table, id, t, n, false, vs_normal, "ODD-R31.3")?;
+            }
+        }
+        morale::checks(state, table, false)?;
+        table.intervention_point(state)?;
+    }
+    state.slot = Slot::None;
+    Ok(())
+}

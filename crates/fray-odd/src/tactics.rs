@@ -1,0 +1,78 @@
+//! The default tactics: what a sensible player (or the DM) would choose. They only choose
+//! legal options.
+
+use crate::content::Reaction;
+use crate::rules::legal;
+use crate::state::State;
+use crate::Choice;
+use fray_core::protocol::{ChoiceRequest, Chooser, Question};
+use fray_core::CombatantId;
+
+/// Foes able to fight, nearest first (ties: fewest hit points, then roster order).
+fn foes_by_distance(state: &State, id: CombatantId) -> Vec<CombatantId> {
+    let at = state.f(id).pos;
+    let mut foes: Vec<CombatantId> = state
+        .ids()
+        .filter(|&o| state.foes(id, o) && state.f(o).is_up())
+        .collect();
+    foes.sort_by_key(|&o| (at.squares_to(state.f(o).pos), state.f(o).hp, o.0));
+    foes
+}
+
+/// The default choice for a request.
+pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
+    let id = match request.chooser {
+        Chooser::Gm => {
+            return match state.reaction {
+                Some(Reaction::Friendly) => Choice::Parley,
+                _ => Choice::Fight,
+            }
+        }
+        Chooser::Combatant(id) => id,
+    };
+    let ok = |c: Choice| legal::check(false, state, id, request.question, &c).is_ok();
+    let foes = foes_by_distance(state, id);
+    match request.question {
+        Question::Declaration => {
+            let spells = &state.p(id).spells;
+            for (s, spell) in spells.iter().enumerate() {
+                if spell.damage.is_some() {
+                    if let Some(&t) = foes.iter().find(|&&t| ok(Choice::Cast(s as u8, t))) {
+                        return Choice::Cast(s as u8, t);
+                    }
+                } else {
+                    let hurt = state.ids().find(|&a| {
+                        !state.foes(id, a)
+                            && state.f(a).is_up()
+                            && 2 * state.f(a).hp <= state.f(a).max_hp
+                            && ok(Choice::Cast(s as u8, a))
+                    });
+                    if let Some(a) = hurt {
+                        return Choice::Cast(s as u8, a);
+                    }
+                }
+            }
+            Choice::Nothing
+        }
+        Question::Action => {
+            // In melee: the weakest foe within reach.
+            let mut in_reach: Vec<CombatantId> = foes
+                .iter()
+                .copied()
+                .filter(|&t| ok(Choice::Attack(t)) && state.in_melee(id, t))
+                .collect();
+            in_reach.sort_by_key(|&t| (state.f(t).hp, t.0));
+            if let Some(&t) = in_reach.first() {
+                return Choice::Attack(t);
+            }
+            for make in [Choice::Shoot, Choice::Attack, Choice::Charge, Choice::Run] {
+                if let Some(&t) = foes.iter().find(|&&t| ok(make(t))) {
+                    return make(t);
+                }
+            }
+            Choice::Nothing
+        }
+        Question::Ruling => Choice::Fight,
+        Question::Reaction => state.set_against.map_or(Choice::Nothing, Choice::Attack),
+    }
+}
