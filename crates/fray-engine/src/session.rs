@@ -274,7 +274,8 @@ impl Session {
     }
 
     /// Sets whether fray plays each combatant `which` selects (and the GM's dice and rulings
-    /// when `gm`); returns how many combatants it changed.
+    /// when `gm`); returns how many combatants it changed. It applies from the pause on — or
+    /// from the start, while no person has answered anything.
     pub fn set_plays(
         &mut self,
         which: impl Fn(CombatantId) -> bool,
@@ -290,6 +291,12 @@ impl Session {
         }
         if let Some(gm) = gm {
             self.plays.gm = gm;
+        }
+        // Before anyone has answered, who plays whom applies from the start: fray's answers
+        // so far (given only because it played) are taken back.
+        if !self.log.iter().any(|l| l.by == By::Person) {
+            self.log.clear();
+            self.checkpoints.clear();
         }
         self.refresh();
         n
