@@ -118,6 +118,8 @@ pub struct Fighter {
     pub no_attack_round: u32,
     /// −1 to combat rolls until the end of this round (stumble).
     pub stumble_until: u32,
+    /// … from the start of this round (the round after the fumble, OSR-A43).
+    pub stumble_from: u32,
     /// Reloading its crossbow until the end of this round (OSR-R23).
     pub reloading_until: u32,
     /// Rounds run (OSR-R13.2).
@@ -142,6 +144,9 @@ pub struct Fighter {
     pub cover: u8,
     /// Concealment only (affects melee too) rather than cover.
     pub concealed: bool,
+    /// Already made its move on the current number, stepping along with the others acting on
+    /// it (OSR-R4.3, OSR-A32).
+    pub moved_on_number: bool,
     /// Damage dealt to foes.
     pub dealt: i32,
     /// Damage taken.
@@ -149,6 +154,11 @@ pub struct Fighter {
 }
 
 impl Fighter {
+    /// Stumbling in `round`: −1 to attack, damage and initiative (OSR-R18.1, OSR-A10, A43).
+    pub fn stumbling(&self, round: u32) -> bool {
+        self.stumble_from <= round && round <= self.stumble_until && self.stumble_until > 0
+    }
+
     /// Still fighting.
     pub fn is_up(&self) -> bool {
         !self.down && !self.dead && !self.fled

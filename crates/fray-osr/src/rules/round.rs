@@ -138,7 +138,7 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), I
         if f.blinded_until >= round {
             total -= 2;
         }
-        if f.stumble_until >= round {
+        if f.stumbling(round) {
             total -= 1;
         }
         // 0 marks "not rolled" for the once-per-fight toggle; keep the real total apart.
@@ -205,6 +205,7 @@ fn countdown(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), Interr
                 })
                 .collect();
             simultaneous_order(state, &mut actors);
+            simultaneous_moves(state, table, &actors)?;
             for id in actors {
                 if state.f(id).plan.done || !state.up_at_number[id.index()] {
                     continue;
@@ -392,6 +393,80 @@ fn parting_shots(
     Ok(true)
 }
 
+/// The moves of everyone closing to melee on one number, made together (OSR-R4.3: equal
+/// numbers act simultaneously): parting shots first, then one square each in turn, so that
+/// two foes closing on each other meet halfway whoever is listed first; interceptions once all
+/// have moved. Their attacks follow, each in `perform`.
+fn simultaneous_moves(
+    state: &mut State,
+    table: &mut Table<'_, Osr>,
+    actors: &[CombatantId],
+) -> Result<(), Interrupt> {
+    for f in &mut state.fighters {
+        f.moved_on_number = false;
+    }
+    let mut movers: Vec<(CombatantId, CombatantId, i32)> = Vec::new();
+    for &id in actors {
+        let f = state.f(id);
+        let target = match f.plan.action {
+            Action::Attack { target, .. }
+            | Action::Hold(target)
+            | Action::Punch(target)
+            | Action::Kick(target)
+            | Action::Grapple(target) => target,
+            _ => continue,
+        };
+        if f.prone
+            || f.held_by.is_some()
+            || !state.f(target).is_up()
+            || f.pos.squares_to(state.f(target).pos) <= 1
+            || (f.plan.action.is_attack() && f.no_attack_round == state.round)
+        {
+            continue;
+        }
+        movers.push((id, target, state.p(id).movement));
+    }
+    if movers.len() < 2 {
+        return Ok(());
+    }
+    for &(id, _, _) in &movers {
+        state.f_mut(id).moved_on_number = true;
+        // A mover felled by a parting shot as it turns to go loses its action.
+        if !state.adjacent_foes(id).is_empty() && !parting_shots(state, table, id)? {
+            state.f_mut(id).plan.done = true;
+        }
+    }
+    loop {
+        let mut any = false;
+        for (id, target, left) in movers.iter_mut() {
+            let (id, target) = (*id, *target);
+            if *left < 5
+                || !state.f(id).is_up()
+                || state.f(id).pos.squares_to(state.f(target).pos) <= 1
+            {
+                continue;
+            }
+            let to = state.f(target).pos;
+            let Some(next) = movement::step_toward(state, id, to) else {
+                *left = 0;
+                continue;
+            };
+            step(state, table, id, next, "move", "OSR-R6.1");
+            *left -= 5;
+            any = true;
+        }
+        if !any {
+            break;
+        }
+    }
+    for &(id, _, _) in &movers {
+        if state.f(id).is_up() {
+            interceptions(state, table, id)?;
+        }
+    }
+    Ok(())
+}
+
 /// Moves `who` toward `target` until within `reach` squares, up to `feet`; parting shots first
 /// when it starts engaged. Returns false if it fell on the way.
 fn approach(
@@ -402,7 +477,10 @@ fn approach(
     reach: i32,
     feet: i32,
 ) -> Result<bool, Interrupt> {
-    if state.f(who).pos.squares_to(state.f(target).pos) <= reach || feet < 5 {
+    if state.f(who).pos.squares_to(state.f(target).pos) <= reach
+        || feet < 5
+        || state.f(who).moved_on_number
+    {
         return Ok(true);
     }
     if !state.adjacent_foes(who).is_empty() && !parting_shots(state, table, who)? {
