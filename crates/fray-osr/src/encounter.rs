@@ -469,6 +469,7 @@ impl CombatantBuilder for Builder<'_> {
             cover,
             concealed: c.concealed.unwrap_or(false),
             moved_on_number: false,
+            moved_feet: 0,
             dealt: 0,
             taken: 0,
         };

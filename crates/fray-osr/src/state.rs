@@ -147,6 +147,8 @@ pub struct Fighter {
     /// Already made its move on the current number, stepping along with the others acting on
     /// it (OSR-R4.3, OSR-A32).
     pub moved_on_number: bool,
+    /// Feet moved on the current number (split movement, OSR-R6.1).
+    pub moved_feet: i32,
     /// Damage dealt to foes.
     pub dealt: i32,
     /// Damage taken.
@@ -320,12 +322,16 @@ impl State {
     /// Standing foes of `id` adjacent to it (within 5 ft), by id.
     pub fn adjacent_foes(&self, id: CombatantId) -> Vec<CombatantId> {
         let me = self.f(id);
-        self.ids()
-            .filter(|&o| {
-                let f = self.f(o);
-                f.side != me.side && f.is_up() && f.pos.squares_to(me.pos) <= 1
-            })
-            .collect()
+        let mut out = Vec::new();
+        self.occupancy.each_within(me.pos, 1, |o, _| {
+            let f = self.f(o);
+            if f.side != me.side && f.is_up() {
+                out.push(o);
+            }
+        });
+        out.sort_unstable();
+        out.dedup();
+        out
     }
     /// Is `pos` free for `who` to end a move on?
     pub fn free(&self, pos: Pos, who: CombatantId) -> bool {
