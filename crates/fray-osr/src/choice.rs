@@ -3,7 +3,7 @@
 use crate::state::State;
 use fray_core::catalog::name_key;
 use fray_core::protocol::Illegal;
-use fray_core::CombatantId;
+use fray_core::{CombatantId, Pos};
 
 /// A declared action (OSR-R3.1, OSR-R3.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -18,6 +18,8 @@ pub enum Action {
         target: CombatantId,
         /// Non-lethal.
         flat: bool,
+        /// Then move toward this square with the movement left (split movement, OSR-R6.1).
+        then: Option<Pos>,
     },
     /// Move and shoot or throw (OSR-R21).
     Shoot(CombatantId),
@@ -77,7 +79,11 @@ impl Action {
     /// The same action at another target (OSR-A33).
     pub fn at(self, t: CombatantId) -> Action {
         match self {
-            Action::Attack { flat, .. } => Action::Attack { target: t, flat },
+            Action::Attack { flat, then, .. } => Action::Attack {
+                target: t,
+                flat,
+                then,
+            },
             Action::Shoot(_) => Action::Shoot(t),
             Action::Charge(_) => Action::Charge(t),
             Action::Cast(c, s, _) => Action::Cast(c, s, t),
@@ -140,9 +146,12 @@ pub fn action_text(state: &State, a: Action) -> String {
     let k = |id: CombatantId| state.roster.key(id).to_string();
     match a {
         Action::Nothing => "nothing".into(),
-        Action::Attack { target, flat } => {
-            format!("attack {}{}", k(target), if flat { " flat" } else { "" })
-        }
+        Action::Attack { target, flat, then } => format!(
+            "attack {}{}{}",
+            k(target),
+            if flat { " flat" } else { "" },
+            then.map_or(String::new(), |p| format!(" then {} {}", p.x, p.y))
+        ),
         Action::Shoot(t) => format!("shoot {}", k(t)),
         Action::Charge(t) => format!("charge {}", k(t)),
         Action::Set => "set".into(),
@@ -188,7 +197,7 @@ pub fn parse(state: &State, who: Option<CombatantId>, text: &str) -> Result<Choi
     };
     let expected = || {
         bad(format!(
-            "`{text}` is not a choice: expected e.g. `attack KEY`, `shoot KEY`, `charge KEY`, \
+            "`{text}` is not a choice: expected e.g. `attack KEY`, `attack KEY then X Y`, `shoot KEY`, `charge KEY`, \
              `set`, `withdraw`, `run`, `dodge`, `cast SPELL at KEY`, `grapple KEY`, `punch KEY`, \
              `kick KEY`, `oil KEY`, `holy-water KEY`, `put-out`, `reload`, `recover`, \
              `nothing`, `yes`, `no`, `target KEY`"
@@ -196,14 +205,28 @@ pub fn parse(state: &State, who: Option<CombatantId>, text: &str) -> Result<Choi
     };
     let a = match words.as_slice() {
         ["nothing"] => Action::Nothing,
-        ["attack", t] => Action::Attack {
-            target: target(t)?,
-            flat: false,
-        },
-        ["attack", t, "flat"] => Action::Attack {
-            target: target(t)?,
-            flat: true,
-        },
+        ["attack", t, rest @ ..] => {
+            let (flat, rest) = match rest {
+                ["flat", more @ ..] => (true, more),
+                more => (false, more),
+            };
+            let then = match rest {
+                [] => None,
+                ["then", x, y] => {
+                    let n = |w: &str| {
+                        w.parse::<i32>()
+                            .map_err(|_| bad(format!("`{w}` is not a whole number")))
+                    };
+                    Some(Pos::new(n(x)?, n(y)?))
+                }
+                _ => return Err(expected()),
+            };
+            Action::Attack {
+                target: target(t)?,
+                flat,
+                then,
+            }
+        }
         ["shoot", t] => Action::Shoot(target(t)?),
         ["charge", t] => Action::Charge(target(t)?),
         ["set"] => Action::Set,

@@ -454,6 +454,7 @@ impl CombatantBuilder for Builder<'_> {
             broken: false,
             no_attack_round: 0,
             stumble_until: 0,
+            stumble_from: 0,
             reloading_until: 0,
             rounds_run: 0,
             fatigued: false,
@@ -467,6 +468,8 @@ impl CombatantBuilder for Builder<'_> {
                 as u8,
             cover,
             concealed: c.concealed.unwrap_or(false),
+            moved_on_number: false,
+            moved_feet: 0,
             dealt: 0,
             taken: 0,
         };

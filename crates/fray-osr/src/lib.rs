@@ -127,7 +127,7 @@ impl Ruleset for Osr {
             (f.prone, "prone"),
             (f.shaken_until >= r && f.shaken_until > 0, "shaken"),
             (f.blinded_until >= r && f.blinded_until > 0, "blinded"),
-            (f.stumble_until >= r && f.stumble_until > 0, "stumbling"),
+            (f.stumbling(r), "stumbling"),
             (f.disarmed, "disarmed"),
             (f.broken, "weapon broken"),
             (f.reloading_until >= r && f.reloading_until > 0, "reloading"),

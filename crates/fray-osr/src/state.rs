@@ -118,6 +118,8 @@ pub struct Fighter {
     pub no_attack_round: u32,
     /// −1 to combat rolls until the end of this round (stumble).
     pub stumble_until: u32,
+    /// … from the start of this round (the round after the fumble, OSR-A43).
+    pub stumble_from: u32,
     /// Reloading its crossbow until the end of this round (OSR-R23).
     pub reloading_until: u32,
     /// Rounds run (OSR-R13.2).
@@ -142,6 +144,11 @@ pub struct Fighter {
     pub cover: u8,
     /// Concealment only (affects melee too) rather than cover.
     pub concealed: bool,
+    /// Already made its move on the current number, stepping along with the others acting on
+    /// it (OSR-R4.3, OSR-A32).
+    pub moved_on_number: bool,
+    /// Feet moved on the current number (split movement, OSR-R6.1).
+    pub moved_feet: i32,
     /// Damage dealt to foes.
     pub dealt: i32,
     /// Damage taken.
@@ -149,6 +156,11 @@ pub struct Fighter {
 }
 
 impl Fighter {
+    /// Stumbling in `round`: −1 to attack, damage and initiative (OSR-R18.1, OSR-A10, A43).
+    pub fn stumbling(&self, round: u32) -> bool {
+        self.stumble_from <= round && round <= self.stumble_until && self.stumble_until > 0
+    }
+
     /// Still fighting.
     pub fn is_up(&self) -> bool {
         !self.down && !self.dead && !self.fled
@@ -310,12 +322,16 @@ impl State {
     /// Standing foes of `id` adjacent to it (within 5 ft), by id.
     pub fn adjacent_foes(&self, id: CombatantId) -> Vec<CombatantId> {
         let me = self.f(id);
-        self.ids()
-            .filter(|&o| {
-                let f = self.f(o);
-                f.side != me.side && f.is_up() && f.pos.squares_to(me.pos) <= 1
-            })
-            .collect()
+        let mut out = Vec::new();
+        self.occupancy.each_within(me.pos, 1, |o, _| {
+            let f = self.f(o);
+            if f.side != me.side && f.is_up() {
+                out.push(o);
+            }
+        });
+        out.sort_unstable();
+        out.dedup();
+        out
     }
     /// Is `pos` free for `who` to end a move on?
     pub fn free(&self, pos: Pos, who: CombatantId) -> bool {

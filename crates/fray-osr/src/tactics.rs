@@ -46,8 +46,7 @@ fn declare(state: &State, who: CombatantId) -> Choice {
     if f.disarmed && !f.broken {
         return Choice::Declare(Action::Recover);
     }
-    let foes = legal::foes_by_distance(state, who);
-    let Some(&nearest) = foes.first() else {
+    let Some(nearest) = legal::nearest_foe(state, who) else {
         return Choice::Declare(Action::Nothing);
     };
     if f.no_attack_round == round {
@@ -90,13 +89,16 @@ fn declare(state: &State, who: CombatantId) -> Choice {
     if !adjacent && could_charge && p.melee.first().is_some_and(|w| w.set) && melee_ok {
         return Choice::Declare(Action::Set);
     }
-    if !adjacent && movement::charge_problem(state, who, nearest).is_none() {
+    let may_charge = (15..=2 * p.movement + 5).contains(&dist)
+        && (p.melee.iter().any(|w| w.charge) || (p.monster && p.charges));
+    if !adjacent && may_charge && movement::charge_problem(state, who, nearest).is_none() {
         return Choice::Declare(Action::Charge(nearest));
     }
     if melee_ok || !p.melee.is_empty() {
         return Choice::Declare(Action::Attack {
             target: nearest,
             flat: false,
+            then: None,
         });
     }
     Choice::Declare(Action::Punch(nearest))

@@ -81,18 +81,23 @@ fn brawl(name: &str, sides: u16) -> Weapon {
 
 /// The weapon a form uses.
 pub fn weapon(state: &State, who: CombatantId, form: Form) -> Option<Weapon> {
-    let p = state.p(who);
+    weapon_of(state.p(who), form).map(std::borrow::Cow::into_owned)
+}
+
+/// The weapon a form uses, borrowed from the profile when it is one of its own.
+pub fn weapon_of(p: &crate::state::Profile, form: Form) -> Option<std::borrow::Cow<'_, Weapon>> {
+    use std::borrow::Cow;
     match form {
-        Form::Melee(n) => p.melee.get(usize::from(n)).cloned(),
-        Form::Offhand => p.offhand.clone(),
-        Form::Missile => p.missile.clone(),
-        Form::Punch | Form::Grab => Some(brawl("punch", 3)),
-        Form::Kick => Some(brawl("kick", 4)),
+        Form::Melee(n) => p.melee.get(usize::from(n)).map(Cow::Borrowed),
+        Form::Offhand => p.offhand.as_ref().map(Cow::Borrowed),
+        Form::Missile => p.missile.as_ref().map(Cow::Borrowed),
+        Form::Punch | Form::Grab => Some(Cow::Owned(brawl("punch", 3))),
+        Form::Kick => Some(Cow::Owned(brawl("kick", 4))),
         Form::Flask => {
             let mut w = brawl("flask", 8);
             w.melee = false;
             w.range = Some([10, 30, 50]);
-            Some(w)
+            Some(Cow::Owned(w))
         }
     }
 }
@@ -100,7 +105,7 @@ pub fn weapon(state: &State, who: CombatantId, form: Form) -> Option<Weapon> {
 /// Can `who` use melee form `n` now (not disarmed or broken, unless natural)?
 pub fn ready(state: &State, who: CombatantId, form: Form) -> bool {
     let f = state.f(who);
-    match weapon(state, who, form) {
+    match weapon_of(state.p(who), form).as_deref() {
         Some(w) if w.natural => true,
         Some(w) if matches!(form, Form::Missile) => {
             !f.disarmed && !f.broken && f.reloading_until < state.round && w.range.is_some()
@@ -175,16 +180,17 @@ pub fn attack(
     target: CombatantId,
     strike: Strike,
 ) -> Result<Swing, Interrupt> {
-    let Some(w) = weapon(state, attacker, strike.form) else {
+    let profiles = state.profiles.clone();
+    let Some(w) = weapon_of(&profiles[attacker.index()], strike.form) else {
         return Ok(Swing {
             hit: false,
             fumble: false,
         });
     };
+    let w: &Weapon = &w;
     let keep = table.events_enabled();
     let round = state.round;
     let (a, t) = (*state.f(attacker), *state.f(target));
-    let profiles = state.profiles.clone();
     let (ap, tp) = (&profiles[attacker.index()], &profiles[target.index()]);
     let missile = matches!(strike.form, Form::Missile | Form::Flask);
     let feet = a.pos.feet_to(t.pos);
@@ -254,7 +260,7 @@ pub fn attack(
     if a.blinded_until >= round {
         m.add("blinded", "OSR-R17.4", -4);
     }
-    if a.stumble_until >= round {
+    if a.stumbling(round) {
         m.add("stumble", "OSR-R18.1", -1);
     }
     // OSR-A46: concealment counts against every attack, cover only against missiles.
@@ -324,7 +330,7 @@ pub fn attack(
     });
     match result {
         AttackResult::Fumble => {
-            fumble(state, table, attacker, target, &w)?;
+            fumble(state, table, attacker, target, w)?;
             Ok(Swing {
                 hit: false,
                 fumble: true,
@@ -341,7 +347,7 @@ pub fn attack(
                     fumble: false,
                 });
             }
-            damage(state, table, attacker, target, &w, strike, roll == 20)?;
+            damage(state, table, attacker, target, w, strike, roll == 20)?;
             Ok(Swing {
                 hit: true,
                 fumble: false,
@@ -389,7 +395,7 @@ fn damage(
     if w.damage.bonus != 0 {
         m.add("weapon", "OSR-R7.2", w.damage.bonus);
     }
-    if a.stumble_until >= round {
+    if a.stumbling(round) {
         m.add("stumble", "OSR-R18.1", -1);
     }
     let flat_mod = m.total();
@@ -694,8 +700,9 @@ fn fumble(
             if !dex_check(state, table, attacker, 20, "OSR-R18.1")? {
                 let rounds =
                     table.roll_dice(1, 2, Some(attacker), RollPurpose::Other, "OSR-R18.1")?;
-                let until = state.round + rounds;
+                let (from, until) = (state.round + 1, state.round + rounds);
                 let f = state.f_mut(attacker);
+                f.stumble_from = from;
                 f.stumble_until = f.stumble_until.max(until);
                 table.emit(|| Event::Condition {
                     who: attacker,

@@ -9,25 +9,37 @@ use crate::Choice;
 use fray_core::protocol::{ChoiceRequest, Illegal};
 use fray_core::CombatantId;
 
+/// The order of foes for `who`: nearest first, ties by the world's rows, then by how far ahead
+/// along its facing (never by file order).
+fn foe_key(state: &State, who: CombatantId, o: CombatantId) -> (i32, i32, i32, i32) {
+    let me = state.f(who);
+    let fx = me.facing.delta().0.signum();
+    let p = state.f(o).pos;
+    let (dx, dy) = (p.x - me.pos.x, p.y - me.pos.y);
+    (
+        me.pos.squares_to(p),
+        dy.abs(),
+        dy,
+        -dx * if fx == 0 { 1 } else { fx },
+    )
+}
+
 /// Standing foes of `who`, nearest first (ties by the world's rows, never by file order).
 pub fn foes_by_distance(state: &State, who: CombatantId) -> Vec<CombatantId> {
-    let me = state.f(who);
     let mut out: Vec<CombatantId> = state
         .ids()
         .filter(|&o| state.foes(who, o) && state.f(o).is_up())
         .collect();
-    let fx = me.facing.delta().0.signum();
-    out.sort_by_key(|&o| {
-        let p = state.f(o).pos;
-        let (dx, dy) = (p.x - me.pos.x, p.y - me.pos.y);
-        (
-            me.pos.squares_to(p),
-            dy.abs(),
-            dy,
-            -dx * if fx == 0 { 1 } else { fx },
-        )
-    });
+    out.sort_by_key(|&o| foe_key(state, who, o));
     out
+}
+
+/// The first of [`foes_by_distance`], without building the list.
+pub fn nearest_foe(state: &State, who: CombatantId) -> Option<CombatantId> {
+    state
+        .ids()
+        .filter(|&o| state.foes(who, o) && state.f(o).is_up())
+        .min_by_key(|&o| foe_key(state, who, o))
 }
 
 /// New targets for an action whose target is gone (OSR-A33), or for a set or withdrawal's
@@ -78,6 +90,7 @@ pub fn declarations(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
             out.push(Choice::Declare(Action::Attack {
                 target: t,
                 flat: false,
+                then: None,
             }));
         }
         if p.melee.first().is_some_and(|w| w.subdual && !w.natural) && !f.disarmed && !f.broken {
@@ -85,6 +98,7 @@ pub fn declarations(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
                 out.push(Choice::Declare(Action::Attack {
                     target: t,
                     flat: true,
+                    then: None,
                 }));
             }
         }
@@ -182,6 +196,33 @@ pub fn check(
     options(state, &mut legal);
     if legal.contains(choice) {
         return Ok(());
+    }
+    // Split movement (OSR-R6.1): an attack then a move to a square within its movement.
+    if let (
+        Some(Asking::Declaration(who)),
+        Choice::Declare(Action::Attack {
+            target,
+            flat,
+            then: Some(p),
+        }),
+    ) = (state.asking, choice)
+    {
+        let plain = Choice::Declare(Action::Attack {
+            target: *target,
+            flat: *flat,
+            then: None,
+        });
+        if legal.contains(&plain) {
+            let feet = state.f(who).pos.feet_to(*p);
+            return Illegal::unless(feet <= state.p(who).movement, true, "OSR-R6.1", || {
+                format!(
+                    "({}, {}) is {feet} ft away, beyond its movement ({} ft)",
+                    p.x,
+                    p.y,
+                    state.p(who).movement
+                )
+            });
+        }
     }
     Err(refusal(state, choice))
 }

@@ -138,7 +138,7 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), I
         if f.blinded_until >= round {
             total -= 2;
         }
-        if f.stumble_until >= round {
+        if f.stumbling(round) {
             total -= 1;
         }
         // 0 marks "not rolled" for the once-per-fight toggle; keep the real total apart.
@@ -205,6 +205,7 @@ fn countdown(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), Interr
                 })
                 .collect();
             simultaneous_order(state, &mut actors);
+            simultaneous_moves(state, table, &actors)?;
             for id in actors {
                 if state.f(id).plan.done || !state.up_at_number[id.index()] {
                     continue;
@@ -342,6 +343,7 @@ fn step(
         state.f_mut(who).facing = dir;
     }
     state.set_square(who, to);
+    state.f_mut(who).moved_feet += from.feet_to(to);
     table.emit(|| Event::Moved {
         who,
         from,
@@ -392,6 +394,113 @@ fn parting_shots(
     Ok(true)
 }
 
+/// The rest of a split move (OSR-R6.1, OSR-E1): toward `to` with the feet left, turning its
+/// back on adjacent foes (parting shots, OSR-R16.4).
+fn walk_to(
+    state: &mut State,
+    table: &mut Table<'_, Osr>,
+    who: CombatantId,
+    to: Pos,
+    feet: i32,
+) -> Result<(), Interrupt> {
+    if !state.f(who).is_up() || feet < 5 || state.f(who).pos == to {
+        return Ok(());
+    }
+    if !state.adjacent_foes(who).is_empty() && !parting_shots(state, table, who)? {
+        return Ok(());
+    }
+    let mut left = feet;
+    while left >= 5 && state.f(who).pos != to {
+        let here = state.f(who).pos;
+        let next = if here.squares_to(to) == 1 && state.free(to, who) {
+            Some(to)
+        } else {
+            movement::step_toward(state, who, to)
+        };
+        let Some(next) = next else {
+            break;
+        };
+        step(state, table, who, next, "move", "OSR-R6.1");
+        left -= 5;
+    }
+    Ok(())
+}
+
+/// The moves of everyone closing to melee on one number, made together (OSR-R4.3: equal
+/// numbers act simultaneously): parting shots first, then one square each in turn, so that
+/// two foes closing on each other meet halfway whoever is listed first; interceptions once all
+/// have moved. Their attacks follow, each in `perform`.
+fn simultaneous_moves(
+    state: &mut State,
+    table: &mut Table<'_, Osr>,
+    actors: &[CombatantId],
+) -> Result<(), Interrupt> {
+    for f in &mut state.fighters {
+        f.moved_on_number = false;
+        f.moved_feet = 0;
+    }
+    let mut movers: Vec<(CombatantId, CombatantId, i32)> = Vec::new();
+    for &id in actors {
+        let f = state.f(id);
+        let target = match f.plan.action {
+            Action::Attack { target, .. }
+            | Action::Hold(target)
+            | Action::Punch(target)
+            | Action::Kick(target)
+            | Action::Grapple(target) => target,
+            _ => continue,
+        };
+        if f.prone
+            || f.held_by.is_some()
+            || !state.f(target).is_up()
+            || f.pos.squares_to(state.f(target).pos) <= 1
+            || (f.plan.action.is_attack() && f.no_attack_round == state.round)
+        {
+            continue;
+        }
+        movers.push((id, target, state.p(id).movement));
+    }
+    if movers.len() < 2 {
+        return Ok(());
+    }
+    for &(id, _, _) in &movers {
+        state.f_mut(id).moved_on_number = true;
+        // A mover felled by a parting shot as it turns to go loses its action.
+        if !state.adjacent_foes(id).is_empty() && !parting_shots(state, table, id)? {
+            state.f_mut(id).plan.done = true;
+        }
+    }
+    loop {
+        let mut any = false;
+        for (id, target, left) in movers.iter_mut() {
+            let (id, target) = (*id, *target);
+            if *left < 5
+                || !state.f(id).is_up()
+                || state.f(id).pos.squares_to(state.f(target).pos) <= 1
+            {
+                continue;
+            }
+            let to = state.f(target).pos;
+            let Some(next) = movement::step_toward(state, id, to) else {
+                *left = 0;
+                continue;
+            };
+            step(state, table, id, next, "move", "OSR-R6.1");
+            *left -= 5;
+            any = true;
+        }
+        if !any {
+            break;
+        }
+    }
+    for &(id, _, _) in &movers {
+        if state.f(id).is_up() {
+            interceptions(state, table, id)?;
+        }
+    }
+    Ok(())
+}
+
 /// Moves `who` toward `target` until within `reach` squares, up to `feet`; parting shots first
 /// when it starts engaged. Returns false if it fell on the way.
 fn approach(
@@ -402,7 +511,10 @@ fn approach(
     reach: i32,
     feet: i32,
 ) -> Result<bool, Interrupt> {
-    if state.f(who).pos.squares_to(state.f(target).pos) <= reach || feet < 5 {
+    if state.f(who).pos.squares_to(state.f(target).pos) <= reach
+        || feet < 5
+        || state.f(who).moved_on_number
+    {
         return Ok(true);
     }
     if !state.adjacent_foes(who).is_empty() && !parting_shots(state, table, who)? {
@@ -556,7 +668,7 @@ fn perform(
                 rule: "OSR-R10.1",
             });
         }
-        Action::Attack { target, flat: _ } | Action::Hold(target) => {
+        Action::Attack { target, .. } | Action::Hold(target) => {
             let flat = matches!(action, Action::Attack { flat: true, .. });
             if let Some(t) = target_or_retarget(state, table, id, target)? {
                 if approach(state, table, id, t, 1, feet)?
@@ -572,6 +684,10 @@ fn perform(
                         rule: "OSR-R6.1",
                     });
                 }
+            }
+            if let Action::Attack { then: Some(to), .. } = action {
+                let left = feet - state.f(id).moved_feet;
+                walk_to(state, table, id, to, left)?;
             }
         }
         Action::Punch(target) | Action::Kick(target) | Action::Grapple(target) => {
@@ -1006,14 +1122,24 @@ fn throw_flask(
                 // Save vs death ray avoids the splash (OSR-R25.3).
                 let roll = table.roll_dice(1, 20, Some(c), RollPurpose::Check, "OSR-R25.3")?;
                 let dc = state.p(c).save_death;
-                let ok = roll as i32 >= dc;
+                // Shaken: −2 to saves (OSR-R17.4).
+                let shaken = if state.f(c).shaken_until >= state.round {
+                    -2
+                } else {
+                    0
+                };
+                let ok = roll as i32 + shaken >= dc;
                 table.emit(|| Event::Check {
                     who: Subject::Combatant(c),
                     purpose: "save vs death ray",
                     dice: "d20".into(),
                     roll,
-                    modifiers: Vec::new(),
-                    total: roll as i32,
+                    modifiers: if shaken != 0 {
+                        vec![Modifier::new("shaken", "OSR-R17.4", shaken)]
+                    } else {
+                        Vec::new()
+                    },
+                    total: roll as i32 + shaken,
                     against: "save",
                     target: dc,
                     under: false,
