@@ -308,13 +308,17 @@ fn start_of_turn(
     }
     // Bleeding at the start of its turn (CEL-G12 default).
     let bleed = state.f(who).bleed;
+    let was = state.band(who);
     if bleed > 0 && !state.f(who).dead {
         injury::lose_hp(state, table, who, bleed, "bleed", "CEL-R18");
     }
     match state.band(who) {
         Band::Dead => return Ok(false),
         Band::Dying => {
-            injury::stabilize(state, table, who)?;
+            // Not on the turn it dropped (bleeding at this turn's start): from its next turn.
+            if was == Band::Dying {
+                injury::stabilize(state, table, who)?;
+            }
             let reason = if state.f(who).dead {
                 "dead"
             } else {
@@ -591,9 +595,11 @@ pub fn perform(
             }
         }
         Choice::Unarmed(t) => {
-            // CEL-R8.1: provokes only from the foe attacked, and only if it is armed.
-            let armed = state.p(t).armed();
-            let able = !armed || provoke(state, table, who, Some(t))?;
+            // CEL-R8.1: provokes only from the foe attacked, and only if it is armed; an
+            // "armed" unarmed strike (a monk's, Improved Unarmed Strike) provokes nothing
+            // (CEL-R8.3: being armed counts for offense and defense).
+            let provokes = state.p(t).armed() && !state.p(who).feats.improved_unarmed;
+            let able = !provokes || provoke(state, table, who, Some(t))?;
             if able {
                 let form = state
                     .p(who)
