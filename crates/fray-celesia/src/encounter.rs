@@ -448,6 +448,7 @@ impl CombatantBuilder for Builder<'_> {
             charge_target: None,
             total_defense: 0,
             defensive: false,
+            specials: Default::default(),
             injuries: Injuries::of(profile.legs, profile.arms),
             bleed: 0,
             dealt: 0,

@@ -278,6 +278,7 @@ fn start_of_turn(
     f.charged = false;
     f.total_defense = 0;
     f.defensive = false;
+    f.specials = Default::default();
     if !surprise {
         f.turns += 1;
     }
@@ -703,6 +704,17 @@ pub fn perform(
                     rule: "CEL-R9",
                 });
             }
+        }
+        Choice::Special(sp) => {
+            state.fm(who).specials.add(sp);
+            let k = super::special::scaling_step(state.p(who).bab);
+            table.emit(|| Event::Acted {
+                who,
+                act: "uses a special attack",
+                on: None,
+                detail: format!("{} (step {k}) until the start of its next turn", sp.key()),
+                rule: "CEL-R16",
+            });
         }
         Choice::DropProne => {
             state.fm(who).prone = true;
