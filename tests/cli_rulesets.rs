@@ -317,6 +317,9 @@ fn rulesets_reports_both_implemented_rulesets() {
         } else {
             assert!(implemented > 0 && implemented <= total, "{id}");
         }
+        // The rules not implemented yet are named, as many as are missing.
+        let missing = r["rules_missing"].as_array().expect("missing rules");
+        assert_eq!(missing.len() as u64, total - implemented, "{id}");
     }
 }
 

@@ -21,6 +21,7 @@ pub fn run(args: RulesetsArgs) -> Result<(), CliError> {
                 serde_json::json!({
                     "id": i.id.key(), "name": i.id.name(), "seed": i.id.seed_file(), "seed_title": seed_title(i.id),
                     "rules_implemented": i.implemented, "rules": i.rules,
+                    "rules_missing": missing(i.id),
                 })
             })
             .collect();
@@ -31,7 +32,7 @@ pub fn run(args: RulesetsArgs) -> Result<(), CliError> {
     } else {
         let mut out = format!("{:<12} {:<30} {:<34} rules\n", "id", "name", "seed");
         for i in &infos {
-            let _ = writeln!(
+            let _ = write!(
                 out,
                 "{:<12} {:<30} {:<34} {}/{}",
                 i.id.key(),
@@ -40,9 +41,25 @@ pub fn run(args: RulesetsArgs) -> Result<(), CliError> {
                 i.implemented,
                 i.rules
             );
+            // A ruleset built in parts names the rules it does not implement yet.
+            let missing = missing(i.id);
+            if i.implemented > 0 && !missing.is_empty() {
+                let _ = write!(out, " (not yet: {})", missing.join(", "));
+            }
+            out.push('\n');
         }
         output::print(&out)
     }
+}
+
+/// The spec's rule ids a built ruleset does not implement yet (none for one not built).
+fn missing(id: fray_core::RulesetId) -> Vec<String> {
+    fray_engine::rule_status(id).map_or_else(Vec::new, |status| {
+        status
+            .rules()
+            .filter_map(|(rule, done)| (!done).then_some(rule))
+            .collect()
+    })
 }
 
 /// The title of the seed document a ruleset comes from (its first heading), as a reader knows it.

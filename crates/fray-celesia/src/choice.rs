@@ -2,7 +2,7 @@
 //! asked per act while acts remain), reactions (attacks of opportunity) and the victim's
 //! crippling-injury choice.
 
-use crate::state::{Injury, State};
+use crate::state::{Injury, Special, State};
 use fray_core::protocol::{Illegal, Question};
 use fray_core::{CombatantId, Direction, Pos};
 
@@ -37,6 +37,8 @@ pub enum Choice {
     StandUp,
     /// Drop Prone (free). [CEL-R14]
     DropProne,
+    /// Use a special attack option until the start of the next turn (free). [CEL-R16]
+    Special(Special),
     /// End the turn, leaving the acts unspent.
     End,
     /// Delay the turn, before any action (free). [CEL-R1.7]
@@ -105,6 +107,7 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Defensive => "fight defensively".into(),
         Choice::StandUp => "stand up".into(),
         Choice::DropProne => "drop prone".into(),
+        Choice::Special(sp) => sp.key().into(),
         Choice::End => "end".into(),
         Choice::Delay => "delay".into(),
         Choice::Rejoin => "rejoin".into(),
@@ -185,6 +188,9 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["fight", "defensively"] => Choice::Defensive,
         ["stand", "up"] => Choice::StandUp,
         ["drop", "prone"] => Choice::DropProne,
+        [one] if Special::from_key(one).is_some() => {
+            Choice::Special(Special::from_key(one).unwrap_or(Special::PowerAttack))
+        }
         ["end"] => Choice::End,
         ["delay"] => Choice::Delay,
         ["rejoin"] => Choice::Rejoin,
@@ -207,7 +213,8 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                 "cannot read `{input}`: expected attack WHO [FORM], shoot WHO, unarmed WHO, \
                  approach WHO, move X Y, step DIR, charge WHO, trip WHO, bull-rush WHO, \
                  coup-de-grace WHO [FORM], total defense, fight \
-                 defensively, stand up, drop prone, delay, end; rejoin, wait; or aoo WHO, decline, injury KIND, \
+                 defensively, stand up, drop prone, power-attack, precision-strike, \
+                 combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end; rejoin, wait; or aoo WHO, decline, injury KIND, \
                  no injury"
             )))
         }

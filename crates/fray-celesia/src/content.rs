@@ -232,6 +232,8 @@ pub struct Class {
     pub fort: Vec<i32>,
     /// The level from which it has uncanny dodge (barbarians, rogues). [CEL-R2.6]
     pub uncanny_dodge: Option<i32>,
+    /// Feats and features from level 1 (a monk's armed unarmed strike, CEL-R8.3).
+    pub feats: Feats,
 }
 
 /// Feats and features the rules read.
@@ -395,6 +397,8 @@ pub(crate) struct ClassFile {
     bab: Spanned<Vec<i64>>,
     fort: Spanned<Vec<i64>>,
     uncanny_dodge: Option<Spanned<i64>>,
+    #[serde(default)]
+    feats: Vec<Spanned<String>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -1010,12 +1014,15 @@ impl ContentSet for Content {
                     errors,
                 )
             });
+            let mut feats = Feats::default();
+            read_feats(file, &format!("{at}.feats"), &c.feats, &mut feats, errors);
             if errors.len() == before {
                 let class = Class {
                     key: c.key.get_ref().clone(),
                     bab,
                     fort,
                     uncanny_dodge,
+                    feats,
                 };
                 self.classes.insert(
                     "class",

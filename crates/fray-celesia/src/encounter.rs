@@ -4,8 +4,8 @@
 //! `fray_core::loader`; this module builds Celesia's combatants and reads its own tables.
 
 use crate::content::{
-    read_feats, read_scores, ArmorFile, ClassFile, Content, ContentFile, Feats, MonsterFile,
-    ShieldFile, Size, Weapon, WeaponFile, WeaponKind,
+    read_feats, read_scores, ArmorFile, ClassFile, Content, ContentFile, MonsterFile, ShieldFile,
+    Size, Weapon, WeaponFile, WeaponKind,
 };
 use crate::state::{Fighter, Injuries, Options, Profile, State, CON};
 use fray_core::catalog::ContentSet;
@@ -272,7 +272,7 @@ impl Builder<'_> {
                     errors,
                 );
                 let lv = level as usize - 1;
-                let mut feats = Feats::default();
+                let mut feats = class.feats;
                 if class.uncanny_dodge.is_some_and(|l| level >= l) {
                     feats.uncanny_dodge = true;
                 }
@@ -448,6 +448,7 @@ impl CombatantBuilder for Builder<'_> {
             charge_target: None,
             total_defense: 0,
             defensive: false,
+            specials: Default::default(),
             injuries: Injuries::of(profile.legs, profile.arms),
             bleed: 0,
             dealt: 0,

@@ -350,6 +350,76 @@ impl Injuries {
     }
 }
 
+/// A special attack option. [CEL-R16]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Special {
+    /// Power Attack: −k melee attack, +2k damage (×1.5 two-handed or primary natural, ×0.5
+    /// secondary natural). STR 13, BAB +1. [CEL-R16.6]
+    PowerAttack,
+    /// Precision Strike: −k melee attack, +2k damage (×0.5 secondary natural). DEX 13, BAB +1.
+    /// [CEL-R16.7]
+    PrecisionStrike,
+    /// Combat Expertise: −k melee attack, +3k dodge DV. INT 13; before the first melee attack
+    /// of the turn. [CEL-R16.2]
+    CombatExpertise,
+    /// Reckless Offense: −k DV, +2k melee attack. BAB +1. [CEL-R16.9]
+    RecklessOffense,
+    /// Deadly Aim: −k ranged attack, +2k damage. DEX 13, BAB +1. [CEL-R16.3]
+    DeadlyAim,
+    /// Reckless Aim: −k DV, +2k ranged attack. [CEL-R16.8]
+    RecklessAim,
+}
+
+impl Special {
+    /// Every option.
+    pub const ALL: [Special; 6] = [
+        Special::PowerAttack,
+        Special::PrecisionStrike,
+        Special::CombatExpertise,
+        Special::RecklessOffense,
+        Special::DeadlyAim,
+        Special::RecklessAim,
+    ];
+    /// Words in choices.
+    pub fn key(self) -> &'static str {
+        match self {
+            Special::PowerAttack => "power-attack",
+            Special::PrecisionStrike => "precision-strike",
+            Special::CombatExpertise => "combat-expertise",
+            Special::RecklessOffense => "reckless-offense",
+            Special::DeadlyAim => "deadly-aim",
+            Special::RecklessAim => "reckless-aim",
+        }
+    }
+    /// Parses a key.
+    pub fn from_key(key: &str) -> Option<Special> {
+        let key = fray_core::catalog::name_key(key);
+        Special::ALL.into_iter().find(|s| s.key() == key)
+    }
+    fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+}
+
+/// The special attack options in use. [CEL-R16]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Specials(u8);
+
+impl Specials {
+    /// In use.
+    pub fn has(self, s: Special) -> bool {
+        self.0 & s.bit() != 0
+    }
+    /// Starts using one.
+    pub fn add(&mut self, s: Special) {
+        self.0 |= s.bit();
+    }
+    /// None in use.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
 /// What changes during a fight.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Fighter {
@@ -397,6 +467,8 @@ pub struct Fighter {
     pub total_defense: i32,
     /// Fighting defensively until the start of its next turn. [CEL-R14]
     pub defensive: bool,
+    /// Special attack options chosen, until the start of its next turn. [CEL-R16]
+    pub specials: Specials,
     /// Crippling injuries. [CEL-R18]
     pub injuries: Injuries,
     /// Bleed damage each turn. [CEL-R18, CEL-G12]

@@ -5,7 +5,7 @@
 //! form (a reach weapon steps back from a foe too close), shoots when no foe is in reach (a bow at any range; a thrown weapon only at foes it
 //! cannot reach this turn, since ammunition is not counted), charges with three acts left,
 //! else moves toward the nearest foe. It always takes an attack of opportunity, and takes a
-//! crippling injury only to stay out of the dying band.
+//! crippling injury (permanent) only when the damage would kill it.
 
 use crate::choice::Choice;
 use crate::content::WeaponKind;
@@ -123,20 +123,18 @@ fn action(state: &State, who: CombatantId) -> Choice {
     Choice::End
 }
 
-/// Take an injury only when the damage would leave it dying or dead: the smallest that keeps it
-/// above the dying band, else the largest there is.
+/// Take an injury (permanent) only when the damage would kill: the smallest that keeps it alive,
+/// else the largest there is.
 fn injury(state: &State, who: CombatantId, damage: i32) -> Choice {
     let (hp, con) = (state.f(who).hp, state.p(who).con());
-    if hp - damage > -con {
+    if hp - damage > -2 * con {
         return Choice::NoInjury;
     }
-    let available: Vec<Injury> = Injury::ALL
-        .into_iter()
-        .filter(|i| state.f(who).injuries.available(*i))
-        .collect();
+    let injuries = state.f(who).injuries;
+    let mut available = Injury::ALL.into_iter().filter(|i| injuries.available(*i));
     available
-        .iter()
-        .find(|i| hp - (damage - i.negates()).max(0) > -con)
-        .or(available.last())
-        .map_or(Choice::NoInjury, |i| Choice::Injury(*i))
+        .clone()
+        .find(|i| hp - (damage - i.negates()).max(0) > -2 * con)
+        .or_else(|| available.next_back())
+        .map_or(Choice::NoInjury, Choice::Injury)
 }

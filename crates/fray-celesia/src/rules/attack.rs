@@ -4,7 +4,7 @@
 
 use super::{injury, Mods, Sources};
 use crate::content::{Hands, Weapon, WeaponKind};
-use crate::state::{modifier, reaches, State, DEX, STR, WIS};
+use crate::state::{modifier, reaches, Special, State, DEX, STR, WIS};
 use crate::Celesia;
 use fray_core::event::{AttackResult, Event};
 use fray_core::protocol::{Interrupt, RollPurpose, RollRequest};
@@ -105,6 +105,31 @@ pub fn attack_bonus(state: &State, attacker: CombatantId, w: &Weapon, feet: i32)
         }
     }
     m.push("size", "CEL-R4.1", p.size.modifier());
+    let (sp, k) = (
+        state.f(attacker).specials,
+        super::special::scaling_step(p.bab),
+    );
+    if w.kind.is_ranged() {
+        if sp.has(Special::DeadlyAim) {
+            m.push("deadly aim", "CEL-R16.3", -k);
+        }
+        if sp.has(Special::RecklessAim) {
+            m.push("reckless aim", "CEL-R16.8", 2 * k);
+        }
+    } else {
+        if sp.has(Special::PowerAttack) {
+            m.push("power attack", "CEL-R16.6", -k);
+        }
+        if sp.has(Special::PrecisionStrike) {
+            m.push("precision strike", "CEL-R16.7", -k);
+        }
+        if sp.has(Special::CombatExpertise) {
+            m.push("combat expertise", "CEL-R16.2", -k);
+        }
+        if sp.has(Special::RecklessOffense) {
+            m.push("reckless offense", "CEL-R16.9", 2 * k);
+        }
+    }
     if w.kind.is_ranged() && w.range > 0 && feet > w.range {
         let beyond = (feet - 1) / w.range;
         m.push("range", "CEL-A2", beyond * state.options.range_penalty);
@@ -127,7 +152,52 @@ pub fn defense(state: &State, target: CombatantId) -> Mods {
     if f.defensive {
         m.push("fighting defensively", "CEL-R14", p.bab);
     }
+    let k = super::special::scaling_step(p.bab);
+    if f.specials.has(Special::CombatExpertise) {
+        m.push("combat expertise", "CEL-R16.2", 3 * k);
+    }
+    if f.specials.has(Special::RecklessOffense) {
+        m.push("reckless offense", "CEL-R16.9", -k);
+    }
+    if f.specials.has(Special::RecklessAim) {
+        m.push("reckless aim", "CEL-R16.8", -k);
+    }
     m
+}
+
+/// The damage bonus of the special attack options in use. [CEL-R16.3, R16.6, R16.7]
+fn special_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut Mods) {
+    let sp = state.f(attacker).specials;
+    if sp.is_empty() {
+        return;
+    }
+    let k = super::special::scaling_step(state.p(attacker).bab);
+    if w.kind.is_ranged() {
+        if sp.has(Special::DeadlyAim) {
+            m.push("deadly aim", "CEL-R16.3", 2 * k);
+        }
+        return;
+    }
+    let half = w.kind == WeaponKind::Natural && w.secondary;
+    if sp.has(Special::PowerAttack) {
+        let one_and_a_half = (w.kind == WeaponKind::Melee && w.hands == Hands::Two)
+            || (w.kind == WeaponKind::Natural && !w.secondary);
+        let bonus = if half {
+            k
+        } else if one_and_a_half {
+            3 * k
+        } else {
+            2 * k
+        };
+        m.push("power attack", "CEL-R16.6", bonus);
+    }
+    if sp.has(Special::PrecisionStrike) {
+        m.push(
+            "precision strike",
+            "CEL-R16.7",
+            if half { k } else { 2 * k },
+        );
+    }
 }
 
 /// Is `ally` (a friend of the attacker) on the far side of `target` from `attacker`, both
@@ -376,6 +446,7 @@ pub fn damage(
         );
     }
     ability_damage(state, attacker, w, &mut m);
+    special_damage(state, attacker, w, &mut m);
     m.push("weapon", "", dice.bonus);
     let total = (rolled + m.total()).max(state.options.minimum_damage);
     let dealt = injury::take_damage(

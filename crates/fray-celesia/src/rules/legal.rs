@@ -4,7 +4,7 @@
 use super::movement;
 use crate::choice::Choice;
 use crate::content::WeaponKind;
-use crate::state::{reaches, Asking, State};
+use crate::state::{reaches, Asking, Special, State, DEX, INT, STR};
 use fray_core::protocol::{refuse as no, ChoiceRequest, Chooser, Illegal, Interrupt, Question};
 use fray_core::{Board, CombatantId, Direction, Table};
 
@@ -81,6 +81,12 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         Choice::Defensive,
         Choice::StandUp,
         Choice::DropProne,
+        Choice::Special(Special::PowerAttack),
+        Choice::Special(Special::PrecisionStrike),
+        Choice::Special(Special::CombatExpertise),
+        Choice::Special(Special::RecklessOffense),
+        Choice::Special(Special::DeadlyAim),
+        Choice::Special(Special::RecklessAim),
         Choice::Delay,
         Choice::End,
     ]);
@@ -345,6 +351,51 @@ pub fn check_action(
             Illegal::unless(!f.prone, explain, "CEL-R14", || "already prone".to_string())
         }
         Choice::End => Ok(()),
+        Choice::Special(sp) => {
+            let p = state.p(who);
+            let (rule, ok, need) = match sp {
+                Special::PowerAttack => (
+                    "CEL-R16.6",
+                    p.scores[STR] >= 13 && p.bab >= 1,
+                    "STR 13 and BAB +1",
+                ),
+                Special::PrecisionStrike => (
+                    "CEL-R16.7",
+                    p.scores[DEX] >= 13 && p.bab >= 1,
+                    "DEX 13 and BAB +1",
+                ),
+                Special::CombatExpertise => ("CEL-R16.2", p.scores[INT] >= 13, "INT 13"),
+                Special::RecklessOffense => ("CEL-R16.9", p.bab >= 1, "BAB +1"),
+                Special::DeadlyAim => (
+                    "CEL-R16.3",
+                    p.scores[DEX] >= 13 && p.bab >= 1,
+                    "DEX 13 and BAB +1",
+                ),
+                Special::RecklessAim => ("CEL-R16.8", true, ""),
+            };
+            if !ok {
+                return no(explain, rule, || format!("it needs {need}"));
+            }
+            if f.specials.has(sp) {
+                return no(explain, rule, || "already in use".to_string());
+            }
+            let other = match sp {
+                Special::PowerAttack => Some(Special::PrecisionStrike),
+                Special::PrecisionStrike => Some(Special::PowerAttack),
+                _ => None,
+            };
+            if other.is_some_and(|o| f.specials.has(o)) {
+                return no(explain, rule, || {
+                    "Power Attack and Precision Strike cannot be combined".to_string()
+                });
+            }
+            Illegal::unless(
+                sp != Special::CombatExpertise || f.attacks_this_turn == 0,
+                explain,
+                rule,
+                || "chosen only before the first attack of the turn".to_string(),
+            )
+        }
         Choice::Delay => Illegal::unless(
             !f.acted && !state.surprise_round,
             explain,

@@ -278,6 +278,7 @@ fn start_of_turn(
     f.charged = false;
     f.total_defense = 0;
     f.defensive = false;
+    f.specials = Default::default();
     if !surprise {
         f.turns += 1;
     }
@@ -308,13 +309,17 @@ fn start_of_turn(
     }
     // Bleeding at the start of its turn (CEL-G12 default).
     let bleed = state.f(who).bleed;
+    let was = state.band(who);
     if bleed > 0 && !state.f(who).dead {
         injury::lose_hp(state, table, who, bleed, "bleed", "CEL-R18");
     }
     match state.band(who) {
         Band::Dead => return Ok(false),
         Band::Dying => {
-            injury::stabilize(state, table, who)?;
+            // Not on the turn it dropped (bleeding at this turn's start): from its next turn.
+            if was == Band::Dying {
+                injury::stabilize(state, table, who)?;
+            }
             let reason = if state.f(who).dead {
                 "dead"
             } else {
@@ -591,9 +596,11 @@ pub fn perform(
             }
         }
         Choice::Unarmed(t) => {
-            // CEL-R8.1: provokes only from the foe attacked, and only if it is armed.
-            let armed = state.p(t).armed();
-            let able = !armed || provoke(state, table, who, Some(t))?;
+            // CEL-R8.1: provokes only from the foe attacked, and only if it is armed; an
+            // "armed" unarmed strike (a monk's, Improved Unarmed Strike) provokes nothing
+            // (CEL-R8.3: being armed counts for offense and defense).
+            let provokes = state.p(t).armed() && !state.p(who).feats.improved_unarmed;
+            let able = !provokes || provoke(state, table, who, Some(t))?;
             if able {
                 let form = state
                     .p(who)
@@ -697,6 +704,17 @@ pub fn perform(
                     rule: "CEL-R9",
                 });
             }
+        }
+        Choice::Special(sp) => {
+            state.fm(who).specials.add(sp);
+            let k = super::special::scaling_step(state.p(who).bab);
+            table.emit(|| Event::Acted {
+                who,
+                act: "uses a special attack",
+                on: None,
+                detail: format!("{} (step {k}) until the start of its next turn", sp.key()),
+                rule: "CEL-R16",
+            });
         }
         Choice::DropProne => {
             state.fm(who).prone = true;
