@@ -512,6 +512,8 @@ impl CombatantBuilder for Builder<'_> {
         let fighter = Fighter {
             side: SideId(0),
             pos: Pos::new(0, 0),
+            facing: fray_core::grid::Direction::East,
+            turn_to: None,
             hp,
             max_hp: hp,
             dead: false,
@@ -540,6 +542,7 @@ impl CombatantBuilder for Builder<'_> {
     fn place(&self, (_, fighter): &mut (Profile, Fighter), placed: Placed) {
         fighter.side = placed.side;
         fighter.pos = placed.pos;
+        fighter.facing = placed.facing;
     }
 
     fn finish(

@@ -300,6 +300,11 @@ fn order_event(state: &State, table: &mut Table<'_, Odd>) {
     });
 }
 
+/// Whether `id` still has a foe able to fight.
+fn foe_left(state: &State, id: CombatantId) -> bool {
+    state.ids().any(|o| state.foes(id, o) && state.f(o).is_up())
+}
+
 fn over(state: &State) -> bool {
     state.outcome_by_side() != Outcome::Ongoing
 }
@@ -367,8 +372,9 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), I
             continue;
         }
         for id in batch {
-            if over(state) {
-                break;
+            // Simultaneous: one felled on this moment still acts, while it has a foe.
+            if !foe_left(state, id) {
+                continue;
             }
             let choice = ask(state, table, id, Question::Action, "ODD-R4.6")?;
             let splits = match choice {
@@ -397,7 +403,7 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), I
             })
             .collect();
         for &id in &actors {
-            if state.f(id).round.casting.is_some() || over(state) {
+            if state.f(id).round.casting.is_some() || !foe_left(state, id) {
                 continue;
             }
             turn(state, table, id)?;
@@ -415,7 +421,8 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), I
     for c in counts(state) {
         for id in state.ids().collect::<Vec<_>>() {
             let f = state.f(id);
-            if f.initiative != c || f.round.last_attacks == 0 || !f.is_up() || over(state) {
+            if f.initiative != c || f.round.last_attacks == 0 || !f.is_up() || !foe_left(state, id)
+            {
                 continue;
             }
             let n = i32::from(f.round.last_attacks);
@@ -493,6 +500,9 @@ pub fn attack_count(state: &State, a: CombatantId, t: CombatantId) -> (i32, bool
 fn turn(state: &mut State, table: &mut Table<'_, Odd>, id: CombatantId) -> Result<(), Interrupt> {
     state.f_mut(id).round.acted = true;
     if routed(state, id) {
+        if state.f(id).dead {
+            return Ok(());
+        }
         if state.engaged(id) {
             return morale::retreat(state, table, id);
         }
@@ -583,8 +593,9 @@ fn perform(
                 move_to(state, table, id, to, "half move", "ODD-R16.1");
             }
             state.f_mut(id).caught = false;
+            let was_dead = state.f(id).dead;
             longer_reach_first(state, table, id, t)?;
-            if !state.f(t).is_up() || state.f(id).dead {
+            if !state.f(t).is_up() || (state.f(id).dead && !was_dead) {
                 return Ok(());
             }
             let (n, vs_normal) = attack_count(state, id, t);
@@ -599,9 +610,10 @@ fn perform(
             f.charged = true;
             f.round.charging = true;
             f.caught = false;
+            let was_dead = state.f(id).dead;
             set_spear(state, table, id, t)?;
             longer_reach_first(state, table, id, t)?;
-            if !state.f(t).is_up() || state.f(id).dead {
+            if !state.f(t).is_up() || (state.f(id).dead && !was_dead) {
                 return Ok(());
             }
             let (n, vs_normal) = attack_count(state, id, t);
@@ -1036,8 +1048,8 @@ fn mass_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Inter
             .filter(|&id| state.f(id).is_up() && state.f(id).initiative == c)
             .collect();
         for id in actors {
-            if over(state) {
-                break;
+            if !foe_left(state, id) {
+                continue;
             }
             if routed(state, id) {
                 if state.f(id).gone.is_none() {
