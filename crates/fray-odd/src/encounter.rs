@@ -653,6 +653,8 @@ impl CombatantBuilder for Builder<'_> {
             fighters[i].group = g as u16;
         }
         for g in &mut groups {
+            // ODD-R4.1: each player rolls for its character; the DM one die per group.
+            g.one_die = g.members.len() > 1 || !profiles[g.members[0].index()].character;
             let side = g.side;
             let pc_side = profiles
                 .iter()

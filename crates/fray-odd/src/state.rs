@@ -145,6 +145,8 @@ pub struct Round {
     pub last_attacks: u8,
     /// Parrying: AC 2 better (ODD-R24).
     pub parry: bool,
+    /// Withdrawing: AC 2 better (ODD-R17.2).
+    pub withdrawing: bool,
     /// Charged this round: no DEX to AC (ODD-R26.4).
     pub charging: bool,
     /// Moved this round (DEX to AC, ODD-R6.2).

@@ -110,6 +110,10 @@ fn armour_class(
         ac -= 2;
         mods.push(Modifier::new("parry", "ODD-R24", -2));
     }
+    if f.round.withdrawing {
+        ac -= 2;
+        mods.push(Modifier::new("withdrawing", "ODD-R17.2", -2));
+    }
     if p.florentine && !manner.missile {
         ac -= 1;
         mods.push(Modifier::new("florentine", "ODD-R21.3", -1));

@@ -669,6 +669,32 @@ fn perform(
             Ok(())
         }
         Choice::Retreat => morale::retreat(state, table, id),
+        Choice::Withdraw => {
+            // ODD-R17.2: backing out at half speed (half the ½-Turn move), defending.
+            state.f_mut(id).round.withdrawing = true;
+            let steps = state.move_squares(id) / 4;
+            let start = state.f(id).pos;
+            let mut at = start;
+            for _ in 0..steps {
+                match state.step_away(id) {
+                    Some(next) => {
+                        state.set_square(id, next);
+                        at = next;
+                    }
+                    None => break,
+                }
+            }
+            state.set_square(id, start);
+            move_to(state, table, id, at, "fighting withdrawal", "ODD-R17.2");
+            table.emit(|| Event::Acted {
+                who: id,
+                act: "withdraws",
+                on: None,
+                detail: "AC 2 better this round".into(),
+                rule: "ODD-R17.2",
+            });
+            Ok(())
+        }
         Choice::Subdue(t) => {
             let form = match state.p(id).melee.first() {
                 Some(f) => f.clone(),
