@@ -51,7 +51,13 @@ fn roll_hit_points(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), 
         } else {
             "ODD-R10.4"
         };
-        let roll = table.roll(RollRequest::new(dice, 6, None, RollPurpose::Other, rule))? as i32;
+        let roll = table.roll(RollRequest::new(
+            dice,
+            6,
+            Some(id),
+            RollPurpose::Other,
+            rule,
+        ))? as i32;
         let hp = (roll + plus).max(1);
         let f = state.f_mut(id);
         f.hp = hp;
@@ -90,10 +96,12 @@ fn surprise(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Interru
             })
             .max()
             .unwrap_or(0);
+        // Rolled for the side by its first member (a person rolls it when playing it).
+        let by = first_of_side(state, SideId(s as u8));
         let roll = table.roll(RollRequest::new(
             1,
             6,
-            None,
+            by,
             RollPurpose::Surprise,
             "ODD-R2.2",
         ))? as i32;
@@ -146,13 +154,8 @@ fn distance(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Interru
     } else {
         (2, 6, "ODD-R3.1")
     };
-    let roll = table.roll(RollRequest::new(
-        count,
-        sides,
-        None,
-        RollPurpose::Other,
-        rule,
-    ))? as i32;
+    let by = first_of_side(state, SideId(0));
+    let roll = table.roll(RollRequest::new(count, sides, by, RollPurpose::Other, rule))? as i32;
     state.distance = roll * 10;
     let unit = if state.setup.outdoors { "yd" } else { "ft" };
     let d = state.distance;
@@ -183,7 +186,8 @@ fn reaction(state: &mut State, table: &mut Table<'_, Odd>) -> Result<bool, Inter
     if matches!(state.surprise, Surprise::Surprised(_)) {
         return Ok(false);
     }
-    let roll = table.roll(RollRequest::new(2, 6, None, RollPurpose::Other, "ODD-R3.2"))? as i32;
+    let by = first_of_side(state, side);
+    let roll = table.roll(RollRequest::new(2, 6, by, RollPurpose::Other, "ODD-R3.2"))? as i32;
     let band = crate::content::Tables::band(&state.tables.reaction, roll).cloned();
     let (label, result, upto) = band
         .map_or(("uncertain".to_string(), Reaction::Uncertain, 12), |b| {
@@ -298,6 +302,11 @@ fn order_event(state: &State, table: &mut Table<'_, Odd>) {
             })
             .collect(),
     });
+}
+
+/// The first combatant of a side, who rolls the side's dice.
+fn first_of_side(state: &State, side: SideId) -> Option<CombatantId> {
+    state.ids().find(|&id| state.f(id).side == side)
 }
 
 /// Whether `id` still has a foe able to fight.
