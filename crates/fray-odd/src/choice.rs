@@ -33,6 +33,8 @@ pub enum Choice {
     Grapple(CombatantId),
     /// Parry: AC 2 better this round, no attacks (ODD-R24).
     Parry,
+    /// Fighting withdrawal: back away at half speed, AC 2 better this round (ODD-R17.2).
+    Withdraw,
     /// Retreat: turn and flee (ODD-R17.3).
     Retreat,
     /// Do nothing (or cast no spell).
@@ -62,6 +64,7 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Subdue(t) => format!("subdue {}", key(t)),
         Choice::Grapple(t) => format!("grapple {}", key(t)),
         Choice::Parry => "parry".into(),
+        Choice::Withdraw => "withdraw".into(),
         Choice::Retreat => "retreat".into(),
         Choice::Nothing => "nothing".into(),
         Choice::Fight => "fight".into(),
@@ -122,6 +125,7 @@ pub fn parse(state: &State, text: &str) -> Result<Choice, Illegal> {
         ["subdue", t] => Choice::Subdue(who(t)?),
         ["grapple", t] => Choice::Grapple(who(t)?),
         ["parry"] => Choice::Parry,
+        ["withdraw"] => Choice::Withdraw,
         ["retreat"] => Choice::Retreat,
         ["nothing"] => Choice::Nothing,
         ["fight"] => Choice::Fight,
@@ -130,7 +134,7 @@ pub fn parse(state: &State, text: &str) -> Result<Choice, Illegal> {
             return Err(illegal(format!(
                 "`{text}` is not a choice: expected attack X, charge X, shoot X, run toward X, \
                  cast SPELL at X, disarm X, dismount X, entangle X weapon|feet, subdue X, grapple X, \
-                 parry, retreat, nothing, fight or parley"
+                 parry, withdraw, retreat, nothing, fight or parley"
             )))
         }
     })
@@ -151,6 +155,7 @@ pub fn answers(question: Question, choice: &Choice) -> bool {
                 | Choice::Subdue(_)
                 | Choice::Grapple(_)
                 | Choice::Parry
+                | Choice::Withdraw
                 | Choice::Retreat
                 | Choice::Nothing
         ),

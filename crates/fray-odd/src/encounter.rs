@@ -512,6 +512,8 @@ impl CombatantBuilder for Builder<'_> {
         let fighter = Fighter {
             side: SideId(0),
             pos: Pos::new(0, 0),
+            facing: fray_core::grid::Direction::East,
+            turn_to: None,
             hp,
             max_hp: hp,
             dead: false,
@@ -540,6 +542,7 @@ impl CombatantBuilder for Builder<'_> {
     fn place(&self, (_, fighter): &mut (Profile, Fighter), placed: Placed) {
         fighter.side = placed.side;
         fighter.pos = placed.pos;
+        fighter.facing = placed.facing;
     }
 
     fn finish(
@@ -650,6 +653,8 @@ impl CombatantBuilder for Builder<'_> {
             fighters[i].group = g as u16;
         }
         for g in &mut groups {
+            // ODD-R4.1: each player rolls for its character; the DM one die per group.
+            g.one_die = g.members.len() > 1 || !profiles[g.members[0].index()].character;
             let side = g.side;
             let pc_side = profiles
                 .iter()

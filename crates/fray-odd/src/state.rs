@@ -145,6 +145,8 @@ pub struct Round {
     pub last_attacks: u8,
     /// Parrying: AC 2 better (ODD-R24).
     pub parry: bool,
+    /// Withdrawing: AC 2 better (ODD-R17.2).
+    pub withdrawing: bool,
     /// Charged this round: no DEX to AC (ODD-R26.4).
     pub charging: bool,
     /// Moved this round (DEX to AC, ODD-R6.2).
@@ -168,6 +170,11 @@ pub struct Fighter {
     pub side: SideId,
     /// Its square.
     pub pos: Pos,
+    /// The way it faces (flanks and rear, ODD-R22, R23).
+    pub facing: fray_core::grid::Direction,
+    /// The way it turns to at the end of this moment (it faced the foe it attacked): the
+    /// others acting at the same moment see its facing from the moment's start.
+    pub turn_to: Option<fray_core::grid::Direction>,
     /// Hit points (a unit: its hit-point total).
     pub hp: i32,
     /// Hit points at full health.
@@ -451,6 +458,14 @@ impl State {
     pub fn engaged(&self, id: CombatantId) -> bool {
         self.ids()
             .any(|o| self.foes(id, o) && self.f(o).is_up() && self.in_melee(id, o))
+    }
+    /// The end of a moment (an initiative count, a slot): everyone turns to the foe it faced.
+    pub fn end_of_moment(&mut self) {
+        for f in &mut self.fighters {
+            if let Some(d) = f.turn_to.take() {
+                f.facing = d;
+            }
+        }
     }
     /// Men alive in a unit (ODD-R31.6): ceil(hp / (original / N)); a single combatant 1 or 0.
     pub fn men_alive(&self, id: CombatantId) -> u32 {

@@ -75,8 +75,9 @@ fn armour_class(
     a: CombatantId,
     t: CombatantId,
     manner: Manner,
-    surprise_attack: bool,
+    exposed: bool,
 ) -> (i32, Vec<Modifier>) {
+    let surprise_attack = exposed;
     let (p, f) = (state.p(t), state.f(t));
     let mut ac = p.ac;
     let mut mods = Vec::new();
@@ -108,6 +109,10 @@ fn armour_class(
     if f.round.parry {
         ac -= 2;
         mods.push(Modifier::new("parry", "ODD-R24", -2));
+    }
+    if f.round.withdrawing {
+        ac -= 2;
+        mods.push(Modifier::new("withdrawing", "ODD-R17.2", -2));
     }
     if p.florentine && !manner.missile {
         ac -= 1;
@@ -152,6 +157,21 @@ pub fn attack(
     let side_t = state.f(t).side;
     let surprise_attack =
         round == 0 && !state.side_surprised(side_a) && state.side_surprised(side_t);
+    // ODD-R22, R23.1: from the side (2 octants off its facing) a flank, from further round the
+    // rear; melee only.
+    let (at, from) = (state.f(t).pos, state.f(a).pos);
+    let octants = if manner.missile || state.options.mass {
+        0
+    } else {
+        at.direction_to(from)
+            .map_or(0, |d| d.octants_from(state.f(t).facing))
+    };
+    let (flank, rear) = (octants == 2, octants >= 3);
+    if !manner.missile && !state.options.mass {
+        if let Some(d) = from.direction_to(at) {
+            state.f_mut(a).turn_to = Some(d);
+        }
+    }
     let mut mods: Vec<Modifier> = Vec::new();
     let ((hit_bonus, hit_label), (dmg_bonus, dmg_label)) =
         ability_bonus(state, a, Some(form), manner.missile);
@@ -174,6 +194,10 @@ pub fn attack(
     }
     if surprise_attack {
         mods.push(Modifier::new("surprise attack", "ODD-R23.1", 2));
+    } else if rear {
+        mods.push(Modifier::new("from behind", "ODD-R23.1", 2));
+    } else if flank {
+        mods.push(Modifier::new("flank", "ODD-R22.1", 1));
     }
     if manner.charge {
         mods.push(Modifier::new("charge", "ODD-R26.7", 2));
@@ -247,7 +271,7 @@ pub fn attack(
         kept = Some(rolled);
         rolled.total() as i32
     };
-    let (ac, def_mods) = armour_class(state, a, t, manner, surprise_attack);
+    let (ac, def_mods) = armour_class(state, a, t, manner, surprise_attack || flank || rear);
     let need = tables::need(pa.attack_ac9, ac);
     let bonus = mods.iter().map(|m| m.value).sum::<i32>();
     let total = natural + bonus;

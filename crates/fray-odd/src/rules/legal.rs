@@ -185,6 +185,12 @@ pub fn check(
             "ODD-R24",
             || "only a combatant in melee parries".to_string(),
         ),
+        Choice::Withdraw => Illegal::unless(
+            !restricted && engaged && !state.options.mass,
+            explain,
+            "ODD-R17.2",
+            || "only a combatant in melee withdraws".to_string(),
+        ),
         Choice::Retreat => Illegal::unless(
             !restricted && engaged && !state.options.mass,
             explain,
@@ -335,6 +341,7 @@ pub fn options(state: &State, who: CombatantId, question: Question, out: &mut Ve
                 push(Choice::Entangle(t, false), out);
             }
             push(Choice::Parry, out);
+            push(Choice::Withdraw, out);
             push(Choice::Retreat, out);
             out.push(Choice::Nothing);
         }

@@ -29,6 +29,8 @@ fn losses(state: &State, g: usize) -> (u32, u32, u32) {
 /// ODD-R5.4, R5.5: checks every group whose triggers fired since the last look (one check for
 /// triggers that coincide, ODD-A34). `start` adds the start-of-conflict trigger (a).
 pub fn checks(state: &mut State, table: &mut Table<'_, Odd>, start: bool) -> Result<(), Interrupt> {
+    // Checks come when a moment has resolved: its turns take effect now.
+    state.end_of_moment();
     for g in 0..state.groups.len() {
         let group = &state.groups[g];
         if !group.checks_morale || group.routed || group.fearless() {

@@ -51,7 +51,13 @@ fn roll_hit_points(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), 
         } else {
             "ODD-R10.4"
         };
-        let roll = table.roll(RollRequest::new(dice, 6, None, RollPurpose::Other, rule))? as i32;
+        let roll = table.roll(RollRequest::new(
+            dice,
+            6,
+            Some(id),
+            RollPurpose::Other,
+            rule,
+        ))? as i32;
         let hp = (roll + plus).max(1);
         let f = state.f_mut(id);
         f.hp = hp;
@@ -90,10 +96,12 @@ fn surprise(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Interru
             })
             .max()
             .unwrap_or(0);
+        // Rolled for the side by its first member (a person rolls it when playing it).
+        let by = first_of_side(state, SideId(s as u8));
         let roll = table.roll(RollRequest::new(
             1,
             6,
-            None,
+            by,
             RollPurpose::Surprise,
             "ODD-R2.2",
         ))? as i32;
@@ -146,13 +154,8 @@ fn distance(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Interru
     } else {
         (2, 6, "ODD-R3.1")
     };
-    let roll = table.roll(RollRequest::new(
-        count,
-        sides,
-        None,
-        RollPurpose::Other,
-        rule,
-    ))? as i32;
+    let by = first_of_side(state, SideId(0));
+    let roll = table.roll(RollRequest::new(count, sides, by, RollPurpose::Other, rule))? as i32;
     state.distance = roll * 10;
     let unit = if state.setup.outdoors { "yd" } else { "ft" };
     let d = state.distance;
@@ -183,7 +186,8 @@ fn reaction(state: &mut State, table: &mut Table<'_, Odd>) -> Result<bool, Inter
     if matches!(state.surprise, Surprise::Surprised(_)) {
         return Ok(false);
     }
-    let roll = table.roll(RollRequest::new(2, 6, None, RollPurpose::Other, "ODD-R3.2"))? as i32;
+    let by = first_of_side(state, side);
+    let roll = table.roll(RollRequest::new(2, 6, by, RollPurpose::Other, "ODD-R3.2"))? as i32;
     let band = crate::content::Tables::band(&state.tables.reaction, roll).cloned();
     let (label, result, upto) = band
         .map_or(("uncertain".to_string(), Reaction::Uncertain, 12), |b| {
@@ -300,6 +304,16 @@ fn order_event(state: &State, table: &mut Table<'_, Odd>) {
     });
 }
 
+/// The first combatant of a side, who rolls the side's dice.
+fn first_of_side(state: &State, side: SideId) -> Option<CombatantId> {
+    state.ids().find(|&id| state.f(id).side == side)
+}
+
+/// Whether `id` still has a foe able to fight.
+fn foe_left(state: &State, id: CombatantId) -> bool {
+    state.ids().any(|o| state.foes(id, o) && state.f(o).is_up())
+}
+
 fn over(state: &State) -> bool {
     state.outcome_by_side() != Outcome::Ongoing
 }
@@ -367,8 +381,9 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), I
             continue;
         }
         for id in batch {
-            if over(state) {
-                break;
+            // Simultaneous: one felled on this moment still acts, while it has a foe.
+            if !foe_left(state, id) {
+                continue;
             }
             let choice = ask(state, table, id, Question::Action, "ODD-R4.6")?;
             let splits = match choice {
@@ -397,7 +412,7 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), I
             })
             .collect();
         for &id in &actors {
-            if state.f(id).round.casting.is_some() || over(state) {
+            if state.f(id).round.casting.is_some() || !foe_left(state, id) {
                 continue;
             }
             turn(state, table, id)?;
@@ -415,7 +430,8 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), I
     for c in counts(state) {
         for id in state.ids().collect::<Vec<_>>() {
             let f = state.f(id);
-            if f.initiative != c || f.round.last_attacks == 0 || !f.is_up() || over(state) {
+            if f.initiative != c || f.round.last_attacks == 0 || !f.is_up() || !foe_left(state, id)
+            {
                 continue;
             }
             let n = i32::from(f.round.last_attacks);
@@ -493,6 +509,9 @@ pub fn attack_count(state: &State, a: CombatantId, t: CombatantId) -> (i32, bool
 fn turn(state: &mut State, table: &mut Table<'_, Odd>, id: CombatantId) -> Result<(), Interrupt> {
     state.f_mut(id).round.acted = true;
     if routed(state, id) {
+        if state.f(id).dead {
+            return Ok(());
+        }
         if state.engaged(id) {
             return morale::retreat(state, table, id);
         }
@@ -583,8 +602,9 @@ fn perform(
                 move_to(state, table, id, to, "half move", "ODD-R16.1");
             }
             state.f_mut(id).caught = false;
+            let was_dead = state.f(id).dead;
             longer_reach_first(state, table, id, t)?;
-            if !state.f(t).is_up() || state.f(id).dead {
+            if !state.f(t).is_up() || (state.f(id).dead && !was_dead) {
                 return Ok(());
             }
             let (n, vs_normal) = attack_count(state, id, t);
@@ -599,9 +619,10 @@ fn perform(
             f.charged = true;
             f.round.charging = true;
             f.caught = false;
+            let was_dead = state.f(id).dead;
             set_spear(state, table, id, t)?;
             longer_reach_first(state, table, id, t)?;
-            if !state.f(t).is_up() || state.f(id).dead {
+            if !state.f(t).is_up() || (state.f(id).dead && !was_dead) {
                 return Ok(());
             }
             let (n, vs_normal) = attack_count(state, id, t);
@@ -657,6 +678,32 @@ fn perform(
             Ok(())
         }
         Choice::Retreat => morale::retreat(state, table, id),
+        Choice::Withdraw => {
+            // ODD-R17.2: backing out at half speed (half the ½-Turn move), defending.
+            state.f_mut(id).round.withdrawing = true;
+            let steps = state.move_squares(id) / 4;
+            let start = state.f(id).pos;
+            let mut at = start;
+            for _ in 0..steps {
+                match state.step_away(id) {
+                    Some(next) => {
+                        state.set_square(id, next);
+                        at = next;
+                    }
+                    None => break,
+                }
+            }
+            state.set_square(id, start);
+            move_to(state, table, id, at, "fighting withdrawal", "ODD-R17.2");
+            table.emit(|| Event::Acted {
+                who: id,
+                act: "withdraws",
+                on: None,
+                detail: "AC 2 better this round".into(),
+                rule: "ODD-R17.2",
+            });
+            Ok(())
+        }
         Choice::Subdue(t) => {
             let form = match state.p(id).melee.first() {
                 Some(f) => f.clone(),
@@ -1036,8 +1083,8 @@ fn mass_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Inter
             .filter(|&id| state.f(id).is_up() && state.f(id).initiative == c)
             .collect();
         for id in actors {
-            if over(state) {
-                break;
+            if !foe_left(state, id) {
+                continue;
             }
             if routed(state, id) {
                 if state.f(id).gone.is_none() {
