@@ -627,3 +627,69 @@ fn combatants_keep_their_group_and_controller() {
         stderr(&o)
     );
 }
+
+/// Every ruleset that keeps reserves leaves one out of the fight until the GM brings it in (the
+/// same fight, die for die, as without it); the others refuse `reserve = true`, naming
+/// themselves, the file, the line and the field.
+#[test]
+fn reserves_in_every_ruleset() {
+    // (example, a reserve entry, does the ruleset keep reserves?)
+    let cases = [
+        (
+            "cnc/bench.toml",
+            "side = \"orcs\"\nmonster = \"ogre\"",
+            true,
+        ),
+        (
+            "spelljammer/bench.toml",
+            "side = \"orcs\"\nmonster = \"orc\"",
+            true,
+        ),
+        (
+            "osr/bench.toml",
+            "side = \"orcs\"\nmonster = \"ogre\"",
+            true,
+        ),
+        (
+            "odd/bench.toml",
+            "side = \"orcs\"\nmonster = \"Orc\"",
+            false,
+        ),
+        (
+            "celesia/bench.toml",
+            "side = \"warband\"\nmonster = \"orc\"",
+            false,
+        ),
+    ];
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples");
+    for (example, entry, keeps) in cases {
+        let plain = root.join(example);
+        let text = std::fs::read_to_string(&plain).expect("example");
+        let with = format!(
+            "{text}\n[[combatants]]\nid = \"late-comer\"\n{entry}\nat = [30, 30]\nreserve = true\n"
+        );
+        let name = format!("reserve-{}", example.replace('/', "-"));
+        let file = temp_file(&name, &with);
+        let out = fray(&["fight", &file.to_string_lossy(), "--seed", "7"]);
+        if keeps {
+            assert!(out.status.success(), "{example}: {}", stderr(&out));
+            let without = fray(&["fight", &plain.to_string_lossy(), "--seed", "7"]);
+            let body = |o: &Output| stdout(o).lines().skip(1).collect::<Vec<_>>().join("\n");
+            assert_eq!(
+                body(&out),
+                body(&without),
+                "{example}: the reserve took part"
+            );
+        } else {
+            assert_eq!(out.status.code(), Some(2), "{example}");
+            assert!(out.stdout.is_empty(), "{example}");
+            let err = stderr(&out);
+            let line = text.lines().count() + 7;
+            assert!(err.contains(&format!("{name}:{line}:")), "{example}: {err}");
+            assert!(
+                err.contains("cannot hold combatants in reserve yet"),
+                "{example}: {err}"
+            );
+        }
+    }
+}

@@ -482,6 +482,10 @@ fn a_reinforcement_joins_mid_fight_in_every_ruleset() {
             "spelljammer/skirmish.toml",
             "monster = \"orc\"\nside = \"slavers\"\nat = [30, 30]\n",
         ),
+        (
+            "osr/bench.toml",
+            "monster = \"ogre\"\nside = \"orcs\"\nat = [30, 30]\n",
+        ),
     ] {
         let mut s = example(&lib, suffix);
         answer_until_round(&mut s, 2);

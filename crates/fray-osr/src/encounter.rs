@@ -161,6 +161,7 @@ impl CombatantBuilder for Builder<'_> {
     type Member = (Profile, Fighter);
     type State = State;
     const RULESET: RulesetId = RulesetId::Osr;
+    const RESERVES: bool = true;
 
     fn prepare(&mut self, cx: &mut Loader<'_>, def: &EncounterDef) {
         let inline = ContentFile {
@@ -442,6 +443,7 @@ impl CombatantBuilder for Builder<'_> {
             down: false,
             dead: false,
             fled: false,
+            reserve: false,
             surprised: false,
             plan: Plan::default(),
             dodging: false,
@@ -535,6 +537,9 @@ impl CombatantBuilder for Builder<'_> {
             Surprise { sides, ambushers }
         });
         let (profiles, mut fighters): (Vec<Profile>, Vec<Fighter>) = members.into_iter().unzip();
+        for (fighter, info) in fighters.iter_mut().zip(&roster.combatants) {
+            fighter.reserve = info.reserve;
+        }
         if !options.crossbows_loaded {
             for (p, f) in profiles.iter().zip(fighters.iter_mut()) {
                 if p.missile.as_ref().is_some_and(|m| m.reload > 0) {

@@ -94,6 +94,8 @@ pub struct Fighter {
     pub dead: bool,
     /// Ran away out of the fight (OSR-R13, OSR-A51).
     pub fled: bool,
+    /// Held in reserve off the map until the GM brings it in (`reserve = true`, `add`).
+    pub reserve: bool,
     /// Surprised in round 1 (OSR-R2.4).
     pub surprised: bool,
     /// This round's plan.
@@ -163,7 +165,12 @@ impl Fighter {
 
     /// Still fighting.
     pub fn is_up(&self) -> bool {
-        !self.down && !self.dead && !self.fled
+        !self.down && !self.dead && !self.fled && !self.reserve
+    }
+
+    /// On the map: neither dead, fled nor held in reserve (a body still fills its square).
+    pub fn on_map(&self) -> bool {
+        !self.dead && !self.fled && !self.reserve
     }
 }
 
@@ -344,14 +351,16 @@ impl Board for State {
         self.fighters.len()
     }
     /// Everyone still on the map blocks its square (the fallen too: a body fills it); the fled
-    /// do not.
+    /// and those held in reserve do not.
     fn piece(&self, who: CombatantId) -> Piece {
         let f = self.f(who);
-        Piece::new(f.side, f.pos, f.is_up(), !f.fled && !f.dead)
+        Piece::new(f.side, f.pos, f.is_up(), f.on_map())
     }
     fn standing(&self, who: CombatantId) -> Standing {
         let f = self.f(who);
-        if f.fled {
+        if f.reserve {
+            Standing::Reserve
+        } else if f.fled {
             Standing::Fled
         } else if f.dead {
             Standing::Dead

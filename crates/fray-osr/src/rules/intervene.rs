@@ -147,9 +147,21 @@ pub fn intervene(
             });
             Ok(())
         }
-        // No reserves yet (the builder does not set `RESERVES`).
         Intervention::Add { .. } => {
-            Err(iv.refused("17 Combat cannot bring combatants in from reserve yet".to_string()))
+            let (id, at) = iv.arriving(
+                &state.roster,
+                |id| fray_core::Board::standing(&*state, id),
+                |id| state.f(id).pos,
+                |at, id| state.free(at, id),
+            )?;
+            state.f_mut(id).reserve = false;
+            state.set_square(id, at);
+            table.emit(|| Event::Arrived {
+                who: id,
+                at,
+                rule: GM,
+            });
+            Ok(())
         }
         Intervention::Ruling { .. } => Ok(()),
     }

@@ -24,7 +24,11 @@ pub fn begin(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), Interr
         let bonus = if ambushed { 3 } else { 0 };
         let total = roll as i32 + bonus;
         let save = state.options.surprise_save;
-        let members: Vec<CombatantId> = state.ids().filter(|&i| state.f(i).side == side).collect();
+        // Those held in reserve are not there to be surprised.
+        let members: Vec<CombatantId> = state
+            .ids()
+            .filter(|&i| state.f(i).side == side && !state.f(i).reserve)
+            .collect();
         let mut any = Vec::new();
         for &id in &members {
             let dc = if state.p(id).elf { 15 } else { 13 };
@@ -1104,9 +1108,7 @@ fn throw_flask(
     if splash {
         let mut near: Vec<CombatantId> = state
             .ids()
-            .filter(|&c| {
-                state.f(c).pos.squares_to(impact) <= 1 && !state.f(c).dead && !state.f(c).fled
-            })
+            .filter(|&c| state.f(c).pos.squares_to(impact) <= 1 && state.f(c).on_map())
             .collect();
         near.sort();
         for c in near {
@@ -1366,7 +1368,7 @@ fn end_of_round(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), Int
     let round = state.round;
     for id in state.ids().collect::<Vec<_>>() {
         let f = state.f(id);
-        if f.burning_round == round && !f.dead && !f.fled {
+        if f.burning_round == round && f.on_map() {
             state.f_mut(id).burning_round = 0;
             if state.f(id).plan.action == Action::PutOut && state.f(id).plan.done {
                 continue;
