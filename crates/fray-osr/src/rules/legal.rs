@@ -10,36 +10,38 @@ use fray_core::protocol::{ChoiceRequest, Illegal};
 use fray_core::CombatantId;
 
 /// The order of foes for `who`: nearest first, ties by the world's rows, then by how far ahead
-/// along its facing (never by file order).
-fn foe_key(state: &State, who: CombatantId, o: CombatantId) -> (i32, i32, i32, i32) {
+/// along its facing (never by file order). Returns the key of a foe on a given square.
+fn foe_order(state: &State, who: CombatantId) -> impl Fn(fray_core::Pos) -> (i32, i32, i32, i32) {
     let me = state.f(who);
-    let fx = me.facing.delta().0.signum();
-    let p = state.f(o).pos;
-    let (dx, dy) = (p.x - me.pos.x, p.y - me.pos.y);
-    (
-        me.pos.squares_to(p),
-        dy.abs(),
-        dy,
-        -dx * if fx == 0 { 1 } else { fx },
-    )
+    let (at, fx) = (me.pos, me.facing.delta().0.signum());
+    let ahead = if fx == 0 { 1 } else { fx };
+    move |p| {
+        let (dx, dy) = (p.x - at.x, p.y - at.y);
+        (at.squares_to(p), dy.abs(), dy, -dx * ahead)
+    }
+}
+
+/// Standing foes of `who` (never by file order: see [`foe_order`]).
+fn standing_foes(state: &State, who: CombatantId) -> impl Iterator<Item = CombatantId> + '_ {
+    let side = state.f(who).side;
+    state.ids().filter(move |&o| {
+        let f = state.f(o);
+        f.side != side && f.is_up()
+    })
 }
 
 /// Standing foes of `who`, nearest first (ties by the world's rows, never by file order).
 pub fn foes_by_distance(state: &State, who: CombatantId) -> Vec<CombatantId> {
-    let mut out: Vec<CombatantId> = state
-        .ids()
-        .filter(|&o| state.foes(who, o) && state.f(o).is_up())
-        .collect();
-    out.sort_by_key(|&o| foe_key(state, who, o));
+    let key = foe_order(state, who);
+    let mut out: Vec<CombatantId> = standing_foes(state, who).collect();
+    out.sort_by_key(|&o| key(state.f(o).pos));
     out
 }
 
 /// The first of [`foes_by_distance`], without building the list.
 pub fn nearest_foe(state: &State, who: CombatantId) -> Option<CombatantId> {
-    state
-        .ids()
-        .filter(|&o| state.foes(who, o) && state.f(o).is_up())
-        .min_by_key(|&o| foe_key(state, who, o))
+    let key = foe_order(state, who);
+    standing_foes(state, who).min_by_key(|&o| key(state.f(o).pos))
 }
 
 /// New targets for an action whose target is gone (OSR-A33), or for a set or withdrawal's

@@ -185,32 +185,36 @@ fn countdown(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), Interr
     numbers.sort_unstable_by(|a, b| b.cmp(a));
     numbers.dedup();
     if let Some(&lowest) = numbers.last() {
-        let mut order = Vec::new();
-        for &n in &numbers {
-            order.push(
-                state
-                    .ids()
-                    .filter(|&i| acts(state, i) && state.f(i).plan.initiative == n)
-                    .collect(),
-            );
-        }
-        table.emit(|| Event::Order { groups: order });
+        // Built only when the log is kept (a simulation keeps none).
+        table.emit(|| Event::Order {
+            groups: numbers
+                .iter()
+                .map(|&n| {
+                    state
+                        .ids()
+                        .filter(|&i| acts(state, i) && state.f(i).plan.initiative == n)
+                        .collect()
+                })
+                .collect(),
+        });
+        let mut actors: Vec<CombatantId> = Vec::new();
         for n in numbers.iter().copied() {
             state.number = n;
             table.intervention_point(state)?;
-            state.up_at_number = state.fighters.iter().map(|f| f.is_up()).collect();
-            let mut actors: Vec<CombatantId> = state
-                .ids()
-                .filter(|&i| {
-                    state.up_at_number[i.index()]
-                        && !state.f(i).plan.done
-                        && number_of(state, i) == n
-                        && acts_now(state, i)
-                })
-                .collect();
+            let mut up = std::mem::take(&mut state.up_at_number);
+            up.clear();
+            up.extend(state.fighters.iter().map(|f| f.is_up()));
+            state.up_at_number = up;
+            actors.clear();
+            actors.extend(state.ids().filter(|&i| {
+                state.up_at_number[i.index()]
+                    && !state.f(i).plan.done
+                    && number_of(state, i) == n
+                    && acts_now(state, i)
+            }));
             simultaneous_order(state, &mut actors);
             simultaneous_moves(state, table, &actors)?;
-            for id in actors {
+            for &id in &actors {
                 if state.f(id).plan.done || !state.up_at_number[id.index()] {
                     continue;
                 }
