@@ -263,6 +263,7 @@ pub(crate) struct WeaponFile {
     set: Option<bool>,
     small: Option<bool>,
     reload: Option<Spanned<u8>>,
+    rate: Option<Spanned<String>>,
     strength_damage: Option<bool>,
     subdual: Option<bool>,
 }
@@ -517,6 +518,29 @@ impl ContentSet for Content {
                 ));
                 continue;
             }
+            let reload = match (&w.rate, &w.reload) {
+                (Some(rate), Some(_)) => {
+                    errors.push(file.error(
+                        rate.span(),
+                        Some(format!("{at}.rate")),
+                        "give `rate` or `reload`, not both",
+                    ));
+                    continue;
+                }
+                (Some(rate), None) => match reload_of_rate(rate.get_ref()) {
+                    Some(r) => r,
+                    None => {
+                        errors.push(file.error(
+                            rate.span(),
+                            Some(format!("{at}.rate")),
+                            "expected a rate of fire \"1/N\" with N from 1 to 11 (\"1/6\": once \
+                             every 6 rounds, OSR-R23.4)",
+                        ));
+                        continue;
+                    }
+                },
+                (None, reload) => reload.as_ref().map_or(0, |r| *r.get_ref()).min(10),
+            };
             let weapon = Weapon {
                 name: w.name.get_ref().clone(),
                 damage: dice,
@@ -526,7 +550,7 @@ impl ContentSet for Content {
                 charge: w.charge.unwrap_or(false),
                 set: w.set.unwrap_or(false),
                 small: w.small.unwrap_or(false),
-                reload: w.reload.as_ref().map_or(0, |r| *r.get_ref()).min(10),
+                reload,
                 strength_damage: w.strength_damage.unwrap_or(melee && range.is_some()),
                 subdual: w.subdual.unwrap_or(true),
                 natural: false,
@@ -758,6 +782,14 @@ impl ContentSet for Content {
     }
 }
 
+/// OSR-R23.4: a rate of fire written as a fraction, "1/N" (once every N rounds), as the rounds
+/// spent reloading after a shot (N − 1).
+fn reload_of_rate(rate: &str) -> Option<u8> {
+    let (one, n) = rate.trim().split_once('/')?;
+    let n: u8 = n.trim().parse().ok()?;
+    (one.trim() == "1" && (1..=11).contains(&n)).then(|| n - 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -789,5 +821,16 @@ mod tests {
             2
         );
         assert!(c.weapons.get("spear").expect("spear").long_reach);
+    }
+
+    /// OSR-R23.4: "1/6" means once every six rounds (five of reloading); nonsense is refused.
+    #[test]
+    fn rates_of_fire() {
+        assert_eq!(super::reload_of_rate("1/6"), Some(5));
+        assert_eq!(super::reload_of_rate(" 1 / 2 "), Some(1));
+        assert_eq!(super::reload_of_rate("1/1"), Some(0));
+        for bad in ["2/6", "1/0", "1/12", "6", "1/x", ""] {
+            assert_eq!(super::reload_of_rate(bad), None, "{bad}");
+        }
     }
 }

@@ -236,9 +236,19 @@ fn refusal(state: &State, choice: &Choice) -> Illegal {
         (Some(Asking::Declaration(who)), Choice::Declare(a)) => {
             let f = state.f(who);
             if f.reloading_until >= state.round && f.reloading_until > 0 {
+                // Crossbows reload for 1 or 2 rounds (OSR-R23.2-3); longer is a siege rate.
+                let missile = state.p(who).missile.as_ref();
+                let (rule, what) = match missile.map_or(0, |m| m.reload) {
+                    1 => ("OSR-R23.2", "crossbow".to_string()),
+                    2 => ("OSR-R23.3", "crossbow".to_string()),
+                    _ => (
+                        "OSR-R23.4",
+                        missile.map_or("weapon".into(), |m| m.name.clone()),
+                    ),
+                };
                 return rule_reason(
-                    "OSR-R23.2",
-                    "it must spend this round reloading its crossbow".into(),
+                    rule,
+                    format!("it must spend this round reloading its {what}"),
                 );
             }
             if let Some(t) = a.target() {
