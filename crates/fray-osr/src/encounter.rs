@@ -121,6 +121,7 @@ fray_core::combatant_entry! {
         #[serde(default)]
         spells: Vec<Spanned<String>>,
         oil: Option<Spanned<i64>>,
+        spare_crossbows: Option<Spanned<i64>>,
         fused: Option<bool>,
         holy_water: Option<Spanned<i64>>,
         cover: Option<Spanned<i64>>,
@@ -378,6 +379,25 @@ impl CombatantBuilder for Builder<'_> {
             .or(monster.as_ref().and_then(|m| m.missile.clone()));
         let start_hp =
             int(&file, errors, f("start_hp"), &c.start_hp, -100, 10_000).unwrap_or(max_hp);
+        // OSR-R23.5: loaded crossbows carried besides the one in hand, swapped in to fire.
+        let spare_crossbows = int(
+            &file,
+            errors,
+            f("spare_crossbows"),
+            &c.spare_crossbows,
+            0,
+            10,
+        )
+        .unwrap_or(0);
+        if spare_crossbows > 0 && !missile.as_ref().is_some_and(|m| matches!(m.reload, 1 | 2)) {
+            if let Some(v) = &c.spare_crossbows {
+                errors.push(file.error(
+                    v.span(),
+                    Some(f("spare_crossbows")),
+                    "spare loaded crossbows need a crossbow as the `missile` (OSR-R23.5)",
+                ));
+            }
+        }
         let cover = match int(&file, errors, f("cover"), &c.cover, 0, 90) {
             None | Some(0) => 0,
             Some(p @ (25 | 50 | 75 | 90)) => p as u8,
@@ -465,6 +485,7 @@ impl CombatantBuilder for Builder<'_> {
             silenced: false,
             burning_round: 0,
             oil: int(&file, errors, f("oil"), &c.oil, 0, 20).unwrap_or(0) as u8,
+            spare_loaded: spare_crossbows as u8,
             fused: c.fused.unwrap_or(false),
             holy_water: int(&file, errors, f("holy_water"), &c.holy_water, 0, 20).unwrap_or(0)
                 as u8,

@@ -138,6 +138,8 @@ pub struct Fighter {
     pub burning_round: u32,
     /// Flasks of oil carried.
     pub oil: u8,
+    /// Loaded crossbows carried besides the one in hand (OSR-R23.5).
+    pub spare_loaded: u8,
     /// Oil flasks with a fuse or wick (splash, OSR-R25.3).
     pub fused: bool,
     /// Flasks of holy water carried.

@@ -41,6 +41,12 @@ fn declare(state: &State, who: CombatantId) -> Choice {
     let p = state.p(who);
     let round = state.round;
     if f.reloading_until >= round && f.reloading_until > 0 {
+        // OSR-R23.5: a spare loaded crossbow is swapped in to shoot the nearest foe.
+        if f.spare_loaded > 0 && f.no_attack_round != round && !f.disarmed && !f.broken {
+            if let Some(t) = legal::nearest_foe(state, who) {
+                return Choice::Declare(Action::Shoot(t));
+            }
+        }
         return Choice::Declare(Action::Reload);
     }
     if f.disarmed && !f.broken {

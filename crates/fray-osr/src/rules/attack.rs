@@ -108,7 +108,10 @@ pub fn ready(state: &State, who: CombatantId, form: Form) -> bool {
     match weapon_of(state.p(who), form).as_deref() {
         Some(w) if w.natural => true,
         Some(w) if matches!(form, Form::Missile) => {
-            !f.disarmed && !f.broken && f.reloading_until < state.round && w.range.is_some()
+            !f.disarmed
+                && !f.broken
+                && (f.reloading_until < state.round || f.spare_loaded > 0)
+                && w.range.is_some()
         }
         Some(w) => w.melee && !f.disarmed && !f.broken,
         None => false,

@@ -81,6 +81,12 @@ pub fn declarations(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     let round = state.round;
     if f.reloading_until >= round && f.reloading_until > 0 {
         out.push(Choice::Declare(Action::Reload));
+        // OSR-R23.5: or drop the empty crossbow, take a loaded one and shoot.
+        if f.spare_loaded > 0 && f.no_attack_round != round && !f.disarmed && !f.broken {
+            for t in foes_by_distance(state, who) {
+                out.push(Choice::Declare(Action::Shoot(t)));
+            }
+        }
         return;
     }
     out.push(Choice::Declare(Action::Nothing));
@@ -246,9 +252,14 @@ fn refusal(state: &State, choice: &Choice) -> Illegal {
                         missile.map_or("weapon".into(), |m| m.name.clone()),
                     ),
                 };
+                let swap = if f.spare_loaded > 0 {
+                    " (or swap in a loaded one and shoot, OSR-R23.5)"
+                } else {
+                    ""
+                };
                 return rule_reason(
                     rule,
-                    format!("it must spend this round reloading its {what}"),
+                    format!("it must spend this round reloading its {what}{swap}"),
                 );
             }
             if let Some(t) = a.target() {

@@ -918,6 +918,25 @@ fn grab(
     Ok(())
 }
 
+/// OSR-R23.5: a shooter still reloading drops the empty crossbow and takes a loaded one.
+fn swap_crossbows(state: &mut State, table: &mut Table<'_, Osr>, id: CombatantId) {
+    let round = state.round;
+    let f = state.f_mut(id);
+    if f.reloading_until < round || f.reloading_until == 0 || f.spare_loaded == 0 {
+        return;
+    }
+    f.spare_loaded -= 1;
+    f.reloading_until = 0;
+    let left = f.spare_loaded;
+    table.emit(|| Event::Acted {
+        who: id,
+        act: "swaps crossbows",
+        on: None,
+        detail: format!("drops the empty one and takes a loaded one; {left} loaded left"),
+        rule: "OSR-R23.5",
+    });
+}
+
 /// A missile attack (or a thrown flask): move into range first if needed (OSR-R6.1), the
 /// attack (OSR-R21), crossbow reloading (OSR-R23), stray missiles (OSR-R27), flasks (OSR-R24–26).
 fn shoot(
@@ -956,6 +975,7 @@ fn shoot(
     if flask {
         return throw_flask(state, table, id, t, action, range);
     }
+    swap_crossbows(state, table, id);
     let swing = attack::attack(
         state,
         table,
