@@ -56,6 +56,9 @@ pub enum Action {
     Hold(CombatantId),
     /// Perform a feat, adjudicated by the GM (OSR-R10, OSR-A16).
     Feat,
+    /// Tend a knocked-out friend in an adjacent square: after 2d10 consecutive rounds of it,
+    /// the friend wakes with 1 hp (OSR-R30.3, OSR-A15).
+    Revive(CombatantId),
 }
 
 impl Action {
@@ -172,6 +175,7 @@ pub fn action_text(state: &State, a: Action) -> String {
         Action::Oil(t) => format!("oil {}", k(t)),
         Action::HolyWater(t) => format!("holy-water {}", k(t)),
         Action::PutOut => "put-out".into(),
+        Action::Revive(t) => format!("revive {}", state.roster.key(t)),
         Action::Reload => "reload".into(),
         Action::Recover => "recover".into(),
         Action::Hold(t) => format!("hold {}", k(t)),
@@ -254,6 +258,7 @@ pub fn parse(state: &State, who: Option<CombatantId>, text: &str) -> Result<Choi
         ["oil", t] => Action::Oil(target(t)?),
         ["holy-water", t] => Action::HolyWater(target(t)?),
         ["put-out"] => Action::PutOut,
+        ["revive", t] => Action::Revive(target(t)?),
         ["reload"] => Action::Reload,
         ["recover"] => Action::Recover,
         ["hold", t] => Action::Hold(target(t)?),

@@ -486,6 +486,7 @@ impl CombatantBuilder for Builder<'_> {
             burning_round: 0,
             oil: int(&file, errors, f("oil"), &c.oil, 0, 20).unwrap_or(0) as u8,
             spare_loaded: spare_crossbows as u8,
+            tending: None,
             fused: c.fused.unwrap_or(false),
             holy_water: int(&file, errors, f("holy_water"), &c.holy_water, 0, 20).unwrap_or(0)
                 as u8,

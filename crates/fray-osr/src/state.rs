@@ -140,6 +140,8 @@ pub struct Fighter {
     pub oil: u8,
     /// Loaded crossbows carried besides the one in hand (OSR-R23.5).
     pub spare_loaded: u8,
+    /// Tending a knocked-out friend (OSR-R30.3, OSR-A15).
+    pub tending: Option<Tending>,
     /// Oil flasks with a fuse or wick (splash, OSR-R25.3).
     pub fused: bool,
     /// Flasks of holy water carried.
@@ -157,6 +159,20 @@ pub struct Fighter {
     pub dealt: i32,
     /// Damage taken.
     pub taken: i32,
+}
+
+/// A helper's tending of a knocked-out friend (OSR-R30.3, OSR-A15): `needed` rounds (2d10),
+/// `done` so far, the last in round `last`; a round missed starts it over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Tending {
+    /// The friend.
+    pub who: CombatantId,
+    /// Rounds needed (the 2d10 roll).
+    pub needed: u32,
+    /// Rounds of tending done.
+    pub done: u32,
+    /// The round of the last tending.
+    pub last: u32,
 }
 
 impl Fighter {

@@ -164,6 +164,14 @@ pub fn declarations(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     if f.burning_round > 0 {
         out.push(Choice::Declare(Action::PutOut));
     }
+    // OSR-R30.3: tend a knocked-out friend on an adjacent square.
+    for o in state.ids() {
+        let friend = state.f(o);
+        let knocked_out = friend.down && !friend.dead && !friend.fled;
+        if o != who && friend.side == f.side && knocked_out && f.pos.squares_to(friend.pos) <= 1 {
+            out.push(Choice::Declare(Action::Revive(o)));
+        }
+    }
     if f.disarmed && !f.broken {
         out.push(Choice::Declare(Action::Recover));
     }

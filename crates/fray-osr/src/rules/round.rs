@@ -6,7 +6,7 @@ use super::attack::{self, Form, Strike};
 use super::movement;
 use crate::choice::Action;
 use crate::content::SpellEffect;
-use crate::state::{Asking, State};
+use crate::state::{Asking, State, Tending};
 use crate::{Choice, Osr};
 use fray_core::event::{Event, Modifier, Subject};
 use fray_core::protocol::RollPurpose;
@@ -657,6 +657,7 @@ fn perform(
                 rule: "OSR-A6",
             });
         }
+        Action::Revive(t) => revive(state, table, id, t)?,
         Action::PutOut => {
             table.emit(|| Event::Acted {
                 who: id,
@@ -915,6 +916,96 @@ fn grab(
             rule: "OSR-R32.2",
         });
     }
+    Ok(())
+}
+
+/// OSR-R30.3, OSR-A15: a round of tending a knocked-out friend; the first of a run of
+/// consecutive rounds rolls 2d10 for how many it takes, and at the end of the last the friend
+/// wakes with 1 hp.
+fn revive(
+    state: &mut State,
+    table: &mut Table<'_, Osr>,
+    id: CombatantId,
+    t: CombatantId,
+) -> Result<(), Interrupt> {
+    let round = state.round;
+    let friend = state.f(t);
+    if !friend.down || friend.dead || friend.fled {
+        state.f_mut(id).tending = None;
+        table.emit(|| Event::Forgone {
+            who: id,
+            what: "tending",
+            on: Some(t),
+            reason: "no longer knocked out".into(),
+            rule: "OSR-R30.3",
+        });
+        return Ok(());
+    }
+    if state.f(id).pos.squares_to(friend.pos) > 1 {
+        state.f_mut(id).tending = None;
+        table.emit(|| Event::Forgone {
+            who: id,
+            what: "tending",
+            on: Some(t),
+            reason: "not on an adjacent square".into(),
+            rule: "OSR-R30.3",
+        });
+        return Ok(());
+    }
+    let going_on = state
+        .f(id)
+        .tending
+        .filter(|k| k.who == t && k.last + 1 == round);
+    let mut tending = match going_on {
+        Some(k) => k,
+        None => {
+            let needed = table.roll_dice(2, 10, Some(id), RollPurpose::Other, "OSR-A15")?;
+            Tending {
+                who: t,
+                needed,
+                done: 0,
+                last: round,
+            }
+        }
+    };
+    tending.done += 1;
+    tending.last = round;
+    let (done, needed) = (tending.done, tending.needed);
+    if done < needed {
+        state.f_mut(id).tending = Some(tending);
+        table.emit(|| Event::Acted {
+            who: id,
+            act: "tends",
+            on: Some(t),
+            detail: format!("round {done} of {needed} (2d10)"),
+            rule: "OSR-R30.3",
+        });
+        return Ok(());
+    }
+    state.f_mut(id).tending = None;
+    let f = state.f_mut(t);
+    let amount = 1 - f.hp;
+    f.hp = 1;
+    f.down = false;
+    table.emit(|| Event::Acted {
+        who: id,
+        act: "tends",
+        on: Some(t),
+        detail: format!("round {done} of {needed} (2d10)"),
+        rule: "OSR-R30.3",
+    });
+    table.emit(|| Event::Healed {
+        who: t,
+        amount,
+        hp: 1,
+        rule: "OSR-R30.3",
+    });
+    table.emit(|| Event::Status {
+        who: t,
+        status: "revived",
+        hp: 1,
+        rule: "OSR-R30.3",
+    });
     Ok(())
 }
 
