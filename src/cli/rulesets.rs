@@ -22,6 +22,7 @@ pub fn run(args: RulesetsArgs) -> Result<(), CliError> {
                     "id": i.id.key(), "name": i.id.name(), "seed": i.id.seed_file(), "seed_title": seed_title(i.id),
                     "rules_implemented": i.implemented, "rules": i.rules,
                     "rules_missing": missing(i.id),
+                    "rules_partial": partial(i.id),
                 })
             })
             .collect();
@@ -46,6 +47,10 @@ pub fn run(args: RulesetsArgs) -> Result<(), CliError> {
             if i.implemented > 0 && !missing.is_empty() {
                 let _ = write!(out, " (not yet: {})", missing.join(", "));
             }
+            let partial = partial(i.id);
+            if !partial.is_empty() {
+                let _ = write!(out, " (in part: {})", partial.join(", "));
+            }
             out.push('\n');
         }
         output::print(&out)
@@ -60,6 +65,11 @@ fn missing(id: fray_core::RulesetId) -> Vec<String> {
             .filter_map(|(rule, done)| (!done).then_some(rule))
             .collect()
     })
+}
+
+/// The spec's rule ids a built ruleset implements only in part (its doc says which parts).
+fn partial(id: fray_core::RulesetId) -> Vec<String> {
+    fray_engine::rule_status(id).map_or_else(Vec::new, |status| status.partial_rules())
 }
 
 /// The title of the seed document a ruleset comes from (its first heading), as a reader knows it.

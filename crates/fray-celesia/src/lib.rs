@@ -152,12 +152,13 @@ impl RulesetBundle for Celesia {
     type Content = Content;
     const CONTENT_FILES: &'static [(&'static str, &'static str)] = &content::CONTENT_FILES;
     /// Not yet: R6 (spell and aid degrees), R10 (combat maneuvers), R12 (full actions), R13
-    /// (1-round and complex actions), R16 (special attacks), R21 (mounted combat). Partly:
-    /// see docs/celesia.md.
+    /// (1-round and complex actions), R16 (special attacks), R21 (mounted combat). In part: the
+    /// `partial` ones (docs/celesia.md says which parts).
     const RULES: RuleStatus = RuleStatus {
         prefix: "CEL-R",
         total: 21,
         missing: &[6, 10, 12, 13, 16, 21],
+        partial: &[3, 7, 9, 11, 14, 15, 17, 20],
     };
     const CRITICALS: Criticals = Criticals::Critical;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;

@@ -143,6 +143,7 @@ impl RulesetBundle for Cnc {
         prefix: "CNC-R",
         total: 22,
         missing: &[],
+        partial: &[],
     };
     const CRITICALS: Criticals = Criticals::None;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;

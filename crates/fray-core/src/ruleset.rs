@@ -331,7 +331,7 @@ pub trait Ruleset: Sized + 'static {
 }
 
 /// Which of its spec's numbered rules a ruleset implements: all of `prefix1` … `prefixN` but
-/// the `missing` ones.
+/// the `missing` ones, the `partial` ones only in part (the ruleset's doc says which parts).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RuleStatus {
     /// The rule prefix, e.g. `CNC-R`.
@@ -340,6 +340,8 @@ pub struct RuleStatus {
     pub total: u16,
     /// The numbers not implemented yet.
     pub missing: &'static [u16],
+    /// The numbers implemented in part (counted as implemented, named apart).
+    pub partial: &'static [u16],
 }
 
 impl RuleStatus {
@@ -351,6 +353,16 @@ impl RuleStatus {
     /// Every rule id with whether it is implemented, in order.
     pub fn rules(&self) -> impl Iterator<Item = (String, bool)> + '_ {
         (1..=self.total).map(|n| (format!("{}{n}", self.prefix), !self.missing.contains(&n)))
+    }
+
+    /// The ids of the rules implemented only in part, in order.
+    pub fn partial_rules(&self) -> Vec<String> {
+        let mut numbers = self.partial.to_vec();
+        numbers.sort_unstable();
+        numbers
+            .iter()
+            .map(|n| format!("{}{n}", self.prefix))
+            .collect()
     }
 }
 

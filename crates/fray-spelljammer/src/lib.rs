@@ -152,6 +152,7 @@ impl RulesetBundle for Spelljammer {
         prefix: "SJ-R",
         total: 23,
         missing: &[],
+        partial: &[],
     };
     const CRITICALS: Criticals = Criticals::Grievous;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;
