@@ -56,6 +56,8 @@ pub enum Action {
     Hold(CombatantId),
     /// Perform a feat, adjudicated by the GM (OSR-R10, OSR-A16).
     Feat,
+    /// Keep the creature it holds from speaking, while the hold lasts (OSR-R32.3).
+    Silence,
     /// Tend a knocked-out friend in an adjacent square: after 2d10 consecutive rounds of it,
     /// the friend wakes with 1 hp (OSR-R30.3, OSR-A15).
     Revive(CombatantId),
@@ -175,6 +177,7 @@ pub fn action_text(state: &State, a: Action) -> String {
         Action::Oil(t) => format!("oil {}", k(t)),
         Action::HolyWater(t) => format!("holy-water {}", k(t)),
         Action::PutOut => "put-out".into(),
+        Action::Silence => "silence".into(),
         Action::Revive(t) => format!("revive {}", state.roster.key(t)),
         Action::Reload => "reload".into(),
         Action::Recover => "recover".into(),
@@ -203,7 +206,7 @@ pub fn parse(state: &State, who: Option<CombatantId>, text: &str) -> Result<Choi
         bad(format!(
             "`{text}` is not a choice: expected e.g. `attack KEY`, `attack KEY then X Y`, `shoot KEY`, `charge KEY`, \
              `set`, `withdraw`, `run`, `dodge`, `cast SPELL at KEY`, `grapple KEY`, `punch KEY`, \
-             `kick KEY`, `oil KEY`, `holy-water KEY`, `put-out`, `reload`, `recover`, \
+             `kick KEY`, `oil KEY`, `holy-water KEY`, `put-out`, `reload`, `recover`, `silence`, `revive KEY`, \
              `nothing`, `yes`, `no`, `target KEY`"
         ))
     };
@@ -258,6 +261,7 @@ pub fn parse(state: &State, who: Option<CombatantId>, text: &str) -> Result<Choi
         ["oil", t] => Action::Oil(target(t)?),
         ["holy-water", t] => Action::HolyWater(target(t)?),
         ["put-out"] => Action::PutOut,
+        ["silence"] => Action::Silence,
         ["revive", t] => Action::Revive(target(t)?),
         ["reload"] => Action::Reload,
         ["recover"] => Action::Recover,

@@ -64,7 +64,7 @@ fn declare(state: &State, who: CombatantId) -> Choice {
                 !state.foes(who, o) && state.f(o).is_up() && state.f(o).hp * 2 <= state.p(o).max_hp
             });
             if let Some(o) = hurt {
-                if !f.silenced && f.held_by.is_none() {
+                if !f.silenced {
                     return Choice::Declare(Action::Cast(who, i as u8, o));
                 }
             }
@@ -72,7 +72,7 @@ fn declare(state: &State, who: CombatantId) -> Choice {
     }
     for (i, sp) in p.spells.iter().enumerate() {
         if let SpellEffect::Damage(_) = sp.effect {
-            if !f.silenced && f.held_by.is_none() {
+            if !f.silenced {
                 return Choice::Declare(Action::Cast(who, i as u8, nearest));
             }
         }

@@ -145,7 +145,12 @@ pub fn declarations(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     if f.held_by.is_none() {
         out.push(Choice::Declare(Action::Run));
     }
-    if !f.silenced && f.held_by.is_none() {
+    // OSR-R32.3: the holder may keep the held creature from speaking.
+    if f.holding.is_some_and(|h| !state.f(h).silenced) {
+        out.push(Choice::Declare(Action::Silence));
+    }
+    // OSR-R28.1, R28.7, OSR-A54: a held caster may cast unless its holder keeps it from speaking.
+    if !f.silenced {
         for (i, sp) in p.spells.iter().enumerate() {
             let heal = matches!(sp.effect, crate::content::SpellEffect::Heal(_));
             let targets: Vec<CombatantId> = if heal {
@@ -297,6 +302,10 @@ fn refusal(state: &State, choice: &Choice) -> Illegal {
                 Action::Set => rule_reason(
                     "OSR-R15.1",
                     "it has no weapon that can be set against a charge".into(),
+                ),
+                Action::Cast(..) if f.silenced => rule_reason(
+                    "OSR-R28.7",
+                    "its holder keeps it from speaking, and a caster must speak".into(),
                 ),
                 Action::Cast(..) => {
                     rule_reason("OSR-R28.1", "it cannot cast that spell now".into())

@@ -658,6 +658,19 @@ fn perform(
             });
         }
         Action::Revive(t) => revive(state, table, id, t)?,
+        Action::Silence => {
+            // OSR-R32.3: for as long as the hold lasts (a release ends it).
+            if let Some(held) = state.f(id).holding {
+                state.f_mut(held).silenced = true;
+                table.emit(|| Event::Acted {
+                    who: id,
+                    act: "gags",
+                    on: Some(held),
+                    detail: "kept from speaking while held".into(),
+                    rule: "OSR-R32.3",
+                });
+            }
+        }
         Action::PutOut => {
             table.emit(|| Event::Acted {
                 who: id,
@@ -1363,14 +1376,14 @@ fn cast(
     let Some(sp) = state.p(id).spells.get(spell).cloned() else {
         return Ok(());
     };
-    if state.f(id).silenced || state.f(id).held_by.is_some() {
+    if state.f(id).silenced {
         table.emit(|| Event::Casting {
             who: id,
             spell: sp.name.clone(),
             on: Some(target),
             stage: "lost",
-            detail: "held in a grapple: no free hand, or kept from speaking".into(),
-            rule: "OSR-R28.1",
+            detail: "kept from speaking by its holder".into(),
+            rule: "OSR-R28.7",
         });
         return Ok(());
     }
