@@ -21,8 +21,9 @@ pub enum Action {
         /// Then move toward this square with the movement left (split movement, OSR-R6.1).
         then: Option<Pos>,
     },
-    /// Move and shoot or throw (OSR-R21).
-    Shoot(CombatantId),
+    /// Move and shoot (OSR-R21), then move toward a square with the movement left (split
+    /// movement, OSR-R6.1).
+    Shoot(CombatantId, Option<Pos>),
     /// Charge (OSR-R14).
     Charge(CombatantId),
     /// Set weapon against a charge: a held action (OSR-R15).
@@ -68,7 +69,7 @@ impl Action {
     pub fn target(self) -> Option<CombatantId> {
         match self {
             Action::Attack { target, .. } => Some(target),
-            Action::Shoot(t)
+            Action::Shoot(t, _)
             | Action::Charge(t)
             | Action::Cast(_, _, t)
             | Action::Grapple(t)
@@ -89,7 +90,7 @@ impl Action {
                 flat,
                 then,
             },
-            Action::Shoot(_) => Action::Shoot(t),
+            Action::Shoot(_, then) => Action::Shoot(t, then),
             Action::Charge(_) => Action::Charge(t),
             Action::Cast(c, s, _) => Action::Cast(c, s, t),
             Action::Grapple(_) => Action::Grapple(t),
@@ -107,7 +108,7 @@ impl Action {
         matches!(
             self,
             Action::Attack { .. }
-                | Action::Shoot(_)
+                | Action::Shoot(..)
                 | Action::Charge(_)
                 | Action::Set
                 | Action::Grapple(_)
@@ -157,7 +158,11 @@ pub fn action_text(state: &State, a: Action) -> String {
             if flat { " flat" } else { "" },
             then.map_or(String::new(), |p| format!(" then {} {}", p.x, p.y))
         ),
-        Action::Shoot(t) => format!("shoot {}", k(t)),
+        Action::Shoot(t, then) => format!(
+            "shoot {}{}",
+            k(t),
+            then.map_or(String::new(), |p| format!(" then {} {}", p.x, p.y))
+        ),
         Action::Charge(t) => format!("charge {}", k(t)),
         Action::Set => "set".into(),
         Action::Withdraw => "withdraw".into(),
@@ -204,7 +209,7 @@ pub fn parse(state: &State, who: Option<CombatantId>, text: &str) -> Result<Choi
     };
     let expected = || {
         bad(format!(
-            "`{text}` is not a choice: expected e.g. `attack KEY`, `attack KEY then X Y`, `shoot KEY`, `charge KEY`, \
+            "`{text}` is not a choice: expected e.g. `attack KEY`, `attack KEY then X Y`, `shoot KEY`, `shoot KEY then X Y`, `charge KEY`, \
              `set`, `withdraw`, `run`, `dodge`, `cast SPELL at KEY`, `grapple KEY`, `punch KEY`, \
              `kick KEY`, `oil KEY`, `holy-water KEY`, `put-out`, `reload`, `recover`, `silence`, `revive KEY`, \
              `nothing`, `yes`, `no`, `target KEY`"
@@ -234,7 +239,14 @@ pub fn parse(state: &State, who: Option<CombatantId>, text: &str) -> Result<Choi
                 then,
             }
         }
-        ["shoot", t] => Action::Shoot(target(t)?),
+        ["shoot", t] => Action::Shoot(target(t)?, None),
+        ["shoot", t, "then", x, y] => {
+            let n = |w: &str| {
+                w.parse::<i32>()
+                    .map_err(|_| bad(format!("`{w}` is not a whole number")))
+            };
+            Action::Shoot(target(t)?, Some(Pos::new(n(x)?, n(y)?)))
+        }
         ["charge", t] => Action::Charge(target(t)?),
         ["set"] => Action::Set,
         ["withdraw"] => Action::Withdraw,

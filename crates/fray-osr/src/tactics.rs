@@ -44,7 +44,7 @@ fn declare(state: &State, who: CombatantId) -> Choice {
         // OSR-R23.5: a spare loaded crossbow is swapped in to shoot the nearest foe.
         if f.spare_loaded > 0 && f.no_attack_round != round && !f.disarmed && !f.broken {
             if let Some(t) = legal::nearest_foe(state, who) {
-                return Choice::Declare(Action::Shoot(t));
+                return Choice::Declare(Action::Shoot(t, None));
             }
         }
         return Choice::Declare(Action::Reload);
@@ -84,7 +84,7 @@ fn declare(state: &State, who: CombatantId) -> Choice {
     if !adjacent && attack::ready(state, who, Form::Missile) {
         let long = p.missile.as_ref().and_then(|m| m.range).map_or(0, |r| r[2]);
         if dist <= long || !melee_ok {
-            return Choice::Declare(Action::Shoot(nearest));
+            return Choice::Declare(Action::Shoot(nearest, None));
         }
     }
     // Brace a settable weapon against a foe that could charge it this round (OSR-R15).

@@ -84,7 +84,7 @@ pub fn declarations(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         // OSR-R23.5: or drop the empty crossbow, take a loaded one and shoot.
         if f.spare_loaded > 0 && f.no_attack_round != round && !f.disarmed && !f.broken {
             for t in foes_by_distance(state, who) {
-                out.push(Choice::Declare(Action::Shoot(t)));
+                out.push(Choice::Declare(Action::Shoot(t, None)));
             }
         }
         return;
@@ -112,7 +112,7 @@ pub fn declarations(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         }
         if attack::ready(state, who, Form::Missile) {
             for &t in &foes {
-                out.push(Choice::Declare(Action::Shoot(t)));
+                out.push(Choice::Declare(Action::Shoot(t, None)));
             }
         }
         for &t in &foes {
@@ -218,23 +218,29 @@ pub fn check(
     if legal.contains(choice) {
         return Ok(());
     }
-    // Split movement (OSR-R6.1): an attack then a move to a square within its movement.
-    if let (
-        Some(Asking::Declaration(who)),
+    // Split movement (OSR-R6.1): an attack or a shot, then a move to a square within its
+    // movement.
+    let split = match *choice {
         Choice::Declare(Action::Attack {
             target,
             flat,
             then: Some(p),
-        }),
-    ) = (state.asking, choice)
-    {
-        let plain = Choice::Declare(Action::Attack {
-            target: *target,
-            flat: *flat,
-            then: None,
-        });
+        }) => Some((
+            Choice::Declare(Action::Attack {
+                target,
+                flat,
+                then: None,
+            }),
+            p,
+        )),
+        Choice::Declare(Action::Shoot(t, Some(p))) => {
+            Some((Choice::Declare(Action::Shoot(t, None)), p))
+        }
+        _ => None,
+    };
+    if let (Some(Asking::Declaration(who)), Some((plain, p))) = (state.asking, split) {
         if legal.contains(&plain) {
-            let feet = state.f(who).pos.feet_to(*p);
+            let feet = state.f(who).pos.feet_to(p);
             return Illegal::unless(feet <= state.p(who).movement, true, "OSR-R6.1", || {
                 format!(
                     "({}, {}) is {feet} ft away, beyond its movement ({} ft)",
@@ -298,7 +304,9 @@ fn refusal(state: &State, choice: &Choice) -> Illegal {
                     movement::charge_problem(state, who, t)
                         .unwrap_or_else(|| "not a charge".into()),
                 ),
-                Action::Shoot(_) => rule_reason("OSR-R21", "it has no ready missile weapon".into()),
+                Action::Shoot(..) => {
+                    rule_reason("OSR-R21", "it has no ready missile weapon".into())
+                }
                 Action::Set => rule_reason(
                     "OSR-R15.1",
                     "it has no weapon that can be set against a charge".into(),

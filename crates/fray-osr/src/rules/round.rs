@@ -740,9 +740,16 @@ fn perform(
                 }
             }
         }
-        Action::Shoot(target) | Action::Oil(target) | Action::HolyWater(target) => {
+        Action::Shoot(target, _) | Action::Oil(target) | Action::HolyWater(target) => {
             if let Some(t) = target_or_retarget(state, table, id, target)? {
                 shoot(state, table, id, t, action, feet)?;
+            }
+            // OSR-R6.1: the movement left, after the shot.
+            if let Action::Shoot(_, Some(to)) = action {
+                if state.f(id).is_up() {
+                    let left = feet - state.f(id).moved_feet;
+                    walk_to(state, table, id, to, left)?;
+                }
             }
         }
         Action::Charge(target) => charge(state, table, id, target)?,
@@ -1051,7 +1058,7 @@ fn shoot(
     action: Action,
     feet: i32,
 ) -> Result<(), Interrupt> {
-    let flask = !matches!(action, Action::Shoot(_));
+    let flask = !matches!(action, Action::Shoot(..));
     let range = if flask {
         [10, 30, 50]
     } else {
