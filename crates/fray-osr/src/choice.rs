@@ -37,6 +37,10 @@ pub enum Action {
     /// Cast a spell at a target (OSR-R8, OSR-R28): the caster, the index into its spells, the
     /// target.
     Cast(CombatantId, u8, CombatantId),
+    /// The same, delayed until just before the target's own action (OSR-R28.5, OSR-A53): cast
+    /// by one who acts earlier, it resolves first and makes a target that is casting save or
+    /// lose its spell.
+    CastDelayed(CombatantId, u8, CombatantId),
     /// Grapple (OSR-R32).
     Grapple(CombatantId),
     /// Punch (OSR-R31.1).
@@ -72,6 +76,7 @@ impl Action {
             Action::Shoot(t, _)
             | Action::Charge(t)
             | Action::Cast(_, _, t)
+            | Action::CastDelayed(_, _, t)
             | Action::Grapple(t)
             | Action::Punch(t)
             | Action::Kick(t)
@@ -93,6 +98,7 @@ impl Action {
             Action::Shoot(_, then) => Action::Shoot(t, then),
             Action::Charge(_) => Action::Charge(t),
             Action::Cast(c, s, _) => Action::Cast(c, s, t),
+            Action::CastDelayed(c, s, _) => Action::CastDelayed(c, s, t),
             Action::Grapple(_) => Action::Grapple(t),
             Action::Punch(_) => Action::Punch(t),
             Action::Kick(_) => Action::Kick(t),
@@ -168,13 +174,18 @@ pub fn action_text(state: &State, a: Action) -> String {
         Action::Withdraw => "withdraw".into(),
         Action::Run => "run".into(),
         Action::Dodge => "dodge".into(),
-        Action::Cast(c, s, t) => {
+        Action::Cast(c, s, t) | Action::CastDelayed(c, s, t) => {
             let spell = state
                 .p(c)
                 .spells
                 .get(usize::from(s))
                 .map_or_else(|| s.to_string(), |sp| name_key(&sp.name));
-            format!("cast {spell} at {}", k(t))
+            let delayed = if matches!(a, Action::CastDelayed(..)) {
+                " delayed"
+            } else {
+                ""
+            };
+            format!("cast {spell} at {}{delayed}", k(t))
         }
         Action::Grapple(t) => format!("grapple {}", k(t)),
         Action::Punch(t) => format!("punch {}", k(t)),
@@ -210,7 +221,7 @@ pub fn parse(state: &State, who: Option<CombatantId>, text: &str) -> Result<Choi
     let expected = || {
         bad(format!(
             "`{text}` is not a choice: expected e.g. `attack KEY`, `attack KEY then X Y`, `shoot KEY`, `shoot KEY then X Y`, `charge KEY`, \
-             `set`, `withdraw`, `run`, `dodge`, `cast SPELL at KEY`, `grapple KEY`, `punch KEY`, \
+             `set`, `withdraw`, `run`, `dodge`, `cast SPELL at KEY [delayed]`, `grapple KEY`, `punch KEY`, \
              `kick KEY`, `oil KEY`, `holy-water KEY`, `put-out`, `reload`, `recover`, `silence`, `revive KEY`, \
              `nothing`, `yes`, `no`, `target KEY`"
         ))
@@ -252,7 +263,12 @@ pub fn parse(state: &State, who: Option<CombatantId>, text: &str) -> Result<Choi
         ["withdraw"] => Action::Withdraw,
         ["run"] => Action::Run,
         ["dodge"] => Action::Dodge,
-        ["cast", spell, "at", t] => {
+        ["cast", spell, "at", t, rest @ ..] => {
+            let delayed = match rest {
+                [] => false,
+                ["delayed"] => true,
+                _ => return Err(expected()),
+            };
             let t = target(t)?;
             let caster = who.ok_or_else(expected)?;
             let key = name_key(spell);
@@ -265,7 +281,11 @@ pub fn parse(state: &State, who: Option<CombatantId>, text: &str) -> Result<Choi
                     rule: "OSR-R8",
                     reason: format!("{} knows no spell `{spell}`", state.roster.name(caster)),
                 })?;
-            Action::Cast(caster, i as u8, t)
+            if delayed {
+                Action::CastDelayed(caster, i as u8, t)
+            } else {
+                Action::Cast(caster, i as u8, t)
+            }
         }
         ["grapple", t] => Action::Grapple(target(t)?),
         ["punch", t] => Action::Punch(target(t)?),

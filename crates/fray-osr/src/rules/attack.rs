@@ -295,7 +295,11 @@ pub fn attack(
     }
     let versus = base + d.total();
     // Any attack on a caster before its spell goes off may disrupt it (OSR-R28.3, OSR-A12).
-    if matches!(t.plan.action, crate::choice::Action::Cast(..)) && !t.plan.done {
+    if matches!(
+        t.plan.action,
+        crate::choice::Action::Cast(..) | crate::choice::Action::CastDelayed(..)
+    ) && !t.plan.done
+    {
         state.f_mut(target).attacked_casting = true;
     }
     let roll = table.roll_dice(1, 20, Some(attacker), RollPurpose::Attack, strike.rule)?;

@@ -51,7 +51,7 @@ pub fn retargets(state: &State, who: CombatantId) -> Vec<CombatantId> {
     let foes = foes_by_distance(state, who);
     match action {
         Action::Set | Action::Withdraw => state.adjacent_foes(who),
-        Action::Cast(_, s, _) => {
+        Action::Cast(_, s, _) | Action::CastDelayed(_, s, _) => {
             let heal = state
                 .p(who)
                 .spells
@@ -163,6 +163,10 @@ pub fn declarations(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
             };
             for t in targets {
                 out.push(Choice::Declare(Action::Cast(who, i as u8, t)));
+                // OSR-R28.5: a harmful spell may wait for just before its target's action.
+                if !heal {
+                    out.push(Choice::Declare(Action::CastDelayed(who, i as u8, t)));
+                }
             }
         }
     }
@@ -311,11 +315,11 @@ fn refusal(state: &State, choice: &Choice) -> Illegal {
                     "OSR-R15.1",
                     "it has no weapon that can be set against a charge".into(),
                 ),
-                Action::Cast(..) if f.silenced => rule_reason(
+                Action::Cast(..) | Action::CastDelayed(..) if f.silenced => rule_reason(
                     "OSR-R28.7",
                     "its holder keeps it from speaking, and a caster must speak".into(),
                 ),
-                Action::Cast(..) => {
+                Action::Cast(..) | Action::CastDelayed(..) => {
                     rule_reason("OSR-R28.1", "it cannot cast that spell now".into())
                 }
                 Action::Oil(_) | Action::HolyWater(_) => {

@@ -167,7 +167,8 @@ fn number_of(state: &State, id: CombatantId) -> i32 {
     let own = plan.moved_to.unwrap_or(plan.initiative);
     match plan.action {
         // OSR-R11: holding for a creature acts on its number, if that is later (OSR-R11.2).
-        Action::Hold(t) if acts(state, t) && t != id => {
+        // OSR-R28.5: a delayed spell waits for its target's number, if that is later.
+        Action::Hold(t) | Action::CastDelayed(_, _, t) if acts(state, t) && t != id => {
             let theirs = state.f(t).plan;
             own.min(theirs.moved_to.unwrap_or(theirs.initiative))
         }
@@ -213,13 +214,20 @@ fn countdown(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), Interr
                     && acts_now(state, i)
             }));
             simultaneous_order(state, &mut actors);
+            // OSR-A53: a delayed spell resolves just before its target's action, not with it.
+            actors.sort_by_key(|&i| !delayed_from_earlier(state, i));
             simultaneous_moves(state, table, &actors)?;
             for &id in &actors {
                 if state.f(id).plan.done || !state.up_at_number[id.index()] {
                     continue;
                 }
+                let delayed = delayed_from_earlier(state, id);
                 state.f_mut(id).plan.done = true;
                 perform(state, table, id)?;
+                // OSR-A53: what a delayed spell did counts before its target acts.
+                if let (true, Action::CastDelayed(_, _, t)) = (delayed, state.f(id).plan.action) {
+                    state.up_at_number[t.index()] = state.f(t).is_up();
+                }
             }
             if n == lowest {
                 break;
@@ -822,7 +830,9 @@ fn perform(
                 }
             }
         }
-        Action::Cast(_, spell, target) => cast(state, table, id, usize::from(spell), target, feet)?,
+        Action::Cast(_, spell, target) | Action::CastDelayed(_, spell, target) => {
+            cast(state, table, id, usize::from(spell), target, feet)?;
+        }
     }
     table.emit(|| Event::TurnEnded { who: id });
     Ok(())
@@ -1027,6 +1037,13 @@ fn revive(
         rule: "OSR-R30.3",
     });
     Ok(())
+}
+
+/// Is `id` casting a delayed spell (OSR-R28.5) on a later number than its own?
+fn delayed_from_earlier(state: &State, id: CombatantId) -> bool {
+    let plan = &state.f(id).plan;
+    matches!(plan.action, Action::CastDelayed(..))
+        && plan.moved_to.unwrap_or(plan.initiative) > state.number
 }
 
 /// OSR-R23.5: a shooter still reloading drops the empty crossbow and takes a loaded one.
@@ -1460,6 +1477,18 @@ fn cast(
         detail: String::new(),
         rule: "OSR-R8.1",
     });
+    // OSR-R28.5, OSR-A53: a spell held from an earlier number to just before its target's action
+    // goes off first, and a target casting must save or lose its own spell.
+    if delayed_from_earlier(state, id) {
+        let target = state.f(t);
+        let casting = matches!(
+            target.plan.action,
+            Action::Cast(..) | Action::CastDelayed(..)
+        );
+        if casting && !target.plan.done {
+            state.f_mut(t).attacked_casting = true;
+        }
+    }
     match sp.effect {
         SpellEffect::Damage(d) => {
             let roll = table.roll_damage(d, Some(id), RollPurpose::Damage, "OSR-R8.1")?;
