@@ -82,6 +82,26 @@ fn first_foes(bench: &str) -> (String, String) {
     panic!("{bench}: no two foes found in the log");
 }
 
+/// Every combatant id of the bench, from the JSON log's roster line.
+fn combatant_ids(bench: &str) -> Vec<String> {
+    let out = fray(&["fight", bench, "--seed", "1", "--json"]);
+    assert!(out.status.success(), "{bench}: {}", stderr(&out));
+    let first = stdout(&out)
+        .lines()
+        .next()
+        .map(str::to_string)
+        .expect("a roster line");
+    let v: serde_json::Value = serde_json::from_str(&first).expect("JSON line");
+    let ids: Vec<String> = v["combatants"]
+        .as_array()
+        .expect("combatants")
+        .iter()
+        .map(|c| c["id"].as_str().expect("id").to_string())
+        .collect();
+    assert!(ids.len() >= 2, "{bench}: {ids:?}");
+    ids
+}
+
 #[test]
 fn seeded_fights_are_deterministic_and_end_with_the_result() {
     for (id, bench) in rulesets() {
@@ -281,13 +301,16 @@ fn bad_dice_and_choices_are_refused() {
             "{id}: {}",
             stderr(&out)
         );
-        let (attacker, _) = first_foes(&bench);
         let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(&bench))
             .expect("bench");
-        // A declaration aimed at oneself, answering the very first request of round 1 (so the
-        // refusal cannot depend on how the unseeded fight goes).
-        let declaration = illegal_first_declaration(&id, &attacker);
-        let scripted = format!("{text}\n[script]\nchoices = [\"{attacker}: {declaration}\"]\n");
+        // A declaration aimed at oneself for every combatant: whoever the unseeded fight asks
+        // first in round 1 (in rulesets that act in initiative order, whoever rolled best) is
+        // refused, so the refusal cannot depend on the dice.
+        let lines: Vec<String> = combatant_ids(&bench)
+            .iter()
+            .map(|who| format!("\"{who}: {}\"", illegal_first_declaration(&id, who)))
+            .collect();
+        let scripted = format!("{text}\n[script]\nchoices = [{}]\n", lines.join(", "));
         let path = temp_file(&id, "choice.toml", &scripted);
         let out = fray(&["fight", path.to_str().expect("path")]);
         assert_eq!(out.status.code(), Some(2), "{id}: {}", stdout(&out));
