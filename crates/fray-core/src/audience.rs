@@ -174,6 +174,11 @@ pub const SHOWN: &[(&str, &[&str], &[&str])] = &[
         &[],
     ),
     ("arrive", &["who", "at", "rule"], &[]),
+    (
+        "area",
+        &["by", "label", "squares", "last_round", "stage", "rule"],
+        &[],
+    ),
     ("fall", &["who", "feet", "rule"], &[]),
     ("wear", &["who", "what", "by", "rule"], &["left"]),
     ("wound", &["who", "roll", "wound", "modifiers", "rule"], &[]),

@@ -189,6 +189,22 @@ pub enum Event {
         /// The rule.
         rule: &'static str,
     },
+    /// Squares covered for a while by something that is not a combatant (burning oil on the
+    /// ground, a cloud): it begins, or it ends.
+    Area {
+        /// Who made it, if anyone.
+        by: Option<CombatantId>,
+        /// What it is (`burning oil`).
+        label: String,
+        /// The squares it covers.
+        squares: Vec<Pos>,
+        /// The last round it lasts (it ends when that round ends).
+        last_round: u32,
+        /// True when it begins, false when it ends.
+        begins: bool,
+        /// The rule.
+        rule: &'static str,
+    },
     /// A fall.
     Fell {
         /// Who falls.
@@ -503,6 +519,7 @@ impl Event {
             Event::Forgone { .. } => "forgo",
             Event::Casting { .. } => "casting",
             Event::Arrived { .. } => "arrive",
+            Event::Area { .. } => "area",
             Event::Fell { .. } => "fall",
             Event::Worn { .. } => "wear",
             Event::Wounded { .. } => "wound",
@@ -622,6 +639,33 @@ impl Event {
             }
             Event::Arrived { who, at, rule } => {
                 let _ = write!(s, "{} arrives at ({}, {}) ({rule})", n(*who), at.x, at.y);
+            }
+            Event::Area {
+                by,
+                label,
+                squares,
+                last_round,
+                begins,
+                rule,
+            } => {
+                let mut label = label.clone();
+                if let Some(first) = label.get_mut(..1) {
+                    first.make_ascii_uppercase();
+                }
+                let at = squares
+                    .iter()
+                    .map(|p| format!("({}, {})", p.x, p.y))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                if *begins {
+                    let _ = write!(s, "{label} covers {at}");
+                    if let Some(by) = by {
+                        let _ = write!(s, ", set by {}", n(*by));
+                    }
+                    let _ = write!(s, ", until the end of round {last_round} ({rule})");
+                } else {
+                    let _ = write!(s, "{label} at {at} is gone ({rule})");
+                }
             }
             Event::Fell { who, feet, rule } => {
                 let _ = write!(s, "{} falls {feet} ft ({rule})", n(*who));
@@ -942,6 +986,17 @@ impl Event {
             Event::Arrived { who, at, rule } => {
                 json!({"who": k(who), "at": [at.x, at.y], "rule": rule})
             }
+            Event::Area {
+                by,
+                label,
+                squares,
+                last_round,
+                begins,
+                rule,
+            } => json!({"by": by.as_ref().map(k), "label": label,
+                        "squares": squares.iter().map(pos).collect::<Vec<_>>(),
+                        "last_round": last_round,
+                        "stage": if *begins { "begins" } else { "ends" }, "rule": rule}),
             Event::Fell { who, feet, rule } => json!({"who": k(who), "feet": feet, "rule": rule}),
             Event::Wounded {
                 who,

@@ -51,6 +51,9 @@ pub enum Action {
     Oil(CombatantId),
     /// Throw holy water (OSR-R26).
     HolyWater(CombatantId),
+    /// Pour a flask of oil on a square within 5 ft and light it: it burns on the ground for 10
+    /// rounds (OSR-R25.5).
+    SpillOil(Pos),
     /// Put out burning oil (OSR-R25.2).
     PutOut,
     /// Reload a crossbow (OSR-R23).
@@ -192,6 +195,7 @@ pub fn action_text(state: &State, a: Action) -> String {
         Action::Kick(t) => format!("kick {}", k(t)),
         Action::Oil(t) => format!("oil {}", k(t)),
         Action::HolyWater(t) => format!("holy-water {}", k(t)),
+        Action::SpillOil(at) => format!("spill-oil {} {}", at.x, at.y),
         Action::PutOut => "put-out".into(),
         Action::Silence => "silence".into(),
         Action::Revive(t) => format!("revive {}", state.roster.key(t)),
@@ -200,6 +204,15 @@ pub fn action_text(state: &State, a: Action) -> String {
         Action::Hold(t) => format!("hold {}", k(t)),
         Action::Feat => "feat".into(),
     }
+}
+
+/// The square `X Y` of a choice's text.
+fn square(x: &str, y: &str) -> Result<Pos, Illegal> {
+    let n = |w: &str| {
+        w.parse::<i32>()
+            .map_err(|_| bad(format!("`{w}` is not a whole number")))
+    };
+    Ok(Pos::new(n(x)?, n(y)?))
 }
 
 fn bad(reason: String) -> Illegal {
@@ -251,13 +264,7 @@ pub fn parse(state: &State, who: Option<CombatantId>, text: &str) -> Result<Choi
             }
         }
         ["shoot", t] => Action::Shoot(target(t)?, None),
-        ["shoot", t, "then", x, y] => {
-            let n = |w: &str| {
-                w.parse::<i32>()
-                    .map_err(|_| bad(format!("`{w}` is not a whole number")))
-            };
-            Action::Shoot(target(t)?, Some(Pos::new(n(x)?, n(y)?)))
-        }
+        ["shoot", t, "then", x, y] => Action::Shoot(target(t)?, Some(square(x, y)?)),
         ["charge", t] => Action::Charge(target(t)?),
         ["set"] => Action::Set,
         ["withdraw"] => Action::Withdraw,
@@ -292,6 +299,7 @@ pub fn parse(state: &State, who: Option<CombatantId>, text: &str) -> Result<Choi
         ["kick", t] => Action::Kick(target(t)?),
         ["oil", t] => Action::Oil(target(t)?),
         ["holy-water", t] => Action::HolyWater(target(t)?),
+        ["spill-oil", x, y] => Action::SpillOil(square(x, y)?),
         ["put-out"] => Action::PutOut,
         ["silence"] => Action::Silence,
         ["revive", t] => Action::Revive(target(t)?),

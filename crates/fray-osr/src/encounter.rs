@@ -484,6 +484,7 @@ impl CombatantBuilder for Builder<'_> {
             held_by: None,
             silenced: false,
             burning_round: 0,
+            ground_fire_round: 0,
             oil: int(&file, errors, f("oil"), &c.oil, 0, 20).unwrap_or(0) as u8,
             spare_loaded: spare_crossbows as u8,
             tending: None,

@@ -160,7 +160,7 @@ impl RulesetBundle for Osr {
         prefix: "OSR-R",
         total: 32,
         missing: &[],
-        partial: &[6, 25, 32],
+        partial: &[6, 32],
     };
     const CRITICALS: Criticals = Criticals::CriticalAndFumble;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;

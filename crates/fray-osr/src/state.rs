@@ -136,6 +136,8 @@ pub struct Fighter {
     pub silenced: bool,
     /// Burning oil: the second 1d8 lands at the end of this round (OSR-R25.2).
     pub burning_round: u32,
+    /// The last round it stood in or moved through burning oil on the ground (OSR-R25.5).
+    pub ground_fire_round: u32,
     /// Flasks of oil carried.
     pub oil: u8,
     /// Loaded crossbows carried besides the one in hand (OSR-R23.5).
@@ -300,7 +302,7 @@ pub struct State {
     pub number: i32,
     /// Who stood at the start of the current number (simultaneity, OSR-A32).
     pub up_at_number: Vec<bool>,
-    /// Burning ground: (squares, last round) (OSR-R25.5).
+    /// Oil burning on the ground (OSR-R25.5).
     pub areas: fray_core::Areas,
     /// The pending question.
     pub asking: Option<Asking>,
@@ -339,6 +341,10 @@ impl State {
     pub fn set_square(&mut self, id: CombatantId, to: Pos) {
         self.fighters[id.index()].pos = to;
         self.occupancy.move_to(id, to);
+        // OSR-R25.5: moving through burning ground counts as much as standing in it.
+        if !self.areas.is_empty() && self.areas.covering(to).next().is_some() {
+            self.fighters[id.index()].ground_fire_round = self.round;
+        }
     }
     /// Foes of `id`.
     pub fn foes(&self, id: CombatantId, a: CombatantId) -> bool {

@@ -173,6 +173,12 @@ pub fn declarations(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     if f.burning_round > 0 {
         out.push(Choice::Declare(Action::PutOut));
     }
+    // OSR-R25.5: a flask poured on the ground within 5 ft (its own square or one next to it).
+    if f.oil > 0 {
+        for at in fray_core::Area::around(f.pos, 1) {
+            out.push(Choice::Declare(Action::SpillOil(at)));
+        }
+    }
     // OSR-R30.3: tend a knocked-out friend on an adjacent square.
     for o in state.ids() {
         let friend = state.f(o);
@@ -325,6 +331,16 @@ fn refusal(state: &State, choice: &Choice) -> Illegal {
                 Action::Oil(_) | Action::HolyWater(_) => {
                     rule_reason("OSR-R24.1", "it carries no such flask".into())
                 }
+                Action::SpillOil(_) if f.oil == 0 => {
+                    rule_reason("OSR-R25.5", "it carries no flask of oil".into())
+                }
+                Action::SpillOil(at) => rule_reason(
+                    "OSR-R25.5",
+                    format!(
+                        "({}, {}) is not within 5 ft: oil is poured on its own square or one next to it",
+                        at.x, at.y
+                    ),
+                ),
                 Action::Attack { flat: true, .. } => rule_reason(
                     "OSR-R30.1",
                     "its weapon is sharp on every side (or it has none)".into(),

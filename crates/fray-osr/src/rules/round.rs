@@ -679,6 +679,7 @@ fn perform(
                 });
             }
         }
+        Action::SpillOil(at) => spill_oil(state, table, id, at)?,
         Action::PutOut => {
             table.emit(|| Event::Acted {
                 who: id,
@@ -1526,9 +1527,110 @@ fn cast(
     Ok(())
 }
 
-/// OSR-R5.2 and spec §1 step 5: burning oil's second round, the running count, expiring
-/// conditions.
+/// Rounds that oil spilled on the ground and lit burns (OSR-R25.5).
+pub const GROUND_FIRE_ROUNDS: u32 = 10;
+
+/// OSR-R25.5: a flask poured on a square within 5 ft and lit burns there for 10 rounds, counting
+/// the round it is lit in.
+fn spill_oil(
+    state: &mut State,
+    table: &mut Table<'_, Osr>,
+    id: CombatantId,
+    at: Pos,
+) -> Result<(), Interrupt> {
+    state.f_mut(id).oil = state.f(id).oil.saturating_sub(1);
+    let area = fray_core::Area {
+        squares: vec![at],
+        last_round: state.round + GROUND_FIRE_ROUNDS - 1,
+        source: Some(id),
+        label: "burning oil".into(),
+    };
+    let last_round = area.last_round;
+    state
+        .areas
+        .add(area)
+        .map_err(|_| Interrupt::limit("areas in play"))?;
+    table.emit(|| Event::Area {
+        by: Some(id),
+        label: "burning oil".into(),
+        squares: vec![at],
+        last_round,
+        begins: true,
+        rule: "OSR-R25.5",
+    });
+    // Whoever stands there now stands in it.
+    let round = state.round;
+    for o in state.ids().collect::<Vec<_>>() {
+        if state.f(o).on_map() && state.f(o).pos == at {
+            state.f_mut(o).ground_fire_round = round;
+        }
+    }
+    Ok(())
+}
+
+/// OSR-R25.5, R25.6: at the end of each round, 1d6 fire (no save) to each creature that stood in
+/// or moved through burning ground during it; fire-resistant creatures take none. Then the
+/// fires whose 10 rounds are over go out.
+fn ground_fire(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), Interrupt> {
+    if state.areas.is_empty() {
+        return Ok(());
+    }
+    let round = state.round;
+    for id in state.ids().collect::<Vec<_>>() {
+        let f = state.f(id);
+        let standing_in = state.areas.covering(f.pos).next().is_some();
+        if !f.on_map() || f.dead || !(standing_in || f.ground_fire_round == round) {
+            continue;
+        }
+        if state.p(id).fire_resistant {
+            table.emit(|| Event::Forgone {
+                who: id,
+                what: "fire damage",
+                on: None,
+                reason: "fire-resistant: burning oil does it no harm".into(),
+                rule: "OSR-R25.6",
+            });
+            continue;
+        }
+        burn(state, table, id, 6, "OSR-R25.5")?;
+    }
+    for gone in state.areas.expire_end_of_round(round) {
+        table.emit(|| Event::Area {
+            by: gone.source,
+            label: gone.label.clone(),
+            squares: gone.squares.clone(),
+            last_round: gone.last_round,
+            begins: false,
+            rule: "OSR-R25.5",
+        });
+    }
+    // Who stands in a fire still burning stands in it as the next round begins, even if it
+    // walks out before that round ends.
+    for id in state.ids().collect::<Vec<_>>() {
+        let at = state.f(id).pos;
+        if state.f(id).on_map() && state.areas.covering(at).next().is_some() {
+            state.f_mut(id).ground_fire_round = round + 1;
+        }
+    }
+    Ok(())
+}
+
+/// 1d`sides` fire from burning oil, rolled by the GM, with no save (OSR-R25.2, R25.5).
+fn burn(
+    state: &mut State,
+    table: &mut Table<'_, Osr>,
+    id: CombatantId,
+    sides: u16,
+    rule: &'static str,
+) -> Result<(), Interrupt> {
+    let roll = table.roll_dice(1, sides, None, RollPurpose::Damage, rule)? as i32;
+    attack::hurt(state, table, id, id, roll, Vec::new(), roll, false, rule)
+}
+
+/// OSR-R5.2 and spec §1 step 5: burning ground (OSR-R25.5), burning oil's second round, the
+/// running count, expiring conditions.
 fn end_of_round(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), Interrupt> {
+    ground_fire(state, table)?;
     let round = state.round;
     for id in state.ids().collect::<Vec<_>>() {
         let f = state.f(id);
@@ -1537,18 +1639,7 @@ fn end_of_round(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), Int
             if state.f(id).plan.action == Action::PutOut && state.f(id).plan.done {
                 continue;
             }
-            let roll = table.roll_dice(1, 8, None, RollPurpose::Damage, "OSR-R25.2")? as i32;
-            attack::hurt(
-                state,
-                table,
-                id,
-                id,
-                roll,
-                Vec::new(),
-                roll,
-                false,
-                "OSR-R25.2",
-            )?;
+            burn(state, table, id, 8, "OSR-R25.2")?;
         }
         let f = state.f_mut(id);
         if f.plan.action == Action::Run && f.plan.done {
