@@ -32,6 +32,10 @@ pub enum Action {
     Withdraw,
     /// Run away at double movement (OSR-R13).
     Run,
+    /// Move toward a square, up to its movement, and take no other action (OSR-R6.1); a holder
+    /// drags the creature it holds along at half its speed, if the GM rules it strong enough
+    /// (OSR-R32.3).
+    Move(Pos),
     /// Parry and dodge: +2 AC this round (OSR-R9).
     Dodge,
     /// Cast a spell at a target (OSR-R8, OSR-R28): the caster, the index into its spells, the
@@ -197,6 +201,7 @@ pub fn action_text(state: &State, a: Action) -> String {
         Action::HolyWater(t) => format!("holy-water {}", k(t)),
         Action::SpillOil(at) => format!("spill-oil {} {}", at.x, at.y),
         Action::PutOut => "put-out".into(),
+        Action::Move(to) => format!("move {} {}", to.x, to.y),
         Action::Silence => "silence".into(),
         Action::Revive(t) => format!("revive {}", state.roster.key(t)),
         Action::Reload => "reload".into(),
@@ -301,6 +306,7 @@ pub fn parse(state: &State, who: Option<CombatantId>, text: &str) -> Result<Choi
         ["holy-water", t] => Action::HolyWater(target(t)?),
         ["spill-oil", x, y] => Action::SpillOil(square(x, y)?),
         ["put-out"] => Action::PutOut,
+        ["move", x, y] => Action::Move(square(x, y)?),
         ["silence"] => Action::Silence,
         ["revive", t] => Action::Revive(target(t)?),
         ["reload"] => Action::Reload,

@@ -33,7 +33,7 @@ pub const CONTENT_FILES: [(&str, &str); 5] = [
 ];
 
 /// Creature size, for the grapple check (OSR-R32.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub enum Size {
     /// Small: −4.
     Small,

@@ -73,7 +73,9 @@ impl Ruleset for Osr {
     fn answers(question: Question, choice: &Choice) -> bool {
         match choice {
             Choice::Declare(_) => question == Question::Declaration,
-            Choice::Yes(_) | Choice::No => question == Question::Reaction,
+            Choice::Yes(_) | Choice::No => {
+                question == Question::Reaction || question == Question::Ruling
+            }
             Choice::Target(_) => question == Question::Action,
         }
     }
@@ -85,10 +87,7 @@ impl Ruleset for Osr {
     ) -> Result<(), Illegal> {
         match request.chooser {
             Chooser::Combatant(id) => rules::legal::check(state, id, request, choice),
-            Chooser::Gm => Err(Illegal {
-                rule: "OSR-G13",
-                reason: "the GM is asked nothing here".into(),
-            }),
+            Chooser::Gm => rules::legal::check_ruling(state, choice),
         }
     }
 

@@ -279,6 +279,13 @@ pub enum Asking {
         /// Whose action.
         who: CombatantId,
     },
+    /// The GM's ruling: is the holder strong enough to move the creature it holds (OSR-R32.3)?
+    StrongEnough {
+        /// The holder.
+        holder: CombatantId,
+        /// The creature held.
+        held: CombatantId,
+    },
 }
 
 /// The whole fight.

@@ -19,6 +19,14 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
             best_form(state, by, &forms).map_or(Choice::No, Choice::Yes)
         }
         Some(Asking::Intercept { .. }) => Choice::Yes(0),
+        // The default GM: a holder can move a creature no larger than itself.
+        Some(Asking::StrongEnough { holder, held }) => {
+            if state.p(holder).size >= state.p(held).size {
+                Choice::Yes(0)
+            } else {
+                Choice::No
+            }
+        }
         Some(Asking::Retarget { who }) => {
             Choice::Target(legal::retargets(state, who).first().copied())
         }

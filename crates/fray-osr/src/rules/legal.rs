@@ -7,7 +7,7 @@ use crate::choice::Action;
 use crate::state::{Asking, State};
 use crate::Choice;
 use fray_core::protocol::{ChoiceRequest, Illegal};
-use fray_core::CombatantId;
+use fray_core::{CombatantId, Pos};
 
 /// The order of foes for `who`: nearest first, ties by the world's rows, then by how far ahead
 /// along its facing (never by file order). Returns the key of a foe on a given square.
@@ -202,7 +202,7 @@ pub fn options(state: &State, out: &mut Vec<Choice>) {
             }
             out.push(Choice::No);
         }
-        Some(Asking::Intercept { .. }) => {
+        Some(Asking::Intercept { .. }) | Some(Asking::StrongEnough { .. }) => {
             out.push(Choice::Yes(0));
             out.push(Choice::No);
         }
@@ -248,6 +248,13 @@ pub fn check(
         }
         _ => None,
     };
+    if let (Some(Asking::Declaration(who)), Choice::Declare(Action::Move(to))) =
+        (state.asking, choice)
+    {
+        if legal.contains(&Choice::Declare(Action::Nothing)) {
+            return check_move(state, who, *to);
+        }
+    }
     if let (Some(Asking::Declaration(who)), Some((plain, p))) = (state.asking, split) {
         if legal.contains(&plain) {
             let feet = state.f(who).pos.feet_to(p);
@@ -262,6 +269,49 @@ pub fn check(
         }
     }
     Err(refusal(state, choice))
+}
+
+/// OSR-R6.1, R32.3, OSR-A54: a move toward a square within its movement (within half of it for
+/// a holder, who drags the held creature along); a held creature cannot move out of the shared
+/// space.
+fn check_move(state: &State, who: CombatantId, to: Pos) -> Result<(), Illegal> {
+    let f = state.f(who);
+    if f.held_by.is_some() {
+        return Err(Illegal {
+            rule: "OSR-A54",
+            reason: "a held creature cannot move out of the shared space; it escapes only by \
+                     winning a hold check"
+                .into(),
+        });
+    }
+    let (reach, rule, what) = if f.holding.is_some() {
+        (
+            state.p(who).movement / 2,
+            "OSR-R32.3",
+            "half its movement, dragging the creature it holds",
+        )
+    } else {
+        (state.p(who).movement, "OSR-R6.1", "its movement")
+    };
+    let feet = f.pos.feet_to(to);
+    Illegal::unless(feet <= reach, true, rule, || {
+        format!(
+            "({}, {}) is {feet} ft away, beyond {what} ({reach} ft)",
+            to.x, to.y
+        )
+    })
+}
+
+/// The GM's answer to a ruling (OSR-R32.3: strong enough?).
+pub fn check_ruling(state: &State, choice: &Choice) -> Result<(), Illegal> {
+    match (state.asking, choice) {
+        (Some(Asking::StrongEnough { .. }), Choice::Yes(0) | Choice::No) => Ok(()),
+        (Some(Asking::StrongEnough { .. }), _) => Err(refusal(state, choice)),
+        _ => Err(Illegal {
+            rule: "OSR-G13",
+            reason: "the GM is asked nothing here".into(),
+        }),
+    }
 }
 
 /// Why a choice not offered is refused.
@@ -356,6 +406,10 @@ fn refusal(state: &State, choice: &Choice) -> Illegal {
             "answer yes (with one attack form: yes N) or no".into(),
         ),
         (Some(Asking::Intercept { .. }), _) => rule_reason("OSR-R12.1", "answer yes or no".into()),
+        (Some(Asking::StrongEnough { .. }), _) => rule_reason(
+            "OSR-R32.3",
+            "answer yes (strong enough to move the creature it holds) or no".into(),
+        ),
         (Some(Asking::FreeAttack { .. }), _) => rule_reason("OSR-R18.1", "answer yes or no".into()),
         (Some(Asking::Retarget { .. }), _) => rule_reason(
             "OSR-A33",

@@ -21,15 +21,16 @@ pub(crate) fn ask(
     asking: Asking,
     rule: &'static str,
 ) -> Result<Choice, Interrupt> {
-    let (who, question) = match asking {
-        Asking::Declaration(id) => (id, Question::Declaration),
-        Asking::Retarget { who } => (who, Question::Action),
+    let (chooser, question) = match asking {
+        Asking::Declaration(id) => (Chooser::Combatant(id), Question::Declaration),
+        Asking::Retarget { who } => (Chooser::Combatant(who), Question::Action),
         Asking::PartingShot { by, .. }
         | Asking::Intercept { by, .. }
-        | Asking::FreeAttack { by, .. } => (by, Question::Reaction),
+        | Asking::FreeAttack { by, .. } => (Chooser::Combatant(by), Question::Reaction),
+        Asking::StrongEnough { .. } => (Chooser::Gm, Question::Ruling),
     };
     state.asking = Some(asking);
-    let choice = table.choose(state, Chooser::Combatant(who), question, rule, |out| {
+    let choice = table.choose(state, chooser, question, rule, |out| {
         legal::options(state, out)
     })?;
     state.asking = None;

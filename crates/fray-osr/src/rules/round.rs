@@ -380,7 +380,8 @@ fn parting_shots(
 ) -> Result<bool, Interrupt> {
     for by in state.adjacent_foes(mover) {
         let forms = attack::free_forms(state, by, mover);
-        if forms.is_empty() || !state.f(by).is_up() {
+        // A creature the mover holds is dragged along, not left behind (OSR-R32.3).
+        if forms.is_empty() || !state.f(by).is_up() || state.f(by).held_by == Some(mover) {
             continue;
         }
         match super::ask(
@@ -422,9 +423,26 @@ fn walk_to(
     if !state.f(who).is_up() || feet < 5 || state.f(who).pos == to {
         return Ok(());
     }
+    walk(state, table, who, to, feet, None)
+}
+
+/// Steps toward `to` with `feet` of movement, turning its back on adjacent foes first (parting
+/// shots, OSR-R16.4), dragging the creature it holds along if any (OSR-R32.3).
+fn walk(
+    state: &mut State,
+    table: &mut Table<'_, Osr>,
+    who: CombatantId,
+    to: Pos,
+    feet: i32,
+    dragged: Option<CombatantId>,
+) -> Result<(), Interrupt> {
     if !state.adjacent_foes(who).is_empty() && !parting_shots(state, table, who)? {
         return Ok(());
     }
+    let (mode, rule) = match dragged {
+        Some(_) => ("dragging its hold", "OSR-R32.3"),
+        None => ("move", "OSR-R6.1"),
+    };
     let mut left = feet;
     while left >= 5 && state.f(who).pos != to {
         let here = state.f(who).pos;
@@ -436,10 +454,62 @@ fn walk_to(
         let Some(next) = next else {
             break;
         };
-        step(state, table, who, next, "move", "OSR-R6.1");
+        step(state, table, who, next, mode, rule);
+        if let Some(held) = dragged {
+            state.set_square(held, next);
+            table.emit(|| Event::Moved {
+                who: held,
+                from: here,
+                to: next,
+                feet: here.feet_to(next),
+                mode: "dragged",
+                hidden: false,
+                rule,
+            });
+        }
         left -= 5;
     }
     Ok(())
+}
+
+/// OSR-R32.3: the holder moves the creature it holds up to half its speed, if the GM rules it
+/// strong enough; both stay in one square.
+fn drag(
+    state: &mut State,
+    table: &mut Table<'_, Osr>,
+    holder: CombatantId,
+    held: CombatantId,
+    to: Pos,
+    feet: i32,
+) -> Result<(), Interrupt> {
+    if feet < 5 || state.f(holder).pos == to {
+        return Ok(());
+    }
+    let ruling = super::ask(
+        state,
+        table,
+        Asking::StrongEnough { holder, held },
+        "OSR-R32.3",
+    )?;
+    if ruling == Choice::No {
+        table.emit(|| Event::Forgone {
+            who: holder,
+            what: "move",
+            on: Some(held),
+            reason: "not strong enough to move the creature it holds (the GM's ruling)".into(),
+            rule: "OSR-R32.3",
+        });
+        return Ok(());
+    }
+    table.emit(|| Event::Ruling {
+        rule: "OSR-R32.3",
+        text: format!(
+            "{} is strong enough to move {}",
+            state.roster.name(holder),
+            state.roster.name(held)
+        ),
+    });
+    walk(state, table, holder, to, feet, Some(held))
 }
 
 /// The moves of everyone closing to melee on one number, made together (OSR-R4.3: equal
@@ -680,6 +750,10 @@ fn perform(
             }
         }
         Action::SpillOil(at) => spill_oil(state, table, id, at)?,
+        Action::Move(to) => match state.f(id).holding {
+            Some(held) => drag(state, table, id, held, to, feet / 2)?,
+            None => walk_to(state, table, id, to, feet)?,
+        },
         Action::PutOut => {
             table.emit(|| Event::Acted {
                 who: id,
