@@ -116,6 +116,22 @@ impl Action {
         }
     }
 
+    /// May a move follow it (`… then X Y`, OSR-R6.1)? Spells, flasks, recovering a weapon and
+    /// feats; attacks and shots carry their own `then`, and the rest are movement themselves or
+    /// keep the combatant where it is for the round.
+    pub fn moves_after(self) -> bool {
+        matches!(
+            self,
+            Action::Cast(..)
+                | Action::CastDelayed(..)
+                | Action::Oil(_)
+                | Action::HolyWater(_)
+                | Action::SpillOil(_)
+                | Action::Recover
+                | Action::Feat
+        )
+    }
+
     /// Is it an attack (which dodging forgoes, and a "no attack" round forbids)?
     pub fn is_attack(self) -> bool {
         matches!(
@@ -139,6 +155,9 @@ impl Action {
 pub enum Choice {
     /// A declaration.
     Declare(Action),
+    /// A declaration, then a move toward a square with the movement left (split movement,
+    /// OSR-R6.1), for the actions that do not name their own (`cast … then X Y`).
+    DeclareThen(Action, Pos),
     /// Take the reaction (with attack form `n` of a routine, OSR-R16.1).
     Yes(u8),
     /// Decline it.
@@ -152,6 +171,7 @@ pub fn text(state: &State, choice: &Choice) -> String {
     let k = |id: CombatantId| state.roster.key(id).to_string();
     match *choice {
         Choice::Declare(a) => action_text(state, a),
+        Choice::DeclareThen(a, to) => format!("{} then {} {}", action_text(state, a), to.x, to.y),
         Choice::Yes(0) => "yes".into(),
         Choice::Yes(n) => format!("yes {n}"),
         Choice::No => "no".into(),
@@ -230,6 +250,18 @@ fn bad(reason: String) -> Illegal {
 /// Reads a choice as typed (`attack orc-1`, `cast magic-missile at orc-2`, `yes`, `yes 2`).
 pub fn parse(state: &State, who: Option<CombatantId>, text: &str) -> Result<Choice, Illegal> {
     let words: Vec<&str> = text.split_whitespace().collect();
+    // `ACTION then X Y` (OSR-R6.1) for actions whose own words do not take it.
+    if let [first, .., then, x, y] = words.as_slice() {
+        if *then == "then" && !matches!(*first, "attack" | "shoot") {
+            let action = words[..words.len() - 3].join(" ");
+            return match parse(state, who, &action)? {
+                Choice::Declare(a) => Ok(Choice::DeclareThen(a, square(x, y)?)),
+                _ => Err(bad(format!(
+                    "`{text}`: only a declaration can be followed by a move"
+                ))),
+            };
+        }
+    }
     let target = |w: &str| {
         state
             .roster
@@ -240,8 +272,8 @@ pub fn parse(state: &State, who: Option<CombatantId>, text: &str) -> Result<Choi
         bad(format!(
             "`{text}` is not a choice: expected e.g. `attack KEY`, `attack KEY then X Y`, `shoot KEY`, `shoot KEY then X Y`, `charge KEY`, \
              `set`, `withdraw`, `run`, `dodge`, `cast SPELL at KEY [delayed]`, `grapple KEY`, `punch KEY`, \
-             `kick KEY`, `oil KEY`, `holy-water KEY`, `put-out`, `reload`, `recover`, `silence`, `revive KEY`, \
-             `nothing`, `yes`, `no`, `target KEY`"
+             `kick KEY`, `oil KEY`, `holy-water KEY`, `spill-oil X Y`, `move X Y`, `put-out`, `reload`, `recover`, \
+             `silence`, `revive KEY`, `feat`, `nothing`, `ACTION then X Y`, `yes`, `no`, `target KEY`"
         ))
     };
     let a = match words.as_slice() {

@@ -72,7 +72,7 @@ impl Ruleset for Osr {
 
     fn answers(question: Question, choice: &Choice) -> bool {
         match choice {
-            Choice::Declare(_) => question == Question::Declaration,
+            Choice::Declare(_) | Choice::DeclareThen(..) => question == Question::Declaration,
             Choice::Yes(_) | Choice::No => {
                 question == Question::Reaction || question == Question::Ruling
             }
@@ -159,7 +159,7 @@ impl RulesetBundle for Osr {
         prefix: "OSR-R",
         total: 32,
         missing: &[],
-        partial: &[6, 32],
+        partial: &[32],
     };
     const CRITICALS: Criticals = Criticals::CriticalAndFumble;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;

@@ -67,6 +67,9 @@ pub struct Profile {
 pub struct Plan {
     /// Its declared action (OSR-R3).
     pub action: Action,
+    /// Then a move toward this square with the movement left (OSR-R6.1), for actions that do
+    /// not carry their own.
+    pub then: Option<Pos>,
     /// Its initiative this round (OSR-R4).
     pub initiative: i32,
     /// Has it acted (or lost its action) this round.

@@ -255,20 +255,46 @@ pub fn check(
             return check_move(state, who, *to);
         }
     }
+    // OSR-R6.1: other actions followed by a move (`cast … then X Y`).
+    if let (Some(Asking::Declaration(who)), Choice::DeclareThen(a, to)) = (state.asking, choice) {
+        if !a.moves_after() {
+            return Err(Illegal {
+                rule: "OSR-R6.1",
+                reason: format!(
+                    "`{}` cannot be followed by a move: attacks and shots take `then X Y` in \
+                     their own words; moving, charging, running and withdrawing are the round's \
+                     movement; setting, holding, dodging, reloading, tending, gagging and \
+                     putting out flames keep it where it is",
+                    crate::choice::action_text(state, *a)
+                ),
+            });
+        }
+        if !legal.contains(&Choice::Declare(*a)) {
+            return Err(refusal(state, &Choice::Declare(*a)));
+        }
+        if state.f(who).held_by.is_some() {
+            return check_move(state, who, *to);
+        }
+        return within_movement(state, who, *to);
+    }
     if let (Some(Asking::Declaration(who)), Some((plain, p))) = (state.asking, split) {
         if legal.contains(&plain) {
-            let feet = state.f(who).pos.feet_to(p);
-            return Illegal::unless(feet <= state.p(who).movement, true, "OSR-R6.1", || {
-                format!(
-                    "({}, {}) is {feet} ft away, beyond its movement ({} ft)",
-                    p.x,
-                    p.y,
-                    state.p(who).movement
-                )
-            });
+            return within_movement(state, who, p);
         }
     }
     Err(refusal(state, choice))
+}
+
+/// OSR-R6.1: the square a split move heads for is within the movement.
+fn within_movement(state: &State, who: CombatantId, to: Pos) -> Result<(), Illegal> {
+    let feet = state.f(who).pos.feet_to(to);
+    let movement = state.p(who).movement;
+    Illegal::unless(feet <= movement, true, "OSR-R6.1", || {
+        format!(
+            "({}, {}) is {feet} ft away, beyond its movement ({movement} ft)",
+            to.x, to.y
+        )
+    })
 }
 
 /// OSR-R6.1, R32.3, OSR-A54: a move toward a square within its movement (within half of it for

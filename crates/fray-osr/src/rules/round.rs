@@ -114,17 +114,25 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), I
         if !acts(state, id) {
             continue;
         }
-        let action = match super::ask(state, table, Asking::Declaration(id), "OSR-R3.1")? {
-            Choice::Declare(a) => a,
-            _ => Action::Nothing,
+        let choice = super::ask(state, table, Asking::Declaration(id), "OSR-R3.1")?;
+        let (action, then) = match choice {
+            Choice::Declare(a) => (a, None),
+            Choice::DeclareThen(a, to) => (a, Some(to)),
+            _ => (Action::Nothing, None),
         };
         let f = state.f_mut(id);
         f.plan.action = action;
+        f.plan.then = then;
         // OSR-R9.1, OSR-A21: the dodge counts from the start of the round.
         f.dodging = action == Action::Dodge;
         table.emit(|| Event::Declared {
             who: id,
-            declaration: crate::choice::action_text(state, action),
+            declaration: crate::choice::text(
+                state,
+                &then.map_or(Choice::Declare(action), |to| {
+                    Choice::DeclareThen(action, to)
+                }),
+            ),
             rule: "OSR-R3.1",
         });
     }
@@ -907,6 +915,13 @@ fn perform(
         }
         Action::Cast(_, spell, target) | Action::CastDelayed(_, spell, target) => {
             cast(state, table, id, usize::from(spell), target, feet)?;
+        }
+    }
+    // OSR-R6.1: `ACTION then X Y`: the movement left, after the action.
+    if let Some(to) = state.f(id).plan.then {
+        if state.f(id).is_up() && state.f(id).held_by.is_none() {
+            let left = feet - state.f(id).moved_feet;
+            walk_to(state, table, id, to, left)?;
         }
     }
     table.emit(|| Event::TurnEnded { who: id });
