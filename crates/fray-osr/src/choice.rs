@@ -5,6 +5,28 @@ use fray_core::catalog::name_key;
 use fray_core::protocol::Illegal;
 use fray_core::{CombatantId, Pos};
 
+/// What a holder may try to take from the creature it holds (OSR-R32.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Item {
+    /// Its weapon in hand.
+    Weapon,
+    /// A flask of oil.
+    Oil,
+    /// A flask of holy water.
+    HolyWater,
+}
+
+impl Item {
+    /// Its word in a choice.
+    pub fn word(self) -> &'static str {
+        match self {
+            Item::Weapon => "weapon",
+            Item::Oil => "oil",
+            Item::HolyWater => "holy-water",
+        }
+    }
+}
+
 /// A declared action (OSR-R3.1, OSR-R3.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Action {
@@ -70,6 +92,8 @@ pub enum Action {
     Feat,
     /// Keep the creature it holds from speaking, while the hold lasts (OSR-R32.3).
     Silence,
+    /// Try to take an item from the creature it holds: an extra attack roll (OSR-R32.3).
+    Take(Item),
     /// Tend a knocked-out friend in an adjacent square: after 2d10 consecutive rounds of it,
     /// the friend wakes with 1 hp (OSR-R30.3, OSR-A15).
     Revive(CombatantId),
@@ -146,6 +170,7 @@ impl Action {
                 | Action::Oil(_)
                 | Action::HolyWater(_)
                 | Action::Hold(_)
+                | Action::Take(_)
         )
     }
 }
@@ -223,6 +248,7 @@ pub fn action_text(state: &State, a: Action) -> String {
         Action::PutOut => "put-out".into(),
         Action::Move(to) => format!("move {} {}", to.x, to.y),
         Action::Silence => "silence".into(),
+        Action::Take(item) => format!("take {}", item.word()),
         Action::Revive(t) => format!("revive {}", state.roster.key(t)),
         Action::Reload => "reload".into(),
         Action::Recover => "recover".into(),
@@ -273,7 +299,7 @@ pub fn parse(state: &State, who: Option<CombatantId>, text: &str) -> Result<Choi
             "`{text}` is not a choice: expected e.g. `attack KEY`, `attack KEY then X Y`, `shoot KEY`, `shoot KEY then X Y`, `charge KEY`, \
              `set`, `withdraw`, `run`, `dodge`, `cast SPELL at KEY [delayed]`, `grapple KEY`, `punch KEY`, \
              `kick KEY`, `oil KEY`, `holy-water KEY`, `spill-oil X Y`, `move X Y`, `put-out`, `reload`, `recover`, \
-             `silence`, `revive KEY`, `feat`, `nothing`, `ACTION then X Y`, `yes`, `no`, `target KEY`"
+             `silence`, `take weapon|oil|holy-water`, `revive KEY`, `feat`, `nothing`, `ACTION then X Y`, `yes`, `no`, `target KEY`"
         ))
     };
     let a = match words.as_slice() {
@@ -340,6 +366,9 @@ pub fn parse(state: &State, who: Option<CombatantId>, text: &str) -> Result<Choi
         ["put-out"] => Action::PutOut,
         ["move", x, y] => Action::Move(square(x, y)?),
         ["silence"] => Action::Silence,
+        ["take", "weapon"] => Action::Take(Item::Weapon),
+        ["take", "oil"] => Action::Take(Item::Oil),
+        ["take", "holy-water"] => Action::Take(Item::HolyWater),
         ["revive", t] => Action::Revive(target(t)?),
         ["reload"] => Action::Reload,
         ["recover"] => Action::Recover,

@@ -473,6 +473,7 @@ impl CombatantBuilder for Builder<'_> {
             blinded_until: 0,
             prone: false,
             disarmed: false,
+            weapon_taken: false,
             broken: false,
             no_attack_round: 0,
             stumble_until: 0,

@@ -159,7 +159,7 @@ impl RulesetBundle for Osr {
         prefix: "OSR-R",
         total: 32,
         missing: &[],
-        partial: &[32],
+        partial: &[],
     };
     const CRITICALS: Criticals = Criticals::CriticalAndFumble;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;

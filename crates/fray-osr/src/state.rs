@@ -119,6 +119,8 @@ pub struct Fighter {
     pub disarmed: bool,
     /// Its weapon broke (OSR-R18).
     pub broken: bool,
+    /// Its weapon was taken by the creature holding it (OSR-R32.3): it cannot recover it.
+    pub weapon_taken: bool,
     /// No attack in this round (a fumble's "no attack next round").
     pub no_attack_round: u32,
     /// −1 to combat rolls until the end of this round (stumble).

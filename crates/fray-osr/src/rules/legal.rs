@@ -3,7 +3,7 @@
 
 use super::attack::{self, Form};
 use super::movement;
-use crate::choice::Action;
+use crate::choice::{Action, Item};
 use crate::state::{Asking, State};
 use crate::Choice;
 use fray_core::protocol::{ChoiceRequest, Illegal};
@@ -187,9 +187,32 @@ pub fn declarations(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
             out.push(Choice::Declare(Action::Revive(o)));
         }
     }
-    if f.disarmed && !f.broken {
+    if f.disarmed && !f.broken && !f.weapon_taken {
         out.push(Choice::Declare(Action::Recover));
     }
+    // OSR-R32.3: the holder may try to take what the held creature carries.
+    if let Some(held) = f.holding.filter(|_| !no_attack) {
+        for item in takeable(state, held) {
+            out.push(Choice::Declare(Action::Take(item)));
+        }
+    }
+}
+
+/// What can be taken from `held` (OSR-R32.3): a weapon in hand (not a natural one), flasks.
+pub fn takeable(state: &State, held: CombatantId) -> Vec<Item> {
+    let h = state.f(held);
+    let mut out = Vec::new();
+    let armed = state.p(held).melee.first().is_some_and(|w| !w.natural);
+    if armed && !h.disarmed && !h.broken {
+        out.push(Item::Weapon);
+    }
+    if h.oil > 0 {
+        out.push(Item::Oil);
+    }
+    if h.holy_water > 0 {
+        out.push(Item::HolyWater);
+    }
+    out
 }
 
 /// The options of the pending question.
@@ -407,6 +430,14 @@ fn refusal(state: &State, choice: &Choice) -> Illegal {
                 Action::Oil(_) | Action::HolyWater(_) => {
                     rule_reason("OSR-R24.1", "it carries no such flask".into())
                 }
+                Action::Take(_) if f.holding.is_none() => rule_reason(
+                    "OSR-R32.3",
+                    "only a holder may take items from the creature it holds".into(),
+                ),
+                Action::Take(item) => rule_reason(
+                    "OSR-R32.3",
+                    format!("the creature it holds has no {} to take", item.word()),
+                ),
                 Action::SpillOil(_) if f.oil == 0 => {
                     rule_reason("OSR-R25.5", "it carries no flask of oil".into())
                 }

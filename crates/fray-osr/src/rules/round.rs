@@ -3,8 +3,8 @@
 //! actions, equal numbers simultaneous (OSR-R5, OSR-A32), and the end of the round.
 
 use super::attack::{self, Form, Strike};
-use super::movement;
-use crate::choice::Action;
+use super::{legal, movement};
+use crate::choice::{Action, Item};
 use crate::content::SpellEffect;
 use crate::state::{Asking, State, Tending};
 use crate::{Choice, Osr};
@@ -480,6 +480,70 @@ fn walk(
     Ok(())
 }
 
+/// OSR-R32.3: the holder tries to take an item from the creature it holds: an extra attack roll
+/// (the grab's touch attack, OSR-R32.1); a hit takes it.
+fn take(
+    state: &mut State,
+    table: &mut Table<'_, Osr>,
+    holder: CombatantId,
+    item: Item,
+) -> Result<(), Interrupt> {
+    let Some(held) = state.f(holder).holding else {
+        table.emit(|| Event::Forgone {
+            who: holder,
+            what: "take an item",
+            on: None,
+            reason: "it no longer holds anyone".into(),
+            rule: "OSR-R32.3",
+        });
+        return Ok(());
+    };
+    if !legal::takeable(state, held).contains(&item) {
+        table.emit(|| Event::Forgone {
+            who: holder,
+            what: "take an item",
+            on: Some(held),
+            reason: format!("nothing of the kind left to take ({})", item.word()),
+            rule: "OSR-R32.3",
+        });
+        return Ok(());
+    }
+    let strike = Strike::new(Form::Grab, "take an item", "OSR-R32.3");
+    if !attack::attack(state, table, holder, held, strike)?.hit {
+        return Ok(());
+    }
+    let detail = match item {
+        Item::Weapon => {
+            let h = state.f_mut(held);
+            h.disarmed = true;
+            h.weapon_taken = true;
+            state
+                .p(held)
+                .melee
+                .first()
+                .map_or_else(String::new, |w| w.name.clone())
+        }
+        Item::Oil => {
+            state.f_mut(held).oil -= 1;
+            state.f_mut(holder).oil = state.f(holder).oil.saturating_add(1);
+            "a flask of oil".into()
+        }
+        Item::HolyWater => {
+            state.f_mut(held).holy_water -= 1;
+            state.f_mut(holder).holy_water = state.f(holder).holy_water.saturating_add(1);
+            "a flask of holy water".into()
+        }
+    };
+    table.emit(|| Event::Acted {
+        who: holder,
+        act: "takes an item from",
+        on: Some(held),
+        detail,
+        rule: "OSR-R32.3",
+    });
+    Ok(())
+}
+
 /// OSR-R32.3: the holder moves the creature it holds up to half its speed, if the GM rules it
 /// strong enough; both stay in one square.
 fn drag(
@@ -758,6 +822,7 @@ fn perform(
             }
         }
         Action::SpillOil(at) => spill_oil(state, table, id, at)?,
+        Action::Take(item) => take(state, table, id, item)?,
         Action::Move(to) => match state.f(id).holding {
             Some(held) => drag(state, table, id, held, to, feet / 2)?,
             None => walk_to(state, table, id, to, feet)?,
