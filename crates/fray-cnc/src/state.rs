@@ -617,6 +617,19 @@ impl State {
         self.occupancy.move_to(id, to);
     }
 
+    /// Keeps `id` in its side's layer of the occupancy index while it fights on, and in the
+    /// out-of-fight layer otherwise (so the nearest-foe search skips the fallen). Called
+    /// wherever hit points, death, leaving or the simultaneous-moment readiness change.
+    pub fn refresh_layer(&mut self, id: CombatantId) {
+        let f = &self.fighters[id.index()];
+        let layer = if f.fights_on() {
+            f.side.0
+        } else {
+            fray_core::occupancy::OUT_OF_FIGHT
+        };
+        self.occupancy.set_layer(id, layer);
+    }
+
     /// `held` is now held by `holder` (the only way a hold begins: see [`HoldsSeen`]).
     pub fn set_held(&mut self, held: CombatantId, holder: CombatantId) {
         self.fighters[held.index()].held_by = Some(holder);

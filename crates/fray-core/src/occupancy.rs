@@ -28,6 +28,11 @@ pub const LINEAR_LIMIT: usize = 32;
 pub const CELL: i32 = 1 << CELL_SHIFT;
 const CELL_SHIFT: u32 = 2;
 
+/// The layer of combatants out of the fight (down, dead, gone): [`Occupancy::nearest_outside`]
+/// skips it as well as the searcher's own, so a search for the nearest foe still fighting does
+/// not pay for the fallen (see [`Occupancy::set_layer`]).
+pub const OUT_OF_FIGHT: u8 = u8::MAX;
+
 /// No entry (end of a chain).
 const NONE: u32 = u32::MAX;
 
@@ -195,6 +200,16 @@ impl Occupancy {
     /// The first square `who` occupies (its only square, for a one-square piece).
     pub fn square_of(&self, who: CombatantId) -> Pos {
         self.entries[self.slots[who.index()].first as usize].square
+    }
+
+    /// Puts `who` in `layer` (its side's, or [`OUT_OF_FIGHT`] while it takes no part). A
+    /// ruleset that uses [`OUT_OF_FIGHT`] must put a combatant back in its side's layer
+    /// whenever it could fight again, or searches skip it.
+    pub fn set_layer(&mut self, who: CombatantId, layer: u8) {
+        let slot = self.slots[who.index()];
+        for e in &mut self.entries[slot.first as usize..(slot.first + slot.count) as usize] {
+            e.layer = layer;
+        }
     }
 
     /// Moves a one-square piece to `to` (a larger piece: see [`Occupancy::set_squares`]).
@@ -463,8 +478,9 @@ impl Occupancy {
     }
 
     /// [`Occupancy::nearest`] among the combatants outside layer `skip` (see
-    /// [`Occupancy::with_layers`]): `rank` is never asked about those in it, so a search for
-    /// the nearest foe does not pay for the friends around the searcher.
+    /// [`Occupancy::with_layers`]) and outside [`OUT_OF_FIGHT`]: `rank` is never asked about
+    /// those, so a search for the nearest foe does not pay for the friends around the
+    /// searcher or the fallen.
     pub fn nearest_outside<K: Ord>(
         &self,
         from: Pos,
@@ -484,6 +500,8 @@ impl Occupancy {
         mut rank: impl FnMut(CombatantId, Pos) -> Option<K>,
     ) -> Option<(i32, K, CombatantId)> {
         let mut best: Option<(i32, K, CombatantId)> = None;
+        // Skipped layers: the searcher's own and, for a layered search, the fallen.
+        let skipped = |layer: u8| skip.is_some_and(|own| layer == own || layer == OUT_OF_FIGHT);
         let mut offer = |who: CombatantId, at: Pos, best: &mut Option<(i32, K, CombatantId)>| {
             let d = at.squares_to(from);
             if d > max_squares || best.as_ref().is_some_and(|b| b.0 < d) {
@@ -501,7 +519,7 @@ impl Occupancy {
         };
         let Some(cells) = &self.cells else {
             for e in &self.entries {
-                if e.live && Some(e.layer) != skip {
+                if e.live && !skipped(e.layer) {
                     offer(e.who, e.square, &mut best);
                 }
             }
@@ -528,7 +546,7 @@ impl Occupancy {
             if probed + ring_cells > self.entries.len() / 4 + 8 {
                 // Far and sparse: finish by reading every entry (the same order of preference).
                 for e in &self.entries {
-                    if e.live && Some(e.layer) != skip {
+                    if e.live && !skipped(e.layer) {
                         offer(e.who, e.square, &mut best);
                     }
                 }
@@ -541,7 +559,7 @@ impl Occupancy {
                     let mut at = head;
                     while at != NONE {
                         let e = self.entries[at as usize];
-                        if Some(e.layer) != skip {
+                        if !skipped(e.layer) {
                             offer(e.who, e.square, best);
                         }
                         at = e.next;

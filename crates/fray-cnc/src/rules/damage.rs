@@ -141,6 +141,12 @@ pub fn apply<R: Ruleset<State = State>>(
 
 /// Updates death and bleeding bookkeeping after a change of hit points.
 fn settle(state: &mut State, target: CombatantId, round: u32) {
+    settle_wounds(state, target, round);
+    state.refresh_layer(target);
+}
+
+/// Death at −10 and the mortal-wound clock.
+fn settle_wounds(state: &mut State, target: CombatantId, round: u32) {
     let subdual_kills = state.options.subdual_kills;
     let bleeding = bleeds(state, target);
     let f = state.f_mut(target);

@@ -56,6 +56,7 @@ pub fn intervene(
                 if healed > -7 {
                     f.mortal_since = None;
                 }
+                state.refresh_layer(id);
                 table.emit(|| Event::Healed {
                     who: id,
                     amount: healed - hp,
@@ -141,6 +142,7 @@ pub fn intervene(
             f.gone = Some(standing);
             f.held_by = None;
             let hp = f.hp;
+            state.refresh_layer(id);
             table.emit(|| Event::Status {
                 who: id,
                 status,
@@ -158,6 +160,7 @@ pub fn intervene(
             )?;
             state.f_mut(id).gone = None;
             state.set_square(id, at);
+            state.refresh_layer(id);
             table.emit(|| Event::Arrived {
                 who: id,
                 at,

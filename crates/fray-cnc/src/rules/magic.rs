@@ -199,6 +199,7 @@ fn take_effect<R: Ruleset<State = State>>(
             if healed > -7 {
                 f.mortal_since = None;
             }
+            state.refresh_layer(target);
             table.emit(|| Event::Healed {
                 who: target,
                 amount: healed - hp,
@@ -225,6 +226,7 @@ fn take_effect<R: Ruleset<State = State>>(
             let f = state.f(target);
             if m.illusion && f.hp <= -10 && !f.dead {
                 state.f_mut(target).dead = true;
+                state.refresh_layer(target);
                 let hp = state.f(target).hp;
                 table.emit(|| Event::Status {
                     who: target,

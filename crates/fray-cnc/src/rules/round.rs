@@ -404,6 +404,7 @@ fn act_in_order(state: &mut State, table: T<'_, '_>, order: &Order) -> Result<()
         }
         for (_, id) in group {
             state.f_mut(*id).ready = false;
+            state.refresh_layer(*id);
         }
     }
     Ok(())
