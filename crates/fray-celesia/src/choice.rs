@@ -29,6 +29,11 @@ pub enum Choice {
     BullRush(CombatantId),
     /// Coup de Grace with the numbered melee form (full, 3 acts, Provoke). [CEL-R12]
     CoupDeGrace(CombatantId, u8),
+    /// Run to a square within 4 × speed (full, 3 acts, Provoke). [CEL-R12 Run]
+    Run(Pos),
+    /// Disable Device on the numbered device: every act left this turn, up to the acts it
+    /// still needs (complex, Provoke). [CEL-R13]
+    Disable(u8),
     /// Total Defense (standard, 2 acts). [CEL-R11]
     TotalDefense,
     /// Fighting Defensively (free, at the start of the turn). [CEL-R14]
@@ -71,7 +76,9 @@ impl Choice {
             | Choice::Trip(_)
             | Choice::BullRush(_) => 1,
             Choice::Charge(_) | Choice::TotalDefense => 2,
-            Choice::CoupDeGrace(..) => 3,
+            Choice::CoupDeGrace(..) | Choice::Run(_) => 3,
+            // A complex action takes what is left of the turn (rules::complex::cost).
+            Choice::Disable(_) => 1,
             _ => 0,
         }
     }
@@ -103,6 +110,14 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::BullRush(t) => format!("bull-rush {}", k(t)),
         Choice::CoupDeGrace(t, 0) => format!("coup-de-grace {}", k(t)),
         Choice::CoupDeGrace(t, form) => format!("coup-de-grace {} {}", k(t), form),
+        Choice::Run(p) => format!("run {} {}", p.x, p.y),
+        Choice::Disable(d) => format!(
+            "disable {}",
+            state
+                .devices
+                .get(usize::from(*d))
+                .map_or("?", |d| d.key.as_str())
+        ),
         Choice::TotalDefense => "total defense".into(),
         Choice::Defensive => "fight defensively".into(),
         Choice::StandUp => "stand up".into(),
@@ -184,6 +199,21 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                 u8::try_from(n).map_err(|_| unreadable(format!("no attack form {n}")))?,
             )
         }
+        ["run", x, y] => Choice::Run(Pos::new(number(x)?, number(y)?)),
+        ["disable", d] => {
+            let found = state
+                .devices
+                .iter()
+                .position(|dev| dev.key.eq_ignore_ascii_case(d))
+                .ok_or_else(|| {
+                    let keys = state.devices.iter().map(|dev| dev.key.as_str());
+                    unreadable(format!(
+                        "no device `{d}`{}",
+                        fray_core::loader::did_you_mean(d, keys)
+                    ))
+                })?;
+            Choice::Disable(found as u8)
+        }
         ["total", "defense"] => Choice::TotalDefense,
         ["fight", "defensively"] => Choice::Defensive,
         ["stand", "up"] => Choice::StandUp,
@@ -212,7 +242,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
             return Err(unreadable(format!(
                 "cannot read `{input}`: expected attack WHO [FORM], shoot WHO, unarmed WHO, \
                  approach WHO, move X Y, step DIR, charge WHO, trip WHO, bull-rush WHO, \
-                 coup-de-grace WHO [FORM], total defense, fight \
+                 coup-de-grace WHO [FORM], run X Y, disable DEVICE, total defense, fight \
                  defensively, stand up, drop prone, power-attack, precision-strike, \
                  combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end; rejoin, wait; or aoo WHO, decline, injury KIND, \
                  no injury"

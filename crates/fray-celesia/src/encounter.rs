@@ -7,7 +7,7 @@ use crate::content::{
     read_feats, read_scores, ArmorFile, ClassFile, Content, ContentFile, MonsterFile, ShieldFile,
     Size, Weapon, WeaponFile, WeaponKind,
 };
-use crate::state::{Fighter, Injuries, Options, Profile, State, CON};
+use crate::state::{Device, Fighter, Injuries, Options, Profile, State, CON};
 use fray_core::catalog::ContentSet;
 use fray_core::loader::{CombatantBuilder, CombatantEntry, Loader, Placed};
 use fray_core::span::{FileError, FileErrors, SourceFile};
@@ -36,7 +36,26 @@ fray_core::encounter_file! {
         class: Vec<ClassFile>,
         #[serde(default)]
         monster: Vec<MonsterFile>,
+        #[serde(default)]
+        device: Vec<DeviceDef>,
     }
+}
+
+/// One `[[device]]`: something Disable Device works on (CEL-R13, CEL-G3).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DeviceDef {
+    id: Spanned<String>,
+    name: Option<String>,
+    at: Spanned<[i64; 2]>,
+    acts: Spanned<i64>,
+    #[serde(default = "yes")]
+    consecutive: bool,
+    dc: Option<Spanned<i64>>,
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -76,6 +95,9 @@ fray_core::combatant_entry! {
         prone: bool,
         dv_bonus: Option<Spanned<i64>>,
         fort: Option<Spanned<i64>>,
+        #[serde(default)]
+        concealed: bool,
+        disable_device: Option<Spanned<i64>>,
     }
 }
 
@@ -181,6 +203,7 @@ impl Builder<'_> {
                     ranged: mon.ranged.clone(),
                     feats: mon.feats,
                     immune_crit: mon.immune_crit,
+                    disable_device: 0,
                     legs: mon.legs,
                     arms: mon.arms,
                 }
@@ -290,6 +313,7 @@ impl Builder<'_> {
                     ranged,
                     feats,
                     immune_crit: false,
+                    disable_device: 0,
                     legs: 2,
                     arms: 2,
                 }
@@ -347,6 +371,16 @@ impl Builder<'_> {
         }
         if let Some(f) = int(file, i, "fort", &c.fort, (-10, 40), errors) {
             profile.fort = f;
+        }
+        if let Some(d) = int(
+            file,
+            i,
+            "disable_device",
+            &c.disable_device,
+            (-10, 60),
+            errors,
+        ) {
+            profile.disable_device = d;
         }
         if let Some(s) = &c.size {
             match Size::ALL.iter().find(|z| z.key() == s.get_ref()) {
@@ -453,6 +487,13 @@ impl CombatantBuilder for Builder<'_> {
             bleed: 0,
             dealt: 0,
             taken: 0,
+            running: false,
+            run_rounds: 0,
+            run_checks: 0,
+            fatigued_until: 0,
+            concealed: c.concealed,
+            task: None,
+            act_clock: 0,
         };
         Some((profile, fighter))
     }
@@ -471,14 +512,91 @@ impl CombatantBuilder for Builder<'_> {
     ) -> State {
         let file = cx.file;
         let options = read_options(&file, &def.options, &mut cx.errors);
+        let devices = read_devices(&file, &def.device, &roster, &mut cx.errors);
         let (profiles, fighters): (Vec<Profile>, Vec<Fighter>) = members.into_iter().unzip();
-        State::new(
+        let mut state = State::new(
             Arc::new(roster),
             profiles.into(),
             fighters,
             Arc::new(options),
-        )
+        );
+        state.disabled = vec![false; devices.len()];
+        state.devices = devices.into();
+        state
     }
+}
+
+/// At most this many devices in one encounter.
+const MAX_DEVICES: usize = 64;
+
+/// The `[[device]]` tables: unique keys not naming a combatant, 1–100 acts, a DC of 0–100.
+/// [CEL-R13, CEL-G3]
+fn read_devices(
+    file: &SourceFile<'_>,
+    defs: &[DeviceDef],
+    roster: &Roster,
+    errors: &mut Vec<FileError>,
+) -> Vec<Device> {
+    let mut out: Vec<Device> = Vec::new();
+    if defs.len() > MAX_DEVICES {
+        errors.push(file.error(
+            0..0,
+            Some("device".into()),
+            format!("at most {MAX_DEVICES} devices"),
+        ));
+        return out;
+    }
+    for (i, d) in defs.iter().enumerate() {
+        let at = |name: &str| Some(format!("device[{i}].{name}"));
+        let key = d.id.get_ref().clone();
+        if key.is_empty()
+            || roster.find(&key).is_some()
+            || out.iter().any(|o| o.key == key)
+            || key.split_whitespace().count() != 1
+        {
+            errors.push(file.error(
+                d.id.span(),
+                at("id"),
+                "expected one word, not used by a combatant or another device",
+            ));
+            continue;
+        }
+        let acts = *d.acts.get_ref();
+        if !(1..=100).contains(&acts) {
+            errors.push(file.error(
+                d.acts.span(),
+                at("acts"),
+                format!("expected a whole number from 1 to 100, found {acts}"),
+            ));
+            continue;
+        }
+        let [x, y] = *d.at.get_ref();
+        let (Ok(x), Ok(y)) = (i32::try_from(x), i32::try_from(y)) else {
+            errors.push(file.error(d.at.span(), at("at"), "square out of range"));
+            continue;
+        };
+        let dc = match &d.dc {
+            Some(dc) if !(0..=100).contains(dc.get_ref()) => {
+                errors.push(file.error(
+                    dc.span(),
+                    at("dc"),
+                    "expected a whole number from 0 to 100",
+                ));
+                continue;
+            }
+            Some(dc) => Some(*dc.get_ref() as i32),
+            None => None,
+        };
+        out.push(Device {
+            name: d.name.clone().unwrap_or_else(|| key.clone()),
+            key,
+            pos: fray_core::Pos::new(x, y),
+            acts: acts as u8,
+            consecutive: d.consecutive,
+            dc,
+        });
+    }
+    out
 }
 
 fn read_options(file: &SourceFile<'_>, o: &OptionsDef, errors: &mut Vec<FileError>) -> Options {

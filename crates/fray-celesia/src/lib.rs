@@ -114,6 +114,8 @@ impl Ruleset for Celesia {
             (f.charged, "open after charging"),
             (f.total_defense > 0, "total defense"),
             (f.defensive, "fighting defensively"),
+            (f.running, "running"),
+            (f.concealed, "concealed"),
         ] {
             if on {
                 out.push(name.to_string());
@@ -121,6 +123,9 @@ impl Ruleset for Celesia {
         }
         if f.acts_left > 0 {
             out.push(format!("{} acts left", f.acts_left));
+        }
+        if let Some(t) = f.task.filter(|t| !t.consecutive || t.clock == f.act_clock) {
+            out.push(format!("complex action {} of {} acts", t.done, t.needed));
         }
         out.push(format!(
             "{} reaction{}",
@@ -151,14 +156,14 @@ impl Ruleset for Celesia {
 impl RulesetBundle for Celesia {
     type Content = Content;
     const CONTENT_FILES: &'static [(&'static str, &'static str)] = &content::CONTENT_FILES;
-    /// Not yet: R6 (spell and aid degrees), R10 (combat maneuvers), R12 (full actions), R13
-    /// (1-round and complex actions), R16 (special attacks), R21 (mounted combat). In part: the
-    /// `partial` ones (docs/celesia.md says which parts).
+    /// Not yet: R6 (spell and aid degrees), R10 (combat maneuvers), R16 (special attacks), R21
+    /// (mounted combat). In part: the `partial` ones (docs/celesia.md says which parts; R12 has
+    /// Run and Coup de Grace, R13 Disable Device, no 1-round action).
     const RULES: RuleStatus = RuleStatus {
         prefix: "CEL-R",
         total: 21,
-        missing: &[6, 10, 12, 13, 16, 21],
-        partial: &[3, 7, 9, 11, 14, 15, 17, 20],
+        missing: &[6, 10, 16, 21],
+        partial: &[3, 7, 9, 11, 12, 13, 14, 15, 17, 20],
     };
     const CRITICALS: Criticals = Criticals::Critical;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;

@@ -57,6 +57,8 @@ pub struct Profile {
     pub feats: Feats,
     /// Immune to critical hits.
     pub immune_crit: bool,
+    /// Disable Device skill bonus (the GM's number; the seed has no skill tables). [CEL-R13]
+    pub disable_device: i32,
     /// Legs, arms, eyes (crippling injuries).
     pub legs: i32,
     /// Arms.
@@ -477,6 +479,63 @@ pub struct Fighter {
     pub dealt: i32,
     /// Damage taken.
     pub taken: i32,
+    /// Ran in its last turn: no DEX bonus to DV until the start of its next turn. [CEL-R12 Run]
+    pub running: bool,
+    /// Rounds run in a row. [CEL-R12 Run]
+    pub run_rounds: u16,
+    /// Constitution checks made to keep running (the next DC is 10 + this). [CEL-R12 Run]
+    pub run_checks: u16,
+    /// Staggered from running until the start of its turn in this round (0: not). [CEL-R12 Run]
+    pub fatigued_until: u32,
+    /// Total concealment, on the GM's word (CEL-G11): a coup de grace takes 6 acts. [CEL-R12]
+    pub concealed: bool,
+    /// The complex action in progress, with its acts committed so far. [CEL-R3.8, R13]
+    pub task: Option<Task>,
+    /// Acts of its turns gone by, spent or left unspent: consecutiveness is judged on it.
+    /// [CEL-R3.1]
+    pub act_clock: u32,
+}
+
+/// What a complex action is for. [CEL-R3.8, R12, R13]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TaskKind {
+    /// A coup de grace against a foe with total concealment (6 acts), with this melee form.
+    CoupDeGrace(CombatantId, u8),
+    /// Disable Device on the numbered device.
+    Disable(u8),
+}
+
+/// A complex action in progress: acts committed so far, out of those it needs. [CEL-R3.8]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Task {
+    /// The action.
+    pub kind: TaskKind,
+    /// Acts committed.
+    pub done: u8,
+    /// Acts it needs.
+    pub needed: u8,
+    /// The acts must be consecutive (any other act, or acts left unspent, start it over).
+    pub consecutive: bool,
+    /// The committer's `act_clock` after the last act committed.
+    pub clock: u32,
+}
+
+/// A device on the battlefield that Disable Device works on (CEL-R13, CEL-G3: the GM sets
+/// its acts and whether they must be consecutive).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Device {
+    /// Key in choices (`disable KEY`).
+    pub key: String,
+    /// Name in the log.
+    pub name: String,
+    /// Its square; a worker stands on it or next to it.
+    pub pos: Pos,
+    /// Acts to disable it.
+    pub acts: u8,
+    /// Whether the acts must be consecutive.
+    pub consecutive: bool,
+    /// The Disable Device check's DC when the acts are in, if the GM calls for one.
+    pub dc: Option<i32>,
 }
 
 impl Fighter {
@@ -574,6 +633,10 @@ pub struct State {
     pub reach_squares: i32,
     /// The pending request's subject.
     pub asking: Asking,
+    /// The devices of the encounter. [CEL-R13]
+    pub devices: Arc<[Device]>,
+    /// Which devices are disabled.
+    pub disabled: Vec<bool>,
 }
 
 impl State {
@@ -601,6 +664,8 @@ impl State {
             occupancy,
             reach_squares,
             asking: Asking::Nothing,
+            devices: Arc::from(Vec::new()),
+            disabled: Vec::new(),
         }
     }
 
@@ -650,11 +715,11 @@ impl State {
         nonlethal_unconscious(f.nonlethal, f.hp)
     }
 
-    /// Staggered: nonlethal damage at least half its current hit points (CEL-R20.2), or four
-    /// head injuries (CEL-R18).
+    /// Staggered: nonlethal damage at least half its current hit points (CEL-R20.2), four
+    /// head injuries (CEL-R18), or a failed check to keep running (CEL-R12 Run).
     pub fn staggered(&self, id: CombatantId) -> bool {
         let f = self.f(id);
-        nonlethal_staggered(f.nonlethal, f.hp) || f.injuries.staggered()
+        nonlethal_staggered(f.nonlethal, f.hp) || f.injuries.staggered() || f.fatigued_until > 0
     }
 
     /// Able to act: present, not dying or dead, not unconscious.

@@ -143,7 +143,8 @@ pub fn defense(state: &State, target: CombatantId) -> Mods {
     let mut m = Mods::default();
     m.push("armour, shield, natural", "", p.dv_bonus);
     let dex = p.m(DEX).min(p.max_dex);
-    let denied = (f.flat_footed && !p.feats.uncanny_dodge) || state.helpless(target);
+    // A runner loses its DEX bonus until the start of its next turn (CEL-R12 Run).
+    let denied = (f.flat_footed && !p.feats.uncanny_dodge) || state.helpless(target) || f.running;
     if !(denied && dex > 0) {
         m.push("DEX", "", dex);
     }
@@ -535,7 +536,7 @@ pub fn cmd(state: &State, who: CombatantId, trip: bool) -> Mods {
     let mut m = Mods::default();
     m.push("BAB", "CEL-A7", p.bab);
     m.push("STR", "CEL-A7", p.m(STR));
-    let denied = (f.flat_footed && !p.feats.uncanny_dodge) || state.helpless(who);
+    let denied = (f.flat_footed && !p.feats.uncanny_dodge) || state.helpless(who) || f.running;
     if !(denied && p.m(DEX) > 0) {
         m.push("DEX", "CEL-A7", p.m(DEX));
     }
@@ -676,30 +677,15 @@ pub fn coup_de_grace(
         return Ok(());
     }
     let dc = 10 + dealt;
-    let fort = state.p(target).fort;
-    let roll = table.roll(RollRequest::new(
-        1,
-        20,
-        Some(target),
-        RollPurpose::Check,
-        "CEL-R12",
-    ))?;
-    let total = roll as i32 + fort;
-    let saved = total >= dc;
-    table.emit(|| Event::Check {
-        who: fray_core::event::Subject::Combatant(target),
+    let saved = super::D20Check {
         purpose: "coup de grace",
-        dice: "d20".into(),
-        roll,
-        modifiers: vec![fray_core::event::Modifier::new("Fort", "", fort)],
-        total,
-        against: "DC",
-        target: dc,
-        under: false,
-        success: Some(saved),
-        result: if saved { "survives" } else { "dies" }.into(),
+        modifier: "Fort",
+        bonus: state.p(target).fort,
+        dc,
+        results: ("survives", "dies"),
         rule: "CEL-R12",
-    });
+    }
+    .roll(table, target)?;
     if !saved {
         state.fm(target).dead = true;
         let hp = state.f(target).hp;

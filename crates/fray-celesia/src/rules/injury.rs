@@ -152,30 +152,15 @@ fn massive_damage(
     damage: i32,
 ) -> Result<(), Interrupt> {
     let dc = massive_dc(damage);
-    let fort = state.p(target).fort;
-    let roll = table.roll(RollRequest::new(
-        1,
-        20,
-        Some(target),
-        RollPurpose::Check,
-        "CEL-R19.2",
-    ))?;
-    let total = roll as i32 + fort;
-    let saved = total >= dc;
-    table.emit(|| Event::Check {
-        who: Subject::Combatant(target),
+    let saved = super::D20Check {
         purpose: "massive damage",
-        dice: "d20".into(),
-        roll,
-        modifiers: vec![Modifier::new("Fort", "", fort)],
-        total,
-        against: "DC",
-        target: dc,
-        under: false,
-        success: Some(saved),
-        result: if saved { "survives" } else { "dies" }.into(),
+        modifier: "Fort",
+        bonus: state.p(target).fort,
+        dc,
+        results: ("survives", "dies"),
         rule: "CEL-R19.2",
-    });
+    }
+    .roll(table, target)?;
     if !saved {
         state.fm(target).dead = true;
         return Ok(());

@@ -63,22 +63,38 @@ pub fn intervene(
             ..
         } => {
             let id = combatant(state, intervention, who)?;
-            if condition != "prone" {
-                return refuse(format!(
-                    "`{condition}` is not a condition the GM can set in Celesia yet; prone is"
-                ));
+            // Prone, or total concealment (CEL-G11: the GM says who has it).
+            fn flag<'s>(s: &'s mut State, id: CombatantId, name: &str) -> Option<&'s mut bool> {
+                match name {
+                    "prone" => Some(&mut s.fm(id).prone),
+                    "concealed" => Some(&mut s.fm(id).concealed),
+                    _ => None,
+                }
             }
-            if state.f(id).prone == *gained {
+            let Some(current) = flag(state, id, condition).map(|f| *f) else {
                 return refuse(format!(
-                    "{} is {}prone already",
+                    "`{condition}` is not a condition the GM can set in Celesia yet; prone and \
+                     concealed are"
+                ));
+            };
+            if current == *gained {
+                return refuse(format!(
+                    "{} is {}{condition} already",
                     state.roster.name(id),
                     if *gained { "" } else { "not " }
                 ));
             }
-            state.fm(id).prone = *gained;
+            if let Some(f) = flag(state, id, condition) {
+                *f = *gained;
+            }
+            let condition: &'static str = if condition == "prone" {
+                "prone"
+            } else {
+                "concealed"
+            };
             table.emit(|| Event::Condition {
                 who: id,
-                condition: "prone",
+                condition,
                 gained: *gained,
                 rule: GM,
             });

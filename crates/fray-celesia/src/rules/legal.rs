@@ -1,7 +1,7 @@
 //! Option lists and the legality of every choice, each refusal naming its rule. The pending
 //! request's subject is [`State::asking`]; [`ask`] is the one way a rule puts a question.
 
-use super::movement;
+use super::{complex, movement};
 use crate::choice::Choice;
 use crate::content::WeaponKind;
 use crate::state::{reaches, Asking, Special, State, DEX, INT, STR};
@@ -76,6 +76,9 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     for d in Direction::ALL {
         candidates.push(Choice::Step(d));
     }
+    for d in 0..state.devices.len().min(usize::from(u8::MAX)) {
+        candidates.push(Choice::Disable(d as u8));
+    }
     candidates.extend([
         Choice::TotalDefense,
         Choice::Defensive,
@@ -148,12 +151,14 @@ pub fn check_action(
     choice: &Choice,
 ) -> Result<(), Illegal> {
     let f = state.f(who);
-    let cost = choice.acts();
+    let cost = complex::cost(state, who, choice);
     if cost > f.acts_left {
         return no(explain, "CEL-R3.1", || {
+            let left = f.acts_left;
             format!(
-                "it costs {cost} acts and {} are left (standard actions take 2 consecutive acts)",
-                f.acts_left
+                "it costs {cost} acts and {left} {} left (standard actions take 2 consecutive \
+                 acts, full actions 3)",
+                if left == 1 { "is" } else { "are" }
             )
         });
     }
@@ -336,6 +341,43 @@ pub fn check_action(
                 explain,
                 "CEL-R12",
                 || "out of reach of that weapon".to_string(),
+            )
+        }
+        Choice::Run(p) => {
+            if f.injuries.leg_hurt() {
+                return no(explain, "CEL-R18", || {
+                    "a foot/leg injury: cannot run".to_string()
+                });
+            }
+            if f.prone {
+                return no(explain, "CEL-R12", || {
+                    "prone: stand up first (Stand Up)".to_string()
+                });
+            }
+            let far = super::run::reach_squares(state, who);
+            if p == f.pos || p.squares_to(f.pos) > far {
+                return no(explain, "CEL-R12", || {
+                    format!("a run goes up to four times its speed, {} ft", 5 * far)
+                });
+            }
+            Illegal::unless(state.square_free(p, who), explain, "CEL-R12", || {
+                "that square is taken".to_string()
+            })
+        }
+        Choice::Disable(d) => {
+            let Some(dev) = state.devices.get(usize::from(d)) else {
+                return no(explain, "CEL-R13", || "no such device".to_string());
+            };
+            if state.disabled[usize::from(d)] {
+                return no(explain, "CEL-R13", || {
+                    format!("{} is disabled already", dev.name)
+                });
+            }
+            Illegal::unless(
+                f.pos == dev.pos || f.pos.is_adjacent(dev.pos),
+                explain,
+                "CEL-R13",
+                || format!("{} is not within reach (stand on or next to it)", dev.name),
             )
         }
         Choice::TotalDefense => Ok(()),

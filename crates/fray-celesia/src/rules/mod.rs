@@ -1,12 +1,14 @@
 //! The rules of Legends of Celesia combat, one module per part of the seed.
 
 pub mod attack;
+pub mod complex;
 pub mod degrees;
 pub mod injury;
 pub mod intervene;
 pub mod legal;
 pub mod movement;
 pub mod round;
+pub mod run;
 pub mod special;
 
 use fray_core::event::Modifier;
@@ -67,5 +69,63 @@ impl Sources {
     /// Their names, joined.
     pub fn text(&self) -> String {
         self.items[..self.len].join(", ")
+    }
+}
+
+/// A d20 check of `who` with one named modifier against a DC (a success at DC or more), logged
+/// with the words for its two outcomes: saves and ability or skill checks alike.
+#[derive(Debug, Clone, Copy)]
+pub struct D20Check {
+    /// What the check is for (`coup de grace`, `keep running`).
+    pub purpose: &'static str,
+    /// The modifier's name (`Fort`, `CON`).
+    pub modifier: &'static str,
+    /// The modifier.
+    pub bonus: i32,
+    /// The DC.
+    pub dc: i32,
+    /// The log's words on success and on failure.
+    pub results: (&'static str, &'static str),
+    /// The rule.
+    pub rule: &'static str,
+}
+
+impl D20Check {
+    /// Rolls the d20, logs the check and says whether it succeeded.
+    pub fn roll(
+        &self,
+        table: &mut fray_core::Table<'_, crate::Celesia>,
+        who: fray_core::CombatantId,
+    ) -> Result<bool, fray_core::Interrupt> {
+        use fray_core::protocol::{RollPurpose, RollRequest};
+        let roll = table.roll(RollRequest::new(
+            1,
+            20,
+            Some(who),
+            RollPurpose::Check,
+            self.rule,
+        ))?;
+        let total = roll as i32 + self.bonus;
+        let success = total >= self.dc;
+        table.emit(|| fray_core::event::Event::Check {
+            who: fray_core::event::Subject::Combatant(who),
+            purpose: self.purpose,
+            dice: "d20".into(),
+            roll,
+            modifiers: vec![Modifier::new(self.modifier, "", self.bonus)],
+            total,
+            against: "DC",
+            target: self.dc,
+            under: false,
+            success: Some(success),
+            result: if success {
+                self.results.0
+            } else {
+                self.results.1
+            }
+            .into(),
+            rule: self.rule,
+        });
+        Ok(success)
     }
 }

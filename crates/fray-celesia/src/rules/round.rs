@@ -5,7 +5,7 @@
 //! of the turn (CEL-R3.3).
 
 use super::attack::{self, Form};
-use super::{injury, legal, movement};
+use super::{complex, injury, legal, movement};
 use crate::choice::Choice;
 use crate::state::{Asking, Band, State};
 use crate::Celesia;
@@ -256,7 +256,11 @@ pub fn budget(state: &State, who: CombatantId) -> (i32, Vec<&'static str>) {
     }
     if state.staggered(who) && acts > 1 {
         acts = 1;
-        why.push("staggered: one simple action (CEL-R20.2)");
+        why.push(if f.fatigued_until > 0 {
+            "staggered from running: one simple action (CEL-R12, R20.2)"
+        } else {
+            "staggered: one simple action (CEL-R20.2)"
+        });
     }
     (acts.max(0), why)
 }
@@ -279,6 +283,14 @@ fn start_of_turn(
     f.total_defense = 0;
     f.defensive = false;
     f.specials = Default::default();
+    // CEL-R12 Run: the DEX bonus returns; a turn gone by without running ends the run (the
+    // count of rounds in a row starts over).
+    let ran = f.running;
+    f.running = false;
+    if !ran {
+        f.run_rounds = 0;
+        f.run_checks = 0;
+    }
     if !surprise {
         f.turns += 1;
     }
@@ -293,7 +305,16 @@ fn start_of_turn(
             rule: "CEL-R2.5",
         });
     }
+    let fatigue_over = {
+        let f = state.f(who);
+        f.fatigued_until > 0 && state.round >= f.fatigued_until
+    };
+    if fatigue_over {
+        state.fm(who).fatigued_until = 0;
+    }
     for (on, condition, rule) in [
+        (ran, "running (no DEX bonus to DV)", "CEL-R12"),
+        (fatigue_over, "staggered (ran too long)", "CEL-R12"),
         (charged, "open after charging", "CEL-R11"),
         (total_defense > 0, "in total defense", "CEL-R11"),
         (defensive, "fighting defensively", "CEL-R14"),
@@ -375,6 +396,9 @@ pub fn turn(
     table.emit(|| Event::TurnStarted { who });
     if start_of_turn(state, table, who)? {
         actions(state, table, who)?;
+    } else {
+        // A turn without acts breaks any run of consecutive acts. [CEL-R3.1]
+        state.fm(who).act_clock += 1;
     }
     if state.f(who).delaying {
         table.emit(|| Event::TurnEnded { who });
@@ -396,10 +420,13 @@ fn actions(
         who,
         act: "has acts",
         on: None,
-        detail: if why.is_empty() {
-            format!("{acts} acts")
-        } else {
-            format!("{acts} acts: {}", why.join(", "))
+        detail: {
+            let n = format!("{acts} act{}", if acts == 1 { "" } else { "s" });
+            if why.is_empty() {
+                n
+            } else {
+                format!("{n}: {}", why.join(", "))
+            }
         },
         rule: "CEL-R3.2",
     });
@@ -445,6 +472,8 @@ fn actions(
 fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId) {
     let f = state.fm(who);
     f.charge_target = None;
+    // Acts left unspent come between the acts before and after them. [CEL-R3.1]
+    f.act_clock += f.acts_left.max(0) as u32;
     f.acts_left = 0;
     if !state.surprise_round && state.up(who) {
         let n = state.p(who).reactions_per_round();
@@ -571,11 +600,17 @@ pub fn perform(
     who: CombatantId,
     choice: Choice,
 ) -> Result<(), Interrupt> {
-    let cost = choice.acts();
+    let cost = complex::cost(state, who, &choice);
     {
         let f = state.fm(who);
         f.acts_left -= cost;
+        f.act_clock += cost as u32;
         f.acted = true;
+    }
+    if complex::task_of(state, &choice).is_some() {
+        complex::commit(state, table, who, choice, cost)?;
+        injury::strain(state, table, who, cost);
+        return Ok(());
     }
     match choice {
         Choice::Attack(t, form) => {
@@ -667,6 +702,7 @@ pub fn perform(
                 attack::coup_de_grace(state, table, who, t, usize::from(form))?;
             }
         }
+        Choice::Run(to) => super::run::run(state, table, who, to)?,
         Choice::TotalDefense => {
             let bonus = super::special::total_defense(state.p(who).bab);
             state.fm(who).total_defense = bonus;
@@ -731,7 +767,8 @@ pub fn perform(
     Ok(())
 }
 
-fn move_to(
+/// Moves `who` to `to` and logs it (nothing if it is there already or down).
+pub fn move_to(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     who: CombatantId,

@@ -1,0 +1,182 @@
+//! Complex actions (CEL-R3.8, R13): actions of 4 or more acts committed over several turns,
+//! with a progress count kept from turn to turn — Disable Device on a device whose acts the GM
+//! sets (CEL-E8) and the coup de grace against a creature with total concealment (6 acts,
+//! CEL-R12, CEL-E9). Where the acts must be consecutive, any other act, or acts left unspent at
+//! the end of a turn, start the count over; where they need not be, the count waits.
+
+use super::{attack, round};
+use crate::choice::Choice;
+use crate::state::{State, Task, TaskKind};
+use crate::Celesia;
+use fray_core::event::Event;
+use fray_core::protocol::Interrupt;
+use fray_core::{CombatantId, Table};
+
+/// CEL-R12: a coup de grace against a creature with total concealment takes 6 acts.
+pub const CONCEALED_COUP_ACTS: u8 = 6;
+
+/// The complex action a choice is, with the acts it needs and whether they must be
+/// consecutive; `None` for every other action.
+pub fn task_of(state: &State, choice: &Choice) -> Option<(TaskKind, u8, bool)> {
+    match *choice {
+        // CEL-R12: "requires 6 acts"; complex actions are consecutive acts (CEL-R3.1).
+        Choice::CoupDeGrace(t, form) if state.f(t).concealed => {
+            Some((TaskKind::CoupDeGrace(t, form), CONCEALED_COUP_ACTS, true))
+        }
+        Choice::Disable(d) => {
+            let dev = state.devices.get(usize::from(d))?;
+            Some((TaskKind::Disable(d), dev.acts, dev.consecutive))
+        }
+        _ => None,
+    }
+}
+
+/// Acts already committed to `kind` by `who` that still count: kept while the acts need not be
+/// consecutive, or while nothing has come between. [CEL-R3.8, CEL-E8]
+pub fn kept(state: &State, who: CombatantId, kind: TaskKind) -> u8 {
+    let f = state.f(who);
+    match f.task {
+        Some(t) if t.kind == kind && (!t.consecutive || t.clock == f.act_clock) => t.done,
+        _ => 0,
+    }
+}
+
+/// Acts this choice takes now: a complex action takes every act left this turn, up to the
+/// acts it still needs (at least 1, so that none left refuses it); others their category's.
+/// [CEL-R3.1, R3.8]
+pub fn cost(state: &State, who: CombatantId, choice: &Choice) -> i32 {
+    match task_of(state, choice) {
+        Some((kind, needed, _)) => {
+            let still = i32::from(needed - kept(state, who, kind).min(needed));
+            state.f(who).acts_left.min(still).max(1)
+        }
+        None => choice.acts(),
+    }
+}
+
+/// Commits this turn's acts (already paid: `acts`) to a complex action; when its acts are all
+/// in, it takes effect. The action provokes when it starts, not when it is taken up again.
+/// [CEL-R3.8, R3.12, R12, R13]
+pub fn commit(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    choice: Choice,
+    acts: i32,
+) -> Result<(), Interrupt> {
+    let Some((kind, needed, consecutive)) = task_of(state, &choice) else {
+        return Ok(());
+    };
+    // The clock has already moved past this turn's acts: what was kept is judged before them.
+    let clock = state.f(who).act_clock;
+    let before = {
+        let f = state.f(who);
+        match f.task {
+            Some(t) if t.kind == kind && (!t.consecutive || t.clock + acts as u32 == clock) => {
+                t.done
+            }
+            _ => 0,
+        }
+    };
+    if before == 0 && !round::provoke(state, table, who, None)? {
+        state.fm(who).task = None;
+        return Ok(());
+    }
+    let done = (i32::from(before) + acts).min(i32::from(needed)) as u8;
+    let (act, what, on, rule) = match (kind, before == 0) {
+        (TaskKind::CoupDeGrace(t, _), true) => (
+            "begins a coup de grace on",
+            "total concealment".to_string(),
+            Some(t),
+            "CEL-R12",
+        ),
+        (TaskKind::CoupDeGrace(t, _), false) => (
+            "goes on with the coup de grace on",
+            "total concealment".to_string(),
+            Some(t),
+            "CEL-R12",
+        ),
+        (TaskKind::Disable(d), first) => (
+            if first {
+                "begins to disable a device"
+            } else {
+                "goes on disabling a device"
+            },
+            state.devices[usize::from(d)].name.clone(),
+            None,
+            "CEL-R13",
+        ),
+    };
+    table.emit(|| Event::Acted {
+        who,
+        act,
+        on,
+        detail: format!(
+            "{what}: {done} of {needed} acts{}",
+            if consecutive { ", consecutive" } else { "" }
+        ),
+        rule,
+    });
+    if done < needed {
+        state.fm(who).task = Some(Task {
+            kind,
+            done,
+            needed,
+            consecutive,
+            clock,
+        });
+        return Ok(());
+    }
+    state.fm(who).task = None;
+    match kind {
+        TaskKind::CoupDeGrace(t, form) => {
+            if state.helpless(t) && state.form_reaching(who, t, usize::from(form)).is_some() {
+                attack::coup_de_grace(state, table, who, t, usize::from(form))?;
+            } else {
+                table.emit(|| Event::Forgone {
+                    who,
+                    what: "coup de grace",
+                    on: Some(t),
+                    reason: "the foe is no longer helpless within reach".into(),
+                    rule: "CEL-R12",
+                });
+            }
+        }
+        TaskKind::Disable(d) => disable(state, table, who, usize::from(d))?,
+    }
+    Ok(())
+}
+
+/// The acts are in: the device is disabled, after a Disable Device check if the GM set a DC
+/// (a failed check leaves it as it was; the acts are spent). [CEL-R13, CEL-G3]
+fn disable(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    d: usize,
+) -> Result<(), Interrupt> {
+    let name = state.devices[d].name.clone();
+    if let Some(dc) = state.devices[d].dc {
+        let success = super::D20Check {
+            purpose: "Disable Device",
+            modifier: "Disable Device",
+            bonus: state.p(who).disable_device,
+            dc,
+            results: ("disabled", "not disabled"),
+            rule: "CEL-R13",
+        }
+        .roll(table, who)?;
+        if !success {
+            return Ok(());
+        }
+    }
+    state.disabled[d] = true;
+    table.emit(|| Event::Acted {
+        who,
+        act: "disables a device",
+        on: None,
+        detail: name,
+        rule: "CEL-R13",
+    });
+    Ok(())
+}
