@@ -2,7 +2,8 @@
 //! asked per act while acts remain), reactions (attacks of opportunity) and the victim's
 //! crippling-injury choice.
 
-use crate::state::{Injury, Special, State};
+use crate::state::{Injury, Special, State, Trick};
+use fray_core::conditions::ConditionKind;
 use fray_core::protocol::{Illegal, Question};
 use fray_core::{CombatantId, Direction, Pos};
 
@@ -29,6 +30,11 @@ pub enum Choice {
     BullRush(CombatantId),
     /// Coup de Grace with the numbered melee form (full, 3 acts, Provoke). [CEL-R12]
     CoupDeGrace(CombatantId, u8),
+    /// Combat Maneuver: Dirty Trick, giving the named condition (standard, 2 acts). [CEL-R10.7]
+    DirtyTrick(CombatantId, Trick),
+    /// End a dirty trick's condition on itself or an adjacent ally (simple, 1 act, no
+    /// provoke). [CEL-R10.7]
+    Clear(CombatantId, Trick),
     /// Run to a square within 4 × speed (full, 3 acts, Provoke). [CEL-R12 Run]
     Run(Pos),
     /// Disable Device on the numbered device: every act left this turn, up to the acts it
@@ -74,8 +80,9 @@ impl Choice {
             | Choice::Step(_)
             | Choice::StandUp
             | Choice::Trip(_)
-            | Choice::BullRush(_) => 1,
-            Choice::Charge(_) | Choice::TotalDefense => 2,
+            | Choice::BullRush(_)
+            | Choice::Clear(..) => 1,
+            Choice::Charge(_) | Choice::TotalDefense | Choice::DirtyTrick(..) => 2,
             Choice::CoupDeGrace(..) | Choice::Run(_) => 3,
             // A complex action takes what is left of the turn (rules::complex::cost).
             Choice::Disable(_) => 1,
@@ -110,6 +117,8 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::BullRush(t) => format!("bull-rush {}", k(t)),
         Choice::CoupDeGrace(t, 0) => format!("coup-de-grace {}", k(t)),
         Choice::CoupDeGrace(t, form) => format!("coup-de-grace {} {}", k(t), form),
+        Choice::DirtyTrick(t, c) => format!("dirty-trick {} {}", k(t), c.key()),
+        Choice::Clear(t, c) => format!("clear {} {}", k(t), c.key()),
         Choice::Run(p) => format!("run {} {}", p.x, p.y),
         Choice::Disable(d) => format!(
             "disable {}",
@@ -167,6 +176,14 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
             ))
         })
     };
+    let trick = |w: &str| {
+        Trick::from_key(w).ok_or_else(|| {
+            unreadable(format!(
+                "unknown condition `{w}`; one of {}",
+                Trick::ALL.map(|t| t.key()).join(", ")
+            ))
+        })
+    };
     let number = |w: &str| {
         w.parse::<i32>()
             .map_err(|_| unreadable(format!("`{w}` is not a whole number")))
@@ -199,6 +216,8 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                 u8::try_from(n).map_err(|_| unreadable(format!("no attack form {n}")))?,
             )
         }
+        ["dirty-trick", t, c] => Choice::DirtyTrick(who(t)?, trick(c)?),
+        ["clear", t, c] => Choice::Clear(who(t)?, trick(c)?),
         ["run", x, y] => Choice::Run(Pos::new(number(x)?, number(y)?)),
         ["disable", d] => {
             let found = state
@@ -242,6 +261,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
             return Err(unreadable(format!(
                 "cannot read `{input}`: expected attack WHO [FORM], shoot WHO, unarmed WHO, \
                  approach WHO, move X Y, step DIR, charge WHO, trip WHO, bull-rush WHO, \
+                 dirty-trick WHO CONDITION, clear WHO CONDITION, \
                  coup-de-grace WHO [FORM], run X Y, disable DEVICE, total defense, fight \
                  defensively, stand up, drop prone, power-attack, precision-strike, \
                  combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end; rejoin, wait; or aoo WHO, decline, injury KIND, \

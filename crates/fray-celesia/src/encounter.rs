@@ -494,6 +494,7 @@ impl CombatantBuilder for Builder<'_> {
             concealed: c.concealed,
             task: None,
             act_clock: 0,
+            tricks: Default::default(),
         };
         Some((profile, fighter))
     }

@@ -121,6 +121,9 @@ impl Ruleset for Celesia {
                 out.push(name.to_string());
             }
         }
+        for trick in f.tricks.iter() {
+            out.push(fray_core::conditions::ConditionKind::key(trick).to_string());
+        }
         if f.acts_left > 0 {
             out.push(format!("{} acts left", f.acts_left));
         }

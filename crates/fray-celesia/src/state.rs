@@ -494,6 +494,74 @@ pub struct Fighter {
     /// Acts of its turns gone by, spent or left unspent: consecutiveness is judged on it.
     /// [CEL-R3.1]
     pub act_clock: u32,
+    /// Conditions from dirty tricks, each until the start of its trickster's turn. [CEL-R10.7]
+    pub tricks: fray_core::conditions::Conditions<Trick>,
+}
+
+/// A condition a dirty trick gives (CEL-R10.7), with what it does in a fight: the advantage
+/// table's rows (CEL-R4.5). Timed by `fray_core::conditions` (CEL-A39).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Trick {
+    /// Attack rolls against it have advantage (row 3).
+    Blinded,
+    /// Disadvantage on its attack rolls (row 5).
+    Dazzled,
+    /// Disadvantage on initiative and opposed Perception (row 6): nothing once initiative is
+    /// rolled.
+    Deafened,
+    /// Disadvantage on its attack rolls (row 7).
+    Entangled,
+    /// Disadvantage on its attack rolls, saves and checks (row 15).
+    Shaken,
+    /// Disadvantage on its attack rolls, saves and checks (row 16).
+    Sickened,
+}
+
+impl Trick {
+    /// Every one, in the seed's order.
+    pub const ALL: [Trick; 6] = [
+        Trick::Blinded,
+        Trick::Dazzled,
+        Trick::Deafened,
+        Trick::Entangled,
+        Trick::Shaken,
+        Trick::Sickened,
+    ];
+    /// Parses a key.
+    pub fn from_key(key: &str) -> Option<Trick> {
+        use fray_core::conditions::ConditionKind;
+        let key = fray_core::catalog::name_key(key);
+        Trick::ALL.into_iter().find(|t| t.key() == key)
+    }
+    /// Its disadvantage on the bearer's attack rolls, named as the source.
+    pub fn attack_disadvantage(self) -> Option<&'static str> {
+        match self {
+            Trick::Dazzled => Some("dazzled"),
+            Trick::Entangled => Some("entangled"),
+            Trick::Shaken => Some("shaken"),
+            Trick::Sickened => Some("sickened"),
+            Trick::Blinded | Trick::Deafened => None,
+        }
+    }
+}
+
+impl fray_core::conditions::ConditionKind for Trick {
+    fn bit(self) -> u32 {
+        self as u32
+    }
+    fn key(self) -> &'static str {
+        match self {
+            Trick::Blinded => "blinded",
+            Trick::Dazzled => "dazzled",
+            Trick::Deafened => "deafened",
+            Trick::Entangled => "entangled",
+            Trick::Shaken => "shaken",
+            Trick::Sickened => "sickened",
+        }
+    }
+    fn rule(self) -> &'static str {
+        "CEL-R10.7"
+    }
 }
 
 /// What a complex action is for. [CEL-R3.8, R12, R13]

@@ -280,6 +280,15 @@ fn sources(
     if fa.injuries.sickened() {
         dis.add("sickened");
     }
+    // A dirty trick's conditions (CEL-R10.7; the advantage table, CEL-R4.5).
+    for trick in fa.tricks.iter() {
+        if let Some(name) = trick.attack_disadvantage() {
+            dis.add(name);
+        }
+    }
+    if ft.tricks.has(crate::state::Trick::Blinded) {
+        adv.add("blind target");
+    }
     if !melee && !state.p(attacker).feats.precise_shot && into_melee(state, attacker, target) {
         dis.add("shooting into melee");
     }
@@ -558,6 +567,9 @@ pub enum Maneuver {
     Trip,
     /// Bull rush: the target is pushed 5 ft, and 5 ft more per 5 over its CMD. [CEL-R10.2]
     BullRush,
+    /// Dirty trick: the target gains the condition for 1 round, and 1 more per full 5 over
+    /// its CMD. [CEL-R10.7]
+    DirtyTrick(crate::state::Trick),
 }
 
 /// A combat maneuver check against `target`'s CMD and its effect. [CEL-R10]
@@ -571,6 +583,7 @@ pub fn maneuver(
     let (name, rule) = match kind {
         Maneuver::Trip => ("trip", "CEL-R10.6"),
         Maneuver::BullRush => ("bull rush", "CEL-R10.2"),
+        Maneuver::DirtyTrick(_) => ("dirty trick", "CEL-R10.7"),
     };
     let bonus = cmb(state, attacker);
     let defense = cmd(state, target, kind == Maneuver::Trip);
@@ -648,6 +661,37 @@ pub fn maneuver(
                     });
                 }
             }
+        }
+        Maneuver::DirtyTrick(trick) if success => {
+            // CEL-A39: "N rounds" end at the start of the trickster's turn N rounds on.
+            let rounds = 1 + (total - versus) / 5;
+            let until = state.round + rounds as u32;
+            let timed = fray_core::conditions::Timed::new(
+                trick,
+                fray_core::conditions::Expiry::StartOfTurn {
+                    who: attacker,
+                    round: until,
+                },
+            )
+            .from(attacker);
+            state.fm(target).tricks.add_timed(timed);
+            table.emit(|| Event::Condition {
+                who: target,
+                condition: fray_core::conditions::ConditionKind::key(trick),
+                gained: true,
+                rule,
+            });
+            table.emit(|| Event::Acted {
+                who: attacker,
+                act: "times its dirty trick on",
+                on: Some(target),
+                detail: format!(
+                    "{rounds} round{} (1 + 1 per full 5 over the CMD): until the start of its \
+                     turn in round {until} (CEL-A39)",
+                    if rounds == 1 { "" } else { "s" }
+                ),
+                rule,
+            });
         }
         _ => {}
     }

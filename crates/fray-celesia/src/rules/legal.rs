@@ -65,6 +65,9 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         candidates.push(Choice::Shoot(t));
         candidates.push(Choice::Trip(t));
         candidates.push(Choice::BullRush(t));
+        for trick in crate::state::Trick::ALL {
+            candidates.push(Choice::DirtyTrick(t, trick));
+        }
         for (i, _) in state.melee_forms(who) {
             candidates.push(Choice::CoupDeGrace(t, i as u8));
         }
@@ -75,6 +78,11 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     }
     for d in Direction::ALL {
         candidates.push(Choice::Step(d));
+    }
+    for t in state.ids() {
+        for trick in state.f(t).tricks.iter() {
+            candidates.push(Choice::Clear(t, trick));
+        }
     }
     for d in 0..state.devices.len().min(usize::from(u8::MAX)) {
         candidates.push(Choice::Disable(d as u8));
@@ -316,13 +324,35 @@ pub fn check_action(
             if matches!(choice, Choice::Trip(_)) && state.f(t).prone {
                 return no(explain, rule, || "already prone".to_string());
             }
-            let reach = state
-                .melee_forms(who)
-                .any(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, f.pos, state.f(t).pos))
-                || f.pos.is_adjacent(state.f(t).pos);
+            let reach = in_maneuver_reach(state, who, t);
             Illegal::unless(reach, explain, rule, || {
                 "a combat maneuver needs the foe in melee reach".to_string()
             })
+        }
+        Choice::DirtyTrick(t, _) => {
+            target_ok(t, "CEL-R10.7")?;
+            let reach = in_maneuver_reach(state, who, t);
+            Illegal::unless(reach, explain, "CEL-R10.7", || {
+                "a combat maneuver needs the foe in melee reach".to_string()
+            })
+        }
+        Choice::Clear(t, trick) => {
+            let ft = state.f(t);
+            if !ft.tricks.has(trick) {
+                return no(explain, "CEL-R10.7", || {
+                    format!(
+                        "{} is not {}",
+                        state.roster.key(t),
+                        fray_core::conditions::ConditionKind::key(trick)
+                    )
+                });
+            }
+            Illegal::unless(
+                t == who || (!state.enemies(who, t) && f.pos.is_adjacent(ft.pos)),
+                explain,
+                "CEL-R10.7",
+                || "the target itself or an ally next to it removes the condition".to_string(),
+            )
         }
         Choice::CoupDeGrace(t, form) => {
             target_ok(t, "CEL-R12")?;
@@ -446,6 +476,16 @@ pub fn check_action(
         ),
         _ => no(explain, "CEL-R3", || "not an action".to_string()),
     }
+}
+
+/// A combat maneuver reaches a foe a melee weapon reaches, or an adjacent one (unarmed).
+/// [CEL-R10]
+fn in_maneuver_reach(state: &State, who: CombatantId, t: CombatantId) -> bool {
+    let (from, to) = (state.f(who).pos, state.f(t).pos);
+    state
+        .melee_forms(who)
+        .any(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, from, to))
+        || from.is_adjacent(to)
 }
 
 /// For check_choice: the request's chooser as a combatant.

@@ -154,9 +154,35 @@ fn surprise_round(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(
     Ok(())
 }
 
+/// Ends the dirty tricks due at `moment` on every combatant (a trickster's turn that never
+/// comes ends them with its round). [CEL-R10.7, A39]
+fn expire_tricks(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    moment: fray_core::conditions::Moment,
+) {
+    for id in state.ids().collect::<Vec<_>>() {
+        if !state.f(id).tricks.is_empty() {
+            state.fm(id).tricks.expire(id, moment, table);
+        }
+    }
+}
+
 /// One regular round: each combatant's turn in the fixed order. [CEL-R1.2]
 pub fn play_round(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
     state.round = table.round();
+    let round = state.round;
+    play_turns(state, table)?;
+    expire_tricks(
+        state,
+        table,
+        fray_core::conditions::Moment::EndOfRound(round),
+    );
+    Ok(())
+}
+
+/// The turns of a regular round.
+fn play_turns(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
     let order = state.order.clone();
     for who in order {
         if Celesia::outcome(state) != Outcome::Ongoing {
@@ -394,6 +420,11 @@ pub fn turn(
         return Ok(());
     }
     table.emit(|| Event::TurnStarted { who });
+    expire_tricks(
+        state,
+        table,
+        fray_core::conditions::Moment::StartOfTurn(who, state.round),
+    );
     if start_of_turn(state, table, who)? {
         actions(state, table, who)?;
     } else {
@@ -696,6 +727,10 @@ pub fn perform(
         Choice::BullRush(t) => {
             attack::maneuver(state, table, who, t, attack::Maneuver::BullRush)?;
         }
+        Choice::DirtyTrick(t, trick) => {
+            attack::maneuver(state, table, who, t, attack::Maneuver::DirtyTrick(trick))?;
+        }
+        Choice::Clear(t, trick) => clear_trick(state, table, who, t, trick),
         Choice::CoupDeGrace(t, form) => {
             let able = provoke(state, table, who, None)?;
             if able && state.form_reaching(who, t, usize::from(form)).is_some() {
@@ -765,6 +800,34 @@ pub fn perform(
     }
     injury::strain(state, table, who, cost);
     Ok(())
+}
+
+/// CEL-R10.7: `who` (the target itself or an ally next to it) spends an act to end a dirty
+/// trick's condition on `t`; no provocation.
+fn clear_trick(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    t: CombatantId,
+    trick: crate::state::Trick,
+) {
+    if !state.fm(t).tricks.remove(trick) {
+        return;
+    }
+    let condition = fray_core::conditions::ConditionKind::key(trick);
+    table.emit(|| Event::Acted {
+        who,
+        act: "clears a dirty trick from",
+        on: Some(t),
+        detail: condition.to_string(),
+        rule: "CEL-R10.7",
+    });
+    table.emit(|| Event::Condition {
+        who: t,
+        condition,
+        gained: false,
+        rule: "CEL-R10.7",
+    });
 }
 
 /// Moves `who` to `to` and logs it (nothing if it is there already or down).
