@@ -35,6 +35,10 @@ pub enum Choice {
     /// End a dirty trick's condition on itself or an adjacent ally (simple, 1 act, no
     /// provoke). [CEL-R10.7]
     Clear(CombatantId, Trick),
+    /// Weakened Attack: −n on the next attack roll, −2n on its damage (free). [CEL-R16.11]
+    Weaken(u8),
+    /// Cleave: after a melee hit, a free melee attack on a foe next to the one hit. [CEL-R16.1]
+    Cleave(CombatantId),
     /// Run to a square within 4 × speed (full, 3 acts, Provoke). [CEL-R12 Run]
     Run(Pos),
     /// Disable Device on the numbered device: every act left this turn, up to the acts it
@@ -119,6 +123,8 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::CoupDeGrace(t, form) => format!("coup-de-grace {} {}", k(t), form),
         Choice::DirtyTrick(t, c) => format!("dirty-trick {} {}", k(t), c.key()),
         Choice::Clear(t, c) => format!("clear {} {}", k(t), c.key()),
+        Choice::Weaken(n) => format!("weaken {n}"),
+        Choice::Cleave(t) => format!("cleave {}", k(t)),
         Choice::Run(p) => format!("run {} {}", p.x, p.y),
         Choice::Disable(d) => format!(
             "disable {}",
@@ -218,6 +224,13 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         }
         ["dirty-trick", t, c] => Choice::DirtyTrick(who(t)?, trick(c)?),
         ["clear", t, c] => Choice::Clear(who(t)?, trick(c)?),
+        ["weaken", n] => {
+            let n = number(n)?;
+            Choice::Weaken(
+                u8::try_from(n).map_err(|_| unreadable(format!("cannot weaken by {n}")))?,
+            )
+        }
+        ["cleave", t] => Choice::Cleave(who(t)?),
         ["run", x, y] => Choice::Run(Pos::new(number(x)?, number(y)?)),
         ["disable", d] => {
             let found = state
@@ -261,7 +274,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
             return Err(unreadable(format!(
                 "cannot read `{input}`: expected attack WHO [FORM], shoot WHO, unarmed WHO, \
                  approach WHO, move X Y, step DIR, charge WHO, trip WHO, bull-rush WHO, \
-                 dirty-trick WHO CONDITION, clear WHO CONDITION, \
+                 dirty-trick WHO CONDITION, clear WHO CONDITION, weaken N, cleave WHO, lunge, \
                  coup-de-grace WHO [FORM], run X Y, disable DEVICE, total defense, fight \
                  defensively, stand up, drop prone, power-attack, precision-strike, \
                  combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end; rejoin, wait; or aoo WHO, decline, injury KIND, \

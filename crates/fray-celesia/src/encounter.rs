@@ -495,6 +495,12 @@ impl CombatantBuilder for Builder<'_> {
             task: None,
             act_clock: 0,
             tricks: Default::default(),
+            reach_bonus: 0,
+            weakened: 0,
+            cleave_from: None,
+            cleave_chain: Vec::new(),
+            cleave_round: None,
+            cleaving: false,
         };
         Some((profile, fighter))
     }

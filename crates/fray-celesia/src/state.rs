@@ -370,17 +370,21 @@ pub enum Special {
     DeadlyAim,
     /// Reckless Aim: −k DV, +2k ranged attack. [CEL-R16.8]
     RecklessAim,
+    /// Lunge: +5 ft reach until the end of the turn, −2 DV until the start of the next.
+    /// BAB +6; before any attack. [CEL-R16.4]
+    Lunge,
 }
 
 impl Special {
     /// Every option.
-    pub const ALL: [Special; 6] = [
+    pub const ALL: [Special; 7] = [
         Special::PowerAttack,
         Special::PrecisionStrike,
         Special::CombatExpertise,
         Special::RecklessOffense,
         Special::DeadlyAim,
         Special::RecklessAim,
+        Special::Lunge,
     ];
     /// Words in choices.
     pub fn key(self) -> &'static str {
@@ -391,6 +395,7 @@ impl Special {
             Special::RecklessOffense => "reckless-offense",
             Special::DeadlyAim => "deadly-aim",
             Special::RecklessAim => "reckless-aim",
+            Special::Lunge => "lunge",
         }
     }
     /// Parses a key.
@@ -496,6 +501,20 @@ pub struct Fighter {
     pub act_clock: u32,
     /// Conditions from dirty tricks, each until the start of its trickster's turn. [CEL-R10.7]
     pub tricks: fray_core::conditions::Conditions<Trick>,
+    /// Extra reach of its own attacks until the end of its turn (Lunge, CEL-R16.4), in feet.
+    pub reach_bonus: i32,
+    /// Weakened Attack declared for its next attack: −n attack, −2n damage. [CEL-R16.11]
+    pub weakened: u8,
+    /// The foe its last melee attack action (or cleave) hit this turn, and the form, while a
+    /// cleave may follow it. [CEL-R16.1]
+    pub cleave_from: Option<(CombatantId, u8)>,
+    /// Foes attacked in this attack action and its cleaves (none twice). [CEL-R16.1]
+    pub cleave_chain: Vec<CombatantId>,
+    /// The round of its last cleave (one per round). [CEL-R16.1]
+    pub cleave_round: Option<u32>,
+    /// Cleaved: every foe has advantage against it until the start of its next turn.
+    /// [CEL-R16.1]
+    pub cleaving: bool,
 }
 
 /// A condition a dirty trick gives (CEL-R10.7), with what it does in a fight: the advantage
@@ -894,8 +913,13 @@ impl State {
 
 /// Can weapon `w` swung from `from` reach `to`? A reach weapon cannot strike adjacent foes.
 pub fn reaches(w: &Weapon, from: Pos, to: Pos) -> bool {
+    reaches_plus(w, from, to, 0)
+}
+
+/// [`reaches`] with `extra` feet of reach (Lunge, CEL-R16.4).
+pub fn reaches_plus(w: &Weapon, from: Pos, to: Pos, extra: i32) -> bool {
     let d = from.feet_to(to);
-    from != to && d <= w.reach.max(5) && !(w.reach_only && d <= 5)
+    from != to && d <= w.reach.max(5) + extra && !(w.reach_only && d <= 5)
 }
 
 /// Staggered by nonlethal damage: NL ≥ half the current hit points. [CEL-R20.2]

@@ -105,6 +105,11 @@ pub fn attack_bonus(state: &State, attacker: CombatantId, w: &Weapon, feet: i32)
         }
     }
     m.push("size", "CEL-R4.1", p.size.modifier());
+    m.push(
+        "weakened attack",
+        "CEL-R16.11",
+        -i32::from(state.f(attacker).weakened),
+    );
     let (sp, k) = (
         state.f(attacker).specials,
         super::special::scaling_step(p.bab),
@@ -162,6 +167,9 @@ pub fn defense(state: &State, target: CombatantId) -> Mods {
     }
     if f.specials.has(Special::RecklessAim) {
         m.push("reckless aim", "CEL-R16.8", -k);
+    }
+    if f.specials.has(Special::Lunge) {
+        m.push("lunge", "CEL-R16.4", -2);
     }
     m
 }
@@ -252,6 +260,9 @@ fn sources(
     }
     if ft.charged {
         adv.add("target charged");
+    }
+    if ft.cleaving {
+        adv.add("target cleaved");
     }
     if ft.injuries.blind() {
         adv.add("blind target");
@@ -380,6 +391,7 @@ pub fn attack(
         }
     });
     if !hit {
+        state.fm(attacker).weakened = 0;
         return Ok(Outcome { result, damage: 0 });
     }
     let extra = degrees(total, dv);
@@ -458,7 +470,16 @@ pub fn damage(
     ability_damage(state, attacker, w, &mut m);
     special_damage(state, attacker, w, &mut m);
     m.push("weapon", "", dice.bonus);
-    let total = (rolled + m.total()).max(state.options.minimum_damage);
+    // CEL-R16.11: a weakened attack deals 2 less per step, down to 0 (not the minimum 1).
+    let weakened = i32::from(state.f(attacker).weakened);
+    m.push("weakened attack", "CEL-R16.11", -2 * weakened);
+    let floor = if weakened > 0 {
+        0
+    } else {
+        state.options.minimum_damage
+    };
+    let total = (rolled + m.total()).max(floor);
+    state.fm(attacker).weakened = 0;
     let dealt = injury::take_damage(
         state,
         table,

@@ -4,7 +4,7 @@
 use super::{complex, movement};
 use crate::choice::Choice;
 use crate::content::WeaponKind;
-use crate::state::{reaches, Asking, Special, State, DEX, INT, STR};
+use crate::state::{reaches_plus, Asking, Special, State, DEX, INT, STR};
 use fray_core::protocol::{refuse as no, ChoiceRequest, Chooser, Illegal, Interrupt, Question};
 use fray_core::{Board, CombatantId, Direction, Table};
 
@@ -65,6 +65,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         candidates.push(Choice::Shoot(t));
         candidates.push(Choice::Trip(t));
         candidates.push(Choice::BullRush(t));
+        candidates.push(Choice::Cleave(t));
         for trick in crate::state::Trick::ALL {
             candidates.push(Choice::DirtyTrick(t, trick));
         }
@@ -98,6 +99,10 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         Choice::Special(Special::RecklessOffense),
         Choice::Special(Special::DeadlyAim),
         Choice::Special(Special::RecklessAim),
+        Choice::Special(Special::Lunge),
+        Choice::Weaken(1),
+        Choice::Weaken(2),
+        Choice::Weaken(3),
         Choice::Delay,
         Choice::End,
     ]);
@@ -204,15 +209,21 @@ pub fn check_action(
                     format!("strike unarmed with `unarmed {}`", state.roster.key(t))
                 });
             }
-            Illegal::unless(reaches(w, f.pos, state.f(t).pos), explain, "CEL-R9", || {
-                format!(
-                    "{} is out of reach of the {} ({} ft{})",
-                    state.roster.key(t),
-                    w.name,
-                    w.reach,
-                    if w.reach_only { ", not adjacent" } else { "" }
-                )
-            })
+            let lunge = f.reach_bonus;
+            Illegal::unless(
+                reaches_plus(w, f.pos, state.f(t).pos, lunge),
+                explain,
+                "CEL-R9",
+                || {
+                    format!(
+                        "{} is out of reach of the {} ({} ft{})",
+                        state.roster.key(t),
+                        w.name,
+                        w.reach,
+                        if w.reach_only { ", not adjacent" } else { "" }
+                    )
+                },
+            )
         }
         Choice::Unarmed(t) => {
             target_ok(t, "CEL-R8")?;
@@ -444,6 +455,7 @@ pub fn check_action(
                     "DEX 13 and BAB +1",
                 ),
                 Special::RecklessAim => ("CEL-R16.8", true, ""),
+                Special::Lunge => ("CEL-R16.4", p.bab >= 6, "BAB +6"),
             };
             if !ok {
                 return no(explain, rule, || format!("it needs {need}"));
@@ -462,11 +474,61 @@ pub fn check_action(
                 });
             }
             Illegal::unless(
-                sp != Special::CombatExpertise || f.attacks_this_turn == 0,
+                !matches!(sp, Special::CombatExpertise | Special::Lunge)
+                    || f.attacks_this_turn == 0,
                 explain,
                 rule,
                 || "chosen only before the first attack of the turn".to_string(),
             )
+        }
+        Choice::Weaken(n) => {
+            if !(1..=20).contains(&n) {
+                return no(explain, "CEL-R16.11", || {
+                    "weaken by 1 to 20 steps".to_string()
+                });
+            }
+            Illegal::unless(f.weakened == 0, explain, "CEL-R16.11", || {
+                "its next attack is weakened already".to_string()
+            })
+        }
+        Choice::Cleave(t) => {
+            target_ok(t, "CEL-R16.1")?;
+            let p = state.p(who);
+            if p.scores[STR] < 13 || p.bab < 1 {
+                return no(explain, "CEL-R16.1", || {
+                    "it needs STR 13 and BAB +1".to_string()
+                });
+            }
+            let Some((first, form)) = f.cleave_from else {
+                return no(explain, "CEL-R16.1", || {
+                    "a cleave follows a melee hit at once".to_string()
+                });
+            };
+            let chaining = f.cleave_chain.len() >= 2;
+            if f.cleave_round == Some(state.round) && !chaining {
+                return no(explain, "CEL-R16.1", || "one cleave per round".to_string());
+            }
+            if f.cleave_chain.contains(&t) || !state.enemies(who, t) {
+                return no(explain, "CEL-R16.1", || {
+                    "a cleave is on another foe, none attacked twice in one attack".to_string()
+                });
+            }
+            if !state.f(t).pos.is_adjacent(state.f(first).pos) {
+                return no(explain, "CEL-R16.1", || {
+                    format!(
+                        "{} is not next to {}",
+                        state.roster.key(t),
+                        state.roster.key(first)
+                    )
+                });
+            }
+            let reach = state
+                .melee_forms(who)
+                .find(|(i, _)| *i == usize::from(form))
+                .is_some_and(|(_, w)| reaches_plus(w, f.pos, state.f(t).pos, f.reach_bonus));
+            Illegal::unless(reach, explain, "CEL-R16.1", || {
+                "out of reach of the weapon that hit".to_string()
+            })
         }
         Choice::Delay => Illegal::unless(
             !f.acted && !state.surprise_round,
@@ -482,10 +544,9 @@ pub fn check_action(
 /// [CEL-R10]
 fn in_maneuver_reach(state: &State, who: CombatantId, t: CombatantId) -> bool {
     let (from, to) = (state.f(who).pos, state.f(t).pos);
-    state
-        .melee_forms(who)
-        .any(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, from, to))
-        || from.is_adjacent(to)
+    state.melee_forms(who).any(|(_, w)| {
+        w.kind != WeaponKind::Unarmed && reaches_plus(w, from, to, state.f(who).reach_bonus)
+    }) || from.is_adjacent(to)
 }
 
 /// For check_choice: the request's chooser as a combatant.

@@ -309,6 +309,10 @@ fn start_of_turn(
     f.total_defense = 0;
     f.defensive = false;
     f.specials = Default::default();
+    let cleaving = f.cleaving;
+    f.cleaving = false;
+    f.cleave_from = None;
+    f.cleave_chain.clear();
     // CEL-R12 Run: the DEX bonus returns; a turn gone by without running ends the run (the
     // count of rounds in a row starts over).
     let ran = f.running;
@@ -342,6 +346,7 @@ fn start_of_turn(
         (ran, "running (no DEX bonus to DV)", "CEL-R12"),
         (fatigue_over, "staggered (ran too long)", "CEL-R12"),
         (charged, "open after charging", "CEL-R11"),
+        (cleaving, "open after cleaving", "CEL-R16.1"),
         (total_defense > 0, "in total defense", "CEL-R11"),
         (defensive, "fighting defensively", "CEL-R14"),
     ] {
@@ -503,6 +508,8 @@ fn actions(
 fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId) {
     let f = state.fm(who);
     f.charge_target = None;
+    f.reach_bonus = 0;
+    f.cleave_from = None;
     // Acts left unspent come between the acts before and after them. [CEL-R3.1]
     f.act_clock += f.acts_left.max(0) as u32;
     f.acts_left = 0;
@@ -638,6 +645,12 @@ pub fn perform(
         f.act_clock += cost as u32;
         f.acted = true;
     }
+    if !matches!(choice, Choice::Cleave(_)) {
+        // CEL-R16.1: a cleave follows the hit at once.
+        let f = state.fm(who);
+        f.cleave_from = None;
+        f.cleave_chain.clear();
+    }
     if complex::task_of(state, &choice).is_some() {
         complex::commit(state, table, who, choice, cost)?;
         injury::strain(state, table, who, cost);
@@ -645,7 +658,7 @@ pub fn perform(
     }
     match choice {
         Choice::Attack(t, form) => {
-            attack::attack(
+            let out = attack::attack(
                 state,
                 table,
                 who,
@@ -654,6 +667,22 @@ pub fn perform(
                 None,
                 "CEL-R9",
             )?;
+            if out.result != fray_core::event::AttackResult::Miss {
+                let f = state.fm(who);
+                f.cleave_from = Some((t, form));
+                f.cleave_chain.push(t);
+            }
+        }
+        Choice::Cleave(t) => cleave(state, table, who, t)?,
+        Choice::Weaken(n) => {
+            state.fm(who).weakened = n;
+            table.emit(|| Event::Acted {
+                who,
+                act: "weakens its next attack",
+                on: None,
+                detail: format!("-{n} attack, -{} damage (at least 0)", 2 * i32::from(n)),
+                rule: "CEL-R16.11",
+            });
         }
         Choice::Shoot(t) => {
             let able = !state.options.ranged_attack_provokes || provoke(state, table, who, None)?;
@@ -778,12 +807,21 @@ pub fn perform(
         }
         Choice::Special(sp) => {
             state.fm(who).specials.add(sp);
+            if sp == crate::state::Special::Lunge {
+                state.fm(who).reach_bonus = 5;
+            }
             let k = super::special::scaling_step(state.p(who).bab);
             table.emit(|| Event::Acted {
                 who,
                 act: "uses a special attack",
                 on: None,
-                detail: format!("{} (step {k}) until the start of its next turn", sp.key()),
+                detail: if sp == crate::state::Special::Lunge {
+                    "lunge: +5 ft reach until the end of its turn, -2 DV until the start of its \
+                     next turn"
+                        .to_string()
+                } else {
+                    format!("{} (step {k}) until the start of its next turn", sp.key())
+                },
                 rule: "CEL-R16",
             });
         }
@@ -799,6 +837,49 @@ pub fn perform(
         _ => {}
     }
     injury::strain(state, table, who, cost);
+    Ok(())
+}
+
+/// CEL-R16.1 Cleave: a free melee attack with the form that hit, on a foe next to the one hit;
+/// every foe has advantage against the cleaver until the start of its next turn. With BAB +6 a
+/// hit lets it cleave on to a foe next to this one (none attacked twice).
+fn cleave(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    t: CombatantId,
+) -> Result<(), Interrupt> {
+    let Some((_, form)) = state.f(who).cleave_from else {
+        return Ok(());
+    };
+    let round = state.round;
+    {
+        let f = state.fm(who);
+        f.cleave_round = Some(round);
+        f.cleave_chain.push(t);
+        f.cleave_from = None;
+    }
+    if !state.f(who).cleaving {
+        state.fm(who).cleaving = true;
+        table.emit(|| Event::Condition {
+            who,
+            condition: "open after cleaving",
+            gained: true,
+            rule: "CEL-R16.1",
+        });
+    }
+    let out = attack::attack(
+        state,
+        table,
+        who,
+        t,
+        Form::Melee(usize::from(form)),
+        Some("cleave"),
+        "CEL-R16.1",
+    )?;
+    if out.result != fray_core::event::AttackResult::Miss && state.p(who).bab >= 6 {
+        state.fm(who).cleave_from = Some((t, form));
+    }
     Ok(())
 }
 

@@ -1,6 +1,6 @@
 //! The scaling steps of the special attacks (CEL-R16) and Total Defense's bonus (CEL-R11), as
-//! pure functions. Total Defense is an action in fights; the special attacks are not offered yet
-//! (see docs/celesia.md); these decide the worked examples CEL-E15 and CEL-E16.
+//! pure functions; they decide the worked examples CEL-E15 and CEL-E16. The options themselves
+//! are played in `round` and `attack` (docs/celesia.md lists which).
 
 /// CEL-R16: the step `k = 1 + floor(BAB / 4)` of Combat Expertise, Deadly Aim, Power Attack,
 /// Precision Strike, Reckless Aim and Reckless Offense.
