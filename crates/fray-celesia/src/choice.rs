@@ -35,6 +35,9 @@ pub enum Choice {
     /// End a dirty trick's condition on itself or an adjacent ally (simple, 1 act, no
     /// provoke). [CEL-R10.7]
     Clear(CombatantId, Trick),
+    /// Aid Another: help FRIEND against FOE, on its next attack roll or (`true`) its DV
+    /// (simple, 1 act). [CEL-R9]
+    Aid(CombatantId, CombatantId, bool),
     /// Weakened Attack: −n on the next attack roll, −2n on its damage (free). [CEL-R16.11]
     Weaken(u8),
     /// Cleave: after a melee hit, a free melee attack on a foe next to the one hit. [CEL-R16.1]
@@ -85,7 +88,8 @@ impl Choice {
             | Choice::StandUp
             | Choice::Trip(_)
             | Choice::BullRush(_)
-            | Choice::Clear(..) => 1,
+            | Choice::Clear(..)
+            | Choice::Aid(..) => 1,
             Choice::Charge(_) | Choice::TotalDefense | Choice::DirtyTrick(..) => 2,
             Choice::CoupDeGrace(..) | Choice::Run(_) => 3,
             // A complex action takes what is left of the turn (rules::complex::cost).
@@ -123,6 +127,12 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::CoupDeGrace(t, form) => format!("coup-de-grace {} {}", k(t), form),
         Choice::DirtyTrick(t, c) => format!("dirty-trick {} {}", k(t), c.key()),
         Choice::Clear(t, c) => format!("clear {} {}", k(t), c.key()),
+        Choice::Aid(friend, foe, defense) => format!(
+            "aid {} {} {}",
+            k(friend),
+            k(foe),
+            if *defense { "defense" } else { "attack" }
+        ),
         Choice::Weaken(n) => format!("weaken {n}"),
         Choice::Cleave(t) => format!("cleave {}", k(t)),
         Choice::Run(p) => format!("run {} {}", p.x, p.y),
@@ -231,6 +241,19 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
             )
         }
         ["cleave", t] => Choice::Cleave(who(t)?),
+        ["aid", friend, foe, how] => Choice::Aid(
+            who(friend)?,
+            who(foe)?,
+            match *how {
+                "attack" => false,
+                "defense" => true,
+                _ => {
+                    return Err(unreadable(format!(
+                        "`{how}`: aid the friend's `attack` or its `defense`"
+                    )))
+                }
+            },
+        ),
         ["run", x, y] => Choice::Run(Pos::new(number(x)?, number(y)?)),
         ["disable", d] => {
             let found = state
@@ -275,6 +298,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                 "cannot read `{input}`: expected attack WHO [FORM], shoot WHO, unarmed WHO, \
                  approach WHO, move X Y, step DIR, charge WHO, trip WHO, bull-rush WHO, \
                  dirty-trick WHO CONDITION, clear WHO CONDITION, weaken N, cleave WHO, lunge, \
+                 aid FRIEND FOE attack|defense, \
                  coup-de-grace WHO [FORM], run X Y, disable DEVICE, total defense, fight \
                  defensively, stand up, drop prone, power-attack, precision-strike, \
                  combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end; rejoin, wait; or aoo WHO, decline, injury KIND, \

@@ -501,6 +501,7 @@ impl CombatantBuilder for Builder<'_> {
             cleave_chain: Vec::new(),
             cleave_round: None,
             cleaving: false,
+            aids: Vec::new(),
         };
         Some((profile, fighter))
     }

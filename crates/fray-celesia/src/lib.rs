@@ -159,15 +159,15 @@ impl Ruleset for Celesia {
 impl RulesetBundle for Celesia {
     type Content = Content;
     const CONTENT_FILES: &'static [(&'static str, &'static str)] = &content::CONTENT_FILES;
-    /// Not yet: R6 (spell and aid degrees), R10 (combat maneuvers: trip, bull rush and dirty
-    /// trick only), R21 (mounted combat). In part: the `partial` ones (docs/celesia.md says which
-    /// parts; R12 has Run and Coup de Grace, R13 Disable Device, no 1-round action; R16 all but
-    /// Martial Power and parts of Weakened Attack).
+    /// Not yet: R10 (combat maneuvers: trip, bull rush and dirty trick only), R21 (mounted
+    /// combat). In part: the `partial` ones (docs/celesia.md says which parts; R6 has Aid
+    /// Another's degrees, no spells; R12 Run and Coup de Grace; R13 Disable Device, no 1-round
+    /// action; R16 all but Martial Power and parts of Weakened Attack).
     const RULES: RuleStatus = RuleStatus {
         prefix: "CEL-R",
         total: 21,
-        missing: &[6, 10, 21],
-        partial: &[3, 7, 9, 11, 12, 13, 14, 15, 16, 17, 20],
+        missing: &[10, 21],
+        partial: &[3, 6, 7, 9, 11, 12, 13, 14, 15, 16, 17, 20],
     };
     const CRITICALS: Criticals = Criticals::Critical;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;

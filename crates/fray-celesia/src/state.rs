@@ -515,6 +515,22 @@ pub struct Fighter {
     /// Cleaved: every foe has advantage against it until the start of its next turn.
     /// [CEL-R16.1]
     pub cleaving: bool,
+    /// Aid Another it has been given, not yet used. [CEL-R9, R6.4]
+    pub aids: Vec<Aid>,
+}
+
+/// Aid Another given to a combatant: a bonus on its next attack roll against `foe`, or to its
+/// DV against `foe`'s next attack, until the start of the aider's next turn. [CEL-R9, R6.4]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Aid {
+    /// Who gave it.
+    pub aider: CombatantId,
+    /// Against whom.
+    pub foe: CombatantId,
+    /// To DV (else to the attack roll).
+    pub defense: bool,
+    /// The bonus (a penalty when negative, CEL-A17).
+    pub amount: i32,
 }
 
 /// A condition a dirty trick gives (CEL-R10.7), with what it does in a fight: the advantage

@@ -332,6 +332,10 @@ pub fn attack(
     };
     let feet = state.f(attacker).pos.feet_to(state.f(target).pos);
     let mut bonus = attack_bonus(state, attacker, w, feet);
+    // Aid Another on this attack roll, and on the target's DV against it (CEL-R9, R6.4).
+    let aided = super::aid::take(state, attacker, target, false);
+    bonus.push("aid another", "CEL-R9", aided);
+    let guarded = super::aid::take(state, target, attacker, true);
     if label.is_none() {
         let n = usize::from(state.f(attacker).attacks_this_turn).min(2);
         bonus.push(
@@ -346,7 +350,8 @@ pub fn attack(
     let net = adv.count() - dis.count();
     let (die, pool) = roll_d20(table, attacker, net, RollPurpose::Attack, "CEL-R4.5")?;
     let total = die as i32 + bonus.total();
-    let dv_mods = defense(state, target);
+    let mut dv_mods = defense(state, target);
+    dv_mods.push("aid another", "CEL-R9", guarded);
     let dv = 10 + dv_mods.total();
     // A natural 20 always hits, a natural 1 always misses (CEL-A3).
     let hit = die == 20 || (die != 1 && total >= dv);

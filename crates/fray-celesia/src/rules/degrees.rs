@@ -1,6 +1,6 @@
 //! Degrees of success for spells, saving throws and Aid Another as pure functions (CEL-R6).
-//! Spells are not cast in fights yet (see docs/celesia.md); these decide the seed's worked
-//! examples CEL-E2 to E7 and the Aid Another case CEL-E10.
+//! Aid Another uses them in fights (`rules::aid`); spells are not cast in fights yet (see
+//! docs/celesia.md); these decide the seed's worked examples CEL-E2 to E7 and CEL-E10.
 
 /// CEL-R6.1: +1 caster level per full 10 a spell's attack roll beats the DV by (on a hit).
 pub fn spell_attack_delta(attack: i32, dv: i32) -> i32 {

@@ -66,6 +66,10 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         candidates.push(Choice::Trip(t));
         candidates.push(Choice::BullRush(t));
         candidates.push(Choice::Cleave(t));
+        for &friend in &present {
+            candidates.push(Choice::Aid(friend, t, false));
+            candidates.push(Choice::Aid(friend, t, true));
+        }
         for trick in crate::state::Trick::ALL {
             candidates.push(Choice::DirtyTrick(t, trick));
         }
@@ -479,6 +483,40 @@ pub fn check_action(
                 explain,
                 rule,
                 || "chosen only before the first attack of the turn".to_string(),
+            )
+        }
+        Choice::Aid(friend, foe, defense) => {
+            target_ok(foe, "CEL-R9")?;
+            let again = state
+                .f(friend)
+                .aids
+                .iter()
+                .any(|a| a.aider == who && a.foe == foe && a.defense == defense);
+            if again {
+                return no(explain, "CEL-R9", || {
+                    "it aids that friend in that way already (several aiders stack, one aider's \
+                     aid does not)"
+                        .to_string()
+                });
+            }
+            if friend == who || state.enemies(who, friend) || !state.up(friend) {
+                return no(explain, "CEL-R9", || {
+                    "aid another helps a friend still up (not itself)".to_string()
+                });
+            }
+            if !state.enemies(who, foe) {
+                return no(explain, "CEL-R9", || "aid is against a foe".to_string());
+            }
+            if super::aid::aiding_form(state, who, foe).is_none() {
+                return no(explain, "CEL-R9", || {
+                    "it must be able to make a melee attack on the foe".to_string()
+                });
+            }
+            Illegal::unless(
+                super::aid::in_melee(state, friend, foe),
+                explain,
+                "CEL-R9",
+                || "the foe must be in melee with the friend".to_string(),
             )
         }
         Choice::Weaken(n) => {

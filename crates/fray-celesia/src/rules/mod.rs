@@ -1,5 +1,6 @@
 //! The rules of Legends of Celesia combat, one module per part of the seed.
 
+pub mod aid;
 pub mod attack;
 pub mod complex;
 pub mod degrees;

@@ -299,6 +299,7 @@ fn start_of_turn(
     who: CombatantId,
 ) -> Result<bool, Interrupt> {
     let surprise = state.surprise_round;
+    super::aid::expire(state, who);
     let f = state.fm(who);
     // CEL-R3.3: unused reactions are lost at the start of one's turn.
     f.reactions = 0;
@@ -674,6 +675,9 @@ pub fn perform(
             }
         }
         Choice::Cleave(t) => cleave(state, table, who, t)?,
+        Choice::Aid(friend, foe, defense) => {
+            super::aid::aid(state, table, who, friend, foe, defense)?;
+        }
         Choice::Weaken(n) => {
             state.fm(who).weakened = n;
             table.emit(|| Event::Acted {

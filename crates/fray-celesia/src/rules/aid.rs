@@ -1,0 +1,121 @@
+//! Aid Another (CEL-R9, R6.4): a simple action, an attack roll against DV 10 on a foe in melee
+//! with a friend; success gives the friend +1 (and +1 per full 10 over DV 10) on its next attack
+//! roll against that foe, or to its DV against that foe's next attack — the aider's choice — if
+//! it comes before the start of the aider's next turn. Bonuses from several aiders stack; a roll
+//! a full 10 or more under DV 10 gives −1 per 10 instead (CEL-A17).
+
+use super::attack::{attack_bonus, roll_d20};
+use super::degrees::aid_bonus;
+use crate::content::WeaponKind;
+use crate::state::{reaches, Aid, State};
+use crate::Celesia;
+use fray_core::event::{AttackResult, Event};
+use fray_core::protocol::{Interrupt, RollPurpose};
+use fray_core::{CombatantId, Table};
+
+/// The DV an Aid Another roll is made against. [CEL-R9]
+pub const AID_DV: i32 = 10;
+
+/// The aider's melee form that reaches the foe (not an unarmed strike). [CEL-R9]
+pub fn aiding_form(state: &State, aider: CombatantId, foe: CombatantId) -> Option<usize> {
+    let (from, to) = (state.f(aider).pos, state.f(foe).pos);
+    state
+        .melee_forms(aider)
+        .find(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, from, to))
+        .map(|(i, _)| i)
+}
+
+/// Whether `friend` and `foe` are in melee: either threatens the other. [CEL-R9]
+pub fn in_melee(state: &State, friend: CombatantId, foe: CombatantId) -> bool {
+    state.threatens(friend, foe) || state.threatens(foe, friend)
+}
+
+/// The aid roll and, on success (or a failure by 10 or more), the friend's bonus (or penalty).
+pub fn aid(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    aider: CombatantId,
+    friend: CombatantId,
+    foe: CombatantId,
+    defense: bool,
+) -> Result<(), Interrupt> {
+    let Some(form) = aiding_form(state, aider, foe) else {
+        return Ok(());
+    };
+    let profiles = state.profiles.clone();
+    let w = &profiles[aider.index()].melee[form];
+    let feet = state.f(aider).pos.feet_to(state.f(foe).pos);
+    let bonus = attack_bonus(state, aider, w, feet);
+    let (die, _) = roll_d20(table, aider, 0, RollPurpose::Attack, "CEL-R9")?;
+    let total = die as i32 + bonus.total();
+    let amount = aid_bonus(total, AID_DV);
+    table.emit(|| Event::Attack {
+        attacker: aider,
+        target: foe,
+        attack: format!("{} (aid another)", w.name),
+        roll: die,
+        modifiers: bonus.to_vec(),
+        total,
+        defense: "DV",
+        versus: AID_DV,
+        defense_modifiers: Vec::new(),
+        result: if total >= AID_DV {
+            AttackResult::Hit
+        } else {
+            AttackResult::Miss
+        },
+        rule: "CEL-R9",
+    });
+    if amount == 0 {
+        return Ok(());
+    }
+    state.fm(friend).aids.push(Aid {
+        aider,
+        foe,
+        defense,
+        amount,
+    });
+    table.emit(|| Event::Acted {
+        who: aider,
+        act: "aids",
+        on: Some(friend),
+        detail: format!(
+            "{amount:+} {} {} until the start of its next turn (degrees: CEL-R6.4)",
+            if defense {
+                "DV against the next attack of"
+            } else {
+                "on the next attack roll against"
+            },
+            state.roster.name(foe)
+        ),
+        rule: "CEL-R9",
+    });
+    Ok(())
+}
+
+/// Takes the aid `who` has against `foe` (its attack roll, or its DV when `defense`), spending
+/// it: the sum of every aider's.
+pub fn take(state: &mut State, who: CombatantId, foe: CombatantId, defense: bool) -> i32 {
+    let f = state.fm(who);
+    if f.aids.is_empty() {
+        return 0;
+    }
+    let mut sum = 0;
+    f.aids.retain(|a| {
+        let used = a.foe == foe && a.defense == defense;
+        if used {
+            sum += a.amount;
+        }
+        !used
+    });
+    sum
+}
+
+/// The start of `aider`'s turn: its aid not yet used ends. [CEL-R9]
+pub fn expire(state: &mut State, aider: CombatantId) {
+    for f in &mut state.fighters {
+        if !f.aids.is_empty() {
+            f.aids.retain(|a| a.aider != aider);
+        }
+    }
+}
