@@ -8,6 +8,7 @@ mod dist;
 mod encounter_arg;
 mod fight;
 mod odds;
+mod odds_fight;
 mod outfile;
 mod output;
 mod roll;

@@ -1,6 +1,8 @@
 //! `fray odds FILE --attacker ID --target ID [--json]`: the exact distribution of one attack's
 //! outcome from the encounter's starting state (its text report is also what `odds` prints in
-//! `fray run`, from the state at the pause).
+//! `fray run`, from the state at the pause); `--routine` the attacker's whole action;
+//! `--round` the fight after its first round and `--fight` each side's chance to win
+//! (`odds_fight.rs`). See docs/odds.md.
 
 use super::{encounter_arg, output, CliError};
 use fray_engine::odds::to_f64;
@@ -14,11 +16,30 @@ pub struct OddsArgs {
     /// The encounter file (TOML).
     pub file: String,
     /// The attacking combatant's id (e.g. `fighter-1`).
-    #[arg(long)]
-    pub attacker: String,
+    #[arg(long, required_unless_present_any = ["round", "fight"])]
+    pub attacker: Option<String>,
     /// The target's id (e.g. `orc-3`).
-    #[arg(long)]
-    pub target: String,
+    #[arg(long, required_unless_present_any = ["round", "fight"])]
+    pub target: Option<String>,
+    /// The attacker's whole action: every blow of its routine (a multi-attack monster's claws
+    /// and bite), with the distribution of the total damage.
+    #[arg(long, conflicts_with_all = ["round", "fight"])]
+    pub routine: bool,
+    /// The exact distribution of the fight after its first round (each combatant's hit points
+    /// and standing), the default tactics choosing.
+    #[arg(long, conflicts_with_all = ["fight", "attacker", "target"])]
+    pub round: bool,
+    /// The exact chance that each side wins the whole fight (and of a stalemate at the round
+    /// limit), the default tactics choosing. For small fights: past --max-states it is refused.
+    #[arg(long, conflicts_with_all = ["attacker", "target"])]
+    pub fight: bool,
+    /// Most distinct states held at once (between blows, or at a round's end).
+    #[arg(long, value_name = "N", default_value_t = fray_core::distinct::MAX_STATES as u64,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_states: u64,
+    /// Round limit for --fight; a fight that reaches it is a stalemate [default: the file's, else 100].
+    #[arg(long, value_name = "R", requires = "fight")]
+    pub max_rounds: Option<u32>,
     /// The attack form or weapon to use (e.g. `long sword`, `long bow`); the others are set aside.
     #[arg(long)]
     pub weapon: Option<String>,
@@ -34,9 +55,16 @@ pub struct OddsArgs {
 /// Runs `fray odds`.
 pub fn run(args: OddsArgs) -> Result<(), CliError> {
     let encounter = encounter_arg::load(&args.file)?;
+    if args.round || args.fight || args.routine {
+        return super::odds_fight::run(&encounter, &args);
+    }
     let situation = situation(args.weapon.clone(), &args.situations);
+    let (attacker, target) = (
+        args.attacker.as_deref().unwrap_or_default(),
+        args.target.as_deref().unwrap_or_default(),
+    );
     let report = encounter
-        .odds_in(&args.attacker, &args.target, &situation)
+        .odds_in(attacker, target, &situation)
         .map_err(|e| CliError::Input(format!("{}: {e}", args.file)))?;
     let out = if args.json {
         format!("{}\n", report_json(encounter.ruleset().key(), &report))

@@ -147,6 +147,7 @@ impl RulesetBundle for Cnc {
     };
     const CRITICALS: Criticals = Criticals::None;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;
+    const ROUTINE: Option<fray_core::ruleset::RoutineBlow<Self>> = Some(routine_blow);
 
     fn load(path: &str, text: &str, content: &Content) -> Result<Encounter, FileErrors> {
         encounter::load(path, text, content)
@@ -196,16 +197,26 @@ impl Board for State {
     }
 }
 
-/// One attack by `attacker` on `target` from the starting state, as `fray odds` enumerates it: a
-/// melee attacker that cannot reach is first placed on the nearest free square in front of the
-/// target (it is "engaged"); a combatant with only a missile weapon, or out of melee with one,
-/// shoots from where it stands.
-pub fn single_attack(
+/// How a single attack for `fray odds` opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Opening {
+    /// A shot from where the attacker stands.
+    Shot,
+    /// The melee routine, the attacker in reach.
+    Melee,
+    /// No attack is possible.
+    Nothing,
+}
+
+/// Sets up a single attack for `fray odds`: a melee attacker that cannot reach is placed on the
+/// nearest free square in front of the target (it is "engaged"); a combatant with only a
+/// missile weapon, or out of melee with one, will shoot from where it stands (refused beyond
+/// maximum range).
+fn open_attack(
     state: &mut State,
-    table: &mut Table<'_, Cnc>,
     attacker: CombatantId,
     target: CombatantId,
-) -> Result<(), Interrupt> {
+) -> Result<Opening, Interrupt> {
     state.round = 1;
     let reach = state.p(attacker).reach();
     let in_reach = state
@@ -231,10 +242,10 @@ pub fn single_attack(
                 },
             }));
         }
-        return rules::attack::shoot(state, table, attacker, target);
+        return Ok(Opening::Shot);
     }
     if !has_melee {
-        return Ok(());
+        return Ok(Opening::Nothing);
     }
     if !in_reach {
         let at = state.f(target).pos;
@@ -248,13 +259,69 @@ pub fn single_attack(
         };
         state.set_square(attacker, square);
     }
-    rules::attack::melee_routine(
-        state,
-        table,
-        attacker,
-        target,
-        rules::attack::Manner::Normal,
-        "",
-        "CNC-R7.1",
-    )
+    Ok(Opening::Melee)
+}
+
+/// One attack by `attacker` on `target` from the starting state, as `fray odds` enumerates it
+/// (set up by [`open_attack`]): a shot, or the whole melee routine (CNC-R7.1).
+pub fn single_attack(
+    state: &mut State,
+    table: &mut Table<'_, Cnc>,
+    attacker: CombatantId,
+    target: CombatantId,
+) -> Result<(), Interrupt> {
+    match open_attack(state, attacker, target)? {
+        Opening::Shot => rules::attack::shoot(state, table, attacker, target),
+        Opening::Nothing => Ok(()),
+        Opening::Melee => rules::attack::melee_routine(
+            state,
+            table,
+            attacker,
+            target,
+            rules::attack::Manner::Normal,
+            "",
+            "CNC-R7.1",
+        ),
+    }
+}
+
+/// Blow `blow` of the same attack as [`single_attack`], for `fray odds --routine`: a shot is
+/// one blow; a melee routine is one blow per attack form (CNC-R7.1), stopping when the target
+/// falls, the set-up and facing before the first.
+pub fn routine_blow(
+    start: &State,
+    state: &mut State,
+    table: &mut Table<'_, Cnc>,
+    attacker: CombatantId,
+    target: CombatantId,
+    blow: usize,
+) -> Result<bool, Interrupt> {
+    let opening = if blow == 0 {
+        open_attack(state, attacker, target)?
+    } else {
+        open_attack(&mut start.clone(), attacker, target)?
+    };
+    match opening {
+        Opening::Nothing => Ok(false),
+        Opening::Shot if blow == 0 => {
+            rules::attack::shoot(state, table, attacker, target).map(|()| true)
+        }
+        Opening::Shot => Ok(false),
+        Opening::Melee => {
+            if blow == 0 {
+                rules::attack::face(state, attacker, target);
+            }
+            rules::attack::melee_blow(
+                state,
+                table,
+                attacker,
+                target,
+                rules::attack::Manner::Normal,
+                "",
+                "CNC-R7.1",
+                blow,
+                start.f(attacker).disarmed,
+            )
+        }
+    }
 }

@@ -9,7 +9,7 @@
 //! see only the kept total there ([`crate::Rolled`] has no dice).
 
 use crate::driver::Driver;
-use crate::event::{Event, VecSink};
+use crate::event::{Event, EventSink, VecSink};
 use crate::protocol::Pause;
 use crate::protocol::{ChoiceRequest, Interrupt, Keep, RollRequest, Rolled};
 use crate::ruleset::Ruleset;
@@ -57,6 +57,15 @@ pub enum OddsError {
         "more than {MAX_PENDING} branches pending: the attack is too complex to enumerate exactly"
     )]
     TooManyPending,
+    /// One round of a fight needs too many branches (estimated, or counted).
+    #[error("about {0:.1e} branches in one round (at most {1}): too large to compute exactly (estimate it instead with `fray sim FILE --target-ci 0.01`)")]
+    RoundTooLarge(f64, usize),
+    /// A whole fight needs too many branches over its rounds.
+    #[error("more than {0} branches over the fight's rounds: too large to compute exactly (estimate it instead with `fray sim FILE --target-ci 0.01`)")]
+    FightTooLarge(usize),
+    /// Too many distinct states at one step of a state-merging computation.
+    #[error("more than {0} distinct states: too large to compute exactly (estimate it instead with `fray sim FILE --target-ci 0.01`)")]
+    TooManyStates(usize),
     /// The distribution of a kept-dice roll could not be computed (a `fray-dice` limit).
     #[error("the distribution of {0} cannot be computed: {1}")]
     Distribution(String, fray_dice::DistError),
@@ -191,6 +200,19 @@ fn estimate_branches<R: Ruleset>(
     play: &impl Fn(&mut R::State, &mut Table<'_, R>) -> Result<(), Interrupt>,
 ) -> f64 {
     let limits = Limits::default();
+    estimate_driven::<R, ()>(start, |state, driver| {
+        let mut sink = crate::event::NullSink;
+        let mut table = Table::new(driver, &mut sink, None, &limits);
+        table.set_round(round);
+        play(state, &mut table)
+    })
+}
+
+/// [`estimate_branches`] for a `play` that takes the driver itself (a whole round).
+pub(crate) fn estimate_driven<R: Ruleset, T>(
+    start: &R::State,
+    play: impl Fn(&mut R::State, &mut dyn Driver<R>) -> Result<T, Interrupt>,
+) -> f64 {
     let mut total = 0.0;
     for probe in 0..PROBES {
         let mut state = start.clone();
@@ -199,14 +221,9 @@ fn estimate_branches<R: Ruleset>(
             width: 1.0,
             nodes: 1.0,
         };
-        let mut sink = crate::event::NullSink;
-        {
-            let mut table = Table::new(&mut driver, &mut sink, None, &limits);
-            table.set_round(round);
-            // A probe that stops early (a limit, an illegal choice) just counts what it saw;
-            // the enumeration itself reports the reason.
-            let _ = play(&mut state, &mut table);
-        }
+        // A probe that stops early (a limit, an illegal choice) just counts what it saw;
+        // the enumeration itself reports the reason.
+        let _ = play(&mut state, &mut driver);
         total += driver.nodes;
     }
     total / PROBES as f64
@@ -256,28 +273,54 @@ pub fn enumerate_with<R: Ruleset>(
         return Err(OddsError::EstimatedTooMany(estimate, max_branches));
     }
     let limits = Limits::default();
-    let mut pmf_cache: HashMap<(u16, u16, Keep), Vec<(u32, BigRational)>> = HashMap::new();
+    let mut sink = VecSink::default();
+    let mut budget = max_branches;
+    explore::<R, (), VecSink>(
+        start,
+        &mut budget,
+        &mut sink,
+        |state, driver, sink| {
+            sink.events.clear();
+            let mut table = Table::new(driver, sink, None, &limits);
+            table.set_round(round);
+            play(state, &mut table)
+        },
+        |probability, state, (), sink| leaf(probability, state, &sink.events),
+    )
+}
+
+/// The exact weights of a roll's possible totals, computed once per kind of roll.
+pub(crate) type PmfCache = HashMap<(u16, u16, Keep), Vec<(u32, BigRational)>>;
+
+/// The engine of every enumeration: plays `play` from `start` once per branch, each branch
+/// answering the rolls with one prefix of totals (and the default tactics for choices), depth
+/// first, smallest totals first; hands each finished branch (its probability, end state, what
+/// `play` returned and the sink it wrote to) to `leaf`. Counts each branch against `budget`
+/// and fails once it is spent; returns the number of branches explored.
+pub(crate) fn explore<R: Ruleset, T, K: EventSink>(
+    start: &R::State,
+    budget: &mut usize,
+    sink: &mut K,
+    play: impl Fn(&mut R::State, &mut dyn Driver<R>, &mut K) -> Result<T, Interrupt>,
+    mut leaf: impl FnMut(&BigRational, &R::State, T, &K),
+) -> Result<usize, OddsError> {
+    let limit = *budget;
+    let mut pmf_cache = PmfCache::new();
     let mut pending: Vec<(Vec<u32>, BigRational)> = vec![(Vec::new(), BigRational::one())];
     let mut explored = 0usize;
-    let mut sink = VecSink::default();
     while let Some((prefix, probability)) = pending.pop() {
         explored += 1;
-        if explored > max_branches {
-            return Err(OddsError::TooManyBranches(max_branches));
+        if *budget == 0 {
+            return Err(OddsError::TooManyBranches(limit));
         }
+        *budget -= 1;
         let mut state = start.clone();
         let mut driver = PrefixDriver {
             prefix: &prefix,
             next: 0,
         };
-        sink.events.clear();
-        let result = {
-            let mut table = Table::new(&mut driver, &mut sink, None, &limits);
-            table.set_round(round);
-            play(&mut state, &mut table)
-        };
-        match result {
-            Ok(()) => leaf(&probability, &state, &sink.events),
+        match play(&mut state, &mut driver, sink) {
+            Ok(result) => leaf(&probability, &state, result, sink),
             Err(Interrupt::Pause(Pause::Roll(request))) => {
                 // Checked before the pool's counts are computed (they cost count² · sides).
                 let totals = usize::from(request.kept_count()) * usize::from(request.sides).max(1);

@@ -404,6 +404,22 @@ pub type AttackPlay<R> = fn(
     crate::CombatantId,
 ) -> Result<(), Interrupt>;
 
+/// One blow of an attacker's whole action (its routine: every attack of a multi-attack monster),
+/// for `fray odds --routine`: plays blow `blow` (from 0) of `attacker`'s routine against
+/// `target` from `state`, where the routine started in `start` (blow 0 closes in first, as
+/// [`RulesetBundle::SINGLE_ATTACK`] does). Returns false, leaving `state` as it is, when the
+/// routine has no such blow or is over (the target fell). The rest of the routine must depend
+/// on nothing but `start` and `state` (no locals carried between blows): that is what lets
+/// `fray odds` merge equal states between blows.
+pub type RoutineBlow<R> = fn(
+    &<R as Ruleset>::State,
+    &mut <R as Ruleset>::State,
+    &mut Table<'_, R>,
+    crate::CombatantId,
+    crate::CombatantId,
+    usize,
+) -> Result<bool, Interrupt>;
+
 /// The situation `fray odds` sets before an attack: the weapon to use (`--weapon`) and
 /// situational options (`--situation flank`, `--situation cover=half`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -490,6 +506,10 @@ pub trait RulesetBundle: Ruleset {
 
     /// One attack from `attacker` on `target`, alone (closing in first if the rules allow).
     const SINGLE_ATTACK: AttackPlay<Self>;
+
+    /// The attacker's whole action blow by blow, for `fray odds --routine` (`None`: not
+    /// available for this ruleset yet).
+    const ROUTINE: Option<RoutineBlow<Self>> = None;
 
     /// The situational options `fray odds --situation` accepts: `(name, what it sets)`.
     const SITUATIONS: &'static [(&'static str, &'static str)] = &[];

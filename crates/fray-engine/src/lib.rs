@@ -7,9 +7,11 @@
 #![forbid(unsafe_code)]
 
 pub mod audit;
+pub mod fight_odds;
 pub mod input;
 pub mod odds;
 pub mod render;
+pub mod routine_odds;
 #[cfg(any(test, feature = "testkit"))]
 pub mod testkit;
 
@@ -633,15 +635,7 @@ impl AnyEncounter {
         situation: &fray_core::ruleset::Situation,
     ) -> Result<OddsReport, odds::OddsFailure> {
         each_ruleset!(self, e, R => {
-            let mut state = e.state.clone();
-            if !situation.is_empty() {
-                let roster = <R as Ruleset>::roster(&state);
-                let (a, t) = (roster.find(attacker), roster.find(target));
-                if let (Some(a), Some(t)) = (a, t) {
-                    <R as RulesetBundle>::set_situation(&mut state, a, t, situation)
-                        .map_err(odds::OddsFailure::Situation)?;
-                }
-            }
+            let state = situated::<R>(&e.state, attacker, target, situation)?;
             odds::single_attack::<R>(
                 &state,
                 attacker,
@@ -652,10 +646,77 @@ impl AnyEncounter {
         })
     }
 
+    /// The exact distribution of the fight after its first round (the default tactics
+    /// choosing), at most `max_states` distinct end states.
+    pub fn round_odds(
+        &self,
+        max_states: usize,
+    ) -> Result<fight_odds::RoundReport, odds::OddsFailure> {
+        each_ruleset!(self, e, R => fight_odds::round_report::<R>(&e.state, &e.limits, max_states))
+    }
+
+    /// The exact chances of the whole fight (the default tactics choosing), at most
+    /// `max_states` distinct states at one round's end; `max_rounds` overrides the file's limit.
+    pub fn fight_odds(
+        &self,
+        max_states: usize,
+        max_rounds: Option<u32>,
+    ) -> Result<fight_odds::FightReport, odds::OddsFailure> {
+        each_ruleset!(self, e, R => {
+            let mut limits = e.limits;
+            if let Some(r) = max_rounds {
+                limits.max_rounds = r.clamp(1, fray_core::Limits::MAX_ROUNDS_CEILING);
+            }
+            fight_odds::fight_report::<R>(&e.state, &limits, max_states)
+        })
+    }
+
+    /// The exact outcome of `attacker`'s whole action on `target` (every blow of its routine),
+    /// from the starting state set up as `situation` says; at most `max_states` distinct
+    /// states between blows. Refused for a ruleset without a routine hook.
+    pub fn routine_odds(
+        &self,
+        attacker: &str,
+        target: &str,
+        situation: &fray_core::ruleset::Situation,
+        max_states: usize,
+    ) -> Result<routine_odds::RoutineReport, odds::OddsFailure> {
+        each_ruleset!(self, e, R => {
+            let Some(blow_of) = <R as RulesetBundle>::ROUTINE else {
+                return Err(odds::OddsFailure::Enumeration(format!(
+                    "--routine is not available for {} yet (issue 17): use --attacker/--target \
+                     alone for one attack, or `fray sim`",
+                    self.ruleset().name()
+                )));
+            };
+            let state = situated::<R>(&e.state, attacker, target, situation)?;
+            routine_odds::routine_report::<R>(&state, attacker, target, blow_of, max_states)
+        })
+    }
+
     /// The situational options `fray odds --situation` accepts for this encounter's ruleset.
     pub fn situations(&self) -> &'static [(&'static str, &'static str)] {
         each_ruleset!(self, _e, R => <R as RulesetBundle>::SITUATIONS)
     }
+}
+
+/// The starting state of `fray odds` set up as `situation` says (the weapon, flank or rear,
+/// cover…; see [`RulesetBundle::set_situation`]); unknown keys are left to the odds to report.
+fn situated<R: RulesetBundle>(
+    start: &R::State,
+    attacker: &str,
+    target: &str,
+    situation: &fray_core::ruleset::Situation,
+) -> Result<R::State, odds::OddsFailure> {
+    let mut state = start.clone();
+    if !situation.is_empty() {
+        let roster = <R as Ruleset>::roster(&state);
+        let (a, t) = (roster.find(attacker), roster.find(target));
+        if let (Some(a), Some(t)) = (a, t) {
+            R::set_situation(&mut state, a, t, situation).map_err(odds::OddsFailure::Situation)?;
+        }
+    }
+    Ok(state)
 }
 
 /// What `fray rulesets` shows for a ruleset.

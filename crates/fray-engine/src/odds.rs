@@ -62,8 +62,17 @@ pub fn to_f64(p: &BigRational) -> f64 {
     p.to_f64().unwrap_or(f64::NAN)
 }
 
+/// An enumeration's failure in words: where the rules stopped (explained with the roster's
+/// names), or the limit it reached.
+pub(crate) fn failure(e: OddsError, roster: &fray_core::Roster) -> OddsFailure {
+    match e {
+        OddsError::Stopped(i) => OddsFailure::Enumeration(crate::explain(&i, roster)),
+        other => OddsFailure::Enumeration(other.to_string()),
+    }
+}
+
 /// Finds attacker and target by key.
-fn pair(
+pub(crate) fn pair(
     roster: &fray_core::Roster,
     attacker: &str,
     target: &str,
@@ -175,10 +184,7 @@ where
             }
         },
     )
-    .map_err(|e| match e {
-        OddsError::Stopped(i) => OddsFailure::Enumeration(crate::explain(&i, roster)),
-        other => OddsFailure::Enumeration(other.to_string()),
-    })?;
+    .map_err(|e| failure(e, roster))?;
     let assumptions = assumptions::<R>(start, a, t, play);
     Ok(OddsReport {
         assumptions,

@@ -365,23 +365,50 @@ pub fn melee_routine<R: Ruleset<State = State>>(
         return Ok(());
     }
     let disarmed = state.f(attacker).disarmed;
-    for form in &p.melee {
-        if !state.f(target).fights_on() || !state.f(attacker).fights_on() {
-            break;
-        }
-        // The weapon lies on the ground: only natural attacks until it is recovered (CNC-R17.3).
-        if disarmed && !form.natural {
-            continue;
-        }
-        swing(
-            state,
-            table,
-            attacker,
-            target,
-            melee_swing(form, Style::Normal, manner == Manner::Subdue, label, rule),
-        )?;
+    let mut blow = 0;
+    while melee_blow(
+        state, table, attacker, target, manner, label, rule, blow, disarmed,
+    )? {
+        blow += 1;
     }
     Ok(())
+}
+
+/// Blow `blow` (from 0) of a melee routine with every attack form in turn (CNC-R7.1): false,
+/// with nothing done, when there is no such form or the routine is over (the target or the
+/// attacker no longer fights on). `disarmed` is the attacker's at the routine's start: a
+/// weapon on the ground leaves only natural attacks until it is recovered (CNC-R17.3).
+/// Nothing else is carried between blows, so `fray odds --routine` can merge states there.
+#[allow(clippy::too_many_arguments)]
+pub fn melee_blow<R: Ruleset<State = State>>(
+    state: &mut State,
+    table: &mut Table<'_, R>,
+    attacker: CombatantId,
+    target: CombatantId,
+    manner: Manner,
+    label: &'static str,
+    rule: &'static str,
+    blow: usize,
+    disarmed: bool,
+) -> Result<bool, Interrupt> {
+    let profile = state.profiles.clone();
+    let Some(form) = profile[attacker.index()].melee.get(blow) else {
+        return Ok(false);
+    };
+    if !state.f(target).fights_on() || !state.f(attacker).fights_on() {
+        return Ok(false);
+    }
+    if disarmed && !form.natural {
+        return Ok(true);
+    }
+    swing(
+        state,
+        table,
+        attacker,
+        target,
+        melee_swing(form, Style::Normal, manner == Manner::Subdue, label, rule),
+    )?;
+    Ok(true)
 }
 
 /// The weapon id of a bare-handed attack (content/cnc/weapons.toml).

@@ -1,0 +1,300 @@
+//! End-to-end tests of the state-merging exact odds (issue 17) through the real binary:
+//! `fray odds --fight` against a 200,000-run `fray sim` of the same file, `--round` summing to
+//! one, `--routine` against the convolution of its blows enumerated alone, and the refusals.
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn fray(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("fray runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let o = fray(args);
+    assert!(o.status.success(), "fray {args:?} failed: {}", stderr(&o));
+    serde_json::from_slice(&o.stdout).expect("valid JSON")
+}
+
+fn fraction(v: &serde_json::Value) -> BigRational {
+    let text = v.as_str().expect("an exact fraction as text");
+    match text.split_once('/') {
+        Some((n, d)) => BigRational::new(n.parse().unwrap(), d.parse().unwrap()),
+        None => BigRational::from_integer(text.parse::<BigInt>().unwrap()),
+    }
+}
+
+fn to_f64(p: &BigRational) -> f64 {
+    num_traits::ToPrimitive::to_f64(p).unwrap()
+}
+
+/// The Wilson score interval of `hits` in `runs` at z = 3.2905 (99.9%).
+fn wilson_999(hits: u64, runs: u64) -> (f64, f64) {
+    let (n, z) = (runs as f64, 3.2905_f64);
+    let p = hits as f64 / n;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    (centre - half, centre + half)
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fray-odds-exact-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// The exact chances of `file`'s fight lie inside the 99.9% intervals of 200,000 simulated fights
+/// (each side's win, the stalemate at the round limit), and they sum to one.
+fn fight_agrees_with_sim(file: &str) {
+    let exact = json(&["odds", file, "--fight", "--json"]);
+    assert_eq!(exact["schema"], 1);
+    let e = &exact["exact"];
+    let mut total = fraction(&e["none_standing"]) + fraction(&e["stalemate"]);
+    let sim = json(&["sim", file, "-n", "200000", "--seed", "17", "--json"]);
+    let runs = sim["runs"].as_u64().unwrap();
+    assert_eq!(runs, 200_000);
+    for side in sim["sides"].as_array().unwrap() {
+        let id = side["id"].as_str().unwrap();
+        let p = fraction(&e["wins"][id]);
+        total += &p;
+        let (lo, hi) = wilson_999(side["wins"].as_u64().unwrap(), runs);
+        let p = to_f64(&p);
+        assert!(
+            lo <= p && p <= hi,
+            "{file}: {id} wins {p} exactly, sim {lo}–{hi}"
+        );
+        assert_eq!(exact["wins"][id].as_f64().unwrap(), p);
+    }
+    let stalemate = to_f64(&fraction(&e["stalemate"]));
+    let (lo, hi) = wilson_999(sim["draws"]["round_limit"].as_u64().unwrap(), runs);
+    assert!(
+        lo <= stalemate && stalemate <= hi,
+        "{file}: stalemate {stalemate}, sim {lo}–{hi}"
+    );
+    assert_eq!(total, BigRational::one(), "{file}: the chances sum to one");
+    assert!(exact["states"].as_u64().unwrap() >= 1);
+}
+
+#[test]
+fn cnc_fight_odds_agree_with_the_simulator() {
+    fight_agrees_with_sim("examples/cnc/duel.toml");
+}
+
+/// Where one round of a small duel is far too wide to enumerate, `--fight` says so at once and
+/// points to the simulator (never a hang, never a wrong answer).
+#[test]
+fn fights_too_wide_to_enumerate_are_refused_at_once_with_the_way_out() {
+    for ruleset in ["spelljammer", "osr", "celesia"] {
+        let file = format!("examples/{ruleset}/duel.toml");
+        let start = Instant::now();
+        let o = fray(&["odds", &file, "--fight"]);
+        assert_eq!(o.status.code(), Some(2), "{file}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains("branches in one round"), "{err}");
+        assert!(err.contains("fray sim FILE --target-ci"), "{err}");
+        assert!(o.stdout.is_empty());
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{file}: {:?}",
+            start.elapsed()
+        );
+    }
+}
+
+#[test]
+fn the_first_round_distribution_sums_to_one_and_agrees_with_the_fight() {
+    let file = "examples/cnc/duel.toml";
+    let round = json(&["odds", file, "--round", "--json"]);
+    assert_eq!(round["schema"], 1);
+    let outcomes = round["outcomes"].as_array().unwrap();
+    let total: BigRational = outcomes.iter().map(|o| fraction(&o["exact"])).sum();
+    assert_eq!(total, BigRational::one());
+    for c in round["combatants"].as_array().unwrap() {
+        let hp: BigRational = c["exact"]["hp"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|pair| fraction(&pair[1]))
+            .sum();
+        assert_eq!(hp, BigRational::one(), "{c}");
+    }
+    // P(the fight is over after round 1) is the fight's P(it ends in round 1).
+    let fight = json(&["odds", file, "--fight", "--json"]);
+    let first = fight["exact"]["ends_in_round"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|pair| pair[0] == 1)
+        .map(|pair| fraction(&pair[1]))
+        .unwrap_or_else(BigRational::zero);
+    assert_eq!(fraction(&round["exact"]["over"]), first);
+    // The text shows each chance as a percentage and an exact fraction.
+    let o = fray(&["odds", file, "--round"]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("fight over after the round"), "{text}");
+    assert!(text.contains('/'), "{text}");
+}
+
+/// A three-attack monster on a target that cannot drop: its blows are independent, so the
+/// whole action's damage is the convolution of its blows' damage, each enumerated alone by
+/// the one-attack odds (`--weapon` keeps only the forms of that name).
+#[test]
+fn a_routine_of_independent_blows_is_the_convolution_of_its_blows() {
+    let dir = scratch("routine");
+    let file = dir.join("bear.toml");
+    std::fs::write(
+        &file,
+        "schema = 1\nruleset = \"cnc\"\nname = \"Bear\"\n[[sides]]\nid = \"a\"\n[[sides]]\nid = \"b\"\n\
+         [[combatants]]\nid = \"bear\"\nside = \"a\"\nat = [0, 0]\nmonster = \"brown bear\"\n\
+         [[combatants]]\nid = \"ogre\"\nside = \"b\"\nat = [1, 0]\nmonster = \"brown bear\"\nhp = 500\n",
+    )
+    .unwrap();
+    let file = file.display().to_string();
+    let base = [
+        "odds",
+        &file,
+        "--attacker",
+        "bear",
+        "--target",
+        "ogre",
+        "--json",
+    ];
+    let pmf = |v: &serde_json::Value| -> BTreeMap<i64, BigRational> {
+        v["exact"]["damage"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|pair| (pair[0].as_i64().unwrap(), fraction(&pair[1])))
+            .collect()
+    };
+    let blows: Vec<BTreeMap<i64, BigRational>> = ["claw", "bite"]
+        .iter()
+        .map(|w| pmf(&json(&[&base[..], &["--weapon", w]].concat())))
+        .collect();
+    let mut expected: BTreeMap<i64, BigRational> = BTreeMap::from([(0, BigRational::one())]);
+    for blow in &blows {
+        let mut next = BTreeMap::new();
+        for (a, p) in &expected {
+            for (b, q) in blow {
+                *next.entry(a + b).or_insert_with(BigRational::zero) += p * q;
+            }
+        }
+        expected = next;
+    }
+    let routine = json(&[&base[..], &["--routine"]].concat());
+    assert_eq!(routine["schema"], 1);
+    assert_eq!(routine["blows"], 3);
+    assert_eq!(pmf(&routine), expected);
+    assert_eq!(fraction(&routine["exact"]["down"]), BigRational::zero());
+    // The claws alone are two blows: a routine too, and the same as the one-attack odds.
+    let claws = json(&[&base[..], &["--weapon", "claw", "--routine"]].concat());
+    assert_eq!(pmf(&claws), blows[0]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The brown bear's routine on another brown bear (refused by the one-attack odds past a
+/// million branches before issue 17) answers quickly, merging states between blows; and a
+/// target that can drop stops the routine (P(down) > 0).
+#[test]
+fn the_brown_bear_routine_answers_quickly() {
+    let dir = scratch("bears");
+    let file = dir.join("bears.toml");
+    let text = "schema = 1\nruleset = \"cnc\"\nname = \"Bears\"\n[[sides]]\nid = \"a\"\n[[sides]]\nid = \"b\"\n\
+         [[combatants]]\nid = \"bear\"\nside = \"a\"\nat = [0, 0]\nmonster = \"brown bear\"\n\
+         [[combatants]]\nid = \"other\"\nside = \"b\"\nat = [1, 0]\nmonster = \"brown bear\"\n\
+         [[combatants]]\nid = \"orc\"\nside = \"b\"\nat = [0, 1]\nmonster = \"orc\"\n";
+    std::fs::write(&file, text).unwrap();
+    let file = file.display().to_string();
+    let start = Instant::now();
+    let v = json(&[
+        "odds",
+        &file,
+        "--attacker",
+        "bear",
+        "--target",
+        "other",
+        "--routine",
+        "--json",
+    ]);
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    let total: BigRational = v["exact"]["damage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pair| fraction(&pair[1]))
+        .sum();
+    assert_eq!(total, BigRational::one());
+    assert_eq!(v["damage"].as_array().unwrap().last().unwrap()[0], 22);
+    let orc = json(&[
+        "odds",
+        &file,
+        "--attacker",
+        "bear",
+        "--target",
+        "orc",
+        "--routine",
+        "--json",
+    ]);
+    assert!(orc["down"].as_f64().unwrap() > 0.5, "{orc}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn bad_requests_are_refused_with_a_reason() {
+    // A ruleset without a routine hook yet.
+    let o = fray(&[
+        "odds",
+        "examples/osr/duel.toml",
+        "--attacker",
+        "w-fighter",
+        "--target",
+        "e-fighter",
+        "--routine",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--routine is not available"),
+        "{}",
+        stderr(&o)
+    );
+    // --fight names no attacker; --routine needs one.
+    let o = fray(&[
+        "odds",
+        "examples/cnc/duel.toml",
+        "--fight",
+        "--attacker",
+        "kobold",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = fray(&["odds", "examples/cnc/duel.toml", "--routine"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // A state limit too small for the fight: refused, pointing to the simulator.
+    let o = fray(&[
+        "odds",
+        "examples/cnc/mirror.toml",
+        "--round",
+        "--max-states",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("fray sim FILE --target-ci"), "{err}");
+}
