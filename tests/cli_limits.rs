@@ -61,6 +61,22 @@ fn every_documented_limit_is_the_one_the_code_enforces() {
         ("odds branches", fray_core::odds::MAX_BRANCHES as u64),
         ("odds work", fray_core::odds::MAX_WORK as u64),
         ("odds pending branches", fray_core::odds::MAX_PENDING as u64),
+        (
+            "odds distinct states",
+            fray_core::distinct::MAX_STATES as u64,
+        ),
+        (
+            "odds branches in one round",
+            fray_core::odds::MAX_BRANCHES as u64,
+        ),
+        (
+            "odds branches in one fight",
+            fray_core::fight_odds::MAX_FIGHT_BRANCHES as u64,
+        ),
+        (
+            "blows in one routine",
+            fray_core::routine_odds::MAX_BLOWS as u64,
+        ),
         ("simulation runs", fray_sim::MAX_RUNS),
         ("simulation runs from here", fray_sim::here::MAX_HERE_RUNS),
         ("simulation threads", fray_sim::MAX_THREADS as u64),

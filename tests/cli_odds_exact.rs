@@ -94,6 +94,11 @@ fn cnc_fight_odds_agree_with_the_simulator() {
     fight_agrees_with_sim("examples/cnc/duel.toml");
 }
 
+#[test]
+fn odd_fight_odds_agree_with_the_simulator() {
+    fight_agrees_with_sim("examples/odd/duel.toml");
+}
+
 /// Where one round of a small duel is far too wide to enumerate, `--fight` says so at once and
 /// points to the simulator (never a hang, never a wrong answer).
 #[test]
