@@ -83,6 +83,7 @@ struct OptionsDef {
     fused_direct_splash_only: Option<bool>,
     holy_direct_splash: Option<bool>,
     run_away_leaves: Option<bool>,
+    disruption_vs_death: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -118,6 +119,8 @@ fray_core::combatant_entry! {
         elf: Option<bool>,
         save_death: Option<Spanned<i64>>,
         save_spells: Option<Spanned<i64>>,
+        /// The GM's touch AC (OSR-G8; default 10 + DEX bonus, OSR-A19).
+        touch_ac: Option<Spanned<i64>>,
         #[serde(default)]
         spells: Vec<Spanned<String>>,
         oil: Option<Spanned<i64>>,
@@ -421,7 +424,7 @@ impl CombatantBuilder for Builder<'_> {
             dex_mod,
             con,
             ac,
-            touch_ac: 10 + dex_mod,
+            touch_ac: int(&file, errors, f("touch_ac"), &c.touch_ac, 0, 40).unwrap_or(10 + dex_mod),
             max_hp,
             movement,
             size,
@@ -541,6 +544,7 @@ impl CombatantBuilder for Builder<'_> {
                 .unwrap_or(d.fused_direct_splash_only),
             holy_direct_splash: o.holy_direct_splash.unwrap_or(d.holy_direct_splash),
             run_away_leaves: o.run_away_leaves.unwrap_or(d.run_away_leaves),
+            disruption_vs_death: o.disruption_vs_death.unwrap_or(d.disruption_vs_death),
         };
         let surprise = def.surprise.as_ref().map(|s| {
             let mut read = |list: &[Spanned<String>], name: &str| {

@@ -224,6 +224,9 @@ pub struct Options {
     pub holy_direct_splash: bool,
     /// A combatant that runs away leaves the fight (OSR-A51 reading).
     pub run_away_leaves: bool,
+    /// A caster attacked while casting saves vs death ray instead of vs spells (OSR-A12's
+    /// "GM-configurable" category, OSR-G8).
+    pub disruption_vs_death: bool,
 }
 
 impl Default for Options {
@@ -240,6 +243,7 @@ impl Default for Options {
             fused_direct_splash_only: false,
             holy_direct_splash: true,
             run_away_leaves: true,
+            disruption_vs_death: false,
         }
     }
 }

@@ -1572,11 +1572,16 @@ fn cast(
         if state.f(id).shaken_until >= state.round {
             total -= 2;
         }
-        let dc = state.p(id).save_spells;
+        // OSR-A12, OSR-G8: vs spells unless the GM chose death ray.
+        let (dc, purpose) = if state.options.disruption_vs_death {
+            (state.p(id).save_death, "save vs death ray")
+        } else {
+            (state.p(id).save_spells, "save vs spells")
+        };
         let ok = total >= dc;
         table.emit(|| Event::Check {
             who: Subject::Combatant(id),
-            purpose: "save vs spells",
+            purpose,
             dice: "d20".into(),
             roll,
             modifiers: Vec::new(),
