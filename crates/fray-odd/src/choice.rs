@@ -1,5 +1,5 @@
 //! Choices and their canonical text: a combatant's action on its count (`attack orc-2`,
-//! `charge orc-2`, `shoot orc-2`, `run toward orc-2`, `parry`, `retreat`, `nothing`), a
+//! `charge orc-2`, `shoot orc-2`, `run toward orc-2`, `parry`, `withdraw`, `withdraw attacking orc-2`, `retreat`, `nothing`), a
 //! caster's declaration at the start of the round (`cast magic-missile at orc-2`, `nothing`),
 //! and the DM's ruling after a reaction roll (`fight`, `parley`).
 
@@ -35,6 +35,8 @@ pub enum Choice {
     Parry,
     /// Fighting withdrawal: back away at half speed, AC 2 better this round (ODD-R17.2).
     Withdraw,
+    /// Fighting withdrawal attacking a foe in melee at −2 before backing away (ODD-R17.2).
+    WithdrawAttacking(CombatantId),
     /// Retreat: turn and flee (ODD-R17.3).
     Retreat,
     /// Do nothing (or cast no spell).
@@ -65,6 +67,7 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Grapple(t) => format!("grapple {}", key(t)),
         Choice::Parry => "parry".into(),
         Choice::Withdraw => "withdraw".into(),
+        Choice::WithdrawAttacking(t) => format!("withdraw attacking {}", key(t)),
         Choice::Retreat => "retreat".into(),
         Choice::Nothing => "nothing".into(),
         Choice::Fight => "fight".into(),
@@ -126,6 +129,7 @@ pub fn parse(state: &State, text: &str) -> Result<Choice, Illegal> {
         ["grapple", t] => Choice::Grapple(who(t)?),
         ["parry"] => Choice::Parry,
         ["withdraw"] => Choice::Withdraw,
+        ["withdraw", "attacking", t] => Choice::WithdrawAttacking(who(t)?),
         ["retreat"] => Choice::Retreat,
         ["nothing"] => Choice::Nothing,
         ["fight"] => Choice::Fight,
@@ -134,7 +138,7 @@ pub fn parse(state: &State, text: &str) -> Result<Choice, Illegal> {
             return Err(illegal(format!(
                 "`{text}` is not a choice: expected attack X, charge X, shoot X, run toward X, \
                  cast SPELL at X, disarm X, dismount X, entangle X weapon|feet, subdue X, grapple X, \
-                 parry, withdraw, retreat, nothing, fight or parley"
+                 parry, withdraw, withdraw attacking X, retreat, nothing, fight or parley"
             )))
         }
     })
@@ -156,6 +160,7 @@ pub fn answers(question: Question, choice: &Choice) -> bool {
                 | Choice::Grapple(_)
                 | Choice::Parry
                 | Choice::Withdraw
+                | Choice::WithdrawAttacking(_)
                 | Choice::Retreat
                 | Choice::Nothing
         ),

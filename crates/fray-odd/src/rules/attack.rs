@@ -26,6 +26,8 @@ pub struct Manner {
     pub no_damage: bool,
     /// A spear set against a charge: +2, double damage (ODD-R26.6).
     pub set_spear: bool,
+    /// Made in a fighting withdrawal: −2 (ODD-R17.2).
+    pub withdrawing: bool,
 }
 
 /// What an attack did.
@@ -204,6 +206,9 @@ pub fn attack(
     }
     if manner.parting {
         mods.push(Modifier::new("parting shot", "ODD-R17.3", 2));
+    }
+    if manner.withdrawing {
+        mods.push(Modifier::new("withdrawing", "ODD-R17.2", -2));
     }
     if state.f(t).caught {
         mods.push(Modifier::new("caught fleeing", "ODD-R30.8", 2));

@@ -191,6 +191,18 @@ pub fn check(
             "ODD-R17.2",
             || "only a combatant in melee withdraws".to_string(),
         ),
+        Choice::WithdrawAttacking(t) => {
+            foe_up(t, "ODD-R17.2")?;
+            Illegal::unless(
+                !restricted && !state.options.mass && !state.p(who).melee.is_empty(),
+                explain,
+                "ODD-R17.2",
+                || "no fighting withdrawal now".to_string(),
+            )?;
+            Illegal::unless(state.in_melee(who, t), explain, "ODD-R17.2", || {
+                "a withdrawing combatant attacks only a foe within 10 ft".to_string()
+            })
+        }
         Choice::Retreat => Illegal::unless(
             !restricted && engaged && !state.options.mass,
             explain,
@@ -342,6 +354,9 @@ pub fn options(state: &State, who: CombatantId, question: Question, out: &mut Ve
             }
             push(Choice::Parry, out);
             push(Choice::Withdraw, out);
+            for t in state.ids() {
+                push(Choice::WithdrawAttacking(t), out);
+            }
             push(Choice::Retreat, out);
             out.push(Choice::Nothing);
         }

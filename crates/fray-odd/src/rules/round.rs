@@ -439,7 +439,7 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), I
             let choice = ask(state, table, id, Question::Action, "ODD-R4.6");
             state.pressing = false;
             if let Choice::Attack(t) = choice? {
-                series(state, table, id, t, n, false, true, "ODD-R4.6")?;
+                series(state, table, id, t, n, Manner::default(), true, "ODD-R4.6")?;
             }
         }
     }
@@ -609,7 +609,16 @@ fn perform(
             }
             let (n, vs_normal) = attack_count(state, id, t);
             let now = first_share(state, id, n, vs_normal);
-            series(state, table, id, t, now, false, vs_normal, "ODD-R16.1")
+            series(
+                state,
+                table,
+                id,
+                t,
+                now,
+                Manner::default(),
+                vs_normal,
+                "ODD-R16.1",
+            )
         }
         Choice::Charge(t) => {
             if let Some((to, _)) = approach(state, id, t) {
@@ -627,7 +636,11 @@ fn perform(
             }
             let (n, vs_normal) = attack_count(state, id, t);
             let now = first_share(state, id, n, vs_normal);
-            series(state, table, id, t, now, true, vs_normal, "ODD-R26.7")
+            let charge = Manner {
+                charge: true,
+                ..Manner::default()
+            };
+            series(state, table, id, t, now, charge, vs_normal, "ODD-R26.7")
         }
         Choice::Shoot(t) => {
             state.f_mut(id).shot_round = Some(state.round);
@@ -679,29 +692,21 @@ fn perform(
         }
         Choice::Retreat => morale::retreat(state, table, id),
         Choice::Withdraw => {
-            // ODD-R17.2: backing out at half speed (half the ½-Turn move), defending.
+            withdraw(state, table, id);
+            Ok(())
+        }
+        Choice::WithdrawAttacking(t) => {
+            // ODD-R17.2: it strikes while still in reach, at −2, then backs away.
             state.f_mut(id).round.withdrawing = true;
-            let steps = state.move_squares(id) / 4;
-            let start = state.f(id).pos;
-            let mut at = start;
-            for _ in 0..steps {
-                match state.step_away(id) {
-                    Some(next) => {
-                        state.set_square(id, next);
-                        at = next;
-                    }
-                    None => break,
-                }
+            let (n, vs_normal) = attack_count(state, id, t);
+            let manner = Manner {
+                withdrawing: true,
+                ..Manner::default()
+            };
+            series(state, table, id, t, n, manner, vs_normal, "ODD-R17.2")?;
+            if state.f(id).is_up() {
+                withdraw(state, table, id);
             }
-            state.set_square(id, start);
-            move_to(state, table, id, at, "fighting withdrawal", "ODD-R17.2");
-            table.emit(|| Event::Acted {
-                who: id,
-                act: "withdraws",
-                on: None,
-                detail: "AC 2 better this round".into(),
-                rule: "ODD-R17.2",
-            });
             Ok(())
         }
         Choice::Subdue(t) => {
@@ -721,6 +726,33 @@ fn perform(
         }
         _ => Ok(()),
     }
+}
+
+/// ODD-R17.2: a fighting withdrawal backs away at half speed (half the ½-Turn move), with
+/// AC 2 better for the round.
+fn withdraw(state: &mut State, table: &mut Table<'_, Odd>, id: CombatantId) {
+    state.f_mut(id).round.withdrawing = true;
+    let steps = state.move_squares(id) / 4;
+    let start = state.f(id).pos;
+    let mut at = start;
+    for _ in 0..steps {
+        match state.step_away(id) {
+            Some(next) => {
+                state.set_square(id, next);
+                at = next;
+            }
+            None => break,
+        }
+    }
+    state.set_square(id, start);
+    move_to(state, table, id, at, "fighting withdrawal", "ODD-R17.2");
+    table.emit(|| Event::Acted {
+        who: id,
+        act: "withdraws",
+        on: None,
+        detail: "AC 2 better this round".into(),
+        rule: "ODD-R17.2",
+    });
 }
 
 /// ODD-R14, R25, R28.1: the to-hit roll of a disarm, dismount, entangle or grapple, and what
@@ -1013,7 +1045,8 @@ fn first_share(state: &mut State, id: CombatantId, n: i32, vs_normal: bool) -> i
     }
 }
 
-/// `n` melee attacks of `who`, starting on `t`; the first may be a charge. Several attacks
+/// `n` melee attacks of `who`, starting on `t`, made in `first`'s manner (a charge: the first
+/// only). Several attacks
 /// against Normal Men go on to another Normal Man in melee when the target falls (the attacker
 /// chooses); otherwise the rest are lost.
 #[allow(clippy::too_many_arguments)]
@@ -1023,7 +1056,7 @@ fn series(
     who: CombatantId,
     t: CombatantId,
     n: i32,
-    charge: bool,
+    first: Manner,
     vs_normal: bool,
     rule: &'static str,
 ) -> Result<(), Interrupt> {
@@ -1061,9 +1094,10 @@ fn series(
             }
         }
         let form = &forms[i as usize % forms.len()];
+        // ODD-R26.12: the charge bonuses go to the first attack only.
         let manner = Manner {
-            charge: charge && i == 0,
-            ..Manner::default()
+            charge: first.charge && i == 0,
+            ..first
         };
         attack::attack(state, table, who, target, form, manner, rule)?;
     }
@@ -1095,7 +1129,16 @@ fn mass_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Inter
             if let Choice::Attack(t) = ask(state, table, id, Question::Action, "ODD-R31.3")? {
                 let (n, vs_normal) = attack_count(state, id, t);
                 let n = if state.p(id).is_unit() { 1 } else { n };
-                series(state, table, id, t, n, false, vs_normal, "ODD-R31.3")?;
+                series(
+                    state,
+                    table,
+                    id,
+                    t,
+                    n,
+                    Manner::default(),
+                    vs_normal,
+                    "ODD-R31.3",
+                )?;
             }
         }
         morale::checks(state, table, false)?;
