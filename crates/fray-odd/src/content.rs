@@ -185,6 +185,8 @@ pub struct MonsterAttack {
     pub weapon: Option<Weapon>,
     /// Damage dice.
     pub damage: DamageDice,
+    /// Large horns or tusks: the attack a charge strikes with (ODD-R26.10).
+    pub horns: bool,
 }
 
 /// A monster.
@@ -399,6 +401,8 @@ pub(crate) struct AttackFile {
     name: Option<String>,
     weapon: Option<Spanned<String>>,
     damage: Option<Spanned<String>>,
+    #[serde(default)]
+    horns: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -822,6 +826,7 @@ impl ContentSet for Content {
                     name,
                     weapon,
                     damage,
+                    horns: a.horns,
                 });
             }
             if m.attacks.is_empty() {

@@ -15,6 +15,8 @@ pub struct Form {
     pub damage: DamageDice,
     /// The weapon, when it is one.
     pub weapon: Option<Weapon>,
+    /// Large horns or tusks (ODD-R26.10).
+    pub horns: bool,
 }
 
 impl Form {
@@ -24,6 +26,7 @@ impl Form {
             name: w.name.clone(),
             damage: w.damage,
             weapon: Some(w.clone()),
+            horns: false,
         }
     }
     /// A monster's attack.
@@ -32,6 +35,7 @@ impl Form {
             name: a.name.clone(),
             damage: a.damage,
             weapon: a.weapon.clone(),
+            horns: a.horns,
         }
     }
     /// One-handed weapon (natural attacks count as one-handed).

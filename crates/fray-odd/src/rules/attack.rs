@@ -471,7 +471,13 @@ pub fn attack(
     }
     if manner.charge {
         multiplier *= 2;
-        let rule = if lance { "ODD-R26.8" } else { "ODD-R26.7" };
+        let rule = if lance {
+            "ODD-R26.8"
+        } else if form.horns {
+            "ODD-R26.10"
+        } else {
+            "ODD-R26.7"
+        };
         dmods.push(Modifier::new("charge ×", rule, 2));
     }
     amount *= multiplier;

@@ -629,9 +629,13 @@ fn perform(
             f.round.charging = true;
             f.caught = false;
             let was_dead = state.f(id).dead;
-            set_spear(state, table, id, t)?;
+            let spear = set_spear(state, table, id, t)?;
+            if spear.is_some_and(|o| o != SpearOrder::ChargerFirst) {
+                spear_strikes(state, table, t, id)?;
+            }
             longer_reach_first(state, table, id, t)?;
-            if !state.f(t).is_up() || (state.f(id).dead && !was_dead) {
+            let together = spear == Some(SpearOrder::Together);
+            if !state.f(t).is_up() || (state.f(id).dead && !was_dead && !together) {
                 return Ok(());
             }
             let (n, vs_normal) = attack_count(state, id, t);
@@ -640,7 +644,11 @@ fn perform(
                 charge: true,
                 ..Manner::default()
             };
-            series(state, table, id, t, now, charge, vs_normal, "ODD-R26.7")
+            series(state, table, id, t, now, charge, vs_normal, "ODD-R26.7")?;
+            if spear == Some(SpearOrder::ChargerFirst) && state.f(id).is_up() {
+                spear_strikes(state, table, t, id)?;
+            }
+            Ok(())
         }
         Choice::Shoot(t) => {
             state.f_mut(id).shot_round = Some(state.round);
@@ -992,14 +1000,46 @@ fn longer_reach_first(
     turn(state, table, t)
 }
 
-/// ODD-R26.6: a foe with a spear or pike that has not acted may set it against the charge: it
-/// attacks the charger at +2 for double damage (its action this round), first.
+/// Who strikes first when a spear is set against a charge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SpearOrder {
+    /// The set spear (ODD-R26.6: chargers on foot with ordinary melee weapons; or it outreaches
+    /// the charger, R26.9).
+    SpearFirst,
+    /// The charger: mounted or with a lance or natural weapons, and of longer reach (R26.9).
+    ChargerFirst,
+    /// Equal reach (R26.9 names no first): both at the same moment; both blows land.
+    Together,
+}
+
+/// ODD-R26.6, R26.9: the order of a set spear and the charge it is set against.
+fn spear_order(state: &State, charger: CombatantId, spear: CombatantId) -> SpearOrder {
+    let pc = state.p(charger);
+    let mounted = pc.mounted && !state.f(charger).dismounted;
+    let ordinary = pc
+        .melee
+        .first()
+        .and_then(|f| f.weapon.as_ref())
+        .is_some_and(|w| !w.has("lance") && !w.has("unarmed"))
+        && !state.f(charger).disarmed;
+    if !mounted && ordinary {
+        return SpearOrder::SpearFirst;
+    }
+    match pc.reach().cmp(&state.p(spear).reach()) {
+        std::cmp::Ordering::Greater => SpearOrder::ChargerFirst,
+        std::cmp::Ordering::Equal => SpearOrder::Together,
+        std::cmp::Ordering::Less => SpearOrder::SpearFirst,
+    }
+}
+
+/// ODD-R26.6: a foe with a spear or pike that has not acted may set it against the charge (a
+/// reaction; its action this round). Returns the order of the two, when it is set.
 fn set_spear(
     state: &mut State,
     table: &mut Table<'_, Odd>,
     id: CombatantId,
     t: CombatantId,
-) -> Result<(), Interrupt> {
+) -> Result<Option<SpearOrder>, Interrupt> {
     let (ft, pt) = (state.f(t), state.p(t));
     let spear = pt
         .melee
@@ -1013,23 +1053,50 @@ fn set_spear(
         || helpless(state, t).is_some()
         || !state.in_melee(id, t)
     {
-        return Ok(());
+        return Ok(None);
     }
     state.set_against = Some(id);
     let answer = ask(state, table, t, Question::Reaction, "ODD-R26.6");
     state.set_against = None;
     if answer? != Choice::Attack(id) {
-        return Ok(());
+        return Ok(None);
     }
     state.f_mut(t).round.acted = true;
+    let order = spear_order(state, id, t);
+    if order != SpearOrder::SpearFirst {
+        let detail = match order {
+            SpearOrder::ChargerFirst => "the charger's longer reach strikes first",
+            _ => "equal reach: both strike at the same moment",
+        };
+        table.emit(|| Event::Acted {
+            who: t,
+            act: "sets its spear against",
+            on: Some(id),
+            detail: detail.into(),
+            rule: "ODD-R26.9",
+        });
+    }
+    Ok(Some(order))
+}
+
+/// ODD-R26.6: the set spear's blow on the charger: +2, double damage.
+fn spear_strikes(
+    state: &mut State,
+    table: &mut Table<'_, Odd>,
+    t: CombatantId,
+    charger: CombatantId,
+) -> Result<(), Interrupt> {
     let Some(form) = state.p(t).melee.first().cloned() else {
         return Ok(());
     };
+    if !state.f(t).is_up() {
+        return Ok(());
+    }
     let manner = Manner {
         set_spear: true,
         ..Manner::default()
     };
-    attack::attack(state, table, t, id, &form, manner, "ODD-R26.6")?;
+    attack::attack(state, table, t, charger, &form, manner, "ODD-R26.6")?;
     Ok(())
 }
 
@@ -1064,6 +1131,12 @@ fn series(
     if forms.is_empty() {
         return Ok(());
     }
+    // ODD-R26.10: a creature with large horns or tusks charges with them.
+    let start = if first.charge {
+        forms.iter().position(|f| f.horns).unwrap_or(0)
+    } else {
+        0
+    };
     let mut target = t;
     for i in 0..n {
         if !state.f(target).is_up() {
@@ -1093,7 +1166,7 @@ fn series(
                 _ => return Ok(()),
             }
         }
-        let form = &forms[i as usize % forms.len()];
+        let form = &forms[(start + i as usize) % forms.len()];
         // ODD-R26.12: the charge bonuses go to the first attack only.
         let manner = Manner {
             charge: first.charge && i == 0,
