@@ -143,6 +143,7 @@ fray_core::combatant_entry! {
         untrained: Option<bool>,
         offhand: Option<Spanned<String>>,
         high_ground: Option<bool>,
+        hasted: Option<bool>,
         cover: Option<Spanned<i64>>,
         #[serde(default)]
         spells: Vec<SpellRef>,
@@ -391,6 +392,7 @@ impl CombatantBuilder for Builder<'_> {
                     unarmed: content.weapon("empty hand").map(Form::of_weapon),
                     offhand: offhand.as_ref().map(Form::of_weapon),
                     high_ground: c.high_ground.unwrap_or(false),
+                    hasted: c.hasted.unwrap_or(false),
                     cover,
                 }
             }
@@ -463,6 +465,7 @@ impl CombatantBuilder for Builder<'_> {
                     unarmed: content.weapon("empty hand").map(Form::of_weapon),
                     offhand: offhand.as_ref().map(Form::of_weapon),
                     high_ground: c.high_ground.unwrap_or(false),
+                    hasted: c.hasted.unwrap_or(false),
                     cover,
                 }
             }

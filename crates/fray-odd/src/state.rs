@@ -113,6 +113,8 @@ pub struct Profile {
     pub offhand: Option<Form>,
     /// Fights from higher ground (ODD-R18.2).
     pub high_ground: bool,
+    /// Magically hasted: twice the movement, and acts before all who are not (ODD-R4.5).
+    pub hasted: bool,
     /// Cover against attacks on it, in percent: 25, 50 or 75 (ODD-R9).
     pub cover: i32,
 }
@@ -452,7 +454,12 @@ impl State {
     pub const SQUARE_FT: i32 = 5;
     /// Full Turn movement in squares.
     pub fn move_squares(&self, id: CombatantId) -> i32 {
-        self.p(id).move_in * self.options.inch_ft / Self::SQUARE_FT
+        self.move_inches(id) * self.options.inch_ft / Self::SQUARE_FT
+    }
+    /// Turn movement in inches: twice the rate when hasted (ODD-R4.5).
+    pub fn move_inches(&self, id: CombatantId) -> i32 {
+        let haste = if self.p(id).hasted { 2 } else { 1 };
+        haste * self.p(id).move_in
     }
     /// Within melee range (10 ft, ODD-R17.1).
     pub fn in_melee(&self, a: CombatantId, b: CombatantId) -> bool {

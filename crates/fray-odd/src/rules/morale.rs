@@ -248,7 +248,7 @@ fn pursue(
         .collect();
     groups.sort_unstable();
     groups.dedup();
-    let quarry = state.p(who).move_in;
+    let quarry = state.move_inches(who);
     for g in groups {
         let members = state.groups[usize::from(g)].members.clone();
         let Some(first) = members.iter().copied().find(|&m| state.f(m).is_up()) else {
@@ -267,8 +267,8 @@ fn pursue(
             .iter()
             .copied()
             .filter(|&m| state.f(m).is_up())
-            .max_by_key(|&m| (state.p(m).move_in, std::cmp::Reverse(m.0)));
-        let catcher = fastest.filter(|&m| pursues && state.p(m).move_in > quarry);
+            .max_by_key(|&m| (state.move_inches(m), std::cmp::Reverse(m.0)));
+        let catcher = fastest.filter(|&m| pursues && state.move_inches(m) > quarry);
         table.emit(|| Event::Check {
             who: Subject::Combatant(first),
             purpose: "pursuit",
@@ -290,8 +290,8 @@ fn pursue(
         if let Some(c) = catcher {
             let gap = state.f(who).pos.feet_to(state.f(c).pos);
             let inch = state.options.inch_ft;
-            let rounds =
-                tables::rounds_to_catch(gap, state.p(c).move_in * inch, quarry * inch).unwrap_or(0);
+            let rounds = tables::rounds_to_catch(gap, state.move_inches(c) * inch, quarry * inch)
+                .unwrap_or(0);
             state.f_mut(who).caught = true;
             table.emit(|| Event::Acted {
                 who: c,

@@ -230,6 +230,9 @@ fn reaction(state: &mut State, table: &mut Table<'_, Odd>) -> Result<bool, Inter
     Ok(true)
 }
 
+/// ODD-R4.5: what a hasted combatant's count is raised by, to come before every d6.
+const HASTE_LEAD: i32 = 6;
+
 /// ODD-R4.1, R4.3, R4.8: a plain d6 per character (one per side's characters with the party
 /// option) and one per DM group, stored for the encounter.
 pub fn roll_initiative(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Interrupt> {
@@ -267,12 +270,19 @@ pub fn roll_initiative(state: &mut State, table: &mut Table<'_, Odd>) -> Result<
                 r
             }
         };
-        state.f_mut(id).initiative = roll;
+        // ODD-R4.5: the hasted always have initiative: their counts come above every d6; among
+        // the hasted (both sides) the dice decide, equal counts acting together.
+        let (total, rule) = if state.p(id).hasted {
+            (roll + HASTE_LEAD, "ODD-R4.5")
+        } else {
+            (roll, "ODD-R4.1")
+        };
+        state.f_mut(id).initiative = total;
         table.emit(|| Event::Initiative {
             who: id,
             roll: roll as u32,
-            total: roll,
-            rule: "ODD-R4.1",
+            total,
+            rule,
         });
     }
     Ok(())
