@@ -189,6 +189,30 @@ pub struct MonsterAttack {
     pub horns: bool,
 }
 
+/// What a monster's special attack does (ODD-R12.4; the DM's, ODD-G6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SpecialEffect {
+    /// Only its label (the DM adjudicates).
+    Label,
+    /// Knocks the foe to the ground: its next action is spent getting up (a dire wolf).
+    Knockdown,
+    /// Extra damage dice (an owlbear's crushing hug).
+    Damage(DamageDice),
+    /// Swallows the foe whole (a sea dragon): inside, it fights only with a dagger (ODD-R13).
+    Swallow,
+}
+
+/// A monster's special attack: on a natural roll of `on` or more after a hit (ODD-R12.4).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Special {
+    /// The natural roll that triggers it.
+    pub on: i32,
+    /// Its label.
+    pub label: String,
+    /// What it does.
+    pub effect: SpecialEffect,
+}
+
 /// A monster.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Monster {
@@ -216,8 +240,10 @@ pub struct Monster {
     pub intelligent: bool,
     /// Only magic or silver weapons hit it.
     pub needs_magic: bool,
-    /// A special attack on a natural roll of at least this, with its label (ODD-R12.4).
-    pub special: Option<(i32, String)>,
+    /// A special attack on a high natural roll (ODD-R12.4).
+    pub special: Option<Special>,
+    /// Weapon tags that work best against it (ODD-R13: blunt weapons against skeletons).
+    pub weak_to: Vec<String>,
 }
 
 /// A spell as effect data.
@@ -410,6 +436,8 @@ pub(crate) struct AttackFile {
 pub(crate) struct SpecialFile {
     on: Spanned<i64>,
     effect: String,
+    kind: Option<Spanned<String>>,
+    damage: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -432,6 +460,8 @@ pub(crate) struct MonsterFile {
     #[serde(default)]
     needs_magic: bool,
     special: Option<SpecialFile>,
+    #[serde(default)]
+    weak_to: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -553,6 +583,56 @@ fn rows(
 }
 
 const SIZES: [(&str, &str); 3] = [("small", "small"), ("medium", "medium"), ("large", "large")];
+const SPECIAL_KINDS: [(&str, &str); 4] = [
+    ("label", "label"),
+    ("knockdown", "knockdown"),
+    ("damage", "damage"),
+    ("swallow", "swallow"),
+];
+
+/// ODD-R12.4: a monster's special attack, its kind checked (`damage` needs its dice).
+fn special(
+    file: &SourceFile<'_>,
+    f: &dyn Fn(&str) -> String,
+    s: &SpecialFile,
+    errors: &mut Vec<FileError>,
+) -> Special {
+    let on = int(file, f("special.on"), &s.on, 2, 20, errors);
+    let kind = s
+        .kind
+        .as_ref()
+        .and_then(|k| {
+            keyword(
+                file,
+                f("special.kind"),
+                "special kind",
+                k,
+                &SPECIAL_KINDS,
+                errors,
+            )
+        })
+        .unwrap_or("label");
+    let effect = match (kind, &s.damage) {
+        ("damage", Some(d)) => SpecialEffect::Damage(dice(file, f("special.damage"), d, errors)),
+        ("damage", None) => {
+            errors.push(file.error(
+                s.on.span(),
+                Some(f("special.damage")),
+                "a `damage` special attack needs its `damage` dice",
+            ));
+            SpecialEffect::Label
+        }
+        ("knockdown", _) => SpecialEffect::Knockdown,
+        ("swallow", _) => SpecialEffect::Swallow,
+        _ => SpecialEffect::Label,
+    };
+    Special {
+        on,
+        label: s.effect.clone(),
+        effect,
+    }
+}
+
 const MONSTER_SIZES: [(&str, &str); 3] = [("small", "small"), ("man", "man"), ("large", "large")];
 
 fn read_weapon(
@@ -882,12 +962,8 @@ impl ContentSet for Content {
                     .unwrap_or("man"),
                 intelligent: m.intelligent,
                 needs_magic: m.needs_magic,
-                special: m.special.as_ref().map(|s| {
-                    (
-                        int(file, f("special.on"), &s.on, 2, 20, errors),
-                        s.effect.clone(),
-                    )
-                }),
+                special: m.special.as_ref().map(|s| special(file, &f, s, errors)),
+                weak_to: m.weak_to.clone(),
             };
             self.monsters.insert(
                 "monster",

@@ -82,6 +82,7 @@ struct OptionsDef {
     morale: Option<Spanned<i64>>,
     pursue_upto: Option<Spanned<i64>>,
     reach_advantage: Option<Spanned<i64>>,
+    utility_bonus: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -388,6 +389,7 @@ impl CombatantBuilder for Builder<'_> {
                     mounted: c.mounted.unwrap_or(false),
                     large: c.large.unwrap_or(mon.size == "large"),
                     special: mon.special.clone(),
+                    weak_to: mon.weak_to.clone(),
                     spells,
                     unarmed: content.weapon("empty hand").map(Form::of_weapon),
                     offhand: offhand.as_ref().map(Form::of_weapon),
@@ -461,6 +463,7 @@ impl CombatantBuilder for Builder<'_> {
                     mounted: c.mounted.unwrap_or(false),
                     large: c.large.unwrap_or(false),
                     special: None,
+                    weak_to: Vec::new(),
                     spells,
                     unarmed: content.weapon("empty hand").map(Form::of_weapon),
                     offhand: offhand.as_ref().map(Form::of_weapon),
@@ -534,7 +537,8 @@ impl CombatantBuilder for Builder<'_> {
             punches: Vec::new(),
             disarmed: false,
             dismounted: false,
-            knocked_down: false,
+            knocked_down: None,
+            swallowed_by: None,
             stunned_until: 0,
             pinned_by: Vec::new(),
             struggling: false,
@@ -590,6 +594,9 @@ impl CombatantBuilder for Builder<'_> {
             multiplier_alive: o.multiplier_alive.unwrap_or(false),
             reach_advantage: cx
                 .int("options.reach_advantage", o.reach_advantage.as_ref(), 1, 10)
+                .unwrap_or(2),
+            utility_bonus: cx
+                .int("options.utility_bonus", o.utility_bonus.as_ref(), 0, 10)
                 .unwrap_or(2),
         };
         let e = &def.encounter;

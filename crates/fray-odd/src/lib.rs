@@ -147,8 +147,8 @@ impl RulesetBundle for Odd {
     const RULES: RuleStatus = RuleStatus {
         prefix: "ODD-R",
         total: 32,
-        missing: &[13],
-        partial: &[10, 12, 16, 17, 19, 23, 27, 30],
+        missing: &[],
+        partial: &[10, 13, 16, 17, 19, 23, 27, 30],
     };
     const CRITICALS: Criticals = Criticals::CriticalAndFumble;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;

@@ -104,7 +104,9 @@ pub struct Profile {
     /// Large (lance damage 3D6, ODD-R26.8).
     pub large: bool,
     /// Special attack on a natural roll of at least this (ODD-R12.4).
-    pub special: Option<(i32, String)>,
+    pub special: Option<crate::content::Special>,
+    /// Weapon tags that work best against it (ODD-R13).
+    pub weak_to: Vec<String>,
     /// Spells known.
     pub spells: Vec<Spell>,
     /// Its bare hands, when disarmed (ODD-R25.2, R27).
@@ -127,6 +129,13 @@ impl Profile {
             .first()
             .and_then(|f| f.weapon.as_ref())
             .map_or(natural, |w| w.reach)
+    }
+    /// The attacks it can make in a tight space, as inside a swallower: daggers (ODD-R13).
+    pub fn tight_space_forms(&self) -> impl Iterator<Item = &Form> {
+        self.melee
+            .iter()
+            .chain(self.offhand.iter())
+            .filter(|f| f.weapon.as_ref().is_some_and(|w| w.has("dagger")))
     }
     /// A fighter-type (ODD-R7).
     pub fn fighter_type(&self) -> bool {
@@ -215,8 +224,11 @@ pub struct Fighter {
     pub disarmed: bool,
     /// Pulled off its mount (ODD-R25.1).
     pub dismounted: bool,
-    /// Yanked off its feet (ODD-R14): its next action is spent getting up.
-    pub knocked_down: bool,
+    /// Knocked off its feet, by the rule that did it (a whip ODD-R14, a special attack
+    /// ODD-R12.4): its next action is spent getting up.
+    pub knocked_down: Option<&'static str>,
+    /// Swallowed whole by this foe (ODD-R12.4): it fights only that foe, with a dagger (ODD-R13).
+    pub swallowed_by: Option<CombatantId>,
     /// Stunned until the end of this round (ODD-R28.3).
     pub stunned_until: u32,
     /// Pinned helplessly by these grapplers (ODD-R28.3, ODD-A21).
@@ -328,6 +340,9 @@ pub struct Options {
     pub multiplier_alive: bool,
     /// Reach classes that make a "sufficient reach advantage" (ODD-R20, ODD-G9; default 2).
     pub reach_advantage: i32,
+    /// To hit with a weapon a foe is weak to (ODD-R13, ODD-G13: blunt against skeletons;
+    /// default 2, 0 turns it off).
+    pub utility_bonus: i32,
 }
 
 impl Default for Options {
@@ -344,6 +359,7 @@ impl Default for Options {
             mass: false,
             multiplier_alive: false,
             reach_advantage: 2,
+            utility_bonus: 2,
         }
     }
 }

@@ -4,7 +4,7 @@
 //! the fall of a leader (ODD-A29) and the marks that interrupt spells (ODD-R29).
 
 use super::tables;
-use crate::content::{ClassGroup, WeaponKind};
+use crate::content::{ClassGroup, SpecialEffect, WeaponKind};
 use crate::state::{Form, Slot, State};
 use crate::Odd;
 use fray_core::event::{AttackResult, Event, Modifier};
@@ -246,6 +246,19 @@ pub fn attack(
     if pt.cover > 0 {
         mods.push(Modifier::new("cover", "ODD-R9", -(pt.cover / 25) * 2));
     }
+    // ODD-R13: a weapon that works best against this foe (blunt against skeletons).
+    let utility = form
+        .weapon
+        .as_ref()
+        .and_then(|w| pt.weak_to.iter().find(|tag| w.has(tag)));
+    if let (Some(tag), false, bonus @ 1..) = (utility, manner.missile, state.options.utility_bonus)
+    {
+        mods.push(Modifier::owned(
+            format!("{tag} weapon against it"),
+            "ODD-R13",
+            bonus,
+        ));
+    }
     // ODD-R26.6: a spear set against a charge.
     if manner.set_spear {
         mods.push(Modifier::new("set spear", "ODD-R26.6", 2));
@@ -377,17 +390,18 @@ pub fn attack(
             felled: false,
         });
     }
-    if let Some((on, effect)) = &pa.special {
-        if natural >= *on {
-            let effect = effect.clone();
-            table.emit(|| Event::Acted {
-                who: a,
-                act: "makes its special attack",
-                on: Some(t),
-                detail: effect,
-                rule: "ODD-R12.4",
-            });
-        }
+    // ODD-R12.4: a monster's special attack on a high natural roll; its effect follows the
+    // blow's damage.
+    let special = pa.special.as_ref().filter(|s| natural >= s.on).cloned();
+    if let Some(special) = &special {
+        let label = special.label.clone();
+        table.emit(|| Event::Acted {
+            who: a,
+            act: "makes its special attack",
+            on: Some(t),
+            detail: label,
+            rule: "ODD-R12.4",
+        });
     }
     // ODD-R31.3, R31.4, ODD-A38: a unit's hit takes d6 × N off a unit, d6 off a single foe.
     if pa.is_unit() {
@@ -517,8 +531,77 @@ pub fn attack(
     } else {
         (amount, 0)
     };
-    let felled = harm(state, table, a, t, real, temp, rolled, dmods, rule)?;
+    let mut felled = harm(state, table, a, t, real, temp, rolled, dmods, rule)?;
+    if let Some(special) = special {
+        felled |= special_effect(state, table, a, t, special.effect)?;
+    }
     Ok(Blow { hit: true, felled })
+}
+
+/// ODD-R12.4: what a special attack does to a foe still standing after the blow. Returns
+/// whether it fell.
+fn special_effect(
+    state: &mut State,
+    table: &mut Table<'_, Odd>,
+    a: CombatantId,
+    t: CombatantId,
+    effect: SpecialEffect,
+) -> Result<bool, Interrupt> {
+    if !state.f(t).is_up() {
+        return Ok(false);
+    }
+    let (act, detail) = match effect {
+        SpecialEffect::Label => return Ok(false),
+        SpecialEffect::Damage(dice) => {
+            let rolled = table.roll_damage(dice, Some(a), RollPurpose::Damage, "ODD-R12.4")?;
+            return harm(
+                state,
+                table,
+                a,
+                t,
+                rolled.max(0),
+                0,
+                rolled,
+                Vec::new(),
+                "ODD-R12.4",
+            );
+        }
+        SpecialEffect::Knockdown => {
+            state.f_mut(t).knocked_down = Some("ODD-R12.4");
+            ("knocks down", "its next action is spent getting up")
+        }
+        SpecialEffect::Swallow => {
+            state.f_mut(t).swallowed_by = Some(a);
+            (
+                "swallows",
+                "whole: inside, it can fight only its swallower, and only with a dagger (ODD-R13)",
+            )
+        }
+    };
+    table.emit(|| Event::Acted {
+        who: a,
+        act,
+        on: Some(t),
+        detail: detail.into(),
+        rule: "ODD-R12.4",
+    });
+    Ok(false)
+}
+
+/// ODD-R12.4: those swallowed by `by` get out when it falls or leaves the fight.
+pub fn free_swallowed(state: &mut State, table: &mut Table<'_, Odd>, by: CombatantId) {
+    for id in state.ids().collect::<Vec<_>>() {
+        if state.f(id).swallowed_by == Some(by) {
+            state.f_mut(id).swallowed_by = None;
+            table.emit(|| Event::Acted {
+                who: id,
+                act: "gets out of",
+                on: Some(by),
+                detail: "its swallower is down or gone".into(),
+                rule: "ODD-R12.4",
+            });
+        }
+    }
 }
 
 /// ODD-R21.2, ODD-A14: a Florentine fighter whose two weapons differ in size rolls 1d2 to see
@@ -630,6 +713,7 @@ pub fn harm(
             rule: "ODD-R27.2",
         });
     }
+    free_swallowed(state, table, t);
     if state.p(t).leader && state.options.leader_upset {
         let side = state.f(t).side;
         for g in state.groups.iter_mut().filter(|g| g.side == side) {

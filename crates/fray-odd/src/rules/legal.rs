@@ -62,6 +62,9 @@ pub fn check(
             _ => Ok(()),
         };
     }
+    if let Some(inside) = state.f(who).swallowed_by {
+        return swallowed(explain, state, who, inside, choice);
+    }
     let restricted = state.pressing || state.slot == Slot::Last;
     let foe_up = |t: CombatantId, rule: &'static str| {
         Illegal::unless(
@@ -69,6 +72,17 @@ pub fn check(
             explain,
             rule,
             || format!("{} is not a foe able to fight", state.roster.name(t)),
+        )?;
+        Illegal::unless(
+            state.f(t).swallowed_by.is_none(),
+            explain,
+            "ODD-R12.4",
+            || {
+                format!(
+                    "{} is inside the foe that swallowed it",
+                    state.roster.name(t)
+                )
+            },
         )
     };
     let engaged = state.engaged(who);
@@ -212,6 +226,32 @@ pub fn check(
         Choice::Cast(..) | Choice::Fight | Choice::Parley => {
             Illegal::refuse(explain, "ODD-R16.1", || "not an action".to_string())
         }
+    }
+}
+
+/// ODD-R12.4, R13: a swallowed combatant can only attack its swallower, with a dagger (the
+/// weapon for a tight space), or do nothing.
+fn swallowed(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    inside: CombatantId,
+    choice: &Choice,
+) -> Result<(), Illegal> {
+    match *choice {
+        Choice::Nothing => Ok(()),
+        Choice::Attack(t) if t == inside => Illegal::unless(
+            state.p(who).tight_space_forms().next().is_some() && !state.f(who).disarmed,
+            explain,
+            "ODD-R13",
+            || "swallowed: only a dagger can be used in so tight a space".to_string(),
+        ),
+        _ => Illegal::refuse(explain, "ODD-R12.4", || {
+            format!(
+                "swallowed by {}: it can only attack it from inside",
+                state.roster.name(inside)
+            )
+        }),
     }
 }
 

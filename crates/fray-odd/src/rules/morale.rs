@@ -119,6 +119,7 @@ pub fn leave(state: &mut State, table: &mut Table<'_, Odd>, who: CombatantId, ho
         hp,
         rule: "ODD-R32.2",
     });
+    super::attack::free_swallowed(state, table, who);
 }
 
 /// ODD-R17.3, R17.5, R30: `who` turns and flees: a d6 + DEX contest with each foe it disengages

@@ -7,7 +7,7 @@ use super::attack::{self, Manner};
 use super::legal::approach;
 use super::{ask, morale, spells, tables};
 use crate::content::Reaction;
-use crate::state::{Round, Slot, State, Surprise};
+use crate::state::{Form, Round, Slot, State, Surprise};
 use crate::{Choice, Odd};
 use fray_core::board::Board;
 use fray_core::event::{Event, Subject};
@@ -530,15 +530,16 @@ fn turn(state: &mut State, table: &mut Table<'_, Odd>, id: CombatantId) -> Resul
     }
     if let Some(reason) = helpless(state, id) {
         let f = state.f_mut(id);
-        f.knocked_down = false;
+        let rule = match (reason, f.knocked_down) {
+            ("gets up", Some(rule)) => rule,
+            _ => "ODD-R28.3",
+        };
+        f.knocked_down = None;
         f.struggling = false;
         table.emit(|| Event::Skipped {
             who: id,
             reason,
-            rule: match reason {
-                "gets up" => "ODD-R14.2",
-                _ => "ODD-R28.3",
-            },
+            rule,
         });
         if !state.f(id).pinned_by.is_empty() {
             // ODD-A21: a pinned combatant tries the contest again.
@@ -564,7 +565,7 @@ fn helpless(state: &State, id: CombatantId) -> Option<&'static str> {
         Some("pinned helplessly")
     } else if f.stunned_until > 0 && f.stunned_until >= state.round {
         Some("stunned")
-    } else if f.knocked_down {
+    } else if f.knocked_down.is_some() {
         Some("gets up")
     } else if f.struggling {
         Some("struggling in a grapple")
@@ -608,7 +609,8 @@ fn perform(
 ) -> Result<(), Interrupt> {
     match choice {
         Choice::Attack(t) => {
-            if let Some((to, _)) = approach(state, id, t) {
+            let inside = state.f(id).swallowed_by.is_some();
+            if let Some((to, _)) = approach(state, id, t).filter(|_| !inside) {
                 move_to(state, table, id, to, "half move", "ODD-R16.1");
             }
             state.f_mut(id).caught = false;
@@ -831,7 +833,7 @@ fn special_attack(
                 if weapon {
                     state.f_mut(t).disarmed = true;
                 } else {
-                    state.f_mut(t).knocked_down = true;
+                    state.f_mut(t).knocked_down = Some("ODD-R14.2");
                 }
                 table.emit(|| Event::Acted {
                     who: id,
@@ -1137,7 +1139,12 @@ fn series(
     vs_normal: bool,
     rule: &'static str,
 ) -> Result<(), Interrupt> {
-    let forms = state.p(who).melee.clone();
+    // ODD-R13: inside a swallower only a dagger serves.
+    let forms: Vec<Form> = if state.f(who).swallowed_by.is_some() {
+        state.p(who).tight_space_forms().cloned().collect()
+    } else {
+        state.p(who).melee.clone()
+    };
     if forms.is_empty() {
         return Ok(());
     }
