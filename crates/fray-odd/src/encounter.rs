@@ -542,6 +542,7 @@ impl CombatantBuilder for Builder<'_> {
             stunned_until: 0,
             pinned_by: Vec::new(),
             struggling: false,
+            from_behind: Vec::new(),
         };
         Some((profile, fighter))
     }

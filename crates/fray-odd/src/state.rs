@@ -235,9 +235,15 @@ pub struct Fighter {
     pub pinned_by: Vec<CombatantId>,
     /// Struggling in a grapple this round: it cannot use its weapon (ODD-R28.3).
     pub struggling: bool,
+    /// Attacked from behind: by whom and in which round (ODD-R23.1, R23.2).
+    pub from_behind: Vec<(CombatantId, u32)>,
 }
 
 impl Fighter {
+    /// Attacked from behind by `by` in round `round` (ODD-R23.1).
+    pub fn behind_by(&self, by: CombatantId, round: u32) -> bool {
+        self.from_behind.contains(&(by, round))
+    }
     /// Still able to fight: alive, conscious and present.
     pub fn is_up(&self) -> bool {
         self.hp > 0 && self.temp < self.hp && !self.dead && self.gone.is_none()

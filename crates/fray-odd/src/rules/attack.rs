@@ -28,6 +28,9 @@ pub struct Manner {
     pub set_spear: bool,
     /// Made in a fighting withdrawal: −2 (ODD-R17.2).
     pub withdrawing: bool,
+    /// Not the first of the attacker's attacks this turn (a backstab's bonuses go to the
+    /// first only, ODD-R23.5).
+    pub later: bool,
 }
 
 /// What an attack did.
@@ -168,7 +171,22 @@ pub fn attack(
         at.direction_to(from)
             .map_or(0, |d| d.octants_from(state.f(t).facing))
     };
-    let (flank, rear) = (octants == 2, octants >= 3);
+    // Once attacked from behind, the whole round counts so (ODD-R23.1: "on the first round").
+    let melee = !manner.missile && !state.options.mass;
+    let rear = octants >= 3 || (melee && state.f(t).behind_by(a, round));
+    let flank = octants == 2 && !rear;
+    // ODD-R23.1: attacked from behind, it cannot return the attack this round; it turns to
+    // face the attacker for the next (ODD-R23.2, R23.3).
+    if rear && !surprise_attack {
+        let f = state.f_mut(t);
+        if !f.behind_by(a, round) {
+            f.from_behind.retain(|&(_, r)| r + 1 >= round);
+            f.from_behind.push((a, round));
+        }
+        if f.turn_to.is_none() {
+            f.turn_to = at.direction_to(from);
+        }
+    }
     if !manner.missile && !state.options.mass {
         if let Some(d) = from.direction_to(at) {
             state.f_mut(a).turn_to = Some(d);
@@ -177,6 +195,14 @@ pub fn attack(
     let mut mods: Vec<Modifier> = Vec::new();
     let ((hit_bonus, hit_label), (dmg_bonus, dmg_label)) =
         ability_bonus(state, a, Some(form), manner.missile);
+    // ODD-R23.5: a thief's backstab: its bonuses go to the first attack only; the rest of its
+    // attacks are plain surprise attacks.
+    let sneak = surprise_attack || rear;
+    let (hit_bonus, dmg_bonus) = if manner.later && sneak && pa.group == ClassGroup::Thief {
+        (0, 0)
+    } else {
+        (hit_bonus, dmg_bonus)
+    };
     // ODD-R26.4: a charger gets no DEX bonus to its attack.
     if hit_bonus != 0 && !(manner.charge && hit_label.starts_with("DEX")) {
         let rule = if manner.missile { "ODD-R8" } else { "ODD-R7" };
@@ -274,6 +300,16 @@ pub fn attack(
     }
     if after_surprise && state.side_surprised(side_a) && !state.side_surprised(side_t) {
         edge -= 1;
+    }
+    // ODD-R23.2: the round after an attack from behind, Advantage for the attacker and
+    // Disadvantage for the defender (melee).
+    if !manner.missile && round > 0 {
+        if state.f(t).behind_by(a, round - 1) {
+            edge += 1;
+        }
+        if state.f(a).behind_by(t, round - 1) {
+            edge -= 1;
+        }
     }
     let base = RollRequest::new(1, 20, Some(a), RollPurpose::Attack, rule);
     let request = match edge.cmp(&0) {

@@ -83,6 +83,17 @@ pub fn check(
                     state.roster.name(t)
                 )
             },
+        )?;
+        Illegal::unless(
+            !state.f(who).behind_by(t, state.round),
+            explain,
+            "ODD-R23.1",
+            || {
+                format!(
+                    "attacked from behind by {} this round: it cannot return the attack",
+                    state.roster.name(t)
+                )
+            },
         )
     };
     let engaged = state.engaged(who);

@@ -449,7 +449,12 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), I
             let choice = ask(state, table, id, Question::Action, "ODD-R4.6");
             state.pressing = false;
             if let Choice::Attack(t) = choice? {
-                series(state, table, id, t, n, Manner::default(), true, "ODD-R4.6")?;
+                // ODD-R23.5: its last attacks are not its first.
+                let later = Manner {
+                    later: true,
+                    ..Manner::default()
+                };
+                series(state, table, id, t, n, later, true, "ODD-R4.6")?;
             }
         }
     }
@@ -1187,6 +1192,7 @@ fn series(
         // ODD-R26.12: the charge bonuses go to the first attack only.
         let manner = Manner {
             charge: first.charge && i == 0,
+            later: first.later || i > 0,
             ..first
         };
         attack::attack(state, table, who, target, form, manner, rule)?;
