@@ -36,6 +36,35 @@ pub fn range_modifier(state: &State, a: CombatantId, t: CombatantId) -> Option<i
     }
 }
 
+/// ODD-R16.1, R16.3, R16.4: how far a shooter may move before it shoots: half its Turn
+/// movement, the full movement with a missile it fires on the run (elves' bows and javelins,
+/// hobbits' slings); none once engaged (ODD-R17.1).
+pub fn shot_move(state: &State, a: CombatantId) -> i32 {
+    if state.engaged(a) {
+        return 0;
+    }
+    let on_the_run = state
+        .p(a)
+        .missile
+        .as_ref()
+        .is_some_and(|w| state.p(a).fire_on_run.contains(&w.kind));
+    let full = state.move_squares(a);
+    if on_the_run {
+        full
+    } else {
+        full / 2
+    }
+}
+
+/// The squares `a` must close to have `t` within long range, when it may move that far before
+/// shooting (ODD-R16.1); `Some(0)` when it is in range already.
+pub fn shot_approach(state: &State, a: CombatantId, t: CombatantId) -> Option<i32> {
+    let w = state.p(a).missile.as_ref()?;
+    let long = w.range[2] * state.options.inch_ft / State::SQUARE_FT;
+    let gap = (state.f(a).pos.squares_to(state.f(t).pos) - long).max(0);
+    (gap <= shot_move(state, a)).then_some(gap)
+}
+
 /// Whether `choice` is legal for `who` answering `question` now.
 pub fn check(
     explain: bool,
@@ -175,10 +204,10 @@ pub fn check(
                 })?;
             }
             Illegal::unless(
-                range_modifier(state, who, t).is_some(),
+                shot_approach(state, who, t).is_some(),
                 explain,
-                "ODD-R8.1",
-                || "beyond long range".to_string(),
+                "ODD-R16.1",
+                || "beyond long range, even after the move it may make before shooting".to_string(),
             )
         }
         Choice::Run(t) => {
@@ -320,6 +349,15 @@ fn special_move(
     }
 }
 
+/// ODD-R16.2: a spellcaster may move up to 10 ft while casting.
+pub const CASTER_STEP_FT: i32 = 10;
+
+/// How far a spell reaches, in feet.
+pub fn spell_reach(state: &State, who: CombatantId, spell: u8) -> i32 {
+    let range = state.p(who).spells[usize::from(spell)].range;
+    (range * state.options.inch_ft).max(5)
+}
+
 fn check_cast(
     explain: bool,
     state: &State,
@@ -359,12 +397,21 @@ fn check_cast(
         },
     )?;
     let feet = state.f(who).pos.feet_to(state.f(t).pos);
-    let reach = (spell.range * state.options.inch_ft).max(5);
+    let reach = spell_reach(state, who, s);
+    let step = if state.engaged(who) {
+        0
+    } else {
+        CASTER_STEP_FT
+    };
     Illegal::unless(
-        state.options.mass || feet <= reach,
+        state.options.mass || feet <= reach + step,
         explain,
         "ODD-R29",
-        || format!("out of range ({feet} ft; it reaches {reach} ft)"),
+        || {
+            format!(
+                "out of range ({feet} ft; it reaches {reach} ft, and the caster moves {step} ft at most)"
+            )
+        },
     )
 }
 

@@ -429,6 +429,7 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), I
         }
         for &id in &actors {
             if state.f(id).round.casting.is_some() {
+                caster_steps(state, table, id);
                 spells::resolve(state, table, id)?;
             }
         }
@@ -672,6 +673,28 @@ fn perform(
             let Some(w) = state.p(id).missile.clone() else {
                 return Ok(());
             };
+            // ODD-R16.1, R16.3, R16.4: closing into range first.
+            let gap = super::legal::shot_approach(state, id, t).unwrap_or(0);
+            if gap > 0 {
+                let on_the_run = 2 * gap > state.move_squares(id);
+                let to = close_in(state, id, t, gap);
+                let (mode, rule) = if on_the_run {
+                    ("firing on the run", "ODD-R16.3")
+                } else {
+                    ("half move", "ODD-R16.1")
+                };
+                move_to(state, table, id, to, mode, rule);
+                if super::legal::range_modifier(state, id, t).is_none() {
+                    table.emit(|| Event::Forgone {
+                        who: id,
+                        what: "shot",
+                        on: Some(t),
+                        reason: "still beyond long range after its move".into(),
+                        rule: "ODD-R8.1",
+                    });
+                    return Ok(());
+                }
+            }
             let form = crate::state::Form::of_weapon(&w);
             let manner = Manner {
                 missile: true,
@@ -682,24 +705,9 @@ fn perform(
         }
         Choice::Run(t) => {
             let full = state.move_squares(id);
-            let target = state.f(t).pos;
             let to = match approach(state, id, t) {
                 Some((p, d)) if d <= full => p,
-                _ => {
-                    let mut at = state.f(id).pos;
-                    let start = at;
-                    for _ in 0..full {
-                        match state.step_toward(id, target) {
-                            Some(next) => {
-                                state.set_square(id, next);
-                                at = next;
-                            }
-                            None => break,
-                        }
-                    }
-                    state.set_square(id, start);
-                    at
-                }
+                _ => close_in(state, id, t, full),
             };
             move_to(state, table, id, to, "run", "ODD-R16.1");
             Ok(())
@@ -751,6 +759,40 @@ fn perform(
         }
         _ => Ok(()),
     }
+}
+
+/// ODD-R16.2: a caster whose target is beyond the spell's reach steps up to 10 ft toward it.
+fn caster_steps(state: &mut State, table: &mut Table<'_, Odd>, id: CombatantId) {
+    let Some((s, t)) = state.f(id).round.casting else {
+        return;
+    };
+    let reach = super::legal::spell_reach(state, id, s);
+    let feet = state.f(id).pos.feet_to(state.f(t).pos);
+    if state.options.mass || feet <= reach || state.engaged(id) {
+        return;
+    }
+    let steps =
+        ((feet - reach) / State::SQUARE_FT).min(super::legal::CASTER_STEP_FT / State::SQUARE_FT);
+    let to = close_in(state, id, t, steps);
+    move_to(state, table, id, to, "casting", "ODD-R16.2");
+}
+
+/// Where `id` gets stepping up to `steps` squares toward `t` (it is not moved).
+fn close_in(state: &mut State, id: CombatantId, t: CombatantId, steps: i32) -> Pos {
+    let target = state.f(t).pos;
+    let start = state.f(id).pos;
+    let mut at = start;
+    for _ in 0..steps {
+        match state.step_toward(id, target) {
+            Some(next) => {
+                state.set_square(id, next);
+                at = next;
+            }
+            None => break,
+        }
+    }
+    state.set_square(id, start);
+    at
 }
 
 /// ODD-R17.2: a fighting withdrawal backs away at half speed (half the ½-Turn move), with
