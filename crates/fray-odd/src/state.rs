@@ -346,8 +346,9 @@ pub struct Options {
     pub multiplier_alive: bool,
     /// Reach classes that make a "sufficient reach advantage" (ODD-R20, ODD-G9; default 2).
     pub reach_advantage: i32,
-    /// To hit with a weapon a foe is weak to (ODD-R13, ODD-G13: blunt against skeletons;
-    /// default 2, 0 turns it off).
+    /// To hit with a weapon a foe is weak to (ODD-R13, ODD-G13: blunt against skeletons). The
+    /// seed gives no number ("DM adjudication tags, not numeric rules"), so it is 0 until the
+    /// DM sets one.
     pub utility_bonus: i32,
 }
 
@@ -365,7 +366,7 @@ impl Default for Options {
             mass: false,
             multiplier_alive: false,
             reach_advantage: 2,
-            utility_bonus: 2,
+            utility_bonus: 0,
         }
     }
 }
