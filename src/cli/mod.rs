@@ -14,6 +14,7 @@ mod output;
 mod roll;
 mod rulesets;
 mod run;
+mod serve;
 mod sim;
 
 use clap::{Parser, Subcommand};
@@ -55,6 +56,9 @@ enum Command {
     /// Run a fight live at the table: type dice and choices, undo, save, resume, e.g.
     /// `fray run examples/cnc/bench.toml`.
     Run(run::RunArgs),
+    /// The web tracker's server: a GM link and one link per side, an HTTP/WebSocket API, e.g.
+    /// `fray serve --addr 127.0.0.1:8080`.
+    Serve(serve::ServeArgs),
     /// Monte Carlo simulation of an encounter, e.g. `fray sim examples/cnc/bench.toml -n 100000`.
     Sim(sim::SimArgs),
 }
@@ -87,6 +91,7 @@ pub fn run(cli: Cli) -> ExitCode {
             (content::run(args), json)
         }
         Command::Run(args) => (run::run(args), false),
+        Command::Serve(args) => (serve::run(args), false),
         Command::Sim(args) => {
             let json = args.json;
             (sim::run(args), json)

@@ -1,0 +1,676 @@
+//! The HTTP and WebSocket API under `/api/v1`: JSON in and out, errors as `{"error": "…"}`
+//! with `fray run`'s messages. A fight's GM and players authenticate with the token their
+//! link carries (`Authorization: Bearer TOKEN`, or `?token=` on the WebSocket); creating and
+//! listing fights needs the server's key, printed when it starts.
+
+use crate::action::Action;
+use crate::fights::{FightError, Fights};
+use crate::view::Role;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::sync::Arc;
+use utoipa::{IntoParams, ToSchema};
+
+/// What the handlers share.
+#[derive(Debug)]
+pub struct AppState {
+    /// The fights.
+    pub fights: Fights,
+    /// The server's key: creating and listing fights needs it.
+    pub key: String,
+}
+
+/// The router of the whole API.
+pub fn router(state: Arc<AppState>) -> Router {
+    let body_limit = state.fights.limits.body_bytes;
+    Router::new()
+        .route("/api/v1/openapi.json", get(openapi))
+        .route("/api/v1/fights", post(create_fight).get(list_fights))
+        .route("/api/v1/fights/{id}", get(get_view))
+        .route("/api/v1/fights/{id}/answer", post(answer))
+        .route("/api/v1/fights/{id}/undo", post(undo))
+        .route("/api/v1/fights/{id}/redo", post(redo))
+        .route("/api/v1/fights/{id}/intervene", post(intervene))
+        .route("/api/v1/fights/{id}/odds", get(odds))
+        .route("/api/v1/fights/{id}/sim", get(sim))
+        .route("/api/v1/fights/{id}/log", get(export_log))
+        .route("/api/v1/fights/{id}/ws", get(socket))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(body_limit))
+        .with_state(state)
+}
+
+/// An error as the API sends it.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+/// `{"error": "…"}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// What went wrong, in `fray run`'s words.
+    pub error: String,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+impl From<FightError> for ApiError {
+    fn from(e: FightError) -> ApiError {
+        let status = match &e {
+            FightError::NotFound => StatusCode::NOT_FOUND,
+            FightError::Forbidden(_) => StatusCode::FORBIDDEN,
+            FightError::Conflict(_) => StatusCode::CONFLICT,
+            FightError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            FightError::Limit(_) => StatusCode::TOO_MANY_REQUESTS,
+            FightError::Store(_) | FightError::Broken(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        ApiError::new(status, e.to_string())
+    }
+}
+
+/// A JSON body, its rejection turned into `{"error": …}`.
+#[derive(Debug)]
+pub struct Body<T>(T);
+
+impl<S, T> axum::extract::FromRequest<S> for Body<T>
+where
+    Json<T>: axum::extract::FromRequest<S, Rejection = axum::extract::rejection::JsonRejection>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(value)) => Ok(Body(value)),
+            Err(rejection) => Err(ApiError::new(rejection.status(), rejection.body_text())),
+        }
+    }
+}
+
+async fn not_found() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "no such endpoint; see /api/v1/openapi.json",
+    )
+}
+
+/// The bearer token of a request.
+fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
+    headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "give the token of your link: Authorization: Bearer TOKEN",
+            )
+        })
+}
+
+/// Checks the server's key.
+fn server_key(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
+    if bearer(headers)? == state.key {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "creating and listing fights needs the server's key (printed by `fray serve`)",
+        ))
+    }
+}
+
+/// The OpenAPI document of this API.
+async fn openapi() -> Json<utoipa::openapi::OpenApi> {
+    Json(crate::openapi::document())
+}
+
+/// A fight to create.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewFight {
+    /// The encounter, as TOML (what `fray run FILE` reads).
+    pub encounter: String,
+    /// The encounter's file name, for messages (default `encounter.toml`).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The seed of fray's dice (random when absent): the same seed and answers give the same
+    /// fight.
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// A link to a fight for one role.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Link {
+    /// `gm` or `side:KEY`.
+    pub role: String,
+    /// The side's name (the GM's link: `GM`).
+    pub name: String,
+    /// The token (keep it secret: it is the role's access).
+    pub token: String,
+    /// The page of the role, with its token.
+    pub url: String,
+}
+
+/// A fight created.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CreatedFight {
+    /// The fight's id.
+    pub id: String,
+    /// The GM's link.
+    pub gm: Link,
+    /// One link per side, in encounter order.
+    pub players: Vec<Link>,
+}
+
+/// Creates a fight from encounter TOML.
+#[utoipa::path(post, path = "/api/v1/fights", request_body = NewFight,
+    security(("key" = [])),
+    responses(
+        (status = 201, body = CreatedFight, description = "the fight and its links"),
+        (status = 401, body = ErrorBody), (status = 422, body = ErrorBody,
+            description = "the encounter does not load"),
+        (status = 429, body = ErrorBody, description = "the server keeps no more fights")))]
+async fn create_fight(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    Body(new): Body<NewFight>,
+) -> Result<(StatusCode, Json<CreatedFight>), ApiError> {
+    server_key(&state, &headers)?;
+    let name = new.name.unwrap_or_else(|| "encounter.toml".to_string());
+    if name.len() > 256 || name.chars().any(char::is_control) {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "name: at most 256 characters, no control characters",
+        ));
+    }
+    let created = state.fights.create(&name, &new.encounter, new.seed).await?;
+    let url = |token: &str| format!("/fights/{}?token={token}", created.id);
+    Ok((
+        StatusCode::CREATED,
+        Json(CreatedFight {
+            id: created.id.clone(),
+            gm: Link {
+                role: "gm".to_string(),
+                name: "GM".to_string(),
+                token: created.gm_token.clone(),
+                url: url(&created.gm_token),
+            },
+            players: created
+                .sides
+                .iter()
+                .map(|(key, name, token)| Link {
+                    role: format!("side:{key}"),
+                    name: name.clone(),
+                    token: token.clone(),
+                    url: url(token),
+                })
+                .collect(),
+        }),
+    ))
+}
+
+/// A fight in the list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FightListed {
+    /// Its id.
+    pub id: String,
+    /// Its encounter's file name.
+    pub name: String,
+    /// When it was created (milliseconds since the Unix epoch).
+    pub created_ms: i64,
+}
+
+/// The fights, newest first (at most 1,000).
+#[utoipa::path(get, path = "/api/v1/fights", security(("key" = [])),
+    responses((status = 200, body = Vec<FightListed>), (status = 401, body = ErrorBody)))]
+async fn list_fights(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+) -> Result<Json<Vec<FightListed>>, ApiError> {
+    server_key(&state, &headers)?;
+    let fights = state
+        .fights
+        .store()
+        .list_fights(1000)
+        .await
+        .map_err(FightError::from)?;
+    Ok(Json(
+        fights
+            .into_iter()
+            .map(|f| FightListed {
+                id: f.id,
+                name: f.name,
+                created_ms: f.created_ms,
+            })
+            .collect(),
+    ))
+}
+
+/// The view of the fight the token's role has.
+#[utoipa::path(get, path = "/api/v1/fights/{id}", params(("id" = String, Path)),
+    security(("token" = [])),
+    responses((status = 200, body = crate::openapi::ViewDoc), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+async fn get_view(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let (fight, role) = state.fights.open(&id, bearer(&headers)?).await?;
+    Ok(Json(state.fights.view(&fight, &role).await?))
+}
+
+/// An answer to the request waiting, from the view the viewer saw.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnswerBody {
+    /// The `version` of the view answered from (a stale one is a conflict).
+    pub version: String,
+    /// As typed at `fray run`: a roll (`14`, `d20 14`, `3 5 6`), `r` for fray to roll it, or a
+    /// choice (`attack orc-1`).
+    pub answer: String,
+}
+
+/// A GM command, from the view the GM saw.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CommandBody {
+    /// The `version` of the view the command was given from.
+    pub version: String,
+    /// The command (interventions only): `hp orc-2 -3`, `cond …`, `move …`, `remove …`,
+    /// `add …`, `rule …`, or `override N`.
+    #[serde(default)]
+    pub command: Option<String>,
+}
+
+/// Does `action` for the token's role.
+async fn act(
+    state: &AppState,
+    id: &str,
+    headers: &HeaderMap,
+    version: &str,
+    action: Action,
+) -> Result<Json<Value>, ApiError> {
+    let (fight, role) = state.fights.open(id, bearer(headers)?).await?;
+    Ok(Json(
+        state.fights.act(&fight, &role, version, action).await?,
+    ))
+}
+
+/// Answers the request waiting (players: only their side's).
+#[utoipa::path(post, path = "/api/v1/fights/{id}/answer", params(("id" = String, Path)),
+    request_body = AnswerBody, security(("token" = [])),
+    responses((status = 200, body = crate::openapi::ViewDoc, description = "the new view"),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "stale version"),
+        (status = 422, body = ErrorBody, description = "the answer is refused")))]
+async fn answer(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Body(body): Body<AnswerBody>,
+) -> Result<Json<Value>, ApiError> {
+    let action = Action::Answer { text: body.answer };
+    act(&state, &id, &headers, &body.version, action).await
+}
+
+/// Takes back the last answer a person gave (GM only).
+#[utoipa::path(post, path = "/api/v1/fights/{id}/undo", params(("id" = String, Path)),
+    request_body = CommandBody, security(("token" = [])),
+    responses((status = 200, body = crate::openapi::ViewDoc), (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn undo(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Body(body): Body<CommandBody>,
+) -> Result<Json<Value>, ApiError> {
+    act(&state, &id, &headers, &body.version, Action::Undo).await
+}
+
+/// Gives again the answer last taken back (GM only).
+#[utoipa::path(post, path = "/api/v1/fights/{id}/redo", params(("id" = String, Path)),
+    request_body = CommandBody, security(("token" = [])),
+    responses((status = 200, body = crate::openapi::ViewDoc), (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn redo(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Body(body): Body<CommandBody>,
+) -> Result<Json<Value>, ApiError> {
+    act(&state, &id, &headers, &body.version, Action::Redo).await
+}
+
+/// A GM intervention or an override of the last roll, in the `fray run` grammar (GM only).
+#[utoipa::path(post, path = "/api/v1/fights/{id}/intervene", params(("id" = String, Path)),
+    request_body = CommandBody, security(("token" = [])),
+    responses((status = 200, body = crate::openapi::ViewDoc), (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn intervene(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Body(body): Body<CommandBody>,
+) -> Result<Json<Value>, ApiError> {
+    let command = body.command.unwrap_or_default();
+    let action = match command.trim().split_once(' ') {
+        Some(("override", dice)) => Action::Override {
+            text: dice.to_string(),
+        },
+        _ => Action::Intervene { text: command },
+    };
+    act(&state, &id, &headers, &body.version, action).await
+}
+
+/// Only the GM may read this (it reads GM-only facts).
+async fn gm_only(
+    state: &AppState,
+    id: &str,
+    headers: &HeaderMap,
+    what: &str,
+) -> Result<fray_engine::session::Session, ApiError> {
+    let (fight, role) = state.fights.open(id, bearer(headers)?).await?;
+    if role != Role::Gm {
+        return Err(FightError::Forbidden(format!(
+            "{what} read GM-only facts (armour, hit points, modifiers): only the GM's view shows them"
+        ))
+        .into());
+    }
+    Ok(state.fights.snapshot(&fight).await?)
+}
+
+/// The attack whose odds are asked.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct OddsQuery {
+    /// The attacker's id (default: the combatant asked).
+    #[serde(default)]
+    pub attacker: Option<String>,
+    /// The target's id.
+    pub target: String,
+    /// The weapon (as `fray odds --weapon`).
+    #[serde(default)]
+    pub weapon: Option<String>,
+    /// Situations, comma-separated `KEY` or `KEY=VALUE` (as `fray odds --situation`).
+    #[serde(default)]
+    pub situation: Option<String>,
+}
+
+/// Exact odds of one attack from the state at the pause.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OddsBody {
+    /// The attacker's id.
+    pub attacker: String,
+    /// The target's id.
+    pub target: String,
+    /// P(a miss), as an exact fraction.
+    pub miss: String,
+    /// P(at least one hit), exact.
+    pub hit: String,
+    /// P(the target at or below 0 hit points afterwards), exact.
+    pub down: String,
+    /// P(a hit), as a number.
+    pub hit_p: f64,
+    /// Each damage total with its exact probability.
+    pub damage: Vec<(i32, String)>,
+    /// What the odds assume, in words.
+    pub assumptions: Vec<String>,
+}
+
+/// Exact odds of one attack from here (GM only).
+#[utoipa::path(get, path = "/api/v1/fights/{id}/odds", params(("id" = String, Path), OddsQuery),
+    security(("token" = [])),
+    responses((status = 200, body = OddsBody), (status = 403, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+async fn odds(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(query): Query<OddsQuery>,
+    headers: HeaderMap,
+) -> Result<Json<OddsBody>, ApiError> {
+    let session = gm_only(&state, &id, &headers, "odds").await?;
+    let refused = |m: String| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, m);
+    let attacker = match query.attacker {
+        Some(a) => a,
+        None => match session.pending().map(fray_core::session::Request::asked) {
+            Some(fray_core::session::Asked::Combatant(who)) => {
+                session.roster().key(who).to_string()
+            }
+            _ => {
+                return Err(refused(
+                    "no combatant is asked, so name the attacker".into(),
+                ))
+            }
+        },
+    };
+    let situation = fray_core::ruleset::Situation {
+        weapon: query.weapon,
+        options: query
+            .situation
+            .unwrap_or_default()
+            .split(',')
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| match s.split_once('=') {
+                Some((k, v)) => (k.trim().to_string(), v.trim().to_string()),
+                None => (s.trim().to_string(), String::new()),
+            })
+            .collect(),
+    };
+    let target = query.target;
+    let report = tokio::task::spawn_blocking(move || {
+        session
+            .odds(&attacker, &target, &situation)
+            .map_err(|e| e.to_string())
+    })
+    .await
+    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+    .map_err(refused)?;
+    let hit_p = fray_engine::odds::to_f64(&report.hit);
+    Ok(Json(OddsBody {
+        attacker: report.attacker,
+        target: report.target,
+        miss: report.miss.to_string(),
+        hit: report.hit.to_string(),
+        down: report.down.to_string(),
+        hit_p,
+        damage: report
+            .damage
+            .iter()
+            .map(|(d, p)| (*d, p.to_string()))
+            .collect(),
+        assumptions: report.assumptions,
+    }))
+}
+
+/// How many times to play the rest of the fight.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct SimQuery {
+    /// Runs (default 1,000; at most the server's limit, 10,000 by default).
+    #[serde(default)]
+    pub runs: Option<u64>,
+    /// The base seed (default: the fight's).
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// Who wins from here.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SimBody {
+    /// The figures in words, as `fray run`'s `sim` prints them.
+    pub text: String,
+}
+
+/// Who wins from here: the rest of the fight played many times, fray playing everyone (GM
+/// only).
+#[utoipa::path(get, path = "/api/v1/fights/{id}/sim", params(("id" = String, Path), SimQuery),
+    security(("token" = [])),
+    responses((status = 200, body = SimBody), (status = 403, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+async fn sim(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(query): Query<SimQuery>,
+    headers: HeaderMap,
+) -> Result<Json<SimBody>, ApiError> {
+    let session = gm_only(&state, &id, &headers, "simulations").await?;
+    let runs = query.runs.unwrap_or(1000);
+    let max = state.fights.limits.sim_runs;
+    if runs == 0 || runs > max {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("runs: from 1 to {max}"),
+        ));
+    }
+    let seed = query.seed.unwrap_or_else(|| session.seed());
+    let text = tokio::task::spawn_blocking(move || {
+        fray_sim::here::simulate_from_here(&session, runs, seed, 1)
+            .map(|result| fray_sim::here::text(&session, &result))
+            .map_err(|e| e.to_string())
+    })
+    .await
+    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+    .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e))?;
+    Ok(Json(SimBody { text }))
+}
+
+/// One entry of the exported log.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LogLine {
+    /// Its sequence number, from 0.
+    pub seq: u64,
+    /// Who gave it: `gm` or `side:KEY`.
+    pub who: String,
+    /// When (milliseconds since the Unix epoch).
+    pub at_ms: i64,
+    /// What was done: `{"do":"answer","text":"14"}`, `{"do":"undo"}`…
+    #[schema(value_type = Object)]
+    pub action: Value,
+}
+
+/// The fight's whole log (GM only): its setup and every entry.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LogBody {
+    /// The encounter's file name.
+    pub name: String,
+    /// The encounter's TOML.
+    pub encounter: String,
+    /// The seed of fray's dice, as text (it may exceed JSON's safe integers).
+    pub seed: String,
+    /// Every entry, in order.
+    pub entries: Vec<LogLine>,
+}
+
+/// Exports the fight's log (GM only): replaying it on the same encounter and seed gives the
+/// same fight.
+#[utoipa::path(get, path = "/api/v1/fights/{id}/log", params(("id" = String, Path)),
+    security(("token" = [])),
+    responses((status = 200, body = LogBody), (status = 403, body = ErrorBody)))]
+async fn export_log(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<LogBody>, ApiError> {
+    let (_, role) = state.fights.open(&id, bearer(&headers)?).await?;
+    if role != Role::Gm {
+        return Err(FightError::Forbidden("only the GM exports the log".to_string()).into());
+    }
+    let store = state.fights.store();
+    let setup = store
+        .fight(&id)
+        .await
+        .map_err(FightError::from)?
+        .ok_or(FightError::NotFound)?;
+    let entries = store.log(&id, 0).await.map_err(FightError::from)?;
+    Ok(Json(LogBody {
+        name: setup.name,
+        encounter: setup.encounter,
+        seed: setup.seed.to_string(),
+        entries: entries
+            .into_iter()
+            .map(|e| LogLine {
+                seq: e.seq,
+                who: e.who,
+                at_ms: e.at_ms,
+                action: serde_json::from_str(&e.entry).unwrap_or(Value::Null),
+            })
+            .collect(),
+    }))
+}
+
+/// The WebSocket's token.
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct SocketQuery {
+    /// The token of the viewer's link.
+    pub token: String,
+}
+
+/// A WebSocket that pushes the viewer's view, as `{"type":"view","view":{…}}`, when it opens
+/// and whenever it changes for this viewer (nothing is sent when only what they cannot see
+/// changed).
+#[utoipa::path(get, path = "/api/v1/fights/{id}/ws", params(("id" = String, Path), SocketQuery),
+    responses((status = 101, description = "switching to the WebSocket protocol"),
+        (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
+async fn socket(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(query): Query<SocketQuery>,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let (fight, role) = state.fights.open(&id, &query.token).await?;
+    let slot = fight.open_socket(state.fights.limits.sockets)?;
+    let mut changed = fight.changed.subscribe();
+    Ok(upgrade.on_upgrade(move |mut ws: WebSocket| async move {
+        let _slot = slot;
+        let mut last = String::new();
+        loop {
+            let Ok(view) = state.fights.view(&fight, &role).await else {
+                break;
+            };
+            let version = view["version"].as_str().unwrap_or_default().to_string();
+            if version != last {
+                last = version;
+                let frame = json!({ "type": "view", "view": view }).to_string();
+                if ws.send(Message::Text(frame.into())).await.is_err() {
+                    break;
+                }
+            }
+            tokio::select! {
+                got = changed.recv() => {
+                    if let Err(tokio::sync::broadcast::error::RecvError::Closed) = got {
+                        break;
+                    }
+                }
+                incoming = ws.recv() => match incoming {
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(_)) => {}
+                },
+            }
+        }
+    }))
+}

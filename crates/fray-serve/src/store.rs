@@ -1,0 +1,162 @@
+//! Where fights are kept: one [`Store`] trait with a SQLite and a PostgreSQL implementation.
+//!
+//! A fight is its setup (encounter text, name, seed) with one access token per role, and an
+//! append-only log of what people did (answers, undo, redo, interventions), each entry with
+//! its sequence number, who gave it and when. An entry is acknowledged only after its
+//! transaction commits; two writers racing for the same sequence number get
+//! [`StoreError::Conflict`] for all but one.
+
+mod postgres;
+mod sql;
+mod sqlite;
+
+pub use postgres::PostgresStore;
+pub use sqlite::SqliteStore;
+
+/// The database schema, one migration per entry, applied in order on start; the number of
+/// migrations applied is kept in `fray_schema`.
+const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE fights (
+        id TEXT PRIMARY KEY,
+        created_ms BIGINT NOT NULL,
+        name TEXT NOT NULL,
+        encounter TEXT NOT NULL,
+        seed TEXT NOT NULL
+    )",
+    "CREATE TABLE fight_tokens (
+        token TEXT PRIMARY KEY,
+        fight_id TEXT NOT NULL REFERENCES fights(id),
+        role TEXT NOT NULL
+    )",
+    "CREATE TABLE fight_log (
+        fight_id TEXT NOT NULL REFERENCES fights(id),
+        seq BIGINT NOT NULL,
+        who TEXT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        entry TEXT NOT NULL,
+        PRIMARY KEY (fight_id, seq)
+    )",
+];
+
+/// Why the store failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Another entry already has this sequence number (a concurrent answer won).
+    #[error(
+        "the fight changed meanwhile (entry {seq} was already written): reload and answer again"
+    )]
+    Conflict {
+        /// The sequence number taken.
+        seq: u64,
+    },
+    /// The database URL names no store fray knows.
+    #[error("--db `{0}`: give sqlite://FILE or postgres://USER@HOST:PORT/DB")]
+    Url(String),
+    /// The database failed.
+    #[error("database: {0}")]
+    Database(String),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> StoreError {
+        StoreError::Database(e.to_string())
+    }
+}
+
+/// A new fight's setup and tokens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FightSetup {
+    /// The fight's id (random, unguessable).
+    pub id: String,
+    /// When it was created, in milliseconds since the Unix epoch.
+    pub created_ms: i64,
+    /// The encounter's file name, for messages.
+    pub name: String,
+    /// The encounter's TOML text.
+    pub encounter: String,
+    /// The seed of fray's dice.
+    pub seed: u64,
+    /// The access tokens: `(token, role)`, role `gm` or `side:KEY`.
+    pub tokens: Vec<(String, String)>,
+}
+
+/// One entry of a fight's log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogEntry {
+    /// Its position in the log, from 0, without gaps.
+    pub seq: u64,
+    /// Who gave it: `gm` or `side:KEY`.
+    pub who: String,
+    /// When, in milliseconds since the Unix epoch.
+    pub at_ms: i64,
+    /// What was done, as JSON (see `crate::action::Action`).
+    pub entry: String,
+}
+
+/// A fight in a listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FightSummary {
+    /// Its id.
+    pub id: String,
+    /// Its encounter's file name.
+    pub name: String,
+    /// When it was created (ms since the epoch).
+    pub created_ms: i64,
+}
+
+/// Where fights are kept.
+#[async_trait::async_trait]
+pub trait Store: Send + Sync + std::fmt::Debug {
+    /// Which kind of database (`sqlite`, `postgres`), for messages.
+    fn kind(&self) -> &'static str;
+    /// Saves a new fight with its tokens, in one transaction.
+    async fn create_fight(&self, setup: &FightSetup) -> Result<(), StoreError>;
+    /// How many fights are kept.
+    async fn fight_count(&self) -> Result<u64, StoreError>;
+    /// The most recent fights, newest first, at most `limit`.
+    async fn list_fights(&self, limit: u32) -> Result<Vec<FightSummary>, StoreError>;
+    /// A fight's setup (its tokens included), if it exists.
+    async fn fight(&self, id: &str) -> Result<Option<FightSetup>, StoreError>;
+    /// The fight and role a token opens, if any.
+    async fn token(&self, token: &str) -> Result<Option<(String, String)>, StoreError>;
+    /// Appends one entry; [`StoreError::Conflict`] when its sequence number is taken.
+    /// Returns once the entry is committed.
+    async fn append(&self, fight_id: &str, entry: &LogEntry) -> Result<(), StoreError>;
+    /// A fight's log entries from sequence number `from` on, in order.
+    async fn log(&self, fight_id: &str, from: u64) -> Result<Vec<LogEntry>, StoreError>;
+    /// Checks the database's integrity (SQLite's `integrity_check`; PostgreSQL checks itself).
+    async fn check(&self) -> Result<(), StoreError>;
+}
+
+/// Opens the store a `--db` URL names (`sqlite://FILE`, `postgres://…`) and runs its
+/// migrations.
+pub async fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(Box::new(PostgresStore::open(url).await?))
+    } else if let Some(path) = url.strip_prefix("sqlite://") {
+        Ok(Box::new(SqliteStore::open(path).await?))
+    } else {
+        Err(StoreError::Url(url.to_string()))
+    }
+}
+
+/// The seed as stored (text: SQL has no unsigned 64-bit integer).
+fn seed_text(seed: u64) -> String {
+    seed.to_string()
+}
+
+/// Reads a stored seed.
+fn seed_of(text: &str) -> Result<u64, StoreError> {
+    text.parse()
+        .map_err(|_| StoreError::Database(format!("a stored seed `{text}` is not a number")))
+}
+
+/// A sequence number as stored (BIGINT).
+fn seq_value(seq: u64) -> Result<i64, StoreError> {
+    i64::try_from(seq).map_err(|_| StoreError::Database(format!("sequence number {seq} too large")))
+}
+
+/// Whether a database error is a unique-key violation (a sequence number taken).
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
+}

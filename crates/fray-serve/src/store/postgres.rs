@@ -1,0 +1,98 @@
+//! The PostgreSQL store: several `fray serve` processes may share it (migrations are
+//! serialised by an advisory lock; concurrent answers by the log's primary key).
+
+use super::sql::sql_store;
+use super::{
+    is_unique_violation, seed_of, seed_text, seq_value, FightSetup, FightSummary, LogEntry, Store,
+    StoreError, MIGRATIONS,
+};
+use sqlx::postgres::PgPoolOptions;
+use sqlx::{PgPool, Row};
+
+/// The advisory lock key that serialises migrations ("fray" in ASCII).
+const MIGRATION_LOCK: &str = "SELECT pg_advisory_xact_lock(1718772089)";
+
+/// Fights kept in a PostgreSQL database.
+#[derive(Debug, Clone)]
+pub struct PostgresStore {
+    pool: PgPool,
+}
+
+/// PostgreSQL numbers its placeholders: `?` becomes `$1`, `$2`… (fray's SQL has no `?` in
+/// strings).
+fn postgres_sql(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len() + 8);
+    let mut n = 0;
+    for c in sql.chars() {
+        if c == '?' {
+            n += 1;
+            out.push_str(&format!("${n}"));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+impl PostgresStore {
+    /// Connects to the database at `url` and migrates it.
+    pub async fn open(url: &str) -> Result<PostgresStore, StoreError> {
+        let pool = PgPoolOptions::new()
+            .max_connections(16)
+            .connect(url)
+            .await
+            .map_err(|e| StoreError::Database(format!("{}: {e}", shown_url(url))))?;
+        let store = PostgresStore { pool };
+        store.migrate(Some(MIGRATION_LOCK)).await?;
+        Ok(store)
+    }
+
+    /// The pool, for LISTEN/NOTIFY.
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+
+    /// PostgreSQL keeps its own integrity; a query that answers is the check.
+    async fn integrity(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+}
+
+/// The URL without its password, for messages.
+fn shown_url(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let credentials = &url[scheme + 3..at];
+            match credentials.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+sql_store!(PostgresStore, "postgres", postgres_sql);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_numbered_in_order() {
+        assert_eq!(
+            postgres_sql("INSERT INTO t (a, b) VALUES (?, ?)"),
+            "INSERT INTO t (a, b) VALUES ($1, $2)"
+        );
+    }
+
+    #[test]
+    fn a_password_is_not_shown() {
+        assert_eq!(
+            shown_url("postgres://fray:secret@127.0.0.1:5432/fray"),
+            "postgres://fray:***@127.0.0.1:5432/fray"
+        );
+        assert_eq!(shown_url("postgres://fray@h/db"), "postgres://fray@h/db");
+    }
+}

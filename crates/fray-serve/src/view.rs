@@ -1,0 +1,190 @@
+//! What one viewer of a fight receives: the GM everything, a side's players only what the
+//! audiences let them see (`fray_core::audience`). A player's view is built from a whitelist:
+//! their own side's combatants whole, of the others only who they are and whether they stand,
+//! the events as `view_json_lines` filters them, and a waiting request only when it is
+//! theirs. It carries nothing else — no count of answers, no sequence number, no fight id —
+//! so nothing in it changes when only GM-only facts change.
+//!
+//! Each view has a `version`: a hash of everything else in it. A viewer answers "from" the
+//! version they saw; a stale version is a conflict. Updates are pushed to a viewer only when
+//! their version changes.
+
+use fray_core::audience::{view_json_lines, Viewer};
+use fray_core::session::{Asked, Request, Stop};
+use fray_core::{CombatantId, Roster};
+use fray_engine::session::Session;
+use serde_json::{json, Map, Value};
+
+/// Who holds a token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Role {
+    /// The game master.
+    Gm,
+    /// The players of the side with this key.
+    Side(String),
+}
+
+impl Role {
+    /// Reads a stored role (`gm`, `side:KEY`).
+    pub fn parse(text: &str) -> Option<Role> {
+        match text {
+            "gm" => Some(Role::Gm),
+            _ => text
+                .strip_prefix("side:")
+                .map(|k| Role::Side(k.to_string())),
+        }
+    }
+
+    /// The stored form.
+    pub fn text(&self) -> String {
+        match self {
+            Role::Gm => "gm".to_string(),
+            Role::Side(key) => format!("side:{key}"),
+        }
+    }
+
+    /// The audience viewer this role is in `roster`.
+    pub fn viewer(&self, roster: &Roster) -> Option<Viewer> {
+        match self {
+            Role::Gm => Some(Viewer::Gm),
+            Role::Side(key) => roster.find_side(key).map(Viewer::Side),
+        }
+    }
+}
+
+/// Whether `viewer` is the one to answer a request of `asked`: the GM answers everything; a
+/// side's players answer for the combatants of their side that a player controls.
+pub fn answers(viewer: Viewer, asked: Asked, roster: &Roster) -> bool {
+    match (viewer, asked) {
+        (Viewer::Gm, _) => true,
+        (Viewer::Side(_), Asked::Gm) => false,
+        (Viewer::Side(side), Asked::Combatant(id)) => {
+            roster.side_of(id) == side && !roster.controller(id).is_gm()
+        }
+    }
+}
+
+/// The view of `session` for `viewer`; `seq` (the log's length) is shown to the GM only.
+pub fn view(session: &Session, viewer: Viewer, seq: u64) -> Value {
+    let roster = session.roster();
+    let mut body = Map::new();
+    body.insert("viewer".into(), json!(viewer_text(viewer, roster)));
+    body.insert("ruleset".into(), json!(session.encounter().ruleset().key()));
+    body.insert("round".into(), json!(session.round()));
+    if viewer == Viewer::Gm {
+        body.insert("seq".into(), json!(seq));
+    }
+    body.insert("over".into(), json!(ended(session, roster)));
+    body.insert(
+        "combatants".into(),
+        Value::Array(combatants(session, viewer)),
+    );
+    body.insert("pending".into(), pending(session, viewer));
+    body.insert(
+        "events".into(),
+        Value::Array(view_json_lines(viewer, session.events(), roster)),
+    );
+    let version = version_of(&Value::Object(body.clone()));
+    body.insert("version".into(), json!(version));
+    Value::Object(body)
+}
+
+/// `gm` or `side:KEY`.
+fn viewer_text(viewer: Viewer, roster: &Roster) -> String {
+    match viewer {
+        Viewer::Gm => "gm".to_string(),
+        Viewer::Side(side) => format!("side:{}", roster.side_key(side)),
+    }
+}
+
+/// The end of the fight, if it is over: the winning side's key (null for none), the rounds.
+fn ended(session: &Session, roster: &Roster) -> Value {
+    match session.stop() {
+        Stop::Ended(end) => json!({
+            "winner": end.winner.map(|s| roster.side_key(s).to_string()),
+            "rounds": end.rounds,
+        }),
+        _ => Value::Null,
+    }
+}
+
+/// Each combatant as `viewer` may see it (see the module summary). Foes held in reserve are
+/// not listed to players (they are unrevealed).
+fn combatants(session: &Session, viewer: Viewer) -> Vec<Value> {
+    let roster = session.roster();
+    let own = |id: CombatantId| match viewer {
+        Viewer::Gm => true,
+        Viewer::Side(side) => roster.side_of(id) == side,
+    };
+    roster
+        .ids()
+        .zip(session.standings())
+        .zip(session.conditions())
+        .filter(|((id, _), _)| own(*id) || !roster.combatants[id.index()].reserve)
+        .map(|((id, tally), conditions)| {
+            let mut c = Map::new();
+            c.insert("id".into(), json!(roster.key(id)));
+            c.insert("name".into(), json!(roster.name(id)));
+            c.insert("side".into(), json!(roster.side_key(roster.side_of(id))));
+            c.insert("standing".into(), json!(tally.standing.key()));
+            if own(id) {
+                c.insert("hp".into(), json!(tally.hp));
+                c.insert("max_hp".into(), json!(tally.max_hp));
+                c.insert("conditions".into(), json!(conditions));
+            }
+            if viewer == Viewer::Gm {
+                let fray = session.plays().fray_answers(Asked::Combatant(id));
+                c.insert(
+                    "played_by".into(),
+                    json!(if fray { "fray" } else { "person" }),
+                );
+            }
+            Value::Object(c)
+        })
+        .collect()
+}
+
+/// The waiting request, when `viewer` is the one to answer it; else null.
+fn pending(session: &Session, viewer: Viewer) -> Value {
+    let roster = session.roster();
+    let Some(request) = session.pending() else {
+        return Value::Null;
+    };
+    if !answers(viewer, request.asked(), roster) {
+        return Value::Null;
+    }
+    let asked = match request.asked() {
+        Asked::Combatant(id) => roster.key(id).to_string(),
+        Asked::Gm => "gm".to_string(),
+    };
+    let mut p = Map::new();
+    p.insert("asked".into(), json!(asked));
+    p.insert(
+        "text".into(),
+        json!(session.describe_pending().unwrap_or_default()),
+    );
+    match request {
+        Request::Roll(r) => {
+            p.insert("kind".into(), json!("roll"));
+            p.insert("dice".into(), json!(r.dice_text()));
+            p.insert("rule".into(), json!(r.rule));
+        }
+        Request::Choice { rule, options, .. } => {
+            p.insert("kind".into(), json!("choice"));
+            p.insert("rule".into(), json!(rule));
+            p.insert("options".into(), json!(options));
+        }
+    }
+    Value::Object(p)
+}
+
+/// A view's version: the FNV-1a hash of its JSON, in hex (the same view, the same version,
+/// in every process).
+fn version_of(body: &Value) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in body.to_string().bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
