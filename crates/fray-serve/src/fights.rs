@@ -270,6 +270,16 @@ impl Fights {
         Ok((fight, role))
     }
 
+    /// Brings fight `id` up to date if it is open here (another process appended to it).
+    pub async fn refresh(&self, id: &str) -> Result<(), FightError> {
+        let fight = self.open.lock().await.get(id).map(Arc::clone);
+        if let Some(fight) = fight {
+            let mut live = fight.live.lock().await;
+            self.catch_up(&fight, &mut live).await?;
+        }
+        Ok(())
+    }
+
     /// Applies the entries another process wrote since `live` was last brought up to date;
     /// tells the fight's sockets when there were any.
     pub async fn catch_up(&self, fight: &Fight, live: &mut Live) -> Result<(), FightError> {

@@ -60,13 +60,22 @@ impl Server {
                     addr: addr.to_string(),
                     message: e.to_string(),
                 })?;
-        Ok(Server {
-            listener,
-            state: Arc::new(api::AppState {
-                fights: fights::Fights::new(store, library, limits),
-                key,
-            }),
-        })
+        let changes = store.changes().await?;
+        let state = Arc::new(api::AppState {
+            fights: fights::Fights::new(store, library, limits),
+            key,
+        });
+        if let Some(mut changes) = changes {
+            // Another process's answers reach this one's WebSocket clients.
+            let state = Arc::downgrade(&state);
+            tokio::spawn(async move {
+                while let Some(id) = changes.recv().await {
+                    let Some(state) = state.upgrade() else { break };
+                    let _ = state.fights.refresh(&id).await;
+                }
+            });
+        }
+        Ok(Server { listener, state })
     }
 
     /// The address it listens on.

@@ -4,13 +4,14 @@
 //! append-only log of what people did (answers, undo, redo, interventions), each entry with
 //! its sequence number, who gave it and when. An entry is acknowledged only after its
 //! transaction commits; two writers racing for the same sequence number get
-//! [`StoreError::Conflict`] for all but one.
+//! [`StoreError::Conflict`] for all but one. PostgreSQL announces each append to every process
+//! (LISTEN/NOTIFY on [`CHANNEL`]).
 
 mod postgres;
 mod sql;
 mod sqlite;
 
-pub use postgres::PostgresStore;
+pub use postgres::{PostgresStore, CHANNEL};
 pub use sqlite::SqliteStore;
 
 /// The database schema, one migration per entry, applied in order on start; the number of
@@ -124,6 +125,11 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn append(&self, fight_id: &str, entry: &LogEntry) -> Result<(), StoreError>;
     /// A fight's log entries from sequence number `from` on, in order.
     async fn log(&self, fight_id: &str, from: u64) -> Result<Vec<LogEntry>, StoreError>;
+    /// The ids of fights other processes appended to, as they do (PostgreSQL's
+    /// LISTEN/NOTIFY); `None` where the database cannot tell (SQLite: one process).
+    async fn changes(
+        &self,
+    ) -> Result<Option<tokio::sync::mpsc::UnboundedReceiver<String>>, StoreError>;
     /// Checks the database's integrity (SQLite's `integrity_check`; PostgreSQL checks itself).
     async fn check(&self) -> Result<(), StoreError>;
 }

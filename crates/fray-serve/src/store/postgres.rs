@@ -6,8 +6,11 @@ use super::{
     is_unique_violation, seed_of, seed_text, seq_value, FightSetup, FightSummary, LogEntry, Store,
     StoreError, MIGRATIONS,
 };
-use sqlx::postgres::PgPoolOptions;
+use sqlx::postgres::{PgListener, PgPoolOptions};
 use sqlx::{PgPool, Row};
+
+/// The channel on which each append's fight id is announced to every process.
+pub const CHANNEL: &str = "fray_fights";
 
 /// The advisory lock key that serialises migrations ("fray" in ASCII).
 const MIGRATION_LOCK: &str = "SELECT pg_advisory_xact_lock(1718772089)";
@@ -47,9 +50,28 @@ impl PostgresStore {
         Ok(store)
     }
 
-    /// The pool, for LISTEN/NOTIFY.
-    pub fn pool(&self) -> &PgPool {
-        &self.pool
+    /// Listens on [`CHANNEL`]: the ids of the fights another process (or this one) appended
+    /// to. The listener reconnects by itself; entries appended while it was away are read by
+    /// the next catch-up of their fight.
+    async fn listen(
+        &self,
+    ) -> Result<Option<tokio::sync::mpsc::UnboundedReceiver<String>>, StoreError> {
+        let mut listener = PgListener::connect_with(&self.pool).await?;
+        listener.listen(CHANNEL).await?;
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            loop {
+                match listener.recv().await {
+                    Ok(note) => {
+                        if tx.send(note.payload().to_string()).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => tokio::time::sleep(std::time::Duration::from_millis(200)).await,
+                }
+            }
+        });
+        Ok(Some(rx))
     }
 
     /// PostgreSQL keeps its own integrity; a query that answers is the check.
@@ -73,7 +95,12 @@ fn shown_url(url: &str) -> String {
     }
 }
 
-sql_store!(PostgresStore, "postgres", postgres_sql);
+sql_store!(
+    PostgresStore,
+    "postgres",
+    postgres_sql,
+    Some("SELECT pg_notify('fray_fights', $1)")
+);
 
 #[cfg(test)]
 mod tests {

@@ -2,9 +2,11 @@
 //! store type with a `pool` field, given how its placeholders are written.
 
 /// Implements the migrations and [`Store`](super::Store) for `$store` (a struct with a `pool`),
-/// its SQL passed through `$sql` (which numbers the `?` placeholders where the database wants).
+/// its SQL passed through `$sql` (which numbers the `?` placeholders where the database wants);
+/// `$notify`, when `Some`, is run with the fight's id in each append's transaction (to tell
+/// other processes, delivered on commit).
 macro_rules! sql_store {
-    ($store:ident, $kind:literal, $sql:path) => {
+    ($store:ident, $kind:literal, $sql:path, $notify:expr) => {
         impl $store {
             /// Applies the migrations not yet applied, in one transaction, after `lock` (a
             /// statement that serialises concurrent migrations, where the database has one).
@@ -40,6 +42,12 @@ macro_rules! sql_store {
 
             async fn check(&self) -> Result<(), StoreError> {
                 self.integrity().await
+            }
+
+            async fn changes(
+                &self,
+            ) -> Result<Option<tokio::sync::mpsc::UnboundedReceiver<String>>, StoreError> {
+                self.listen().await
             }
 
             async fn create_fight(&self, setup: &FightSetup) -> Result<(), StoreError> {
@@ -128,20 +136,30 @@ macro_rules! sql_store {
             }
 
             async fn append(&self, fight_id: &str, entry: &LogEntry) -> Result<(), StoreError> {
-                let result = sqlx::query(&$sql("INSERT INTO fight_log (fight_id, seq, who, at_ms, entry) VALUES (?, ?, ?, ?, ?)"),
-                )
+                let mut tx = self.pool.begin().await?;
+                let result = sqlx::query(&$sql(
+                    "INSERT INTO fight_log (fight_id, seq, who, at_ms, entry) VALUES (?, ?, ?, ?, ?)",
+                ))
                 .bind(fight_id)
                 .bind(seq_value(entry.seq)?)
                 .bind(&entry.who)
                 .bind(entry.at_ms)
                 .bind(&entry.entry)
-                .execute(&self.pool)
+                .execute(&mut *tx)
                 .await;
                 match result {
-                    Ok(_) => Ok(()),
-                    Err(e) if is_unique_violation(&e) => Err(StoreError::Conflict { seq: entry.seq }),
-                    Err(e) => Err(e.into()),
+                    Ok(_) => {}
+                    Err(e) if is_unique_violation(&e) => {
+                        return Err(StoreError::Conflict { seq: entry.seq })
+                    }
+                    Err(e) => return Err(e.into()),
                 }
+                let notify: Option<&str> = $notify;
+                if let Some(notify) = notify {
+                    sqlx::query(notify).bind(fight_id).execute(&mut *tx).await?;
+                }
+                tx.commit().await?;
+                Ok(())
             }
 
             async fn log(&self, fight_id: &str, from: u64) -> Result<Vec<LogEntry>, StoreError> {

@@ -43,6 +43,13 @@ impl SqliteStore {
         Ok(store)
     }
 
+    /// One process per SQLite file: there is nobody else to hear from.
+    async fn listen(
+        &self,
+    ) -> Result<Option<tokio::sync::mpsc::UnboundedReceiver<String>>, StoreError> {
+        Ok(None)
+    }
+
     /// `PRAGMA integrity_check` must say `ok`.
     async fn integrity(&self) -> Result<(), StoreError> {
         let result: String = sqlx::query_scalar("PRAGMA integrity_check")
@@ -56,4 +63,4 @@ impl SqliteStore {
     }
 }
 
-sql_store!(SqliteStore, "sqlite", sqlite_sql);
+sql_store!(SqliteStore, "sqlite", sqlite_sql, None);
