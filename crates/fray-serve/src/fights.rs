@@ -112,6 +112,14 @@ impl Fight {
         self.tokens.get(token)
     }
 
+    /// The token of `role` (to build its page's links).
+    pub fn token_of(&self, role: &Role) -> Option<&str> {
+        self.tokens
+            .iter()
+            .find(|(_, r)| *r == role)
+            .map(|(t, _)| t.as_str())
+    }
+
     /// Takes a WebSocket slot, or says the limit is reached.
     pub fn open_socket(self: &Arc<Self>, limit: usize) -> Result<SocketSlot, FightError> {
         let before = self.sockets.fetch_add(1, Ordering::SeqCst);
@@ -310,6 +318,21 @@ impl Fights {
         let mut live = fight.live.lock().await;
         self.catch_up(fight, &mut live).await?;
         view_of(&live, role)
+    }
+
+    /// The view `role` has of `fight` now and its log in words (`fray run`'s `log`, filtered
+    /// for the role by the same audiences), taken together.
+    pub async fn view_and_log(
+        &self,
+        fight: &Fight,
+        role: &Role,
+    ) -> Result<(Value, String), FightError> {
+        let mut live = fight.live.lock().await;
+        self.catch_up(fight, &mut live).await?;
+        let viewer = viewer_of(&live, role)?;
+        let log =
+            fray_engine::render::text_log_for(viewer, live.session.events(), live.session.roster());
+        Ok((view_of(&live, role)?, log))
     }
 
     /// Does `action` as `role`, from the view of version `version`: checks that the role may,

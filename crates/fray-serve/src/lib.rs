@@ -8,6 +8,7 @@ pub mod action;
 pub mod api;
 pub mod fights;
 pub mod openapi;
+pub mod pages;
 pub mod store;
 pub mod token;
 pub mod view;
