@@ -17,8 +17,15 @@ fn ruleset_crates() -> Vec<PathBuf> {
                 .file_name()
                 .map(|n| n.to_string_lossy().to_string())
                 .unwrap_or_default();
-            // Every crate except the layers that are not rulesets.
-            !["fray-dice", "fray-core", "fray-engine", "fray-sim"].contains(&name.as_str())
+            // Every crate except the layers that are not rulesets (and the server, a front end).
+            ![
+                "fray-dice",
+                "fray-core",
+                "fray-engine",
+                "fray-sim",
+                "fray-serve",
+            ]
+            .contains(&name.as_str())
         })
         .collect();
     out.sort();
