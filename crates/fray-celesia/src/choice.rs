@@ -2,7 +2,7 @@
 //! asked per act while acts remain), reactions (attacks of opportunity) and the victim's
 //! crippling-injury choice.
 
-use crate::state::{Injury, Special, State, Trick};
+use crate::state::{Injury, Item, Special, State, Trick};
 use fray_core::conditions::ConditionKind;
 use fray_core::protocol::{Illegal, Question};
 use fray_core::{CombatantId, Direction, Pos};
@@ -28,6 +28,9 @@ pub enum Choice {
     Trip(CombatantId),
     /// Combat Maneuver: Bull Rush (simple, 1 act). [CEL-R10.2]
     BullRush(CombatantId),
+    /// Combat Maneuver: Disarm (simple, 1 act): the item the foe drops, and the second one it
+    /// drops if the check beats its CMD by 10 or more. [CEL-R10.3]
+    Disarm(CombatantId, Item, Option<Item>),
     /// Coup de Grace with the numbered melee form (full, 3 acts, Provoke). [CEL-R12]
     CoupDeGrace(CombatantId, u8),
     /// Combat Maneuver: Dirty Trick, giving the named condition (standard, 2 acts). [CEL-R10.7]
@@ -88,6 +91,7 @@ impl Choice {
             | Choice::StandUp
             | Choice::Trip(_)
             | Choice::BullRush(_)
+            | Choice::Disarm(..)
             | Choice::Clear(..)
             | Choice::Aid(..) => 1,
             Choice::Charge(_) | Choice::TotalDefense | Choice::DirtyTrick(..) => 2,
@@ -123,6 +127,10 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Charge(t) => format!("charge {}", k(t)),
         Choice::Trip(t) => format!("trip {}", k(t)),
         Choice::BullRush(t) => format!("bull-rush {}", k(t)),
+        Choice::Disarm(t, item, None) => format!("disarm {} {}", k(t), item.key()),
+        Choice::Disarm(t, item, Some(second)) => {
+            format!("disarm {} {} {}", k(t), item.key(), second.key())
+        }
         Choice::CoupDeGrace(t, 0) => format!("coup-de-grace {}", k(t)),
         Choice::CoupDeGrace(t, form) => format!("coup-de-grace {} {}", k(t), form),
         Choice::DirtyTrick(t, c) => format!("dirty-trick {} {}", k(t), c.key()),
@@ -204,6 +212,14 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         w.parse::<i32>()
             .map_err(|_| unreadable(format!("`{w}` is not a whole number")))
     };
+    let item = |w: &str| match w {
+        "ranged" => Ok(Item::Ranged),
+        _ => w.parse::<u8>().map(Item::Melee).map_err(|_| {
+            unreadable(format!(
+                "`{w}`: name the item by its melee form number or `ranged`"
+            ))
+        }),
+    };
     Ok(match words.as_slice() {
         ["attack", t] => Choice::Attack(who(t)?, 0),
         ["attack", t, form] => {
@@ -224,6 +240,8 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["charge", t] => Choice::Charge(who(t)?),
         ["trip", t] => Choice::Trip(who(t)?),
         ["bull-rush", t] => Choice::BullRush(who(t)?),
+        ["disarm", t, first] => Choice::Disarm(who(t)?, item(first)?, None),
+        ["disarm", t, first, second] => Choice::Disarm(who(t)?, item(first)?, Some(item(second)?)),
         ["coup-de-grace", t] => Choice::CoupDeGrace(who(t)?, 0),
         ["coup-de-grace", t, form] => {
             let n = number(form)?;
@@ -297,6 +315,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
             return Err(unreadable(format!(
                 "cannot read `{input}`: expected attack WHO [FORM], shoot WHO, unarmed WHO, \
                  approach WHO, move X Y, step DIR, charge WHO, trip WHO, bull-rush WHO, \
+                 disarm WHO ITEM [ITEM], \
                  dirty-trick WHO CONDITION, clear WHO CONDITION, weaken N, cleave WHO, lunge, \
                  aid FRIEND FOE attack|defense, \
                  coup-de-grace WHO [FORM], run X Y, disable DEVICE, total defense, fight \

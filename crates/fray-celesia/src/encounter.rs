@@ -496,6 +496,8 @@ impl CombatantBuilder for Builder<'_> {
             act_clock: 0,
             tricks: Default::default(),
             reach_bonus: 0,
+            dropped: 0,
+            dropped_ranged: false,
             weakened: 0,
             cleave_from: None,
             cleave_chain: Vec::new(),

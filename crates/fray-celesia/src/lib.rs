@@ -159,7 +159,7 @@ impl Ruleset for Celesia {
 impl RulesetBundle for Celesia {
     type Content = Content;
     const CONTENT_FILES: &'static [(&'static str, &'static str)] = &content::CONTENT_FILES;
-    /// Not yet: R10 (combat maneuvers: trip, bull rush and dirty trick only), R21 (mounted
+    /// Not yet: R10 (combat maneuvers: trip, bull rush, disarm and dirty trick only), R21 (mounted
     /// combat). In part: the `partial` ones (docs/celesia.md says which parts; R6 has Aid
     /// Another's degrees, no spells; R12 Run and Coup de Grace; R13 Disable Device, no 1-round
     /// action; R16 all but Martial Power and parts of Weakened Attack).

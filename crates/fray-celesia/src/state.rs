@@ -503,6 +503,10 @@ pub struct Fighter {
     pub tricks: fray_core::conditions::Conditions<Trick>,
     /// Extra reach of its own attacks until the end of its turn (Lunge, CEL-R16.4), in feet.
     pub reach_bonus: i32,
+    /// Items it has dropped (a disarm, CEL-R10.3): bit `i` for melee form `i`.
+    pub dropped: u64,
+    /// Its ranged weapon is dropped. [CEL-R10.3]
+    pub dropped_ranged: bool,
     /// Weakened Attack declared for its next attack: −n attack, −2n damage. [CEL-R16.11]
     pub weakened: u8,
     /// The foe its last melee attack action (or cleave) hit this turn, and the form, while a
@@ -531,6 +535,26 @@ pub struct Aid {
     pub defense: bool,
     /// The bonus (a penalty when negative, CEL-A17).
     pub amount: i32,
+}
+
+/// An item a disarm makes a foe drop: the numbered melee form or the ranged weapon.
+/// [CEL-R10.3]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Item {
+    /// Melee form `n` (a manufactured weapon).
+    Melee(u8),
+    /// The ranged weapon.
+    Ranged,
+}
+
+impl Item {
+    /// Its key in a choice: the form number or `ranged`.
+    pub fn key(self) -> String {
+        match self {
+            Item::Melee(i) => i.to_string(),
+            Item::Ranged => "ranged".into(),
+        }
+    }
 }
 
 /// A condition a dirty trick gives (CEL-R10.7), with what it does in a fight: the advantage
@@ -866,6 +890,7 @@ impl State {
             .melee
             .iter()
             .enumerate()
+            .filter(move |(i, _)| !self.dropped(id, Item::Melee(*i as u8)))
             .filter(move |(_, w)| match w.kind {
                 WeaponKind::Natural | WeaponKind::Unarmed => true,
                 _ if armless => true,
@@ -880,10 +905,43 @@ impl State {
     pub fn ranged_weapon(&self, id: CombatantId) -> Option<&Weapon> {
         let i = &self.f(id).injuries;
         let hands = i.hands.intact().min(i.arms.intact());
+        if self.f(id).dropped_ranged {
+            return None;
+        }
         self.p(id).ranged.as_ref().filter(|w| match w.hands {
             Hands::Two => hands >= 2,
             _ => hands >= 1,
         })
+    }
+
+    /// Whether `id` has dropped `item`. [CEL-R10.3]
+    pub fn dropped(&self, id: CombatantId, item: Item) -> bool {
+        let f = self.f(id);
+        match item {
+            Item::Melee(i) => i < 64 && f.dropped & (1 << i) != 0,
+            Item::Ranged => f.dropped_ranged,
+        }
+    }
+
+    /// The item's weapon if `id` holds it: a manufactured weapon (not a natural attack nor an
+    /// unarmed strike) it has not dropped. [CEL-R10.3]
+    pub fn held(&self, id: CombatantId, item: Item) -> Option<&Weapon> {
+        let w = match item {
+            Item::Melee(i) => self.p(id).melee.get(usize::from(i))?,
+            Item::Ranged => self.p(id).ranged.as_ref()?,
+        };
+        let manufactured = !matches!(w.kind, WeaponKind::Natural | WeaponKind::Unarmed);
+        (manufactured && !self.dropped(id, item)).then_some(w)
+    }
+
+    /// `id` drops `item` (a disarm, CEL-R10.3).
+    pub fn drop_item(&mut self, id: CombatantId, item: Item) {
+        let f = self.fm(id);
+        match item {
+            Item::Melee(i) if i < 64 => f.dropped |= 1 << i,
+            Item::Melee(_) => {}
+            Item::Ranged => f.dropped_ranged = true,
+        }
     }
 
     /// The form `attacker` strikes `target` with: form `form` if it reaches, else none.

@@ -596,6 +596,9 @@ pub enum Maneuver {
     /// Dirty trick: the target gains the condition for 1 round, and 1 more per full 5 over
     /// its CMD. [CEL-R10.7]
     DirtyTrick(crate::state::Trick),
+    /// Disarm: the target drops the first item, and the second too at 10 or more over its
+    /// CMD; failing by 10 or more, the attacker drops the weapon it disarmed with. [CEL-R10.3]
+    Disarm(crate::state::Item, Option<crate::state::Item>),
 }
 
 /// A combat maneuver check against `target`'s CMD and its effect. [CEL-R10]
@@ -610,6 +613,7 @@ pub fn maneuver(
         Maneuver::Trip => ("trip", "CEL-R10.6"),
         Maneuver::BullRush => ("bull rush", "CEL-R10.2"),
         Maneuver::DirtyTrick(_) => ("dirty trick", "CEL-R10.7"),
+        Maneuver::Disarm(..) => ("disarm", "CEL-R10.3"),
     };
     let bonus = cmb(state, attacker);
     let defense = cmd(state, target, kind == Maneuver::Trip);
@@ -688,6 +692,22 @@ pub fn maneuver(
                 }
             }
         }
+        Maneuver::Disarm(first, second) if success => {
+            drop_item(state, table, target, first, rule);
+            if let Some(second) = second.filter(|_| total - versus >= 10) {
+                drop_item(state, table, target, second, rule);
+            }
+        }
+        Maneuver::Disarm(..) if total <= versus - 10 => {
+            // The weapon it disarmed with: its first melee form that is a held weapon.
+            let used = state
+                .melee_forms(attacker)
+                .map(|(i, _)| crate::state::Item::Melee(i as u8))
+                .find(|&item| state.held(attacker, item).is_some());
+            if let Some(item) = used {
+                drop_item(state, table, attacker, item, rule);
+            }
+        }
         Maneuver::DirtyTrick(trick) if success => {
             // CEL-A39: "N rounds" end at the start of the trickster's turn N rounds on.
             let rounds = 1 + (total - versus) / 5;
@@ -722,6 +742,27 @@ pub fn maneuver(
         _ => {}
     }
     Ok(result)
+}
+
+/// CEL-R10.3: `who` drops `item`, which it can no longer use in this fight.
+fn drop_item(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    item: crate::state::Item,
+    rule: &'static str,
+) {
+    let name = state.held(who, item).map(|w| w.name.clone());
+    if let Some(name) = name {
+        state.drop_item(who, item);
+        table.emit(|| Event::Acted {
+            who,
+            act: "drops a weapon",
+            on: None,
+            detail: name,
+            rule,
+        });
+    }
 }
 
 /// CEL-R12 Coup de Grace: an automatic critical hit on a helpless foe (no attack roll, so no

@@ -4,7 +4,7 @@
 use super::{complex, movement};
 use crate::choice::Choice;
 use crate::content::WeaponKind;
-use crate::state::{reaches_plus, Asking, Special, State, DEX, INT, STR};
+use crate::state::{reaches_plus, Asking, Item, Special, State, DEX, INT, STR};
 use fray_core::protocol::{refuse as no, ChoiceRequest, Chooser, Illegal, Interrupt, Question};
 use fray_core::{Board, CombatantId, Direction, Table};
 
@@ -65,6 +65,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         candidates.push(Choice::Shoot(t));
         candidates.push(Choice::Trip(t));
         candidates.push(Choice::BullRush(t));
+        disarm_options(state, t, &mut candidates);
         candidates.push(Choice::Cleave(t));
         for &friend in &present {
             candidates.push(Choice::Aid(friend, t, false));
@@ -204,6 +205,11 @@ pub fn check_action(
                 .melee_forms(who)
                 .find(|(i, _)| *i == usize::from(form))
             else {
+                if state.dropped(who, Item::Melee(form)) {
+                    return no(explain, "CEL-R10.3", || {
+                        format!("attack form {form} is a weapon it dropped (disarmed)")
+                    });
+                }
                 return no(explain, "CEL-R9", || {
                     format!("no usable attack form {form}")
                 });
@@ -238,6 +244,11 @@ pub fn check_action(
         Choice::Shoot(t) => {
             target_ok(t, "CEL-R7.1")?;
             let Some(w) = state.ranged_weapon(who) else {
+                if state.dropped(who, Item::Ranged) {
+                    return no(explain, "CEL-R10.3", || {
+                        "its ranged weapon was dropped (disarmed)".to_string()
+                    });
+                }
                 return no(explain, "CEL-R7.1", || {
                     "no usable ranged weapon".to_string()
                 });
@@ -338,6 +349,28 @@ pub fn check_action(
             }
             if matches!(choice, Choice::Trip(_)) && state.f(t).prone {
                 return no(explain, rule, || "already prone".to_string());
+            }
+            let reach = in_maneuver_reach(state, who, t);
+            Illegal::unless(reach, explain, rule, || {
+                "a combat maneuver needs the foe in melee reach".to_string()
+            })
+        }
+        Choice::Disarm(t, first, second) => {
+            let rule = "CEL-R10.3";
+            target_ok(t, rule)?;
+            for item in std::iter::once(first).chain(second) {
+                if state.held(t, item).is_none() || matches!(item, Item::Melee(64..)) {
+                    return no(explain, rule, || {
+                        format!(
+                            "`{}` is not a weapon the foe holds (a melee form number or \
+                             `ranged`; natural attacks and unarmed strikes cannot be dropped)",
+                            item.key()
+                        )
+                    });
+                }
+            }
+            if second == Some(first) {
+                return no(explain, rule, || "name two different items".to_string());
             }
             let reach = in_maneuver_reach(state, who, t);
             Illegal::unless(reach, explain, rule, || {
@@ -580,6 +613,25 @@ pub fn check_action(
 
 /// A combat maneuver reaches a foe a melee weapon reaches, or an adjacent one (unarmed).
 /// [CEL-R10]
+/// CEL-R10.3: a disarm of each item `t` holds, alone or with a second item for a check 10 or
+/// more over its CMD.
+fn disarm_options(state: &State, t: CombatantId, out: &mut Vec<Choice>) {
+    let forms = state.p(t).melee.len().min(64) as u8;
+    let items: Vec<Item> = (0..forms)
+        .map(Item::Melee)
+        .chain([Item::Ranged])
+        .filter(|&item| state.held(t, item).is_some())
+        .collect();
+    for &first in &items {
+        out.push(Choice::Disarm(t, first, None));
+        for &second in &items {
+            if second != first {
+                out.push(Choice::Disarm(t, first, Some(second)));
+            }
+        }
+    }
+}
+
 fn in_maneuver_reach(state: &State, who: CombatantId, t: CombatantId) -> bool {
     let (from, to) = (state.f(who).pos, state.f(t).pos);
     state.melee_forms(who).any(|(_, w)| {

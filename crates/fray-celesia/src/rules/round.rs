@@ -760,6 +760,15 @@ pub fn perform(
         Choice::BullRush(t) => {
             attack::maneuver(state, table, who, t, attack::Maneuver::BullRush)?;
         }
+        Choice::Disarm(t, first, second) => {
+            attack::maneuver(
+                state,
+                table,
+                who,
+                t,
+                attack::Maneuver::Disarm(first, second),
+            )?;
+        }
         Choice::DirtyTrick(t, trick) => {
             attack::maneuver(state, table, who, t, attack::Maneuver::DirtyTrick(trick))?;
         }
