@@ -237,6 +237,18 @@ pub fn check_action(
         }
         Choice::Unarmed(t) => {
             target_ok(t, "CEL-R8")?;
+            if !state
+                .p(who)
+                .melee
+                .iter()
+                .any(|w| w.kind == WeaponKind::Unarmed)
+            {
+                return no(explain, "CEL-R8", || {
+                    "it has no unarmed strike (a creature's content gives it none: it fights \
+                     with its own attacks)"
+                        .to_string()
+                });
+            }
             Illegal::unless(f.pos.is_adjacent(state.f(t).pos), explain, "CEL-R8", || {
                 "an unarmed strike reaches adjacent foes only".to_string()
             })
