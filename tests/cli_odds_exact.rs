@@ -169,7 +169,11 @@ fn a_routine_of_independent_blows_is_the_convolution_of_its_blows() {
     )
     .unwrap();
     let file = file.display().to_string();
-    let base = [
+    let (routine, blows) = routine_and_blows(&file, "bear", "ogre", &["claw", "bite"]);
+    // C&C's one-attack odds are the whole routine: `--weapon claw` is both claws.
+    assert_eq!(routine["blows"], 3);
+    assert_eq!(fraction(&routine["exact"]["down"]), BigRational::zero());
+    let claws = json(&[
         "odds",
         &file,
         "--attacker",
@@ -177,16 +181,43 @@ fn a_routine_of_independent_blows_is_the_convolution_of_its_blows() {
         "--target",
         "ogre",
         "--json",
+        "--weapon",
+        "claw",
+        "--routine",
+    ]);
+    assert_eq!(pmf(&claws), blows[0]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The damage distribution of an odds answer, exactly.
+fn pmf(v: &serde_json::Value) -> BTreeMap<i64, BigRational> {
+    v["exact"]["damage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pair| (pair[0].as_i64().unwrap(), fraction(&pair[1])))
+        .collect()
+}
+
+/// Asks `--routine` of `attacker` on `target` and the one-attack odds (`--weapon`) of each of
+/// `weapons`, and checks that the routine's damage is exactly the convolution of those one-attack
+/// damages. Returns the routine's answer and the one-attack damages, in order.
+fn routine_and_blows(
+    file: &str,
+    attacker: &str,
+    target: &str,
+    weapons: &[&str],
+) -> (serde_json::Value, Vec<BTreeMap<i64, BigRational>>) {
+    let base = [
+        "odds",
+        file,
+        "--attacker",
+        attacker,
+        "--target",
+        target,
+        "--json",
     ];
-    let pmf = |v: &serde_json::Value| -> BTreeMap<i64, BigRational> {
-        v["exact"]["damage"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|pair| (pair[0].as_i64().unwrap(), fraction(&pair[1])))
-            .collect()
-    };
-    let blows: Vec<BTreeMap<i64, BigRational>> = ["claw", "bite"]
+    let blows: Vec<BTreeMap<i64, BigRational>> = weapons
         .iter()
         .map(|w| pmf(&json(&[&base[..], &["--weapon", w]].concat())))
         .collect();
@@ -202,12 +233,58 @@ fn a_routine_of_independent_blows_is_the_convolution_of_its_blows() {
     }
     let routine = json(&[&base[..], &["--routine"]].concat());
     assert_eq!(routine["schema"], 1);
+    assert_eq!(pmf(&routine), expected, "{routine}");
+    (routine, blows)
+}
+
+/// An OSR owlbear's claw/claw/bite (OSR-R7.3) on a troll that cannot drop is exactly the
+/// convolution of its three blows alone (the one-attack odds play one form). The troll's AC 0
+/// makes every roll but a natural 1 hit, so a crit's prone or blinded troll (OSR-R17.4) hits no
+/// more often and the blows stay independent. On a troll of 9 hp, P(down) is exactly
+/// P(total damage >= 9) of the 500-hp troll (the blows go on at a fallen target, as in a fight);
+/// on 1 hp it is 1 - (1/20)^3, every blow missing only on a 1.
+#[test]
+fn an_osr_monster_routine_is_the_convolution_of_its_blows() {
+    let dir = scratch("osr-routine");
+    let text = |hp: u32| {
+        format!(
+            "schema = 1\nruleset = \"osr\"\nname = \"Owlbear\"\n[[sides]]\nid = \"a\"\n[[sides]]\nid = \"b\"\n\
+             [[combatants]]\nid = \"owlbear\"\nside = \"a\"\nat = [0, 0]\nmonster = \"owlbear\"\n\
+             [[combatants]]\nid = \"troll\"\nside = \"b\"\nat = [3, 0]\nmonster = \"troll\"\nhp = {hp}\nac = 0\n"
+        )
+    };
+    let file = |hp: u32| {
+        let f = dir.join(format!("owlbear-{hp}.toml"));
+        std::fs::write(&f, text(hp)).unwrap();
+        f.display().to_string()
+    };
+    let big = file(500);
+    let (routine, _) = routine_and_blows(&big, "owlbear", "troll", &["claw", "claw", "bite"]);
     assert_eq!(routine["blows"], 3);
-    assert_eq!(pmf(&routine), expected);
     assert_eq!(fraction(&routine["exact"]["down"]), BigRational::zero());
-    // The claws alone are two blows: a routine too, and the same as the one-attack odds.
-    let claws = json(&[&base[..], &["--weapon", "claw", "--routine"]].concat());
-    assert_eq!(pmf(&claws), blows[0]);
+    let at_least_9: BigRational = pmf(&routine)
+        .into_iter()
+        .filter(|(d, _)| *d >= 9)
+        .map(|(_, p)| p)
+        .sum();
+    let down = |hp: u32| {
+        let v = json(&[
+            "odds",
+            &file(hp),
+            "--attacker",
+            "owlbear",
+            "--target",
+            "troll",
+            "--routine",
+            "--json",
+        ]);
+        fraction(&v["exact"]["down"])
+    };
+    assert_eq!(down(9), at_least_9);
+    assert_eq!(
+        down(1),
+        BigRational::new(BigInt::from(7999), BigInt::from(8000))
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -267,11 +344,11 @@ fn bad_requests_are_refused_with_a_reason() {
     // A ruleset without a routine hook yet.
     let o = fray(&[
         "odds",
-        "examples/osr/duel.toml",
+        "examples/odd/duel.toml",
         "--attacker",
         "w-fighter",
         "--target",
-        "e-fighter",
+        "e-orc",
         "--routine",
     ]);
     assert_eq!(o.status.code(), Some(2));

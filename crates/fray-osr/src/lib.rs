@@ -163,6 +163,7 @@ impl RulesetBundle for Osr {
     };
     const CRITICALS: Criticals = Criticals::CriticalAndFumble;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;
+    const ROUTINE: Option<fray_core::ruleset::RoutineBlow<Self>> = Some(routine_blow);
 
     fn load(path: &str, text: &str, content: &Content) -> Result<Encounter, FileErrors> {
         encounter::load(path, text, content)
@@ -171,33 +172,38 @@ impl RulesetBundle for Osr {
     fn content_tables(content: &Content) -> Vec<fray_core::catalog::ContentTable> {
         content.tables()
     }
+
+    fn set_situation(
+        state: &mut State,
+        attacker: CombatantId,
+        _target: CombatantId,
+        situation: &fray_core::ruleset::Situation,
+    ) -> Result<(), String> {
+        choose_weapon(state, attacker, situation)
+    }
 }
 
-/// One attack by `attacker` on `target`, as `fray odds` enumerates it: a melee attacker out of
-/// reach is placed next to the target; one with only a missile weapon shoots.
-pub fn single_attack(
-    state: &mut State,
-    table: &mut Table<'_, Osr>,
-    attacker: CombatantId,
-    target: CombatantId,
-) -> Result<(), Interrupt> {
-    use rules::attack::{attack, Form, Strike};
+/// How an attack for `fray odds` opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Opening {
+    /// A shot: the attacker has only a missile weapon.
+    Shot,
+    /// Melee, the attacker next to the target.
+    Melee,
+}
+
+/// Sets up an attack for `fray odds`: round 1, nobody surprised, the free attacks a fumble
+/// grants not played (`single`); a melee attacker out of reach is placed next to the target;
+/// one with only a missile weapon shoots from where it stands.
+fn open_attack(state: &mut State, attacker: CombatantId, target: CombatantId) -> Opening {
     state.round = 1;
     state.single = true;
     for f in &mut state.fighters {
         f.surprised = false;
     }
-    let p = state.profiles.clone();
-    let p = &p[attacker.index()];
+    let p = state.p(attacker);
     if p.melee.is_empty() && p.missile.is_some() {
-        attack(
-            state,
-            table,
-            attacker,
-            target,
-            Strike::new(Form::Missile, "missile", "OSR-R21"),
-        )?;
-        return Ok(());
+        return Opening::Shot;
     }
     if state.f(attacker).pos.squares_to(state.f(target).pos) > 1 {
         let at = state.f(target).pos;
@@ -209,12 +215,95 @@ pub fn single_attack(
             state.set_square(attacker, sq);
         }
     }
-    attack(
-        state,
-        table,
-        attacker,
-        target,
-        Strike::new(Form::Melee(0), "melee", "OSR-R7.1"),
-    )?;
+    Opening::Melee
+}
+
+/// One attack by `attacker` on `target`, as `fray odds` enumerates it: a melee attacker out of
+/// reach is placed next to the target; one with only a missile weapon shoots.
+pub fn single_attack(
+    state: &mut State,
+    table: &mut Table<'_, Osr>,
+    attacker: CombatantId,
+    target: CombatantId,
+) -> Result<(), Interrupt> {
+    use rules::attack::{attack, Form, Strike};
+    let strike = match open_attack(state, attacker, target) {
+        Opening::Shot => Strike::new(Form::Missile, "missile", "OSR-R21"),
+        Opening::Melee => Strike::new(Form::Melee(0), "melee", "OSR-R7.1"),
+    };
+    attack(state, table, attacker, target, strike)?;
+    Ok(())
+}
+
+/// Blow `blow` of `attacker`'s whole action on `target`, for `fray odds --routine`, set up as
+/// [`single_attack`] is: a shot is one blow; a melee action is the blows of
+/// [`rules::round::melee_blow`], exactly as a fight plays them (a monster's routine, OSR-R7.3;
+/// the second weapon, OSR-R29; bare hands when nothing is ready, OSR-R31.4). Merging between
+/// blows is sound: a blow reads only the state and whether a form was ready at the action's
+/// start (recomputed here from `start`); a blow's lasting effects (damage, a crit's condition,
+/// a fumble's dropped weapon) are all in the state, and the free attack a sloppy fumble grants
+/// is not played in the odds (`single`).
+pub fn routine_blow(
+    start: &State,
+    state: &mut State,
+    table: &mut Table<'_, Osr>,
+    attacker: CombatantId,
+    target: CombatantId,
+    blow: usize,
+) -> Result<bool, Interrupt> {
+    use rules::attack::{attack, Form, Strike};
+    let mut opened = start.clone();
+    let opening = open_attack(&mut opened, attacker, target);
+    if blow == 0 {
+        open_attack(state, attacker, target);
+    }
+    match opening {
+        Opening::Shot if blow == 0 => {
+            let strike = Strike::new(Form::Missile, "missile", "OSR-R21");
+            attack(state, table, attacker, target, strike).map(|_| true)
+        }
+        Opening::Shot => Ok(false),
+        Opening::Melee => {
+            let armed = rules::round::melee_armed(&opened, attacker, false, false);
+            rules::round::melee_blow(
+                state, table, attacker, target, blow, false, false, false, armed,
+            )
+        }
+    }
+}
+
+/// `fray odds --weapon NAME` for OSR: keeps only the named melee form(s) or the missile weapon;
+/// the second weapon is set aside (OSR takes no other situational option).
+fn choose_weapon(
+    state: &mut State,
+    attacker: CombatantId,
+    situation: &fray_core::ruleset::Situation,
+) -> Result<(), String> {
+    if let Some((name, _)) = situation.options.first() {
+        return Err(format!(
+            "unknown situation `{name}` for osr; it takes only --weapon"
+        ));
+    }
+    let Some(weapon) = &situation.weapon else {
+        return Ok(());
+    };
+    let mut profiles = state.profiles.to_vec();
+    let p = &mut profiles[attacker.index()];
+    fray_core::ruleset::keep_weapon(
+        weapon,
+        &mut p.melee,
+        &mut p.missile,
+        |w| &w.name,
+        |w| &w.name,
+    )
+    .map_err(|names| {
+        format!(
+            "{} has no weapon `{weapon}`; it attacks with {}",
+            state.roster.name(attacker),
+            names.join(", ")
+        )
+    })?;
+    p.offhand = None;
+    state.profiles = std::sync::Arc::new(profiles);
     Ok(())
 }

@@ -994,7 +994,7 @@ fn perform(
 }
 
 /// One melee action: a monster's whole routine (OSR-R7.3), or the weapon (and the second
-/// weapon, OSR-R29), at `t`.
+/// weapon, OSR-R29), at `t`, played blow by blow ([`melee_blow`]).
 fn melee(
     state: &mut State,
     table: &mut Table<'_, Osr>,
@@ -1004,51 +1004,99 @@ fn melee(
     charge: bool,
     set: bool,
 ) -> Result<(), Interrupt> {
-    let p = state.profiles.clone();
-    let p = &p[id.index()];
-    let forms: Vec<Form> = if p.routine {
-        (0..p.melee.len() as u8).map(Form::Melee).collect()
+    let armed = melee_armed(state, id, charge, set);
+    let mut blow = 0;
+    while melee_blow(state, table, id, t, blow, flat, charge, set, armed)? {
+        blow += 1;
+    }
+    Ok(())
+}
+
+/// The forms of one melee action: a monster's whole routine (OSR-R7.3), else the weapon.
+fn melee_forms(state: &State, id: CombatantId) -> usize {
+    let p = state.p(id);
+    if p.routine {
+        p.melee.len()
     } else {
-        vec![Form::Melee(0)]
-    };
-    let two = p.offhand.is_some() && !charge && !set;
-    let mut any = false;
-    for form in forms {
-        if !attack::ready(state, id, form) {
-            continue;
+        1
+    }
+}
+
+/// Whether a melee action also swings the second weapon (OSR-R29; not on a charge or a set).
+fn two_weapons(state: &State, id: CombatantId, charge: bool, set: bool) -> bool {
+    state.p(id).offhand.is_some() && !charge && !set
+}
+
+/// Whether `id` has any ready form for a melee action, judged at the action's start: if not, it
+/// fights bare-handed (OSR-R31.4). A form can only stop being ready during an action (a fumble
+/// drops or breaks the weapon, OSR-R18.1), never become ready, so "some form was ready when its
+/// turn came" is the same as "some form was ready at the start".
+pub fn melee_armed(state: &State, id: CombatantId, charge: bool, set: bool) -> bool {
+    (0..melee_forms(state, id)).any(|n| attack::ready(state, id, Form::Melee(n as u8)))
+        || (two_weapons(state, id, charge, set) && attack::ready(state, id, Form::Offhand))
+}
+
+/// Blow `blow` (from 0) of one melee action: each form of the routine in turn (OSR-R7.3; one
+/// not ready is skipped), then the second weapon (OSR-R29.2), then a punch if nothing was
+/// `armed` at the start (OSR-R31.4). False, with nothing done, past the last blow. The blows
+/// go on at a fallen target, as the action does. Nothing is carried between blows but the state
+/// and `armed`, so `fray odds --routine` can merge equal states there.
+#[allow(clippy::too_many_arguments)]
+pub fn melee_blow(
+    state: &mut State,
+    table: &mut Table<'_, Osr>,
+    id: CombatantId,
+    t: CombatantId,
+    blow: usize,
+    flat: bool,
+    charge: bool,
+    set: bool,
+    armed: bool,
+) -> Result<bool, Interrupt> {
+    let forms = melee_forms(state, id);
+    let two = two_weapons(state, id, charge, set);
+    if blow < forms {
+        let form = Form::Melee(blow as u8);
+        if attack::ready(state, id, form) {
+            let mut s = Strike::new(
+                form,
+                if charge {
+                    "charge"
+                } else if set {
+                    "set against the charge"
+                } else {
+                    "melee"
+                },
+                if charge {
+                    "OSR-R14.3"
+                } else if set {
+                    "OSR-R15.1"
+                } else {
+                    "OSR-R7.1"
+                },
+            );
+            s.charge = charge;
+            s.set = set;
+            s.flat = flat;
+            s.two_weapons = two;
+            attack::attack(state, table, id, t, s)?;
         }
-        any = true;
-        let mut s = Strike::new(
-            form,
-            if charge {
-                "charge"
-            } else if set {
-                "set against the charge"
-            } else {
-                "melee"
-            },
-            if charge {
-                "OSR-R14.3"
-            } else if set {
-                "OSR-R15.1"
-            } else {
-                "OSR-R7.1"
-            },
-        );
-        s.charge = charge;
-        s.set = set;
-        s.flat = flat;
-        s.two_weapons = two;
-        attack::attack(state, table, id, t, s)?;
+        return Ok(true);
     }
-    if two && attack::ready(state, id, Form::Offhand) {
-        let mut s = Strike::new(Form::Offhand, "second weapon", "OSR-R29.2");
-        s.two_weapons = true;
-        s.flat = flat;
-        attack::attack(state, table, id, t, s)?;
-        any = true;
+    let mut next = forms;
+    if two {
+        if blow == next {
+            if attack::ready(state, id, Form::Offhand) {
+                let mut s = Strike::new(Form::Offhand, "second weapon", "OSR-R29.2");
+                s.two_weapons = true;
+                s.flat = flat;
+                attack::attack(state, table, id, t, s)?;
+            }
+            return Ok(true);
+        }
+        next += 1;
     }
-    if !any {
+    if !armed && blow == next {
         // Disarmed or broken: it fights bare-handed (OSR-R31.4).
         attack::attack(
             state,
@@ -1057,8 +1105,9 @@ fn melee(
             t,
             Strike::new(Form::Punch, "punch", "OSR-R31.1"),
         )?;
+        return Ok(true);
     }
-    Ok(())
+    Ok(false)
 }
 
 /// OSR-R32.1: a grab that hits moves the attacker into the defender's space; then the hold
