@@ -245,7 +245,6 @@ fn routine_and_blows(
 /// on 1 hp it is 1 - (1/20)^3, every blow missing only on a 1.
 #[test]
 fn an_osr_monster_routine_is_the_convolution_of_its_blows() {
-    let dir = scratch("osr-routine");
     let text = |hp: u32| {
         format!(
             "schema = 1\nruleset = \"osr\"\nname = \"Owlbear\"\n[[sides]]\nid = \"a\"\n[[sides]]\nid = \"b\"\n\
@@ -253,14 +252,36 @@ fn an_osr_monster_routine_is_the_convolution_of_its_blows() {
              [[combatants]]\nid = \"troll\"\nside = \"b\"\nat = [3, 0]\nmonster = \"troll\"\nhp = {hp}\nac = 0\n"
         )
     };
+    routine_checks(
+        "osr-routine",
+        text,
+        ("owlbear", "troll"),
+        &["claw", "claw", "bite"],
+        BigRational::new(BigInt::from(7999), BigInt::from(8000)),
+    );
+}
+
+/// Checks a routine of `blows.len()` blows by `who.0` on `who.1` in the encounter `text(hp)`
+/// (the target given `hp` hit points): on 500 hp it is exactly the convolution of its blows
+/// alone and never fells the target; on 9 hp P(down) is exactly P(total damage >= 9) on 500 hp
+/// (damage only adds up, whether the blows go on at a fallen target or stop); on 1 hp it is
+/// `one_hp_down`.
+fn routine_checks(
+    name: &str,
+    text: impl Fn(u32) -> String,
+    who: (&str, &str),
+    blows: &[&str],
+    one_hp_down: BigRational,
+) {
+    let dir = scratch(name);
     let file = |hp: u32| {
-        let f = dir.join(format!("owlbear-{hp}.toml"));
+        let f = dir.join(format!("{name}-{hp}.toml"));
         std::fs::write(&f, text(hp)).unwrap();
         f.display().to_string()
     };
     let big = file(500);
-    let (routine, _) = routine_and_blows(&big, "owlbear", "troll", &["claw", "claw", "bite"]);
-    assert_eq!(routine["blows"], 3);
+    let (routine, _) = routine_and_blows(&big, who.0, who.1, blows);
+    assert_eq!(routine["blows"], blows.len());
     assert_eq!(fraction(&routine["exact"]["down"]), BigRational::zero());
     let at_least_9: BigRational = pmf(&routine)
         .into_iter()
@@ -272,20 +293,40 @@ fn an_osr_monster_routine_is_the_convolution_of_its_blows() {
             "odds",
             &file(hp),
             "--attacker",
-            "owlbear",
+            who.0,
             "--target",
-            "troll",
+            who.1,
             "--routine",
             "--json",
         ]);
         fraction(&v["exact"]["down"])
     };
     assert_eq!(down(9), at_least_9);
-    assert_eq!(
-        down(1),
-        BigRational::new(BigInt::from(7999), BigInt::from(8000))
-    );
+    assert_eq!(down(1), one_hp_down);
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// An OD&D owlbear's claw/claw/bite (ODD-R10.1: a monster makes all its attacks) on a troll
+/// that cannot drop is exactly the convolution of its three blows alone (a critical multiplies
+/// the damage and a fumble is a miss: nothing a blow leaves changes the next). The troll's AC 4
+/// takes a 10 on the d20 from an HD 5 monster (ODD-A1), so on 1 hp P(down) is
+/// 1 - (9/20)^3; the routine stops there (a fight forgoes attacks on a fallen target).
+#[test]
+fn an_odd_monster_routine_is_the_convolution_of_its_blows() {
+    let text = |hp: u32| {
+        format!(
+            "schema = 1\nruleset = \"odd\"\nname = \"Owlbear\"\n[[sides]]\nid = \"a\"\n[[sides]]\nid = \"b\"\n\
+             [[combatants]]\nid = \"owlbear\"\nside = \"a\"\nat = [0, 0]\nmonster = \"Owlbear\"\n\
+             [[combatants]]\nid = \"troll\"\nside = \"b\"\nat = [3, 0]\nmonster = \"Troll\"\nhp = {hp}\n"
+        )
+    };
+    routine_checks(
+        "odd-routine",
+        text,
+        ("owlbear", "troll"),
+        &["claw", "claw", "bite"],
+        BigRational::new(BigInt::from(7271), BigInt::from(8000)),
+    );
 }
 
 /// The brown bear's routine on another brown bear (refused by the one-attack odds past a
@@ -344,11 +385,11 @@ fn bad_requests_are_refused_with_a_reason() {
     // A ruleset without a routine hook yet.
     let o = fray(&[
         "odds",
-        "examples/odd/duel.toml",
+        "examples/celesia/duel.toml",
         "--attacker",
         "w-fighter",
         "--target",
-        "e-orc",
+        "e-fighter",
         "--routine",
     ]);
     assert_eq!(o.status.code(), Some(2));

@@ -152,6 +152,7 @@ impl RulesetBundle for Odd {
     };
     const CRITICALS: Criticals = Criticals::CriticalAndFumble;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;
+    const ROUTINE: Option<fray_core::ruleset::RoutineBlow<Self>> = Some(routine_blow);
 
     fn load(path: &str, text: &str, content: &Content) -> Result<Encounter, FileErrors> {
         encounter::load(path, text, content)
@@ -159,6 +160,15 @@ impl RulesetBundle for Odd {
 
     fn content_tables(content: &Content) -> Vec<fray_core::catalog::ContentTable> {
         content.tables()
+    }
+
+    fn set_situation(
+        state: &mut State,
+        attacker: CombatantId,
+        _target: CombatantId,
+        situation: &fray_core::ruleset::Situation,
+    ) -> Result<(), String> {
+        choose_weapon(state, attacker, situation)
     }
 }
 
@@ -190,6 +200,58 @@ impl Board for State {
     }
 }
 
+/// How an attack for `fray odds` opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Opening {
+    /// A shot from where the attacker stands.
+    Shot,
+    /// Melee, the attacker closed in.
+    Melee,
+    /// No attack is possible (no melee form and no shot).
+    Nothing,
+}
+
+/// Sets up an attack for `fray odds`: round 1; a shot when the attacker has a missile weapon
+/// and the target is in range but not in melee; otherwise melee, closing in first.
+fn open_attack(state: &mut State, attacker: CombatantId, target: CombatantId) -> Opening {
+    state.round = 1;
+    let shoot = !state.in_melee(attacker, target)
+        && rules::legal::range_modifier(state, attacker, target).is_some();
+    if shoot {
+        return if state.p(attacker).missile.is_some() {
+            Opening::Shot
+        } else {
+            Opening::Nothing
+        };
+    }
+    if state.p(attacker).melee.is_empty() {
+        return Opening::Nothing;
+    }
+    if let Some((to, _)) = rules::legal::approach(state, attacker, target) {
+        state.set_square(attacker, to);
+    }
+    Opening::Melee
+}
+
+/// One shot of `attacker`'s missile weapon at `target` (ODD-R8).
+fn shot(
+    state: &mut State,
+    table: &mut Table<'_, Odd>,
+    attacker: CombatantId,
+    target: CombatantId,
+) -> Result<(), Interrupt> {
+    let Some(w) = state.p(attacker).missile.clone() else {
+        return Ok(());
+    };
+    let form = state::Form::of_weapon(&w);
+    let manner = rules::attack::Manner {
+        missile: true,
+        ..rules::attack::Manner::default()
+    };
+    rules::attack::attack(state, table, attacker, target, &form, manner, "ODD-R8")?;
+    Ok(())
+}
+
 /// One attack by `attacker` on `target` from the starting state, as `fray odds` enumerates it:
 /// a shot when it has a missile weapon and the target is in range but not in melee; otherwise
 /// one melee blow of its first attack form (closing in first).
@@ -199,28 +261,101 @@ pub fn single_attack(
     attacker: CombatantId,
     target: CombatantId,
 ) -> Result<(), Interrupt> {
-    state.round = 1;
-    let manner = rules::attack::Manner::default();
-    let shoot = !state.in_melee(attacker, target)
-        && rules::legal::range_modifier(state, attacker, target).is_some();
-    if shoot {
-        let Some(w) = state.p(attacker).missile.clone() else {
-            return Ok(());
-        };
-        let form = state::Form::of_weapon(&w);
-        let manner = rules::attack::Manner {
-            missile: true,
-            ..manner
-        };
-        rules::attack::attack(state, table, attacker, target, &form, manner, "ODD-R8")?;
-        return Ok(());
+    match open_attack(state, attacker, target) {
+        Opening::Shot => shot(state, table, attacker, target),
+        Opening::Melee => {
+            let Some(form) = state.p(attacker).melee.first().cloned() else {
+                return Ok(());
+            };
+            let manner = rules::attack::Manner::default();
+            rules::attack::attack(state, table, attacker, target, &form, manner, "ODD-R16.1")?;
+            Ok(())
+        }
+        Opening::Nothing => Ok(()),
     }
-    let Some(form) = state.p(attacker).melee.first().cloned() else {
+}
+
+/// Blow `blow` of `attacker`'s whole action on `target`, for `fray odds --routine`, set up as
+/// [`single_attack`] is: a shot is one blow; a melee action is the attacks of ODD-R10.1, R10.2
+/// ([`rules::round::attack_count`]: every form of a monster, several attacks against Normal
+/// Men), each played by [`rules::round::melee_blow`], the function a fight's melee series
+/// runs; all of them, as one action (the fight's split of a character's attacks on Normal Men
+/// around the round, ODD-A8, is timing only). They stop when the target falls: a fight forgoes
+/// the rest or turns them on another Normal Man, which changes nothing for this target.
+/// Merging between blows is sound: the count, the forms and where they start are judged from
+/// `start` alone (as a fight fixes them when its series begins), and a blow leaves everything
+/// else it does in the state.
+pub fn routine_blow(
+    start: &State,
+    state: &mut State,
+    table: &mut Table<'_, Odd>,
+    attacker: CombatantId,
+    target: CombatantId,
+    blow: usize,
+) -> Result<bool, Interrupt> {
+    let mut opened = start.clone();
+    let opening = open_attack(&mut opened, attacker, target);
+    if blow == 0 {
+        open_attack(state, attacker, target);
+    }
+    match opening {
+        Opening::Shot if blow == 0 => shot(state, table, attacker, target).map(|()| true),
+        Opening::Shot | Opening::Nothing => Ok(false),
+        Opening::Melee => {
+            let (n, _) = rules::round::attack_count(&opened, attacker, target);
+            let first = rules::attack::Manner::default();
+            let (forms, from) = rules::round::series_forms(&opened, attacker, first);
+            if blow >= n.max(0) as usize || forms.is_empty() || !state.f(target).is_up() {
+                return Ok(false);
+            }
+            rules::round::melee_blow(
+                state,
+                table,
+                attacker,
+                target,
+                blow,
+                &forms,
+                from,
+                first,
+                "ODD-R16.1",
+            )?;
+            Ok(true)
+        }
+    }
+}
+
+/// `fray odds --weapon NAME` for OD&D: keeps only the named melee form(s) or the missile
+/// weapon; the second weapon is set aside (OD&D takes no other situational option).
+fn choose_weapon(
+    state: &mut State,
+    attacker: CombatantId,
+    situation: &fray_core::ruleset::Situation,
+) -> Result<(), String> {
+    if let Some((name, _)) = situation.options.first() {
+        return Err(format!(
+            "unknown situation `{name}` for odd; it takes only --weapon"
+        ));
+    }
+    let Some(weapon) = &situation.weapon else {
         return Ok(());
     };
-    if let Some((to, _)) = rules::legal::approach(state, attacker, target) {
-        state.set_square(attacker, to);
-    }
-    rules::attack::attack(state, table, attacker, target, &form, manner, "ODD-R16.1")?;
+    let mut profiles = state.profiles.to_vec();
+    let p = &mut profiles[attacker.index()];
+    fray_core::ruleset::keep_weapon(
+        weapon,
+        &mut p.melee,
+        &mut p.missile,
+        |w| &w.name,
+        |w| &w.name,
+    )
+    .map_err(|names| {
+        format!(
+            "{} has no weapon `{weapon}`; it attacks with {}",
+            state.roster.name(attacker),
+            names.join(", ")
+        )
+    })?;
+    p.offhand = None;
+    state.profiles = std::sync::Arc::new(profiles);
     Ok(())
 }

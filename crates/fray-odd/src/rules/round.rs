@@ -1186,21 +1186,10 @@ fn series(
     vs_normal: bool,
     rule: &'static str,
 ) -> Result<(), Interrupt> {
-    // ODD-R13: inside a swallower only a dagger serves.
-    let forms: Vec<Form> = if state.f(who).swallowed_by.is_some() {
-        state.p(who).tight_space_forms().cloned().collect()
-    } else {
-        state.p(who).melee.clone()
-    };
+    let (forms, start) = series_forms(state, who, first);
     if forms.is_empty() {
         return Ok(());
     }
-    // ODD-R26.10: a creature with large horns or tusks charges with them.
-    let start = if first.charge {
-        forms.iter().position(|f| f.horns).unwrap_or(0)
-    } else {
-        0
-    };
     let mut target = t;
     for i in 0..n {
         if !state.f(target).is_up() {
@@ -1230,16 +1219,55 @@ fn series(
                 _ => return Ok(()),
             }
         }
-        let form = &forms[(start + i as usize) % forms.len()];
-        // ODD-R26.12: the charge bonuses go to the first attack only.
-        let manner = Manner {
-            charge: first.charge && i == 0,
-            later: first.later || i > 0,
-            ..first
-        };
-        attack::attack(state, table, who, target, form, manner, rule)?;
+        melee_blow(
+            state, table, who, target, i as usize, &forms, start, first, rule,
+        )?;
     }
     Ok(())
+}
+
+/// The forms a series of melee attacks by `who` cycles through, and the one it opens with,
+/// fixed when the series begins: inside a swallower only a dagger serves (ODD-R13); a charge
+/// opens with large horns or tusks (ODD-R26.10).
+pub fn series_forms(state: &State, who: CombatantId, first: Manner) -> (Vec<Form>, usize) {
+    let forms: Vec<Form> = if state.f(who).swallowed_by.is_some() {
+        state.p(who).tight_space_forms().cloned().collect()
+    } else {
+        state.p(who).melee.clone()
+    };
+    let start = if first.charge {
+        forms.iter().position(|f| f.horns).unwrap_or(0)
+    } else {
+        0
+    };
+    (forms, start)
+}
+
+/// Attack `i` (from 0) of a series of melee attacks on `target` (ODD-R10.1, R16.1): the
+/// series' forms in turn from `start` ([`series_forms`], not empty), made in `first`'s manner,
+/// whose charge bonuses go to the first attack only (ODD-R26.12) and whose later attacks are
+/// not the first (ODD-R23.5). Nothing but the state is carried from one attack to the next
+/// (the forms, `start`, `first` are fixed when the series begins), so `fray odds --routine`
+/// can merge equal states between attacks.
+#[allow(clippy::too_many_arguments)]
+pub fn melee_blow(
+    state: &mut State,
+    table: &mut Table<'_, Odd>,
+    who: CombatantId,
+    target: CombatantId,
+    i: usize,
+    forms: &[Form],
+    start: usize,
+    first: Manner,
+    rule: &'static str,
+) -> Result<attack::Blow, Interrupt> {
+    let form = &forms[(start + i) % forms.len()];
+    let manner = Manner {
+        charge: first.charge && i == 0,
+        later: first.later || i > 0,
+        ..first
+    };
+    attack::attack(state, table, who, target, form, manner, rule)
 }
 
 /// ODD-R31.7: the mass-combat round: on each initiative count every unit (and character)
