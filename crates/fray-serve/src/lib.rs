@@ -129,3 +129,14 @@ pub fn serve_blocking(
             .await
     })
 }
+
+/// Opens the store `db` (migrating it) and checks its integrity ([`store::Store::check`]) on a
+/// runtime of its own; returns what was checked. For tools and tests outside a runtime (the
+/// durability test checks the database a killed server left).
+pub fn check_blocking(db: &str) -> Result<String, ServeError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| ServeError::Other(format!("cannot start the runtime: {e}")))?;
+    runtime.block_on(async { Ok(store::open(db).await?.check().await?) })
+}

@@ -56,6 +56,9 @@ pub enum StoreError {
     /// The database failed.
     #[error("database: {0}")]
     Database(String),
+    /// The integrity check found something wrong.
+    #[error("integrity check: {0}")]
+    Integrity(String),
 }
 
 impl From<sqlx::Error> for StoreError {
@@ -130,8 +133,12 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn changes(
         &self,
     ) -> Result<Option<tokio::sync::mpsc::UnboundedReceiver<String>>, StoreError>;
-    /// Checks the database's integrity (SQLite's `integrity_check`; PostgreSQL checks itself).
-    async fn check(&self) -> Result<(), StoreError>;
+    /// Checks the database: the engine's own check (SQLite's `integrity_check` and
+    /// `foreign_key_check`; on PostgreSQL a read of every row and, where the `amcheck`
+    /// extension is installed, `verify_heapam` and `bt_index_check`), then fray's invariants
+    /// (every log entry belongs to a fight; each fight's log numbered from 0 without gaps).
+    /// Returns what was checked, for messages; [`StoreError::Integrity`] names what is wrong.
+    async fn check(&self) -> Result<String, StoreError>;
 }
 
 /// Opens the store a `--db` URL names (`sqlite://FILE`, `postgres://…`) and runs its
@@ -161,6 +168,13 @@ fn seed_of(text: &str) -> Result<u64, StoreError> {
 fn seq_value(seq: u64) -> Result<i64, StoreError> {
     i64::try_from(seq).map_err(|_| StoreError::Database(format!("sequence number {seq} too large")))
 }
+
+/// fray's own invariants, checked by [`Store::check`] on both databases: the fights whose
+/// log is not numbered from 0 without gaps, and the log entries of no fight.
+const LOG_GAPS: &str = "SELECT fight_id FROM fight_log GROUP BY fight_id \
+     HAVING MIN(seq) <> 0 OR COUNT(*) <> MAX(seq) + 1 ORDER BY fight_id";
+const LOG_ORPHANS: &str =
+    "SELECT COUNT(*) FROM fight_log WHERE fight_id NOT IN (SELECT id FROM fights)";
 
 /// Whether a database error is a unique-key violation (a sequence number taken).
 fn is_unique_violation(e: &sqlx::Error) -> bool {

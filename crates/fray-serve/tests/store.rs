@@ -132,3 +132,83 @@ async fn an_unknown_database_url_is_refused() {
         "{e}"
     );
 }
+
+/// A fight with a three-entry log that passes the check; returns its id.
+async fn a_checked_log(store: &dyn Store, run: &str) -> String {
+    let a = format!("{run}-gap");
+    store.create_fight(&setup(&a)).await.unwrap();
+    for seq in 0..3 {
+        store.append(&a, &entry(seq, "gm")).await.unwrap();
+    }
+    let fine = store.check().await.unwrap();
+    assert!(fine.contains("without gaps"), "{fine}");
+    a
+}
+
+/// The statement that makes a hole in fight `id`'s log behind fray's back.
+fn hole(id: &str) -> String {
+    format!("DELETE FROM fight_log WHERE fight_id = '{id}' AND seq = 1")
+}
+
+/// The check fails on the hole, naming the fight.
+async fn the_check_finds(store: &dyn Store, id: &str) {
+    let e = store.check().await.unwrap_err();
+    assert!(matches!(e, StoreError::Integrity(_)), "{e}");
+    assert!(e.to_string().contains(id), "{e}");
+}
+
+#[tokio::test]
+async fn sqlite_check_finds_a_gap_in_a_log() {
+    let (url, file) = common::sqlite_url("gap");
+    let store = store::open(&url).await.unwrap();
+    let id = a_checked_log(store.as_ref(), &run_id()).await;
+    let mut db = <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!(
+        "sqlite://{}",
+        file.display()
+    ))
+    .await
+    .unwrap();
+    sqlx::query(&hole(&id)).execute(&mut db).await.unwrap();
+    the_check_finds(store.as_ref(), &id).await;
+}
+
+/// On a database of its own (the check covers the whole database, and other tests share the
+/// test database): with `amcheck` installed the heaps and indexes are verified too, and a gap
+/// fails the check.
+#[tokio::test]
+async fn postgres_check_uses_amcheck_and_finds_a_gap() {
+    let Ok(url) = std::env::var("FRAY_TEST_PG_URL") else {
+        eprintln!("skipped: FRAY_TEST_PG_URL is not set (no PostgreSQL to test against)");
+        return;
+    };
+    let name = format!("fray_check_{}", run_id());
+    let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .unwrap();
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+    let own = format!("{}/{name}", url.rsplit_once('/').unwrap().0);
+    let store = store::open(&own).await.unwrap();
+    let plain = store.check().await.unwrap();
+    assert!(plain.contains("amcheck not installed"), "{plain}");
+    let mut db = <sqlx::PgConnection as sqlx::Connection>::connect(&own)
+        .await
+        .unwrap();
+    sqlx::query("CREATE EXTENSION amcheck")
+        .execute(&mut db)
+        .await
+        .unwrap();
+    let id = a_checked_log(store.as_ref(), &run_id()).await;
+    let deep = store.check().await.unwrap();
+    assert!(deep.contains("bt_index_check ok on 3 indexes"), "{deep}");
+    sqlx::query(&hole(&id)).execute(&mut db).await.unwrap();
+    the_check_finds(store.as_ref(), &id).await;
+    drop(store);
+    drop(db);
+    sqlx::query(&format!("DROP DATABASE {name} WITH (FORCE)"))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+}

@@ -40,8 +40,31 @@ macro_rules! sql_store {
                 $kind
             }
 
-            async fn check(&self) -> Result<(), StoreError> {
-                self.integrity().await
+            async fn check(&self) -> Result<String, StoreError> {
+                let engine = self.integrity().await?;
+                let gaps: Vec<String> = sqlx::query_scalar(LOG_GAPS).fetch_all(&self.pool).await?;
+                if !gaps.is_empty() {
+                    return Err(StoreError::Integrity(format!(
+                        "the log of fight {} is not numbered from 0 without gaps",
+                        gaps.join(", ")
+                    )));
+                }
+                let orphans: i64 = sqlx::query_scalar(LOG_ORPHANS).fetch_one(&self.pool).await?;
+                if orphans != 0 {
+                    return Err(StoreError::Integrity(format!(
+                        "{orphans} log entries belong to no fight"
+                    )));
+                }
+                let fights: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM fights")
+                    .fetch_one(&self.pool)
+                    .await?;
+                let entries: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM fight_log")
+                    .fetch_one(&self.pool)
+                    .await?;
+                Ok(format!(
+                    "{engine}; {fights} fights, {entries} log entries, each log numbered from 0 \
+                     without gaps"
+                ))
             }
 
             async fn changes(

@@ -3,7 +3,7 @@
 use super::sql::sql_store;
 use super::{
     is_unique_violation, seed_of, seed_text, seq_value, FightSetup, FightSummary, LogEntry, Store,
-    StoreError, MIGRATIONS,
+    StoreError, LOG_GAPS, LOG_ORPHANS, MIGRATIONS,
 };
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, SqlitePool};
@@ -50,16 +50,24 @@ impl SqliteStore {
         Ok(None)
     }
 
-    /// `PRAGMA integrity_check` must say `ok`.
-    async fn integrity(&self) -> Result<(), StoreError> {
-        let result: String = sqlx::query_scalar("PRAGMA integrity_check")
-            .fetch_one(&self.pool)
+    /// `PRAGMA integrity_check` must say `ok` and `PRAGMA foreign_key_check` find nothing.
+    async fn integrity(&self) -> Result<String, StoreError> {
+        let found: Vec<String> = sqlx::query_scalar("PRAGMA integrity_check")
+            .fetch_all(&self.pool)
             .await?;
-        if result == "ok" {
-            Ok(())
-        } else {
-            Err(StoreError::Database(format!("integrity check: {result}")))
+        if found != ["ok"] {
+            return Err(StoreError::Integrity(found.join("; ")));
         }
+        let dangling = sqlx::query("PRAGMA foreign_key_check")
+            .fetch_all(&self.pool)
+            .await?
+            .len();
+        if dangling != 0 {
+            return Err(StoreError::Integrity(format!(
+                "{dangling} rows refer to a fight that does not exist"
+            )));
+        }
+        Ok("SQLite integrity_check ok, foreign_key_check ok".to_string())
     }
 }
 
