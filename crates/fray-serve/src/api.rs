@@ -138,7 +138,7 @@ fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
 
 /// Checks the server's key.
 fn server_key(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
-    if bearer(headers)? == state.key {
+    if crate::token::same(bearer(headers)?, &state.key) {
         Ok(())
     } else {
         Err(ApiError::new(

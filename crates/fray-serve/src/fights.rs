@@ -96,8 +96,11 @@ pub struct Live {
 pub struct Fight {
     /// Its id.
     pub id: String,
-    /// Its tokens: token → role.
-    tokens: HashMap<String, Role>,
+    /// Its tokens as stored: hash of the token → role (the tokens themselves are not kept).
+    token_hashes: HashMap<String, Role>,
+    /// The token each role last opened the fight with here, in memory only: a page's links
+    /// carry it ([`Fight::token_of`]).
+    presented: std::sync::Mutex<Vec<(Role, String)>>,
     /// The session, one writer at a time.
     pub live: Mutex<Live>,
     /// Tells the fight's sockets that it changed.
@@ -107,17 +110,26 @@ pub struct Fight {
 }
 
 impl Fight {
-    /// The role `token` opens in this fight.
+    /// The role `token` opens in this fight: looked up by the token's hash, as stored.
     pub fn role(&self, token: &str) -> Option<&Role> {
-        self.tokens.get(token)
+        let role = self.token_hashes.get(&crate::token::hash(token))?;
+        if let Ok(mut presented) = self.presented.lock() {
+            match presented.iter_mut().find(|(r, _)| r == role) {
+                Some((_, known)) => token.clone_into(known),
+                None => presented.push((role.clone(), token.to_string())),
+            }
+        }
+        Some(role)
     }
 
-    /// The token of `role` (to build its page's links).
-    pub fn token_of(&self, role: &Role) -> Option<&str> {
-        self.tokens
+    /// The token of `role`, to build its page's links: the one it opened the fight with
+    /// (through [`Fight::role`]) in this process; `None` before it has.
+    pub fn token_of(&self, role: &Role) -> Option<String> {
+        let presented = self.presented.lock().ok()?;
+        presented
             .iter()
-            .find(|(_, r)| *r == role)
-            .map(|(t, _)| t.as_str())
+            .find(|(r, _)| r == role)
+            .map(|(_, token)| token.clone())
     }
 
     /// Takes a WebSocket slot, or says the limit is reached.
@@ -215,11 +227,11 @@ impl Fights {
             sides.push((side.key.clone(), side.name.clone(), token()?));
         }
         let id = crate::token::fight_id().map_err(FightError::Broken)?;
-        let mut tokens = vec![(gm_token.clone(), "gm".to_string())];
-        tokens.extend(
+        let mut token_hashes = vec![(crate::token::hash(&gm_token), "gm".to_string())];
+        token_hashes.extend(
             sides
                 .iter()
-                .map(|(key, _, t)| (t.clone(), format!("side:{key}"))),
+                .map(|(key, _, t)| (crate::token::hash(t), format!("side:{key}"))),
         );
         let setup = FightSetup {
             id: id.clone(),
@@ -227,7 +239,7 @@ impl Fights {
             name: name.to_string(),
             encounter: text.to_string(),
             seed,
-            tokens,
+            token_hashes,
         };
         {
             let _one_at_a_time = self.creating.lock().await;
@@ -405,14 +417,15 @@ impl Fights {
 
 /// A fight, not yet in the open map.
 fn fight_of(setup: &FightSetup, session: Session, seq: u64) -> Fight {
-    let tokens = setup
-        .tokens
+    let token_hashes = setup
+        .token_hashes
         .iter()
         .filter_map(|(t, r)| Role::parse(r).map(|r| (t.clone(), r)))
         .collect();
     Fight {
         id: setup.id.clone(),
-        tokens,
+        token_hashes,
+        presented: std::sync::Mutex::new(Vec::new()),
         live: Mutex::new(Live { session, seq }),
         changed: broadcast::channel(16).0,
         sockets: AtomicUsize::new(0),

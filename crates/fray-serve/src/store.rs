@@ -14,22 +14,37 @@ mod sqlite;
 pub use postgres::{PostgresStore, CHANNEL};
 pub use sqlite::SqliteStore;
 
+/// One step of the database schema.
+#[derive(Debug, Clone, Copy)]
+enum Migration {
+    /// A statement.
+    Sql(&'static str),
+    /// Replaces each token stored in the clear (databases of migrations 1 to 3) by its hash
+    /// ([`crate::token::hash`]): links given before keep working.
+    HashTokens,
+}
+
 /// The database schema, one migration per entry, applied in order on start; the number of
 /// migrations applied is kept in `fray_schema`.
-const MIGRATIONS: &[&str] = &[
-    "CREATE TABLE fights (
+const MIGRATIONS: &[Migration] = &[
+    Migration::Sql(
+        "CREATE TABLE fights (
         id TEXT PRIMARY KEY,
         created_ms BIGINT NOT NULL,
         name TEXT NOT NULL,
         encounter TEXT NOT NULL,
         seed TEXT NOT NULL
     )",
-    "CREATE TABLE fight_tokens (
+    ),
+    Migration::Sql(
+        "CREATE TABLE fight_tokens (
         token TEXT PRIMARY KEY,
         fight_id TEXT NOT NULL REFERENCES fights(id),
         role TEXT NOT NULL
     )",
-    "CREATE TABLE fight_log (
+    ),
+    Migration::Sql(
+        "CREATE TABLE fight_log (
         fight_id TEXT NOT NULL REFERENCES fights(id),
         seq BIGINT NOT NULL,
         who TEXT NOT NULL,
@@ -37,6 +52,9 @@ const MIGRATIONS: &[&str] = &[
         entry TEXT NOT NULL,
         PRIMARY KEY (fight_id, seq)
     )",
+    ),
+    Migration::HashTokens,
+    Migration::Sql("ALTER TABLE fight_tokens RENAME COLUMN token TO token_hash"),
 ];
 
 /// Why the store failed.
@@ -80,8 +98,9 @@ pub struct FightSetup {
     pub encounter: String,
     /// The seed of fray's dice.
     pub seed: u64,
-    /// The access tokens: `(token, role)`, role `gm` or `side:KEY`.
-    pub tokens: Vec<(String, String)>,
+    /// The access tokens as stored: `(hash of the token, role)` ([`crate::token::hash`]),
+    /// role `gm` or `side:KEY`. The tokens themselves are never stored.
+    pub token_hashes: Vec<(String, String)>,
 }
 
 /// One entry of a fight's log.
@@ -121,8 +140,8 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn list_fights(&self, limit: u32) -> Result<Vec<FightSummary>, StoreError>;
     /// A fight's setup (its tokens included), if it exists.
     async fn fight(&self, id: &str) -> Result<Option<FightSetup>, StoreError>;
-    /// The fight and role a token opens, if any.
-    async fn token(&self, token: &str) -> Result<Option<(String, String)>, StoreError>;
+    /// The fight and role the token whose hash is `token_hash` opens, if any.
+    async fn role_of(&self, token_hash: &str) -> Result<Option<(String, String)>, StoreError>;
     /// Appends one entry; [`StoreError::Conflict`] when its sequence number is taken.
     /// Returns once the entry is committed.
     async fn append(&self, fight_id: &str, entry: &LogEntry) -> Result<(), StoreError>;

@@ -3,8 +3,8 @@
 
 use super::sql::sql_store;
 use super::{
-    is_unique_violation, seed_of, seed_text, seq_value, FightSetup, FightSummary, LogEntry, Store,
-    StoreError, LOG_GAPS, LOG_ORPHANS, MIGRATIONS,
+    is_unique_violation, seed_of, seed_text, seq_value, FightSetup, FightSummary, LogEntry,
+    Migration, Store, StoreError, LOG_GAPS, LOG_ORPHANS, MIGRATIONS,
 };
 use sqlx::postgres::{PgListener, PgPoolOptions};
 use sqlx::{PgPool, Row};
@@ -81,7 +81,7 @@ impl PostgresStore {
         sqlx::query(
             "SELECT (SELECT COALESCE(SUM(LENGTH(encounter) + LENGTH(name) + LENGTH(seed)), 0) \
                      FROM fights), \
-                    (SELECT COALESCE(SUM(LENGTH(token) + LENGTH(role)), 0) FROM fight_tokens), \
+                    (SELECT COALESCE(SUM(LENGTH(token_hash) + LENGTH(role)), 0) FROM fight_tokens), \
                     (SELECT COALESCE(SUM(LENGTH(entry) + LENGTH(who)), 0) FROM fight_log)",
         )
         .fetch_one(&self.pool)

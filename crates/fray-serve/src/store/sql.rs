@@ -22,8 +22,25 @@ macro_rules! sql_store {
                     .fetch_one(&mut *tx)
                     .await?;
                 let done = usize::try_from(done.unwrap_or(0)).unwrap_or(0);
-                for (i, sql) in MIGRATIONS.iter().enumerate().skip(done) {
-                    sqlx::query(sql).execute(&mut *tx).await?;
+                for (i, step) in MIGRATIONS.iter().enumerate().skip(done) {
+                    match step {
+                        Migration::Sql(sql) => {
+                            sqlx::query(sql).execute(&mut *tx).await?;
+                        }
+                        Migration::HashTokens => {
+                            let clear: Vec<String> =
+                                sqlx::query_scalar("SELECT token FROM fight_tokens")
+                                    .fetch_all(&mut *tx)
+                                    .await?;
+                            for token in clear {
+                                sqlx::query(&$sql("UPDATE fight_tokens SET token = ? WHERE token = ?"))
+                                    .bind(crate::token::hash(&token))
+                                    .bind(&token)
+                                    .execute(&mut *tx)
+                                    .await?;
+                            }
+                        }
+                    }
                     sqlx::query(&$sql("INSERT INTO fray_schema (version) VALUES (?)"))
                         .bind(i64::try_from(i + 1).unwrap_or(i64::MAX))
                         .execute(&mut *tx)
@@ -84,9 +101,9 @@ macro_rules! sql_store {
                 .bind(seed_text(setup.seed))
                 .execute(&mut *tx)
                 .await?;
-                for (token, role) in &setup.tokens {
-                    sqlx::query(&$sql("INSERT INTO fight_tokens (token, fight_id, role) VALUES (?, ?, ?)"))
-                        .bind(token)
+                for (token_hash, role) in &setup.token_hashes {
+                    sqlx::query(&$sql("INSERT INTO fight_tokens (token_hash, fight_id, role) VALUES (?, ?, ?)"))
+                        .bind(token_hash)
                         .bind(&setup.id)
                         .bind(role)
                         .execute(&mut *tx)
@@ -129,13 +146,13 @@ macro_rules! sql_store {
                 else {
                     return Ok(None);
                 };
-                let tokens = sqlx::query(&$sql("SELECT token, role FROM fight_tokens WHERE fight_id = ? ORDER BY role, token"),
+                let token_hashes = sqlx::query(&$sql("SELECT token_hash, role FROM fight_tokens WHERE fight_id = ? ORDER BY role, token_hash"),
                 )
                 .bind(id)
                 .fetch_all(&self.pool)
                 .await?
                 .iter()
-                .map(|r| Ok((r.try_get("token")?, r.try_get("role")?)))
+                .map(|r| Ok((r.try_get("token_hash")?, r.try_get("role")?)))
                 .collect::<Result<Vec<_>, sqlx::Error>>()?;
                 Ok(Some(FightSetup {
                     id: row.try_get("id")?,
@@ -143,13 +160,13 @@ macro_rules! sql_store {
                     name: row.try_get("name")?,
                     encounter: row.try_get("encounter")?,
                     seed: seed_of(&row.try_get::<String, _>("seed")?)?,
-                    tokens,
+                    token_hashes,
                 }))
             }
 
-            async fn token(&self, token: &str) -> Result<Option<(String, String)>, StoreError> {
-                let row = sqlx::query(&$sql("SELECT fight_id, role FROM fight_tokens WHERE token = ?"))
-                    .bind(token)
+            async fn role_of(&self, token_hash: &str) -> Result<Option<(String, String)>, StoreError> {
+                let row = sqlx::query(&$sql("SELECT fight_id, role FROM fight_tokens WHERE token_hash = ?"))
+                    .bind(token_hash)
                     .fetch_optional(&self.pool)
                     .await?;
                 Ok(match row {

@@ -2,8 +2,8 @@
 
 use super::sql::sql_store;
 use super::{
-    is_unique_violation, seed_of, seed_text, seq_value, FightSetup, FightSummary, LogEntry, Store,
-    StoreError, LOG_GAPS, LOG_ORPHANS, MIGRATIONS,
+    is_unique_violation, seed_of, seed_text, seq_value, FightSetup, FightSummary, LogEntry,
+    Migration, Store, StoreError, LOG_GAPS, LOG_ORPHANS, MIGRATIONS,
 };
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, SqlitePool};
