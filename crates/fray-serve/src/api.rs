@@ -114,6 +114,28 @@ where
     }
 }
 
+/// A query string, its rejection turned into `{"error": …}` (400).
+#[derive(Debug)]
+pub struct QueryOf<T>(T);
+
+impl<S, T> axum::extract::FromRequestParts<S> for QueryOf<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(Query(value)) => Ok(QueryOf(value)),
+            Err(rejection) => Err(ApiError::new(rejection.status(), rejection.body_text())),
+        }
+    }
+}
+
 async fn not_found() -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
@@ -456,7 +478,7 @@ pub struct OddsBody {
 async fn odds(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
-    Query(query): Query<OddsQuery>,
+    QueryOf(query): QueryOf<OddsQuery>,
     headers: HeaderMap,
 ) -> Result<Json<OddsBody>, ApiError> {
     let session = gm_only(&state, &id, &headers, "odds").await?;
@@ -541,7 +563,7 @@ pub struct SimBody {
 async fn sim(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
-    Query(query): Query<SimQuery>,
+    QueryOf(query): QueryOf<SimQuery>,
     headers: HeaderMap,
 ) -> Result<Json<SimBody>, ApiError> {
     let session = gm_only(&state, &id, &headers, "simulations").await?;
@@ -641,14 +663,16 @@ pub struct SocketQuery {
 /// changed).
 #[utoipa::path(get, path = "/api/v1/fights/{id}/ws", params(("id" = String, Path), SocketQuery),
     responses((status = 101, description = "switching to the WebSocket protocol"),
+        (status = 400, body = ErrorBody, description = "not a WebSocket handshake"),
         (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
 async fn socket(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
-    Query(query): Query<SocketQuery>,
-    upgrade: WebSocketUpgrade,
+    QueryOf(query): QueryOf<SocketQuery>,
+    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let (fight, role) = state.fights.open(&id, &query.token).await?;
+    let upgrade = upgrade.map_err(|r| ApiError::new(r.status(), r.body_text()))?;
     let slot = fight.open_socket(state.fights.limits.sockets)?;
     let mut changed = fight.changed.subscribe();
     Ok(upgrade.on_upgrade(move |mut ws: WebSocket| async move {

@@ -51,6 +51,56 @@ impl Modify for Security {
     }
 }
 
+/// Adds to every operation the errors any request may meet before its handler decides: 400
+/// (a body or query that does not read), 401 (no token or key), 404 (no such fight for this
+/// token), and for those with a body 413 (too large), 415 (not JSON) and 429 (a limit). All
+/// are `{"error": …}`.
+#[derive(Debug)]
+struct CommonErrors;
+
+impl Modify for CommonErrors {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+        let error = |description: &str| {
+            ResponseBuilder::new()
+                .description(description)
+                .content(
+                    "application/json",
+                    ContentBuilder::new()
+                        .schema(Some(Ref::from_schema_name("ErrorBody")))
+                        .build(),
+                )
+                .build()
+        };
+        const ANY: [(&str, &str); 3] = [
+            (
+                "400",
+                "the query or body does not read (the message says which field)",
+            ),
+            ("401", "no token or key given, or not the server's key"),
+            ("404", "no fight with this id and token"),
+        ];
+        const WITH_BODY: [(&str, &str); 3] = [
+            ("413", "the body is larger than the server's limit"),
+            ("415", "the body is not `application/json`"),
+            ("429", "a limit of the server or the fight is reached"),
+        ];
+        for item in openapi.paths.paths.values_mut() {
+            for operation in [&mut item.get, &mut item.post].into_iter().flatten() {
+                let has_body = operation.request_body.is_some();
+                let extra = ANY.iter().chain(WITH_BODY.iter().filter(|_| has_body));
+                for (status, description) in extra {
+                    operation
+                        .responses
+                        .responses
+                        .entry((*status).to_string())
+                        .or_insert_with(|| error(description).into());
+                }
+            }
+        }
+    }
+}
+
 /// The API.
 #[derive(OpenApi)]
 #[openapi(
@@ -70,7 +120,7 @@ impl Modify for Security {
         crate::api::socket,
     ),
     components(schemas(ViewDoc, crate::api::ErrorBody)),
-    modifiers(&Security)
+    modifiers(&Security, &CommonErrors)
 )]
 struct Api;
 

@@ -481,5 +481,52 @@ async fn the_openapi_document_names_every_endpoint() {
         assert!(paths.contains_key(path), "{path} missing");
     }
     assert!(doc["components"]["schemas"]["ViewDoc"].is_object());
+    // Every operation documents the errors met before its handler decides (schemathesis
+    // checks the statuses against the document: scripts/schemathesis.sh).
+    for (path, item) in paths {
+        for (method, operation) in item.as_object().unwrap() {
+            let responses = operation["responses"].as_object().unwrap();
+            for status in ["400", "401", "404"] {
+                assert!(responses.contains_key(status), "{method} {path}: {status}");
+            }
+            if operation.get("requestBody").is_some() {
+                for status in ["413", "415", "429"] {
+                    assert!(responses.contains_key(status), "{method} {path}: {status}");
+                }
+            }
+        }
+    }
+    // A query that does not read and a WebSocket request that is no handshake are JSON errors.
+    let created = s.create(&duel(5), 1).await;
+    let (id, gm, _, _) = tokens(&created);
+    let (status, body) = s
+        .call(
+            "GET",
+            &format!("/api/v1/fights/{id}/odds?runs=x"),
+            Some(&gm),
+            None,
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("target"), "{body}");
+    let (status, body) = s
+        .call(
+            "GET",
+            &format!("/api/v1/fights/{id}/ws?token={gm}"),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].is_string(), "{body}");
+    let (status, body) = s
+        .call(
+            "GET",
+            &format!("/api/v1/fights/{id}/ws?token=nope"),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(status, 404, "{body}");
     s.stop().await;
 }
