@@ -358,6 +358,9 @@ fn the_gm_intervenes_at_the_prompt_and_takes_it_back() {
         &dir,
     );
     t.until_prompt();
+    // The bench's fighters have a player, so fray plays the orcs: the GM takes them back.
+    t.send("manual side:orcs");
+    t.until_prompt();
     t.send("hp orc-3 -2");
     let chunk = t.until_prompt();
     assert!(chunk.contains("GM intervention: hp orc-3 -2"), "{chunk}");

@@ -10,7 +10,6 @@ use fray_core::audience::{view_text, Viewer};
 use fray_core::intervention::Intervention;
 use fray_core::protocol::Answer;
 use fray_core::session::{Asked, By, Request, Stop};
-use fray_core::CombatantId;
 use fray_engine::session::{Session, SessionError};
 use fray_engine::Library;
 use std::io::{BufRead, IsTerminal, Read as _, Write};
@@ -368,39 +367,6 @@ fn word<T: serde::Serialize>(value: &T) -> String {
         .unwrap_or_default()
 }
 
-/// Which combatants a `auto`/`manual` argument names.
-fn selection(s: &Session, who: &str) -> Result<(Vec<CombatantId>, Option<bool>), String> {
-    let roster = s.roster();
-    if who == "gm" {
-        return Ok((Vec::new(), Some(true)));
-    }
-    if who == "all" {
-        return Ok((roster.ids().collect(), Some(true)));
-    }
-    let ids: Vec<CombatantId> = if let Some(side) = who.strip_prefix("side:") {
-        let side = roster
-            .find_side(side)
-            .ok_or_else(|| format!("no side `{side}`"))?;
-        roster
-            .ids()
-            .filter(|&id| roster.side_of(id) == side)
-            .collect()
-    } else if let Some(prefix) = who.strip_suffix('*') {
-        roster
-            .ids()
-            .filter(|&id| roster.key(id).starts_with(prefix))
-            .collect()
-    } else {
-        roster.find(who).into_iter().collect()
-    };
-    if ids.is_empty() {
-        return Err(format!(
-            "`{who}` names nobody; give a combatant id, `orc-*`, `side:ID`, `gm` or `all`"
-        ));
-    }
-    Ok((ids, None))
-}
-
 /// The round, the order, and each combatant's standing as `viewer` may see it: a side's
 /// players see their own side's hit points, not their foes' (shown as `?`).
 fn status(s: &Session, viewer: Viewer) -> String {
@@ -503,7 +469,7 @@ fn handle(t: &mut Tracker, line: &str) -> Result<bool, CliError> {
             .map(|()| format!("saved to {rest} (resume with `fray run --resume {rest}`)\n"))
             .map_err(session_error),
         "auto" | "manual" if rest.is_empty() => Err(format!("{command} WHO: whom")),
-        "auto" | "manual" => selection(&t.session, rest).map(|(ids, gm)| {
+        "auto" | "manual" => t.session.select(rest).map(|(ids, gm)| {
             let fray = command == "auto";
             let n = t
                 .session

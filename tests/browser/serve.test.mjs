@@ -6,17 +6,9 @@
 // Needs the release binary (`cargo build --release`) and /usr/bin/chromium (or $CHROMIUM).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createInterface } from 'node:readline';
-import { chromium } from 'playwright-core';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
-const artifacts = join(here, 'artifacts');
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { artifacts, launchBrowser, startServer } from './server.mjs';
 
 // Two fighters played by Alice against two orcs of 77 hit points that fray plays for the GM.
 const ENCOUNTER = `schema = 1
@@ -56,32 +48,10 @@ monster = "orc"
 hp = 17
 `;
 
-/** Starts `fray serve` on a free port; resolves to { base, key, stop }. */
-async function startServer() {
-  const dir = mkdtempSync(join(tmpdir(), 'fray-browser-'));
-  const bin = join(root, 'target', 'release', 'fray');
-  const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', `sqlite://${join(dir, 'f.db')}`], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout });
-  let base, key;
-  for await (const line of lines) {
-    const listening = line.match(/listening on (http:\/\/[^/]+)\//);
-    if (listening) base = listening[1];
-    const gm = line.match(/\?key=([0-9a-f]+)/);
-    if (gm) { key = gm[1]; break; }
-  }
-  assert.ok(base && key, 'fray serve printed its address and key');
-  return { base, key, stop: () => child.kill('SIGTERM') };
-}
-
 test('a GM and a player play a fight to the end in two browsers', { timeout: 180_000 }, async () => {
   mkdirSync(artifacts, { recursive: true });
   const server = await startServer();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox'],
-  });
+  const browser = await launchBrowser();
   try {
     const created = await (await fetch(`${server.base}/api/v1/fights`, {
       method: 'POST',

@@ -116,6 +116,7 @@ pub struct Session {
     state_hash: u64,
     standings: Vec<fray_core::Tally>,
     conditions: Vec<Vec<String>>,
+    squares: Vec<fray_core::Pos>,
     last_point: Option<usize>,
     point_visit: u32,
     autosave: Option<PathBuf>,
@@ -184,6 +185,7 @@ impl Session {
             state_hash: 0,
             standings: Vec::new(),
             conditions: Vec::new(),
+            squares: Vec::new(),
             last_point: None,
             point_visit: 0,
             autosave: None,
@@ -258,6 +260,11 @@ impl Session {
         &self.conditions
     }
 
+    /// Each combatant's square now (the first, for a piece on several), in roster order.
+    pub fn squares(&self) -> &[fray_core::Pos] {
+        &self.squares
+    }
+
     /// How many checkpoints (ends of rounds) the session keeps to replay from.
     pub fn checkpoints(&self) -> usize {
         self.checkpoints.len()
@@ -271,6 +278,41 @@ impl Session {
     /// Who fray plays.
     pub fn plays(&self) -> &Plays {
         &self.plays
+    }
+
+    /// Whom `who` names for `auto`/`manual` (as `fray run` reads it): a combatant id,
+    /// `orc-*` (a prefix), `side:ID`, `gm` (the GM's dice and rulings) or `all`; returns the
+    /// combatants and whether the GM's dice and rulings are included.
+    pub fn select(&self, who: &str) -> Result<(Vec<CombatantId>, Option<bool>), String> {
+        let roster = self.roster();
+        if who == "gm" {
+            return Ok((Vec::new(), Some(true)));
+        }
+        if who == "all" {
+            return Ok((roster.ids().collect(), Some(true)));
+        }
+        let ids: Vec<CombatantId> = if let Some(side) = who.strip_prefix("side:") {
+            let side = roster
+                .find_side(side)
+                .ok_or_else(|| format!("no side `{side}`"))?;
+            roster
+                .ids()
+                .filter(|&id| roster.side_of(id) == side)
+                .collect()
+        } else if let Some(prefix) = who.strip_suffix('*') {
+            roster
+                .ids()
+                .filter(|&id| roster.key(id).starts_with(prefix))
+                .collect()
+        } else {
+            roster.find(who).into_iter().collect()
+        };
+        if ids.is_empty() {
+            return Err(format!(
+                "`{who}` names nobody; give a combatant id, `orc-*`, `side:ID`, `gm` or `all`"
+            ));
+        }
+        Ok((ids, None))
     }
 
     /// Sets whether fray plays each combatant `which` selects (and the GM's dice and rulings
@@ -315,6 +357,7 @@ impl Session {
         let fray_plays = move |asked: Asked| plays.fray_answers(asked);
         let standings = &mut self.standings;
         let conditions = &mut self.conditions;
+        let squares = &mut self.squares;
         let log_len = self.log.len();
         self.checkpoints.retain(|c| c.at.position <= log_len);
         let from = self.checkpoints.last().cloned();
@@ -341,6 +384,7 @@ impl Session {
             let advanced = fray_core::session::advance_from::<R>(&mut state, resume, &e.limits, self.seed, &mut self.log, &fray_plays, &mut sink, &mut round_over);
             <R as fray_core::Ruleset>::tallies(&state, standings);
             *conditions = e.state.roster.ids().map(|id| <R as fray_core::Ruleset>::conditions(&state, id)).collect();
+            *squares = e.state.roster.ids().map(|id| fray_core::Board::square_of(&state, id)).collect();
             (advanced, hash_of(&state))
         });
         self.checkpoints.extend(taken);

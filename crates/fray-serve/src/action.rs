@@ -1,5 +1,5 @@
 //! What a person does to a fight, as kept in its log: an answer in the `fray run` grammar,
-//! undo, redo, a GM intervention or an override of the last roll. Replaying a fight's log
+//! undo, redo, a GM intervention, an override of the last roll, or who fray plays. Replaying a fight's log
 //! of actions on a fresh [`Session`] (same encounter, same seed) gives the same fight.
 
 use fray_core::answer::{parse_roll_answer, AnswerError};
@@ -38,6 +38,16 @@ pub enum Action {
         /// The dice, as typed after `override`.
         text: String,
     },
+    /// fray plays whom `who` names from now on (`fray run`'s `auto`).
+    Auto {
+        /// A combatant id, `orc-*`, `side:ID`, `gm` or `all`.
+        who: String,
+    },
+    /// A person answers for whom `who` names from now on (`fray run`'s `manual`).
+    Manual {
+        /// A combatant id, `orc-*`, `side:ID`, `gm` or `all`.
+        who: String,
+    },
 }
 
 /// Why an action was not taken; the messages are `fray run`'s.
@@ -60,6 +70,8 @@ impl Action {
             Action::Redo => Ok(session.redo()?),
             Action::Intervene { text } => intervene(session, text, library),
             Action::Override { text } => override_roll(session, text),
+            Action::Auto { who } => plays(session, who, true),
+            Action::Manual { who } => plays(session, who, false),
         }
     }
 
@@ -69,6 +81,7 @@ impl Action {
             Action::Answer { text } | Action::Intervene { text } | Action::Override { text } => {
                 text
             }
+            Action::Auto { who } | Action::Manual { who } => who,
             Action::Undo | Action::Redo => return Ok(()),
         };
         if text.len() > MAX_COMMAND {
@@ -152,6 +165,36 @@ fn intervene(session: &mut Session, text: &str, library: &Library) -> Result<(),
         None => Err(ActionError::Input(format!(
             "`{line}` is not an intervention: hp, cond, move, remove, add or rule"
         ))),
+    }
+}
+
+/// `auto WHO` (`fray` true) or `manual WHO`: who fray plays, from the pause on (from the
+/// start while no person has answered).
+fn plays(session: &mut Session, who: &str, fray: bool) -> Result<(), ActionError> {
+    let (ids, gm) = session.select(who.trim()).map_err(ActionError::Input)?;
+    session.set_plays(|id| ids.contains(&id), gm.map(|_| fray), fray);
+    Ok(())
+}
+
+/// Reads one line of `fray run`'s grammar as what a person does: `undo`, `redo`,
+/// `override N`, `auto WHO`, `manual WHO`, an intervention (`hp`, `cond`, `move`, `remove`,
+/// `add`, `rule`), else an answer.
+pub fn from_line(line: &str) -> Action {
+    let line = line.trim();
+    let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+    let rest = rest.trim().to_string();
+    match word {
+        "undo" if rest.is_empty() => Action::Undo,
+        "redo" if rest.is_empty() => Action::Redo,
+        "override" => Action::Override { text: rest },
+        "auto" => Action::Auto { who: rest },
+        "manual" => Action::Manual { who: rest },
+        "hp" | "cond" | "move" | "remove" | "add" | "rule" => Action::Intervene {
+            text: line.to_string(),
+        },
+        _ => Action::Answer {
+            text: line.to_string(),
+        },
     }
 }
 

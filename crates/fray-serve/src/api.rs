@@ -47,6 +47,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/fights/{id}", get(crate::pages::fight_page))
         .route("/fights/{id}/panel", get(crate::pages::panel))
         .route("/fights/{id}/do", post(crate::pages::command))
+        .route("/fights/{id}/odds", get(crate::pages::odds))
+        .route("/fights/{id}/sim", get(crate::pages::sim))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(state)
@@ -67,6 +69,11 @@ pub struct ErrorBody {
 }
 
 impl ApiError {
+    /// What went wrong, in words.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
     fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
@@ -330,7 +337,8 @@ pub struct CommandBody {
     /// The `version` of the view the command was given from.
     pub version: String,
     /// The command (interventions only): `hp orc-2 -3`, `cond …`, `move …`, `remove …`,
-    /// `add …`, `rule …`, or `override N`.
+    /// `add …`, `rule …`, `override N`, or who fray plays: `auto WHO`, `manual WHO` (WHO: a
+    /// combatant id, `orc-*`, `side:ID`, `gm`, `all`).
     #[serde(default)]
     pub command: Option<String>,
 }
@@ -394,7 +402,8 @@ async fn redo(
     act(&state, &id, &headers, &body.version, Action::Redo).await
 }
 
-/// A GM intervention or an override of the last roll, in the `fray run` grammar (GM only).
+/// A GM intervention, an override of the last roll, or who fray plays (`auto WHO`,
+/// `manual WHO`), in the `fray run` grammar (GM only).
 #[utoipa::path(post, path = "/api/v1/fights/{id}/intervene", params(("id" = String, Path)),
     request_body = CommandBody, security(("token" = [])),
     responses((status = 200, body = crate::openapi::ViewDoc), (status = 403, body = ErrorBody),
@@ -406,23 +415,22 @@ async fn intervene(
     Body(body): Body<CommandBody>,
 ) -> Result<Json<Value>, ApiError> {
     let command = body.command.unwrap_or_default();
-    let action = match command.trim().split_once(' ') {
-        Some(("override", dice)) => Action::Override {
-            text: dice.to_string(),
-        },
+    let action = match crate::action::from_line(&command) {
+        action @ (Action::Override { .. } | Action::Auto { .. } | Action::Manual { .. }) => action,
         _ => Action::Intervene { text: command },
     };
     act(&state, &id, &headers, &body.version, action).await
 }
 
-/// Only the GM may read this (it reads GM-only facts).
-async fn gm_only(
+/// Only the GM may read this (it reads GM-only facts): the fight's session as it stands, for
+/// the holder of `token`.
+pub(crate) async fn gm_only(
     state: &AppState,
     id: &str,
-    headers: &HeaderMap,
+    token: &str,
     what: &str,
 ) -> Result<fray_engine::session::Session, ApiError> {
-    let (fight, role) = state.fights.open(id, bearer(headers)?).await?;
+    let (fight, role) = state.fights.open(id, token).await?;
     if role != Role::Gm {
         return Err(FightError::Forbidden(format!(
             "{what} read GM-only facts (armour, hit points, modifiers): only the GM's view shows them"
@@ -481,7 +489,15 @@ async fn odds(
     QueryOf(query): QueryOf<OddsQuery>,
     headers: HeaderMap,
 ) -> Result<Json<OddsBody>, ApiError> {
-    let session = gm_only(&state, &id, &headers, "odds").await?;
+    let session = gm_only(&state, &id, bearer(&headers)?, "odds").await?;
+    Ok(Json(odds_of(session, query).await?))
+}
+
+/// The exact odds `query` asks for in `session` (the API's and the GM page's).
+pub(crate) async fn odds_of(
+    session: fray_engine::session::Session,
+    query: OddsQuery,
+) -> Result<OddsBody, ApiError> {
     let refused = |m: String| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, m);
     let attacker = match query.attacker {
         Some(a) => a,
@@ -519,7 +535,7 @@ async fn odds(
     .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
     .map_err(refused)?;
     let hit_p = fray_engine::odds::to_f64(&report.hit);
-    Ok(Json(OddsBody {
+    Ok(OddsBody {
         attacker: report.attacker,
         target: report.target,
         miss: report.miss.to_string(),
@@ -532,7 +548,7 @@ async fn odds(
             .map(|(d, p)| (*d, p.to_string()))
             .collect(),
         assumptions: report.assumptions,
-    }))
+    })
 }
 
 /// How many times to play the rest of the fight.
@@ -566,7 +582,16 @@ async fn sim(
     QueryOf(query): QueryOf<SimQuery>,
     headers: HeaderMap,
 ) -> Result<Json<SimBody>, ApiError> {
-    let session = gm_only(&state, &id, &headers, "simulations").await?;
+    let session = gm_only(&state, &id, bearer(&headers)?, "simulations").await?;
+    Ok(Json(sim_of(&state, session, query).await?))
+}
+
+/// Who wins from here in `session`, as `query` asks (the API's and the GM page's).
+pub(crate) async fn sim_of(
+    state: &AppState,
+    session: fray_engine::session::Session,
+    query: SimQuery,
+) -> Result<SimBody, ApiError> {
     let runs = query.runs.unwrap_or(1000);
     let max = state.fights.limits.sim_runs;
     if runs == 0 || runs > max {
@@ -584,7 +609,7 @@ async fn sim(
     .await
     .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
     .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e))?;
-    Ok(Json(SimBody { text }))
+    Ok(SimBody { text })
 }
 
 /// One entry of the exported log.

@@ -20,7 +20,8 @@ pub struct ViewDoc {
     #[schema(value_type = Option<Object>)]
     over: Option<()>,
     /// Each combatant the viewer may see: `id`, `name`, `side`, `standing`; for the GM and
-    /// the combatant's own side also `hp`, `max_hp`, `conditions`; for the GM `played_by`.
+    /// the combatant's own side also `hp`, `max_hp`, `conditions`; for the GM `played_by`
+    /// (`fray` or `person`) and `at` (its square, `[x, y]`).
     #[schema(value_type = Vec<Object>)]
     combatants: Vec<()>,
     /// The request waiting, when this viewer is the one to answer it (else null): `asked`,

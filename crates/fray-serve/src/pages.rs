@@ -3,9 +3,9 @@
 //! the API serves, so a player's HTML holds nothing their view does not — and reloads its panel
 //! whenever the role's WebSocket says the view changed. A command bar takes `fray run`'s
 //! grammar from the keyboard: dice, choices, `r`, and for the GM `undo`, `redo`,
-//! interventions and `override N`.
+//! interventions, `override N` and who fray plays (`auto`/`manual`). The GM's page also has a
+//! grid map of the squares, the odds of an attack and "who wins from here".
 
-use crate::action::Action;
 use crate::api::AppState;
 use crate::fights::FightError;
 use crate::view::Role;
@@ -23,13 +23,30 @@ const HTMX: &str = include_str!("../static/htmx-2.0.11.min.js");
 
 /// Readable at 360 px, keyboard first, focus always visible.
 const STYLE: &str = "
-body{font-family:system-ui,sans-serif;margin:0 auto;padding:.5rem;max-width:60rem;line-height:1.4}
-table{border-collapse:collapse;width:100%}td,th{padding:.2rem .4rem;text-align:left;border-bottom:1px solid #ccc}
-button,input,textarea{font:inherit;padding:.4rem;margin:.15rem}
+*{box-sizing:border-box}
+body{font-family:system-ui,sans-serif;margin:0 auto;padding:.5rem;max-width:60rem;line-height:1.4;overflow-wrap:anywhere}
+table{border-collapse:collapse;width:100%;overflow-wrap:normal}td,th{padding:.2rem .4rem;text-align:left;border-bottom:1px solid #ccc}
+button,input,textarea,select{font:inherit;padding:.4rem;margin:.15rem;max-width:100%}
+textarea{width:100%}
+#command{display:flex;flex-wrap:wrap;align-items:center;gap:.2rem}
+#command label{flex:0 0 auto}#line{flex:1 1 10rem;min-width:0}#hint{flex:1 0 100%;margin:0}
 :focus-visible{outline:3px solid #1a5fb4;outline-offset:2px}
 .acting{font-weight:bold}.error{color:#a00}.log{white-space:pre-wrap;font-family:monospace;font-size:.9rem;max-height:40vh;overflow:auto}
+.map svg{max-width:100%;height:auto;border:1px solid #888;background:#fafafa}
+.swatch{display:inline-block;width:1em;height:1em;vertical-align:middle;border:1px solid #333;margin-right:.25em}
+.tools form{display:flex;flex-wrap:wrap;align-items:end;gap:.3rem}.tools label{display:flex;flex-direction:column}
+.result{white-space:pre-wrap}
 @media (max-width:30rem){th.hide,td.hide{display:none}}
 ";
+
+/// Side colours of the map, in side order (dark enough for white letters), with the letter
+/// that tells the sides apart without colour.
+const SIDE_COLOURS: [&str; 6] = [
+    "#1a5fb4", "#a51d2d", "#26a269", "#865e3c", "#613583", "#c64600",
+];
+
+/// The map's largest width or height, in squares: a wider spread is listed, not drawn.
+const MAP_MAX_SQUARES: i64 = 60;
 
 /// The page around `body`.
 fn page(title: &str, body: Markup) -> Markup {
@@ -173,7 +190,8 @@ pub async fn fight_page(
         Role::Side(key) => format!("players of {key}"),
     };
     let hint = if role == Role::Gm {
-        "a roll (14, d20 14), r, a choice (attack orc-1), undo, redo, hp orc-1 -3, cond …, move …, override 17"
+        "a roll (14, d20 14), r, a choice (attack orc-1), undo, redo, hp orc-1 -3, cond …, move …, \
+         override 17, auto side:orcs, manual fighter-1, manual gm"
     } else {
         "your roll (14, d20 14), r to let fray roll, or your choice (attack orc-1)"
     };
@@ -189,11 +207,17 @@ pub async fn fight_page(
                 hx-on--after-request="if(event.detail.successful)this.reset()" {
                 label for="line" { "Command" }
                 " "
-                input #line name="line" autocomplete="off" autofocus size="40" aria-describedby="hint";
+                input #line name="line" autocomplete="off" autofocus aria-describedby="hint";
                 button type="submit" { "Send" }
                 p #hint { small { (hint) } }
             }
             div #panel aria-live="polite" { (panel_html) }
+            @if role == Role::Gm {
+                section.tools aria-label="Odds and who wins from here: results" {
+                    div #odds-result .result aria-live="polite" {}
+                    div #sim-result .result aria-live="polite" {}
+                }
+            }
         }
         script { (PreEscaped(script)) }
     };
@@ -234,21 +258,7 @@ pub async fn command(
         Ok(open) => open,
         Err(e) => return (StatusCode::NOT_FOUND, e.to_string()).into_response(),
     };
-    let line = form.line.trim();
-    let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
-    let action = match word {
-        "undo" if rest.is_empty() => Action::Undo,
-        "redo" if rest.is_empty() => Action::Redo,
-        "override" => Action::Override {
-            text: rest.to_string(),
-        },
-        "hp" | "cond" | "move" | "remove" | "add" | "rule" => Action::Intervene {
-            text: line.to_string(),
-        },
-        _ => Action::Answer {
-            text: line.to_string(),
-        },
-    };
+    let action = crate::action::from_line(&form.line);
     let error = state
         .fights
         .act(&fight, &role, &form.version, action)
@@ -260,8 +270,9 @@ pub async fn command(
     }
 }
 
-/// The panel: the error if any, the round and who is asked, the combatants, the request with
-/// its options as buttons, undo/redo for the GM, the log — all from the role's view.
+/// The panel: the error if any, the round and who is asked, the request with its options as
+/// buttons, undo/redo and (GM) the map, the odds and "who wins from here", the combatants with
+/// who plays them, the log — all from the role's view.
 async fn panel_of(
     state: &AppState,
     fight: &crate::fights::Fight,
@@ -271,20 +282,21 @@ async fn panel_of(
     let (view, log) = state.fights.view_and_log(fight, role).await?;
     let version = view["version"].as_str().unwrap_or_default().to_string();
     let token = fight.token_of(role).unwrap_or_default();
-    let do_url = format!("/fights/{}/do?token={token}", fight.id);
-    let str_of = |v: &Value| {
-        v.as_str()
-            .map(str::to_string)
-            .unwrap_or_else(|| v.to_string())
+    let urls = Urls {
+        act: format!("/fights/{}/do?token={token}", fight.id),
+        odds: format!("/fights/{}/odds?token={token}", fight.id),
+        sim: format!("/fights/{}/sim?token={token}", fight.id),
     };
     let asked = view["pending"]["asked"]
         .as_str()
         .unwrap_or_default()
         .to_string();
+    let gm = *role == Role::Gm;
+    let line = |text: &str| serde_json::json!({"line": text, "version": version}).to_string();
     Ok(html! {
         input #version type="hidden" name="version" value=(version);
         @if let Some(e) = error { p.error role="alert" { (e.to_string()) } }
-        p {
+        p #round {
             "Round " (view["round"].as_u64().unwrap_or(0))
             @if !view["over"].is_null() {
                 " — the fight is over: "
@@ -297,56 +309,360 @@ async fn panel_of(
         @if !view["pending"].is_null() {
             section aria-label="Asked" {
                 h2 { "Asked" }
-                p #asked { (str_of(&view["pending"]["text"])) }
+                p #asked { (text_of(&view["pending"]["text"])) }
                 @if let Some(options) = view["pending"]["options"].as_array() {
                     div #options {
-                        @for option in options.iter().take(24) {
-                            @let text = str_of(option);
-                            button hx-post=(do_url) hx-target="#panel"
-                                hx-vals=(serde_json::json!({"line": text, "version": version}).to_string()) {
-                                (text)
-                            }
+                        @for (n, option) in options.iter().take(24).enumerate() {
+                            @let text = text_of(option);
+                            button id=(format!("option-{n}")) hx-post=(urls.act) hx-target="#panel"
+                                hx-vals=(line(&text)) { (text) }
                         }
                     }
                 } @else {
-                    button hx-post=(do_url) hx-target="#panel"
-                        hx-vals=(serde_json::json!({"line": "r", "version": version}).to_string()) {
+                    button #roll hx-post=(urls.act) hx-target="#panel" hx-vals=(line("r")) {
                         "Let fray roll"
                     }
                 }
             }
         }
-        @if *role == Role::Gm {
+        @if gm {
             div {
-                button hx-post=(do_url) hx-target="#panel"
-                    hx-vals=(serde_json::json!({"line": "undo", "version": version}).to_string()) { "Undo" }
-                button hx-post=(do_url) hx-target="#panel"
-                    hx-vals=(serde_json::json!({"line": "redo", "version": version}).to_string()) { "Redo" }
+                button #undo hx-post=(urls.act) hx-target="#panel" hx-vals=(line("undo")) { "Undo" }
+                button #redo hx-post=(urls.act) hx-target="#panel" hx-vals=(line("redo")) { "Redo" }
+            }
+            (map(&view, &asked))
+            (tools(&view, &asked, &urls))
+        }
+        (combatants(&view, &asked, gm, &urls.act, &line))
+        section aria-label="Log" {
+            h2 { "Log" }
+            div.log #log tabindex="0" { (log) }
+        }
+    })
+}
+
+/// Where the panel's buttons and forms send their requests.
+struct Urls {
+    act: String,
+    odds: String,
+    sim: String,
+}
+
+/// A JSON value as text (a string without its quotes).
+fn text_of(v: &Value) -> String {
+    v.as_str()
+        .map(str::to_string)
+        .unwrap_or_else(|| v.to_string())
+}
+
+/// The sides in the order their first combatant comes, each with its colour and letter.
+fn sides_of(view: &Value) -> Vec<(String, &'static str, char)> {
+    let mut sides: Vec<(String, &'static str, char)> = Vec::new();
+    for c in view["combatants"].as_array().into_iter().flatten() {
+        let side = text_of(&c["side"]);
+        if !sides.iter().any(|(s, _, _)| *s == side) {
+            let n = sides.len();
+            let letter = side.chars().next().map_or('?', |c| c.to_ascii_uppercase());
+            sides.push((side, SIDE_COLOURS[n % SIDE_COLOURS.len()], letter));
+        }
+    }
+    sides
+}
+
+/// A combatant's square from the GM's view, when it is on the map (up, down or dead).
+fn square_of(c: &Value) -> Option<(i64, i64)> {
+    let standing = c["standing"].as_str()?;
+    if !matches!(standing, "up" | "down" | "dead") {
+        return None;
+    }
+    Some((c["at"][0].as_i64()?, c["at"][1].as_i64()?))
+}
+
+/// The GM's grid map: each combatant on its square, coloured and lettered by side (the acting
+/// one outlined, the fallen pale); its text alternative lists every square.
+fn map(view: &Value, asked: &str) -> Markup {
+    let sides = sides_of(view);
+    let placed: Vec<(&Value, (i64, i64))> = view["combatants"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| square_of(c).map(|sq| (c, sq)))
+        .collect();
+    let (Some(min_x), Some(max_x), Some(min_y), Some(max_y)) = (
+        placed.iter().map(|(_, (x, _))| *x).min(),
+        placed.iter().map(|(_, (x, _))| *x).max(),
+        placed.iter().map(|(_, (_, y))| *y).min(),
+        placed.iter().map(|(_, (_, y))| *y).max(),
+    ) else {
+        return html! {};
+    };
+    let (w, h) = (max_x - min_x + 1, max_y - min_y + 1);
+    let cell = 32;
+    let description = placed
+        .iter()
+        .map(|(c, (x, y))| {
+            format!(
+                "{} ({}), {}, {}, at {x},{y}",
+                text_of(&c["name"]),
+                text_of(&c["id"]),
+                text_of(&c["side"]),
+                text_of(&c["standing"])
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    html! {
+        section.map aria-label="Map" {
+            h2 { "Map" }
+            p {
+                @for (side, colour, letter) in &sides {
+                    span.swatch style=(format!("background:{colour}")) {}
+                    (letter) " " (side) " "
+                }
+                "— squares of 5 ft; x to the right, y down; the one asked is outlined."
+            }
+            @if w > MAP_MAX_SQUARES || h > MAP_MAX_SQUARES {
+                p { "Too spread out to draw (" (w) " × " (h) " squares): " (description) }
+            } @else {
+                svg #map xmlns="http://www.w3.org/2000/svg" role="img"
+                    aria-labelledby="map-title map-desc"
+                    viewBox=(format!("-{cell} -{cell} {} {}", (w + 1) * cell, (h + 1) * cell))
+                    width=((w + 1) * cell) {
+                    title #map-title { "Map of the fight, x " (min_x) " to " (max_x) ", y " (min_y) " to " (max_y) }
+                    desc #map-desc { (description) }
+                    @for i in 0..w {
+                        text x=(i * cell + cell / 2) y=(-cell / 3) font-size="11" text-anchor="middle" { (min_x + i) }
+                    }
+                    @for j in 0..h {
+                        text x=(-cell / 2) y=(j * cell + cell * 2 / 3) font-size="11" text-anchor="middle" { (min_y + j) }
+                    }
+                    @for i in 0..w { @for j in 0..h {
+                        rect x=(i * cell) y=(j * cell) width=(cell) height=(cell) fill="none" stroke="#ccc" {}
+                    } }
+                    @for (c, (x, y)) in &placed {
+                        @let id = text_of(&c["id"]);
+                        @let side = text_of(&c["side"]);
+                        @let (colour, letter) = sides.iter().find(|(s, _, _)| *s == side)
+                            .map_or(("#555", '?'), |(_, colour, letter)| (*colour, *letter));
+                        @let up = c["standing"] == "up";
+                        @let number = id.rsplit('-').next().filter(|n| n.chars().all(|d| d.is_ascii_digit())).unwrap_or("");
+                        g opacity=(if up { "1" } else { "0.35" }) {
+                            rect x=((x - min_x) * cell + 2) y=((y - min_y) * cell + 2) width=(cell - 4) height=(cell - 4) rx="5"
+                                fill=(colour) stroke=(if id == asked { "#000" } else { "none" })
+                                stroke-width="3" {}
+                            text x=((x - min_x) * cell + cell / 2) y=((y - min_y) * cell + cell * 2 / 3)
+                                font-size="12" fill="#fff" text-anchor="middle" { (letter) (number) }
+                        }
+                    }
+                }
             }
         }
+    }
+}
+
+/// The GM's tools: the exact odds of an attack (by default the one asked, at the foe chosen)
+/// and "who wins from here"; their results go below the panel (kept across its reloads).
+fn tools(view: &Value, asked: &str, urls: &Urls) -> Markup {
+    let up: Vec<&Value> = view["combatants"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["standing"] == "up")
+        .collect();
+    let asked_side = up
+        .iter()
+        .find(|c| c["id"] == asked)
+        .map(|c| text_of(&c["side"]));
+    // The target the request names (`attack orc-2`), else the first foe standing.
+    let named = view["pending"]["options"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .find_map(|o| o.strip_prefix("attack "))
+        .map(|t| t.split_whitespace().next().unwrap_or("").to_string());
+    let target = named.or_else(|| {
+        up.iter()
+            .find(|c| Some(text_of(&c["side"])) != asked_side)
+            .map(|c| text_of(&c["id"]))
+    });
+    html! {
+        section.tools aria-label="Odds and who wins from here" {
+            h2 { "Odds and who wins from here" }
+            form #odds-form hx-get=(urls.odds) hx-target="#odds-result" {
+                label { "Attacker"
+                    select #odds-attacker name="attacker" {
+                        @for c in &up {
+                            @let id = text_of(&c["id"]);
+                            option value=(id) selected[id == asked] { (id) }
+                        }
+                    }
+                }
+                label { "Target"
+                    select #odds-target name="target" {
+                        @for c in &up {
+                            @let id = text_of(&c["id"]);
+                            option value=(id) selected[Some(&id) == target.as_ref()] { (id) }
+                        }
+                    }
+                }
+                label { "Weapon (optional)" input #odds-weapon name="weapon" size="12"; }
+                button #odds-button type="submit" { "Odds of this attack" }
+            }
+            form #sim-form hx-get=(urls.sim) hx-target="#sim-result" {
+                label { "Runs" input #sim-runs name="runs" type="number" min="1" max="10000" value="1000" size="6"; }
+                button #sim-button type="submit" { "Who wins from here" }
+            }
+        }
+    }
+}
+
+/// The combatants: the one asked in bold; hit points where the role may see them (else `?`);
+/// for the GM their square and who plays them, with a button to switch it.
+fn combatants(
+    view: &Value,
+    asked: &str,
+    gm: bool,
+    act: &str,
+    line: &dyn Fn(&str) -> String,
+) -> Markup {
+    html! {
         section aria-label="Combatants" {
             h2 { "Combatants" }
             table #combatants {
-                thead { tr { th { "Who" } th.hide { "Side" } th { "HP" } th { "Standing" } th.hide { "Conditions" } } }
+                thead { tr {
+                    th { "Who" } th.hide { "Side" } th { "HP" } th { "Standing" } th.hide { "Conditions" }
+                    @if gm { th.hide { "Square" } th { "Played by" } }
+                } }
                 tbody {
                     @for c in view["combatants"].as_array().into_iter().flatten() {
-                        @let id = str_of(&c["id"]);
+                        @let id = text_of(&c["id"]);
                         tr class=(if id == asked { "acting" } else { "" }) {
-                            td { (str_of(&c["name"])) " (" (id) ")" }
-                            td.hide { (str_of(&c["side"])) }
+                            td { (text_of(&c["name"])) " (" (id) ")" }
+                            td.hide { (text_of(&c["side"])) }
                             td { @if c.get("hp").is_some() { (c["hp"]) "/" (c["max_hp"]) } @else { "?" } }
-                            td { (str_of(&c["standing"])) }
+                            td { (text_of(&c["standing"])) }
                             td.hide {
-                                @for cond in c["conditions"].as_array().into_iter().flatten() { (str_of(cond)) " " }
+                                @for cond in c["conditions"].as_array().into_iter().flatten() { (text_of(cond)) " " }
+                            }
+                            @if gm {
+                                td.hide { (c["at"][0]) "," (c["at"][1]) }
+                                td {
+                                    @let fray = c["played_by"] == "fray";
+                                    (if fray { "fray " } else { "a person " })
+                                    button id=(format!("plays-{id}")) hx-post=(act) hx-target="#panel"
+                                        hx-vals=(line(&format!("{} {id}", if fray { "manual" } else { "auto" })))
+                                        aria-label=(format!("{} {id}", if fray { "a person answers for" } else { "fray plays" })) {
+                                        (if fray { "Ask" } else { "Auto" })
+                                    }
+                                }
                             }
                         }
                     }
                 }
             }
         }
-        section aria-label="Log" {
-            h2 { "Log" }
-            div.log #log tabindex="0" { (log) }
-        }
-    })
+    }
+}
+
+/// The odds form's fields.
+#[derive(Debug, Deserialize)]
+pub struct OddsForm {
+    token: String,
+    #[serde(default)]
+    attacker: Option<String>,
+    target: String,
+    #[serde(default)]
+    weapon: Option<String>,
+}
+
+/// `GET /fights/{id}/odds?token=T&attacker=&target=&weapon=`: the GM's odds, as HTML (the
+/// API's `odds`).
+pub async fn odds(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(form): Query<OddsForm>,
+) -> Response {
+    let session = match crate::api::gm_only(&state, &id, &form.token, "odds").await {
+        Ok(s) => s,
+        Err(e) => return refusal(e.message()),
+    };
+    let query = crate::api::OddsQuery {
+        attacker: form.attacker.filter(|a| !a.trim().is_empty()),
+        target: form.target,
+        weapon: form.weapon.filter(|w| !w.trim().is_empty()),
+        situation: None,
+    };
+    let round = session.round();
+    match crate::api::odds_of(session, query).await {
+        Ok(o) => Html(
+            html! {
+                h3 { "Odds: " (o.attacker) " attacks " (o.target) " (round " (round) ")" }
+                table #odds {
+                    tr { th { "hit" } td { (o.hit) " (" (format!("{:.1}", o.hit_p * 100.0)) "%)" } }
+                    tr { th { "miss" } td { (o.miss) } }
+                    tr { th { "target at or below 0 hp" } td { (o.down) } }
+                    tr { th { "damage" } td {
+                        @for (d, p) in o.damage.iter().take(40) { (d) ": " (p) "; " }
+                    } }
+                }
+                @if !o.assumptions.is_empty() {
+                    ul { @for a in &o.assumptions { li { (a) } } }
+                }
+            }
+            .into_string(),
+        )
+        .into_response(),
+        Err(e) => refusal(e.message()),
+    }
+}
+
+/// The simulation form's fields.
+#[derive(Debug, Deserialize)]
+pub struct SimForm {
+    token: String,
+    #[serde(default)]
+    runs: Option<String>,
+}
+
+/// `GET /fights/{id}/sim?token=T&runs=N`: who wins from here, as HTML (the API's `sim`).
+pub async fn sim(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(form): Query<SimForm>,
+) -> Response {
+    let runs = match form
+        .runs
+        .as_deref()
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+    {
+        None => None,
+        Some(r) => match r.parse() {
+            Ok(n) => Some(n),
+            Err(_) => return refusal("runs: a whole number from 1"),
+        },
+    };
+    let session = match crate::api::gm_only(&state, &id, &form.token, "simulations").await {
+        Ok(s) => s,
+        Err(e) => return refusal(e.message()),
+    };
+    let round = session.round();
+    let query = crate::api::SimQuery { runs, seed: None };
+    match crate::api::sim_of(&state, session, query).await {
+        Ok(result) => Html(
+            html! {
+                h3 { "Who wins from here (round " (round) ")" }
+                pre #sim { (result.text) }
+            }
+            .into_string(),
+        )
+        .into_response(),
+        Err(e) => refusal(e.message()),
+    }
+}
+
+/// A refusal shown where the result would go (200, so htmx swaps it in).
+fn refusal(message: &str) -> Response {
+    Html(html! { p.error role="alert" { (message) } }.into_string()).into_response()
 }

@@ -133,6 +133,9 @@ fn combatants(session: &Session, viewer: Viewer) -> Vec<Value> {
                 c.insert("conditions".into(), json!(conditions));
             }
             if viewer == Viewer::Gm {
+                if let Some(square) = session.squares().get(id.index()) {
+                    c.insert("at".into(), json!([square.x, square.y]));
+                }
                 let fray = session.plays().fray_answers(Asked::Combatant(id));
                 c.insert(
                     "played_by".into(),
