@@ -460,7 +460,8 @@ fn map(view: &Value, asked: &str) -> Markup {
     }
 }
 
-/// The GM's tools: the exact odds of an attack (by default the one asked, at the foe chosen)
+/// The GM's tools: the exact odds of an attack (by default the one asked, at the foe the
+/// request names)
 /// and "who wins from here"; their results go below the panel (kept across its reloads).
 fn tools(view: &Value, asked: &str, urls: &Urls) -> Markup {
     let up: Vec<&Value> = view["combatants"]
@@ -473,19 +474,29 @@ fn tools(view: &Value, asked: &str, urls: &Urls) -> Markup {
         .iter()
         .find(|c| c["id"] == asked)
         .map(|c| text_of(&c["side"]));
-    // The target the request names (`attack orc-2`), else the first foe standing.
-    let named = view["pending"]["options"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .find_map(|o| o.strip_prefix("attack "))
-        .map(|t| t.split_whitespace().next().unwrap_or("").to_string());
-    let target = named.or_else(|| {
-        up.iter()
-            .find(|c| Some(text_of(&c["side"])) != asked_side)
-            .map(|c| text_of(&c["id"]))
-    });
+    // The target: the first foe standing that the request names (`charge orc-2` among its
+    // options, or its text), else the first foe standing.
+    let foes: Vec<String> = up
+        .iter()
+        .filter(|c| Some(text_of(&c["side"])) != asked_side)
+        .map(|c| text_of(&c["id"]))
+        .collect();
+    let pending = &view["pending"];
+    let words = std::iter::once(text_of(&pending["text"])).chain(
+        pending["options"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(text_of),
+    );
+    let target = words
+        .flat_map(|text| {
+            text.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .find(|word| foes.contains(word))
+        .or_else(|| foes.first().cloned());
     html! {
         section.tools aria-label="Odds and who wins from here" {
             h2 { "Odds and who wins from here" }

@@ -185,6 +185,13 @@ async fn the_gm_page_has_the_map_the_odds_who_wins_and_who_plays() {
         page.contains("id=\"plays-orc-1\""),
         "a switch per combatant"
     );
+    // The odds form aims at a foe the request names (or the first foe standing).
+    let target = &page[page.find("id=\"odds-target\"").expect("odds form")..];
+    let target = &target[..target.find("</select>").unwrap()];
+    assert!(
+        target.contains("value=\"orc-1\" selected") || target.contains("value=\"orc-2\" selected"),
+        "{target}"
+    );
     let (_, player_page) = get(&s, &format!("/fights/{id}?token={heroes}")).await;
     assert!(!player_page.contains("id=\"map\""));
     assert!(!player_page.contains("odds-form") && !player_page.contains("plays-"));
