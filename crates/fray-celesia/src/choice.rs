@@ -2,7 +2,7 @@
 //! asked per act while acts remain), reactions (attacks of opportunity) and the victim's
 //! crippling-injury choice.
 
-use crate::state::{Injury, Item, Special, State, Trick};
+use crate::state::{HoldUse, Injury, Item, Special, State, Trick};
 use fray_core::conditions::ConditionKind;
 use fray_core::protocol::{Illegal, Question};
 use fray_core::{CombatantId, Direction, Pos};
@@ -31,6 +31,33 @@ pub enum Choice {
     /// Combat Maneuver: Disarm (simple, 1 act): the item the foe drops, and the second one it
     /// drops if the check beats its CMD by 10 or more. [CEL-R10.3]
     Disarm(CombatantId, Item, Option<Item>),
+    /// Combat Maneuver: Grapple (standard, 2 acts, Provoke; simple with Improved Grapple).
+    /// [CEL-R10.9]
+    Grapple(CombatantId),
+    /// Combat Maneuver: Grapple, Continued, and what to do if it succeeds (standard; simple
+    /// with Improved Grapple; Move adds its act). [CEL-R10.10, R10.11]
+    Maintain(HoldUse),
+    /// Release the grapple it started (free). [CEL-R10.9]
+    Release,
+    /// Escape a Grapple, or (`true`) take control of it (simple, 1 act). [CEL-R9]
+    Escape(bool),
+    /// Combat Maneuver: Overrun through the foe's square (simple, 1 act). [CEL-R10.4]
+    Overrun(CombatantId),
+    /// Combat Maneuver: Sunder the foe's item, destroying it (`true`) or sparing it at 1 hit
+    /// point if its hit points run out (simple, 1 act). [CEL-R10.5]
+    Sunder(CombatantId, Item, bool),
+    /// Combat Maneuver: Drag the foe in a direction (standard, 2 acts). [CEL-R10.8]
+    Drag(CombatantId, Direction),
+    /// Combat Maneuver: Reposition the foe toward a square (standard, 2 acts). [CEL-R10.12]
+    Reposition(CombatantId, Pos),
+    /// Combat Maneuver: Steal the foe's item (standard, 2 acts). [CEL-R10.13]
+    Steal(CombatantId, Item),
+    /// Manipulate an Item: pick up a weapon it dropped (simple, 1 act, Provoke). [CEL-R9]
+    PickUp(Item),
+    /// Let an overrunning foe pass through (the foe's choice). [CEL-R10.4]
+    LetPass,
+    /// Stand in the overrunning foe's way: it must make its check. [CEL-R10.4]
+    Block,
     /// Coup de Grace with the numbered melee form (full, 3 acts, Provoke). [CEL-R12]
     CoupDeGrace(CombatantId, u8),
     /// Combat Maneuver: Dirty Trick, giving the named condition (standard, 2 acts). [CEL-R10.7]
@@ -93,8 +120,19 @@ impl Choice {
             | Choice::BullRush(_)
             | Choice::Disarm(..)
             | Choice::Clear(..)
-            | Choice::Aid(..) => 1,
-            Choice::Charge(_) | Choice::TotalDefense | Choice::DirtyTrick(..) => 2,
+            | Choice::Aid(..)
+            | Choice::Escape(_)
+            | Choice::Overrun(_)
+            | Choice::Sunder(..)
+            | Choice::PickUp(_) => 1,
+            Choice::Charge(_)
+            | Choice::TotalDefense
+            | Choice::DirtyTrick(..)
+            | Choice::Drag(..)
+            | Choice::Reposition(..)
+            | Choice::Steal(..) => 2,
+            // Grapple and Grapple, Continued: 2, 1 with Improved Grapple (rules::grapple::acts).
+            Choice::Grapple(_) | Choice::Maintain(_) => 2,
             Choice::CoupDeGrace(..) | Choice::Run(_) => 3,
             // A complex action takes what is left of the turn (rules::complex::cost).
             Choice::Disable(_) => 1,
@@ -106,9 +144,12 @@ impl Choice {
 /// Which question a choice answers.
 pub fn answers(question: Question, choice: &Choice) -> bool {
     match choice {
-        Choice::Opportunity(_) | Choice::Decline | Choice::Injury(_) | Choice::NoInjury => {
-            question == Question::Reaction
-        }
+        Choice::Opportunity(_)
+        | Choice::Decline
+        | Choice::Injury(_)
+        | Choice::NoInjury
+        | Choice::LetPass
+        | Choice::Block => question == Question::Reaction,
         _ => question == Question::Action,
     }
 }
@@ -131,6 +172,26 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Disarm(t, item, Some(second)) => {
             format!("disarm {} {} {}", k(t), item.key(), second.key())
         }
+        Choice::Grapple(t) => format!("grapple {}", k(t)),
+        Choice::Maintain(HoldUse::Pin) => "maintain pin".into(),
+        Choice::Maintain(HoldUse::Choke) => "maintain choke".into(),
+        Choice::Maintain(HoldUse::Damage(form, nonlethal)) => format!(
+            "maintain damage {form} {}",
+            if *nonlethal { "nonlethal" } else { "lethal" }
+        ),
+        Choice::Maintain(HoldUse::Move(p)) => format!("maintain move {} {}", p.x, p.y),
+        Choice::Release => "release".into(),
+        Choice::Escape(false) => "escape".into(),
+        Choice::Escape(true) => "escape control".into(),
+        Choice::Overrun(t) => format!("overrun {}", k(t)),
+        Choice::Sunder(t, item, true) => format!("sunder {} {}", k(t), item.key()),
+        Choice::Sunder(t, item, false) => format!("sunder {} {} spare", k(t), item.key()),
+        Choice::Drag(t, d) => format!("drag {} {}", k(t), dir_key(*d)),
+        Choice::Reposition(t, p) => format!("reposition {} {} {}", k(t), p.x, p.y),
+        Choice::Steal(t, item) => format!("steal {} {}", k(t), item.key()),
+        Choice::PickUp(item) => format!("pick-up {}", item.key()),
+        Choice::LetPass => "let-pass".into(),
+        Choice::Block => "block".into(),
         Choice::CoupDeGrace(t, 0) => format!("coup-de-grace {}", k(t)),
         Choice::CoupDeGrace(t, form) => format!("coup-de-grace {} {}", k(t), form),
         Choice::DirtyTrick(t, c) => format!("dirty-trick {} {}", k(t), c.key()),
@@ -242,6 +303,43 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["bull-rush", t] => Choice::BullRush(who(t)?),
         ["disarm", t, first] => Choice::Disarm(who(t)?, item(first)?, None),
         ["disarm", t, first, second] => Choice::Disarm(who(t)?, item(first)?, Some(item(second)?)),
+        ["grapple", t] => Choice::Grapple(who(t)?),
+        ["maintain", "pin"] => Choice::Maintain(HoldUse::Pin),
+        ["maintain", "choke"] => Choice::Maintain(HoldUse::Choke),
+        ["maintain", "damage", form, how] => {
+            let n = number(form)?;
+            Choice::Maintain(HoldUse::Damage(
+                u8::try_from(n).map_err(|_| unreadable(format!("no attack form {n}")))?,
+                match *how {
+                    "lethal" => false,
+                    "nonlethal" => true,
+                    _ => {
+                        return Err(unreadable(format!(
+                            "`{how}`: the damage is `lethal` or `nonlethal`"
+                        )))
+                    }
+                },
+            ))
+        }
+        ["maintain", "move", x, y] => {
+            Choice::Maintain(HoldUse::Move(Pos::new(number(x)?, number(y)?)))
+        }
+        ["release"] => Choice::Release,
+        ["escape"] => Choice::Escape(false),
+        ["escape", "control"] => Choice::Escape(true),
+        ["overrun", t] => Choice::Overrun(who(t)?),
+        ["sunder", t, i] => Choice::Sunder(who(t)?, item(i)?, true),
+        ["sunder", t, i, "spare"] => Choice::Sunder(who(t)?, item(i)?, false),
+        ["drag", t, d] => Choice::Drag(
+            who(t)?,
+            fray_core::encounter::parse_direction(d)
+                .ok_or_else(|| unreadable(format!("`{d}` is not a direction (n, ne, e, …)")))?,
+        ),
+        ["reposition", t, x, y] => Choice::Reposition(who(t)?, Pos::new(number(x)?, number(y)?)),
+        ["steal", t, i] => Choice::Steal(who(t)?, item(i)?),
+        ["pick-up", i] => Choice::PickUp(item(i)?),
+        ["let-pass"] => Choice::LetPass,
+        ["block"] => Choice::Block,
         ["coup-de-grace", t] => Choice::CoupDeGrace(who(t)?, 0),
         ["coup-de-grace", t, form] => {
             let n = number(form)?;
@@ -315,13 +413,15 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
             return Err(unreadable(format!(
                 "cannot read `{input}`: expected attack WHO [FORM], shoot WHO, unarmed WHO, \
                  approach WHO, move X Y, step DIR, charge WHO, trip WHO, bull-rush WHO, \
-                 disarm WHO ITEM [ITEM], \
+                 disarm WHO ITEM [ITEM], grapple WHO, maintain pin|choke|damage FORM \
+                 lethal|nonlethal|move X Y, release, escape [control], overrun WHO, sunder WHO \
+                 ITEM [spare], drag WHO DIR, reposition WHO X Y, steal WHO ITEM, pick-up ITEM, \
                  dirty-trick WHO CONDITION, clear WHO CONDITION, weaken N, cleave WHO, lunge, \
                  aid FRIEND FOE attack|defense, \
                  coup-de-grace WHO [FORM], run X Y, disable DEVICE, total defense, fight \
                  defensively, stand up, drop prone, power-attack, precision-strike, \
                  combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end; rejoin, wait; or aoo WHO, decline, injury KIND, \
-                 no injury"
+                 no injury, let-pass, block"
             )))
         }
     })

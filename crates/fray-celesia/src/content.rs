@@ -249,16 +249,22 @@ pub struct Feats {
     pub improved_initiative: bool,
     /// Uncanny dodge: never flat-footed. [CEL-R2.6]
     pub uncanny_dodge: bool,
+    /// Improved Grapple: starting and continuing a grapple are simple actions. [CEL-R10.9]
+    pub improved_grapple: bool,
+    /// Greater Grapple: a chokehold cuts the blood flow. [CEL-R10.11]
+    pub greater_grapple: bool,
 }
 
 impl Feats {
     /// The names files use.
-    pub const NAMES: [&'static str; 5] = [
+    pub const NAMES: [&'static str; 7] = [
         "combat reflexes",
         "improved unarmed strike",
         "precise shot",
         "improved initiative",
         "uncanny dodge",
+        "improved grapple",
+        "greater grapple",
     ];
     /// Sets a feat by name; false when unknown.
     pub fn set(&mut self, name: &str) -> bool {
@@ -268,6 +274,8 @@ impl Feats {
             "precise-shot" => self.precise_shot = true,
             "improved-initiative" => self.improved_initiative = true,
             "uncanny-dodge" => self.uncanny_dodge = true,
+            "improved-grapple" => self.improved_grapple = true,
+            "greater-grapple" => self.greater_grapple = true,
             _ => return false,
         }
         true
@@ -280,6 +288,8 @@ impl Feats {
             self.precise_shot,
             self.improved_initiative,
             self.uncanny_dodge,
+            self.improved_grapple,
+            self.greater_grapple,
         ];
         Feats::NAMES
             .iter()

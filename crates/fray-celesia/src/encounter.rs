@@ -504,6 +504,12 @@ impl CombatantBuilder for Builder<'_> {
             cleave_round: None,
             cleaving: false,
             aids: Vec::new(),
+            hold: None,
+            held_by: None,
+            maintained: false,
+            escapes: 0,
+            on_ground: Vec::new(),
+            item_damage: Vec::new(),
         };
         Some((profile, fighter))
     }

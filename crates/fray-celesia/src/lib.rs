@@ -116,6 +116,13 @@ impl Ruleset for Celesia {
             (f.defensive, "fighting defensively"),
             (f.running, "running"),
             (f.concealed, "concealed"),
+            (state.grappled(who), "grappled"),
+            (state.pinned(who), "pinned"),
+            (
+                f.held_by
+                    .is_some_and(|g| state.f(g).hold.is_some_and(|h| h.choke)),
+                "in a chokehold",
+            ),
         ] {
             if on {
                 out.push(name.to_string());
@@ -166,8 +173,8 @@ impl RulesetBundle for Celesia {
     const RULES: RuleStatus = RuleStatus {
         prefix: "CEL-R",
         total: 21,
-        missing: &[10, 21],
-        partial: &[3, 6, 7, 9, 11, 12, 13, 14, 15, 16, 17, 20],
+        missing: &[21],
+        partial: &[3, 6, 7, 9, 10, 11, 12, 13, 14, 15, 16, 17, 20],
     };
     const CRITICALS: Criticals = Criticals::Critical;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;

@@ -521,6 +521,45 @@ pub struct Fighter {
     pub cleaving: bool,
     /// Aid Another it has been given, not yet used. [CEL-R9, R6.4]
     pub aids: Vec<Aid>,
+    /// The grapple it started and holds (the initiator's side of it). [CEL-R10.9]
+    pub hold: Option<Hold>,
+    /// The grappler holding it. [CEL-R10.9]
+    pub held_by: Option<CombatantId>,
+    /// Has taken Grapple, Continued this turn. [CEL-R10.10]
+    pub maintained: bool,
+    /// Escape a Grapple attempts this turn (the 2nd at −5, the 3rd and later at −10). [CEL-R9]
+    pub escapes: u8,
+    /// Where the weapons it dropped lie (a disarm, CEL-R10.3), to be picked up (CEL-R9
+    /// Manipulate an Item).
+    pub on_ground: Vec<(Item, Pos)>,
+    /// Hit points its items have lost to sunders. [CEL-R10.5]
+    pub item_damage: Vec<(Item, i32)>,
+}
+
+/// A grapple held by its initiator. [CEL-R10.9–R10.11]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Hold {
+    /// The creature grappled.
+    pub target: CombatantId,
+    /// It is pinned. [CEL-R10.10 Pin]
+    pub pinned: bool,
+    /// It is in a chokehold. [CEL-R10.11]
+    pub choke: bool,
+}
+
+/// What a grappler does with a successful Grapple, Continued. [CEL-R10.10, R10.11]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HoldUse {
+    /// Pin the target.
+    Pin,
+    /// Pin the target and try a chokehold (a second check without the +5). [CEL-R10.11]
+    Choke,
+    /// Deal the damage of the numbered melee form (unarmed, natural, light or one-handed),
+    /// lethal or (`true`) nonlethal.
+    Damage(u8, bool),
+    /// Take a Move simple action (1 more act) to this square, carrying the target, which is put
+    /// in a square next to the grappler.
+    Move(Pos),
 }
 
 /// Aid Another given to a combatant: a bonus on its next attack roll against `foe`, or to its
@@ -728,6 +767,13 @@ pub enum Asking {
         /// Who provoked.
         provoker: CombatantId,
     },
+    /// Whether `foe` lets the overrunning `mover` pass through its square. [CEL-R10.4]
+    LetPass {
+        /// Whose square it is.
+        foe: CombatantId,
+        /// Who overruns.
+        mover: CombatantId,
+    },
     /// Whether `who` takes a crippling injury to negate some of `damage`. [CEL-R18.1]
     Injury {
         /// Who is hurt.
@@ -934,8 +980,27 @@ impl State {
         (manufactured && !self.dropped(id, item)).then_some(w)
     }
 
-    /// `id` drops `item` (a disarm, CEL-R10.3).
+    /// `id` gets back an item it dropped (CEL-R9 Manipulate an Item).
+    pub fn pick_up(&mut self, id: CombatantId, item: Item) {
+        let f = self.fm(id);
+        f.on_ground.retain(|(i, _)| *i != item);
+        match item {
+            Item::Melee(i) if i < 64 => f.dropped &= !(1 << i),
+            Item::Melee(_) => {}
+            Item::Ranged => f.dropped_ranged = false,
+        }
+    }
+
+    /// `id` drops `item` (a disarm, CEL-R10.3): it lies on `id`'s square until picked up.
     pub fn drop_item(&mut self, id: CombatantId, item: Item) {
+        self.lose_item(id, item);
+        let f = self.fm(id);
+        let at = f.pos;
+        f.on_ground.push((item, at));
+    }
+
+    /// `id` no longer has `item` (stolen, CEL-R10.13; destroyed, CEL-R10.5): not on the ground.
+    pub fn lose_item(&mut self, id: CombatantId, item: Item) {
         let f = self.fm(id);
         match item {
             Item::Melee(i) if i < 64 => f.dropped |= 1 << i,
@@ -970,6 +1035,66 @@ impl State {
                 && self
                     .melee_forms(who)
                     .any(|(_, w)| w.kind == WeaponKind::Unarmed && reaches(w, from, to)))
+    }
+
+    /// Grappled: holding a grapple it started, or held in one. [CEL-R10.9]
+    pub fn grappled(&self, id: CombatantId) -> bool {
+        let f = self.f(id);
+        f.hold.is_some() || f.held_by.is_some()
+    }
+
+    /// Pinned by its grappler. [CEL-R10.10 Pin]
+    pub fn pinned(&self, id: CombatantId) -> bool {
+        self.f(id)
+            .held_by
+            .is_some_and(|g| self.f(g).hold.is_some_and(|h| h.pinned))
+    }
+
+    /// Pinning a foe: it loses its DEX bonus to DV. [CEL-R10.10 Pin]
+    pub fn pinning(&self, id: CombatantId) -> bool {
+        self.f(id).hold.is_some_and(|h| h.pinned)
+    }
+
+    /// Hit points of a weapon for a sunder, and its hardness (Pathfinder's table for blades,
+    /// by how it is held; bows 5 and 5: a reading, the seed gives none). [CEL-R10.5]
+    pub fn item_toughness(w: &Weapon) -> (i32, i32) {
+        match (w.kind, w.hands) {
+            (WeaponKind::Projectile, _) => (5, 5),
+            (_, Hands::Light) => (2, 10),
+            (_, Hands::One) => (5, 10),
+            (_, Hands::Two) => (10, 10),
+        }
+    }
+
+    /// Damage `id`'s item has taken from sunders.
+    pub fn item_damage(&self, id: CombatantId, item: Item) -> i32 {
+        self.f(id)
+            .item_damage
+            .iter()
+            .find(|(i, _)| *i == item)
+            .map_or(0, |(_, d)| *d)
+    }
+
+    /// Broken: a sundered item at half its hit points or less. [CEL-R10.5]
+    pub fn broken(&self, id: CombatantId, item: Item) -> bool {
+        let lost = self.item_damage(id, item);
+        lost > 0
+            && self.held(id, item).is_some_and(|w| {
+                let (hp, _) = State::item_toughness(w);
+                2 * (hp - lost) <= hp
+            })
+    }
+
+    /// The item a weapon of `id`'s profile is (to find whether it is broken).
+    pub fn item_of(&self, id: CombatantId, w: &Weapon) -> Option<Item> {
+        let p = self.p(id);
+        if p.ranged.as_ref().is_some_and(|r| std::ptr::eq(r, w)) {
+            return Some(Item::Ranged);
+        }
+        p.melee
+            .iter()
+            .position(|m| std::ptr::eq(m, w))
+            .map(|i| Item::Melee(i as u8))
     }
 
     /// Standing foes of `id` within `radius` squares, in id order.

@@ -20,6 +20,7 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
         Asking::Delayed(_) => Choice::Rejoin,
         Asking::Opportunity { provoker, .. } => Choice::Opportunity(provoker),
         Asking::Injury { who, damage } => injury(state, who, damage),
+        Asking::LetPass { .. } => Choice::Block,
         Asking::Nothing => Choice::End,
     };
     if request.options.is_empty() || request.options.contains(&pick) {

@@ -149,7 +149,12 @@ pub fn defense(state: &State, target: CombatantId) -> Mods {
     m.push("armour, shield, natural", "", p.dv_bonus);
     let dex = p.m(DEX).min(p.max_dex);
     // A runner loses its DEX bonus until the start of its next turn (CEL-R12 Run).
-    let denied = (f.flat_footed && !p.feats.uncanny_dodge) || state.helpless(target) || f.running;
+    // Pinned, or pinning a foe: no DEX bonus either (CEL-R10.10 Pin, CEL-A34).
+    let denied = (f.flat_footed && !p.feats.uncanny_dodge)
+        || state.helpless(target)
+        || f.running
+        || state.pinned(target)
+        || state.pinning(target);
     if !(denied && dex > 0) {
         m.push("DEX", "", dex);
     }
@@ -302,6 +307,19 @@ fn sources(
     }
     if !melee && !state.p(attacker).feats.precise_shot && into_melee(state, attacker, target) {
         dis.add("shooting into melee");
+    }
+    // Grappling (CEL-R4.5 rows 9 and 10) and a sundered weapon (row 2, CEL-R10.5).
+    if state.pinned(target) {
+        adv.add("pinned target");
+    }
+    if state.grappled(attacker) {
+        dis.add("grappled");
+    }
+    if state
+        .item_of(attacker, w)
+        .is_some_and(|item| state.broken(attacker, item))
+    {
+        dis.add("broken weapon");
     }
     (adv, dis)
 }
@@ -571,7 +589,11 @@ pub fn cmd(state: &State, who: CombatantId, trip: bool) -> Mods {
     let mut m = Mods::default();
     m.push("BAB", "CEL-A7", p.bab);
     m.push("STR", "CEL-A7", p.m(STR));
-    let denied = (f.flat_footed && !p.feats.uncanny_dodge) || state.helpless(who) || f.running;
+    let denied = (f.flat_footed && !p.feats.uncanny_dodge)
+        || state.helpless(who)
+        || f.running
+        || state.pinned(who)
+        || state.pinning(who);
     if !(denied && p.m(DEX) > 0) {
         m.push("DEX", "CEL-A7", p.m(DEX));
     }
@@ -615,44 +637,15 @@ pub fn maneuver(
         Maneuver::DirtyTrick(_) => ("dirty trick", "CEL-R10.7"),
         Maneuver::Disarm(..) => ("disarm", "CEL-R10.3"),
     };
-    let bonus = cmb(state, attacker);
-    let defense = cmd(state, target, kind == Maneuver::Trip);
-    let mut adv = Sources::default();
-    if kind == Maneuver::BullRush && state.f(attacker).charge_target == Some(target) {
-        adv.add("charging");
-    }
-    let net = adv.count();
-    let (die, pool) = roll_d20(table, attacker, net, RollPurpose::Attack, rule)?;
-    let total = die as i32 + bonus.total();
-    let versus = 10 + defense.total();
-    let success = total >= versus;
+    let checked =
+        super::maneuver::Attempt::new(state, attacker, target, name, rule, kind == Maneuver::Trip)
+            .roll(state, table, attacker, target)?;
+    let (total, versus, success) = (checked.total, checked.versus, checked.success());
     let result = if success {
         AttackResult::Hit
     } else {
         AttackResult::Miss
     };
-    table.emit(|| {
-        let mut attack = name.to_string();
-        if adv.count() > 0 {
-            attack.push_str(&format!("; advantage: {}", adv.text()));
-        }
-        if let Some(pool) = &pool {
-            attack.push_str(&format!("; {pool}"));
-        }
-        Event::Attack {
-            attacker,
-            target,
-            attack,
-            roll: die,
-            modifiers: bonus.to_vec(),
-            total,
-            defense: "CMD",
-            versus,
-            defense_modifiers: defense.to_vec(),
-            result,
-            rule,
-        }
-    });
     match kind {
         Maneuver::Trip if success => {
             state.fm(target).prone = true;
@@ -793,10 +786,11 @@ pub fn coup_de_grace(
         modifier: "Fort",
         bonus: state.p(target).fort,
         dc,
+        kind: super::CheckKind::Save,
         results: ("survives", "dies"),
         rule: "CEL-R12",
     }
-    .roll(table, target)?;
+    .roll(state, table, target)?;
     if !saved {
         state.fm(target).dead = true;
         let hp = state.f(target).hp;

@@ -50,7 +50,11 @@ pub fn cost(state: &State, who: CombatantId, choice: &Choice) -> i32 {
             let still = i32::from(needed - kept(state, who, kind).min(needed));
             state.f(who).acts_left.min(still).max(1)
         }
-        None => choice.acts(),
+        None => match *choice {
+            Choice::Grapple(_) => super::grapple::acts(state, who, None),
+            Choice::Maintain(use_) => super::grapple::acts(state, who, Some(use_)),
+            _ => choice.acts(),
+        },
     }
 }
 
@@ -162,10 +166,11 @@ fn disable(
             modifier: "Disable Device",
             bonus: state.p(who).disable_device,
             dc,
+            kind: super::CheckKind::Skill { physical: true },
             results: ("disabled", "not disabled"),
             rule: "CEL-R13",
         }
-        .roll(table, who)?;
+        .roll(state, table, who)?;
         if !success {
             return Ok(());
         }

@@ -157,10 +157,11 @@ fn massive_damage(
         modifier: "Fort",
         bonus: state.p(target).fort,
         dc,
+        kind: super::CheckKind::Save,
         results: ("survives", "dies"),
         rule: "CEL-R19.2",
     }
-    .roll(table, target)?;
+    .roll(state, table, target)?;
     if !saved {
         state.fm(target).dead = true;
         return Ok(());
@@ -343,19 +344,15 @@ pub fn stabilize(
     }
     let fort = state.p(who).fort;
     let penalty = stabilization_penalty(f.hp);
-    let roll = table.roll(RollRequest::new(
-        1,
-        20,
-        Some(who),
-        RollPurpose::Check,
-        "CEL-R17.6",
-    ))?;
+    // A Fortitude save: shaken or sickened give it disadvantage (CEL-R4.5 rows 15, 16).
+    let (roll, dice) =
+        super::roll_check_die(state, table, who, super::CheckKind::Save, "CEL-R17.6")?;
     let total = roll as i32 + fort + penalty;
     let success = roll == 20 || total >= 0;
     table.emit(|| Event::Check {
         who: Subject::Combatant(who),
         purpose: "stabilize",
-        dice: "d20".into(),
+        dice,
         roll,
         modifiers: vec![
             Modifier::new("Fort", "", fort),

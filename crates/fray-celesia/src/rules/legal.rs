@@ -20,6 +20,7 @@ pub fn ask(
         Asking::Action(who) | Asking::Delayed(who) => (Chooser::Combatant(who), Question::Action),
         Asking::Opportunity { reactor, .. } => (Chooser::Combatant(reactor), Question::Reaction),
         Asking::Injury { who, .. } => (Chooser::Combatant(who), Question::Reaction),
+        Asking::LetPass { foe, .. } => (Chooser::Combatant(foe), Question::Reaction),
         Asking::Nothing => (Chooser::Gm, Question::Ruling),
     };
     let choice = table.choose(state, chooser, question, rule, |out| options(state, out))?;
@@ -47,6 +48,10 @@ pub fn options(state: &State, out: &mut Vec<Choice>) {
             }
             out.push(Choice::NoInjury);
         }
+        Asking::LetPass { .. } => {
+            out.push(Choice::Block);
+            out.push(Choice::LetPass);
+        }
         Asking::Nothing => out.push(Choice::End),
     }
 }
@@ -67,9 +72,12 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         candidates.push(Choice::BullRush(t));
         disarm_options(state, t, &mut candidates);
         candidates.push(Choice::Cleave(t));
-        for &friend in &present {
-            candidates.push(Choice::Aid(friend, t, false));
-            candidates.push(Choice::Aid(friend, t, true));
+        aid_options(state, who, t, &mut candidates);
+        if state.enemies(who, t) {
+            candidates.push(Choice::Overrun(t));
+            if in_maneuver_reach(state, who, t) {
+                maneuver_options(state, who, t, &mut candidates);
+            }
         }
         for trick in crate::state::Trick::ALL {
             candidates.push(Choice::DirtyTrick(t, trick));
@@ -92,6 +100,10 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     }
     for d in 0..state.devices.len().min(usize::from(u8::MAX)) {
         candidates.push(Choice::Disable(d as u8));
+    }
+    grapple_options(state, who, &mut candidates);
+    for &(item, _) in &state.f(who).on_ground {
+        candidates.push(Choice::PickUp(item));
     }
     candidates.extend([
         Choice::TotalDefense,
@@ -155,6 +167,7 @@ pub fn check(
             },
         ),
         (Asking::Injury { who: w, .. }, Choice::NoInjury) if w == who => Ok(()),
+        (Asking::LetPass { foe, .. }, Choice::LetPass | Choice::Block) if foe == who => Ok(()),
         _ => no(explain, "CEL-R15", || {
             "that is not the question asked".to_string()
         }),
@@ -185,6 +198,7 @@ pub fn check_action(
             "a staggered creature takes only a single simple action".to_string()
         });
     }
+    super::maneuver_legal::grapple_limits(explain, state, who, choice)?;
     let target_ok = |t: CombatantId, rule: &'static str| -> Result<(), Illegal> {
         if t == who {
             return no(explain, rule, || {
@@ -206,9 +220,8 @@ pub fn check_action(
                 .find(|(i, _)| *i == usize::from(form))
             else {
                 if state.dropped(who, Item::Melee(form)) {
-                    return no(explain, "CEL-R10.3", || {
-                        format!("attack form {form} is a weapon it dropped (disarmed)")
-                    });
+                    let (rule, why) = lost(state, who, Item::Melee(form));
+                    return no(explain, rule, || format!("attack form {form}: {why}"));
                 }
                 return no(explain, "CEL-R9", || {
                     format!("no usable attack form {form}")
@@ -257,9 +270,8 @@ pub fn check_action(
             target_ok(t, "CEL-R7.1")?;
             let Some(w) = state.ranged_weapon(who) else {
                 if state.dropped(who, Item::Ranged) {
-                    return no(explain, "CEL-R10.3", || {
-                        "its ranged weapon was dropped (disarmed)".to_string()
-                    });
+                    let (rule, why) = lost(state, who, Item::Ranged);
+                    return no(explain, rule, || format!("its ranged weapon: {why}"));
                 }
                 return no(explain, "CEL-R7.1", || {
                     "no usable ranged weapon".to_string()
@@ -414,11 +426,22 @@ pub fn check_action(
                 || "the target itself or an ally next to it removes the condition".to_string(),
             )
         }
+        Choice::Grapple(_)
+        | Choice::Maintain(_)
+        | Choice::Release
+        | Choice::Escape(_)
+        | Choice::Overrun(_)
+        | Choice::Sunder(..)
+        | Choice::Drag(..)
+        | Choice::Reposition(..)
+        | Choice::Steal(..)
+        | Choice::PickUp(_) => super::maneuver_legal::check(explain, state, who, choice),
         Choice::CoupDeGrace(t, form) => {
             target_ok(t, "CEL-R12")?;
-            if !state.helpless(t) {
+            if !state.helpless(t) && !state.pinned(t) {
                 return no(explain, "CEL-R12", || {
-                    "a coup de grace is for a helpless foe (dying or unconscious)".to_string()
+                    "a coup de grace is for a helpless (dying or unconscious) or pinned foe"
+                        .to_string()
                 });
             }
             if state.p(t).immune_crit {
@@ -623,8 +646,22 @@ pub fn check_action(
     }
 }
 
-/// A combat maneuver reaches a foe a melee weapon reaches, or an adjacent one (unarmed).
-/// [CEL-R10]
+/// Why `who` no longer has `item`: dropped (disarmed, CEL-R10.3: it may pick it up, CEL-R9) or
+/// gone (stolen, CEL-R10.13, or destroyed, CEL-R10.5).
+fn lost(state: &State, who: CombatantId, item: Item) -> (&'static str, &'static str) {
+    if super::maneuver::lying_at(state, who, item).is_some() {
+        (
+            "CEL-R10.3",
+            "a weapon it dropped (disarmed; pick it up first: pick-up, CEL-R9)",
+        )
+    } else {
+        (
+            "CEL-R10.13",
+            "it no longer has it (stolen, or destroyed by a sunder)",
+        )
+    }
+}
+
 /// CEL-R10.3: a disarm of each item `t` holds, alone or with a second item for a check 10 or
 /// more over its CMD.
 fn disarm_options(state: &State, t: CombatantId, out: &mut Vec<Choice>) {
@@ -644,7 +681,85 @@ fn disarm_options(state: &State, t: CombatantId, out: &mut Vec<Choice>) {
     }
 }
 
-fn in_maneuver_reach(state: &State, who: CombatantId, t: CombatantId) -> bool {
+/// CEL-R9 Aid Another, offered only where it can be legal: a foe the aider can reach with a
+/// melee form, and friends within threat range of that foe (so the list grows with who stands
+/// near whom, not with every friend × foe pair).
+fn aid_options(state: &State, who: CombatantId, foe: CombatantId, out: &mut Vec<Choice>) {
+    if !state.enemies(who, foe) || super::aid::aiding_form(state, who, foe).is_none() {
+        return;
+    }
+    let near = state
+        .occupancy
+        .within(state.f(foe).pos, state.reach_squares, |o| {
+            o != who && !state.enemies(who, o)
+        });
+    for friend in near {
+        out.push(Choice::Aid(friend, foe, false));
+        out.push(Choice::Aid(friend, foe, true));
+    }
+}
+
+/// The maneuvers against a foe in melee reach: grapple, sunder (each item, destroyed or
+/// spared), drag (each direction), reposition (each square next to its threatened area),
+/// steal (each item). [CEL-R10]
+fn maneuver_options(state: &State, who: CombatantId, t: CombatantId, out: &mut Vec<Choice>) {
+    out.push(Choice::Grapple(t));
+    let forms = state.p(t).melee.len().min(64) as u8;
+    for item in (0..forms).map(Item::Melee).chain([Item::Ranged]) {
+        if state.held(t, item).is_some() {
+            out.push(Choice::Sunder(t, item, true));
+            out.push(Choice::Sunder(t, item, false));
+            out.push(Choice::Steal(t, item));
+        }
+    }
+    for d in Direction::ALL {
+        out.push(Choice::Drag(t, d));
+    }
+    let (at, r) = (state.f(who).pos, state.p(who).reach_squares() + 1);
+    for dx in -r..=r {
+        for dy in -r..=r {
+            out.push(Choice::Reposition(
+                t,
+                fray_core::Pos::new(at.x + dx, at.y + dy),
+            ));
+        }
+    }
+}
+
+/// Grapple, Continued with each use, release and escape, for a combatant in a grapple.
+/// [CEL-R10.9, R10.10, R9]
+fn grapple_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
+    use crate::state::HoldUse;
+    let f = state.f(who);
+    if f.held_by.is_some() {
+        out.push(Choice::Escape(false));
+        out.push(Choice::Escape(true));
+    }
+    if f.hold.is_none() {
+        return;
+    }
+    out.push(Choice::Release);
+    if f.maintained {
+        return;
+    }
+    out.push(Choice::Maintain(HoldUse::Pin));
+    out.push(Choice::Maintain(HoldUse::Choke));
+    for (i, _) in state.melee_forms(who) {
+        out.push(Choice::Maintain(HoldUse::Damage(i as u8, false)));
+        out.push(Choice::Maintain(HoldUse::Damage(i as u8, true)));
+    }
+    let speed = state.speed_squares(who);
+    for dx in -speed..=speed {
+        for dy in -speed..=speed {
+            let p = fray_core::Pos::new(f.pos.x + dx, f.pos.y + dy);
+            out.push(Choice::Maintain(HoldUse::Move(p)));
+        }
+    }
+}
+
+/// A combat maneuver reaches a foe a melee weapon reaches, or an adjacent one (unarmed).
+/// [CEL-R10]
+pub fn in_maneuver_reach(state: &State, who: CombatantId, t: CombatantId) -> bool {
     let (from, to) = (state.f(who).pos, state.f(t).pos);
     state.melee_forms(who).any(|(_, w)| {
         w.kind != WeaponKind::Unarmed && reaches_plus(w, from, to, state.f(who).reach_bonus)

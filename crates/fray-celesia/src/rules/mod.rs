@@ -4,9 +4,12 @@ pub mod aid;
 pub mod attack;
 pub mod complex;
 pub mod degrees;
+pub mod grapple;
 pub mod injury;
 pub mod intervene;
 pub mod legal;
+pub mod maneuver;
+pub mod maneuver_legal;
 pub mod movement;
 pub mod round;
 pub mod run;
@@ -73,8 +76,73 @@ impl Sources {
     }
 }
 
+/// What a d20 roll other than an attack is, as the advantage table names them (CEL-R4.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckKind {
+    /// A saving throw (Fortitude).
+    Save,
+    /// An ability check (Constitution to keep running).
+    Ability,
+    /// A skill check; `physical` for a Strength or Dexterity skill (Disable Device).
+    Skill {
+        /// STR- or DEX-based.
+        physical: bool,
+    },
+}
+
+/// Disadvantage on `who`'s saves and checks: shaken and sickened (a dirty trick's, or two head
+/// injuries), and blind on Strength and Dexterity skill checks. [CEL-R4.5 rows 1, 15, 16;
+/// CEL-R10.7; CEL-R18]
+pub fn check_disadvantage(
+    state: &crate::state::State,
+    who: fray_core::CombatantId,
+    kind: CheckKind,
+) -> Sources {
+    use crate::state::Trick;
+    let f = state.f(who);
+    let mut dis = Sources::default();
+    if f.tricks.has(Trick::Shaken) {
+        dis.add("shaken");
+    }
+    if f.tricks.has(Trick::Sickened) || f.injuries.sickened() {
+        dis.add("sickened");
+    }
+    if kind == (CheckKind::Skill { physical: true })
+        && (f.tricks.has(Trick::Blinded) || f.injuries.blind())
+    {
+        dis.add("blind");
+    }
+    dis
+}
+
+/// Rolls `who`'s d20 for a save or check with its disadvantage (|n| + 1 d20s, the lowest kept,
+/// CEL-R4.5): the kept die and the dice's text for the log (`d20`, or
+/// `2d20kl1 [(3), 17] (disadvantage: shaken)`).
+pub fn roll_check_die(
+    state: &crate::state::State,
+    table: &mut fray_core::Table<'_, crate::Celesia>,
+    who: fray_core::CombatantId,
+    kind: CheckKind,
+    rule: &'static str,
+) -> Result<(u32, String), fray_core::Interrupt> {
+    let dis = check_disadvantage(state, who, kind);
+    let (die, pool) = attack::roll_d20(
+        table,
+        who,
+        -dis.count(),
+        fray_core::protocol::RollPurpose::Check,
+        rule,
+    )?;
+    let dice = match pool {
+        Some(pool) if table.events_enabled() => format!("{pool} (disadvantage: {})", dis.text()),
+        _ => "d20".to_string(),
+    };
+    Ok((die, dice))
+}
+
 /// A d20 check of `who` with one named modifier against a DC (a success at DC or more), logged
-/// with the words for its two outcomes: saves and ability or skill checks alike.
+/// with the words for its two outcomes: saves and ability or skill checks alike, with their
+/// disadvantage (CEL-R4.5).
 #[derive(Debug, Clone, Copy)]
 pub struct D20Check {
     /// What the check is for (`coup de grace`, `keep running`).
@@ -85,6 +153,8 @@ pub struct D20Check {
     pub bonus: i32,
     /// The DC.
     pub dc: i32,
+    /// A save, an ability check or a skill check.
+    pub kind: CheckKind,
     /// The log's words on success and on failure.
     pub results: (&'static str, &'static str),
     /// The rule.
@@ -92,26 +162,21 @@ pub struct D20Check {
 }
 
 impl D20Check {
-    /// Rolls the d20, logs the check and says whether it succeeded.
+    /// Rolls the d20 (with disadvantage where the bearer's conditions give it), logs the check
+    /// and says whether it succeeded.
     pub fn roll(
         &self,
+        state: &crate::state::State,
         table: &mut fray_core::Table<'_, crate::Celesia>,
         who: fray_core::CombatantId,
     ) -> Result<bool, fray_core::Interrupt> {
-        use fray_core::protocol::{RollPurpose, RollRequest};
-        let roll = table.roll(RollRequest::new(
-            1,
-            20,
-            Some(who),
-            RollPurpose::Check,
-            self.rule,
-        ))?;
+        let (roll, dice) = roll_check_die(state, table, who, self.kind, self.rule)?;
         let total = roll as i32 + self.bonus;
         let success = total >= self.dc;
         table.emit(|| fray_core::event::Event::Check {
             who: fray_core::event::Subject::Combatant(who),
             purpose: self.purpose,
-            dice: "d20".into(),
+            dice,
             roll,
             modifiers: vec![Modifier::new(self.modifier, "", self.bonus)],
             total,

@@ -305,6 +305,9 @@ fn start_of_turn(
     f.reactions = 0;
     f.attacks_this_turn = 0;
     f.acted = false;
+    // CEL-R10.10: Grapple, Continued is due again; escape attempts count from 0 (CEL-R9).
+    f.maintained = false;
+    f.escapes = 0;
     let (charged, total_defense, defensive) = (f.charged, f.total_defense, f.defensive);
     f.charged = false;
     f.total_defense = 0;
@@ -507,6 +510,10 @@ fn actions(
 /// End of turn: the charge's advantage ends; a reaction until the start of the next turn (in
 /// the surprise round, when that round is over). [CEL-R11, R3.3, R3.11]
 fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId) {
+    if state.f(who).hold.is_some() && !state.f(who).maintained {
+        // CEL-R10.9: a grapple not continued at the start of the turn is not held.
+        super::grapple::end(state, table, who, "not continued this turn", "CEL-R10.9");
+    }
     let f = state.fm(who);
     f.charge_target = None;
     f.reach_bonus = 0;
@@ -773,6 +780,20 @@ pub fn perform(
             attack::maneuver(state, table, who, t, attack::Maneuver::DirtyTrick(trick))?;
         }
         Choice::Clear(t, trick) => clear_trick(state, table, who, t, trick),
+        Choice::Grapple(t) => super::grapple::start(state, table, who, t)?,
+        Choice::Maintain(use_) => super::grapple::maintain(state, table, who, use_)?,
+        Choice::Release => {
+            super::grapple::end(state, table, who, "released", "CEL-R10.9");
+        }
+        Choice::Escape(control) => super::grapple::escape(state, table, who, control)?,
+        Choice::Overrun(t) => super::maneuver::overrun(state, table, who, t)?,
+        Choice::Sunder(t, item, destroy) => {
+            super::maneuver::sunder(state, table, who, t, item, destroy)?;
+        }
+        Choice::Drag(t, dir) => super::maneuver::drag(state, table, who, t, dir)?,
+        Choice::Reposition(t, to) => super::maneuver::reposition(state, table, who, t, to)?,
+        Choice::Steal(t, item) => super::maneuver::steal(state, table, who, t, item)?,
+        Choice::PickUp(item) => super::maneuver::pick_up(state, table, who, item)?,
         Choice::CoupDeGrace(t, form) => {
             let able = provoke(state, table, who, None)?;
             if able && state.form_reaching(who, t, usize::from(form)).is_some() {
@@ -850,6 +871,7 @@ pub fn perform(
         _ => {}
     }
     injury::strain(state, table, who, cost);
+    super::grapple::tidy(state, table);
     Ok(())
 }
 

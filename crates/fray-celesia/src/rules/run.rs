@@ -45,10 +45,11 @@ pub fn run(
             modifier: "CON",
             bonus: crate::state::modifier(con),
             dc,
+            kind: super::CheckKind::Ability,
             results: ("runs on", "stops running"),
             rule: "CEL-R12",
         }
-        .roll(table, who)?;
+        .roll(state, table, who)?;
         state.fm(who).run_checks = checks.saturating_add(1);
         if !success {
             let minutes = fatigue_minutes(con);

@@ -1,0 +1,466 @@
+//! Combat maneuvers beyond trip, bull rush, disarm and dirty trick (those are in
+//! [`super::attack::maneuver`]): the shared check (CEL-R10.1: d20 + CMB against CMD, with
+//! advantage and disadvantage, CEL-R4.5 rows 10 and 11), overrun (CEL-R10.4), sunder (R10.5),
+//! drag (R10.8), reposition (R10.12) and steal (R10.13), and picking a dropped weapon up again
+//! (CEL-R9 Manipulate an Item).
+
+use super::attack::{cmb, cmd, roll_d20};
+use super::{legal, Mods, Sources};
+use crate::choice::Choice;
+use crate::state::{reaches, Asking, Item, State};
+use crate::Celesia;
+use fray_core::event::{AttackResult, Event};
+use fray_core::protocol::{Interrupt, RollPurpose, RollRequest};
+use fray_core::{Board, CombatantId, Direction, Pos, Table};
+
+/// One combat maneuver check: what it is, its modifiers and its advantage sources.
+#[derive(Debug, Clone, Copy)]
+pub struct Attempt {
+    /// The maneuver's name in the log (`overrun`).
+    pub name: &'static str,
+    /// Its rule.
+    pub rule: &'static str,
+    /// CMB and any other modifier of the check.
+    pub bonus: Mods,
+    /// The defender's CMD modifiers over 10.
+    pub defense: Mods,
+    /// Advantage sources (a charge's, CEL-R11).
+    pub advantage: Sources,
+    /// A check to grapple or escape a grapple: being grappled gives it no disadvantage
+    /// (CEL-R4.5 row 10).
+    pub grapple: bool,
+}
+
+/// What a maneuver check came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Checked {
+    /// d20 + modifiers.
+    pub total: i32,
+    /// The CMD.
+    pub versus: i32,
+}
+
+impl Checked {
+    /// Succeeded: the total is at least the CMD. [CEL-R10.1]
+    pub fn success(self) -> bool {
+        self.total >= self.versus
+    }
+    /// By how much it beat the CMD (negative when it failed).
+    pub fn excess(self) -> i32 {
+        self.total - self.versus
+    }
+}
+
+impl Attempt {
+    /// A maneuver with the attacker's CMB against the target's CMD (+2 per leg beyond two when
+    /// `legs`). [CEL-R10.1, A7]
+    pub fn new(
+        state: &State,
+        attacker: CombatantId,
+        target: CombatantId,
+        name: &'static str,
+        rule: &'static str,
+        legs: bool,
+    ) -> Attempt {
+        let mut advantage = Sources::default();
+        if matches!(name, "bull rush" | "overrun")
+            && state.f(attacker).charge_target == Some(target)
+        {
+            advantage.add("charging");
+        }
+        Attempt {
+            name,
+            rule,
+            bonus: cmb(state, attacker),
+            defense: cmd(state, target, legs),
+            advantage,
+            grapple: false,
+        }
+    }
+
+    /// Rolls the check and logs it as an attack against the CMD. A grappled attacker has
+    /// disadvantage except to grapple or escape (CEL-R4.5 row 10).
+    pub fn roll(
+        &self,
+        state: &State,
+        table: &mut Table<'_, Celesia>,
+        attacker: CombatantId,
+        target: CombatantId,
+    ) -> Result<Checked, Interrupt> {
+        let mut disadvantage = Sources::default();
+        if state.grappled(attacker) && !self.grapple {
+            disadvantage.add("grappled");
+        }
+        let (adv, rule) = (self.advantage, self.rule);
+        let net = adv.count() - disadvantage.count();
+        let (die, pool) = roll_d20(table, attacker, net, RollPurpose::Attack, rule)?;
+        let total = die as i32 + self.bonus.total();
+        let versus = 10 + self.defense.total();
+        let checked = Checked { total, versus };
+        table.emit(|| {
+            let mut attack = self.name.to_string();
+            if adv.count() > 0 {
+                attack.push_str(&format!("; advantage: {}", adv.text()));
+            }
+            if disadvantage.count() > 0 {
+                attack.push_str(&format!("; disadvantage: {}", disadvantage.text()));
+            }
+            if let Some(pool) = &pool {
+                attack.push_str(&format!("; {pool}"));
+            }
+            Event::Attack {
+                attacker,
+                target,
+                attack,
+                roll: die,
+                modifiers: self.bonus.to_vec(),
+                total,
+                defense: "CMD",
+                versus,
+                defense_modifiers: self.defense.to_vec(),
+                result: if checked.success() {
+                    AttackResult::Hit
+                } else {
+                    AttackResult::Miss
+                },
+                rule,
+            }
+        });
+        Ok(checked)
+    }
+}
+
+/// The square just beyond `target` on the straight line from `mover` through it, where an
+/// overrun ends, and the square just before it, where a failed one stops. [CEL-R10.4]
+pub fn overrun_squares(state: &State, mover: CombatantId, target: CombatantId) -> (Pos, Pos) {
+    let (from, at) = (state.f(mover).pos, state.f(target).pos);
+    let d = from.squares_to(at);
+    (
+        from.point_on_line(at, d + 1),
+        from.point_on_line(at, (d - 1).max(0)),
+    )
+}
+
+/// CEL-R10.4 Overrun: `mover` moves straight through `target`'s square to the square beyond
+/// it. The foe may let it pass (its choice); otherwise the check (+2 CMD per leg beyond two):
+/// success, it passes; 5 or more over, the foe is knocked prone too; failure, it stops in the
+/// square in front of the foe.
+pub fn overrun(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    mover: CombatantId,
+    target: CombatantId,
+) -> Result<(), Interrupt> {
+    let (beyond, before) = overrun_squares(state, mover, target);
+    let answer = legal::ask(
+        state,
+        table,
+        Asking::LetPass { foe: target, mover },
+        "CEL-R10.4",
+    )?;
+    if answer == Choice::LetPass {
+        table.emit(|| Event::Acted {
+            who: target,
+            act: "lets pass",
+            on: Some(mover),
+            detail: String::new(),
+            rule: "CEL-R10.4",
+        });
+        super::round::move_to(state, table, mover, beyond, "overrun", "CEL-R10.4");
+        return Ok(());
+    }
+    table.emit(|| Event::Acted {
+        who: target,
+        act: "stands in the way of",
+        on: Some(mover),
+        detail: String::new(),
+        rule: "CEL-R10.4",
+    });
+    let checked = Attempt::new(state, mover, target, "overrun", "CEL-R10.4", true)
+        .roll(state, table, mover, target)?;
+    if !checked.success() {
+        super::round::move_to(state, table, mover, before, "move", "CEL-R10.4");
+        return Ok(());
+    }
+    super::round::move_to(state, table, mover, beyond, "overrun", "CEL-R10.4");
+    if checked.excess() >= 5 && !state.f(target).prone {
+        state.fm(target).prone = true;
+        table.emit(|| Event::Condition {
+            who: target,
+            condition: "prone",
+            gained: true,
+            rule: "CEL-R10.4",
+        });
+    }
+    Ok(())
+}
+
+/// The melee form a sunder strikes with: the first usable one that reaches the foe (an unarmed
+/// strike included).
+pub fn sundering_form(state: &State, who: CombatantId, target: CombatantId) -> Option<usize> {
+    let (from, to) = (state.f(who).pos, state.f(target).pos);
+    state
+        .melee_forms(who)
+        .find(|(_, w)| reaches(w, from, to))
+        .map(|(i, _)| i)
+}
+
+/// CEL-R10.5 Sunder: on a success the sunderer's weapon damage (dice and ability bonus) less
+/// the item's hardness comes off its hit points; at half or less it is broken (disadvantage on
+/// attacks with it, CEL-R4.5 row 2); at 0 or less it is destroyed, or, if the sunderer spares
+/// it, left at 1 hit point.
+pub fn sunder(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    target: CombatantId,
+    item: Item,
+    destroy: bool,
+) -> Result<(), Interrupt> {
+    let checked = Attempt::new(state, who, target, "sunder", "CEL-R10.5", false)
+        .roll(state, table, who, target)?;
+    let (Some(form), Some(w)) = (
+        sundering_form(state, who, target),
+        state.held(target, item).cloned(),
+    ) else {
+        return Ok(());
+    };
+    if !checked.success() {
+        return Ok(());
+    }
+    let profiles = state.profiles.clone();
+    let weapon = &profiles[who.index()].melee[form];
+    let rolled = table.roll(RollRequest::new(
+        weapon.damage.count,
+        weapon.damage.sides,
+        Some(who),
+        RollPurpose::Damage,
+        "CEL-R10.5",
+    ))? as i32;
+    let mut m = Mods::default();
+    super::attack::ability_damage(state, who, weapon, &mut m);
+    m.push("weapon", "", weapon.damage.bonus);
+    let damage = (rolled + m.total()).max(0);
+    let (hp, hardness) = State::item_toughness(&w);
+    let lost_before = state.item_damage(target, item);
+    let through = (damage - hardness).max(0);
+    let mut lost = lost_before + through;
+    let destroyed = lost >= hp && destroy;
+    if lost >= hp && !destroy {
+        lost = hp - 1;
+    }
+    {
+        let f = state.fm(target);
+        f.item_damage.retain(|(i, _)| *i != item);
+        f.item_damage.push((item, lost));
+    }
+    table.emit(|| Event::Acted {
+        who,
+        act: "sunders",
+        on: Some(target),
+        detail: format!(
+            "{}: {damage} damage, hardness {hardness}: {through} off its {hp} hit points, {} left{}",
+            w.name,
+            (hp - lost).max(0),
+            if destroyed {
+                ": destroyed"
+            } else if 2 * (hp - lost) <= hp && through > 0 {
+                ": broken"
+            } else {
+                ""
+            }
+        ),
+        rule: "CEL-R10.5",
+    });
+    if destroyed {
+        state.lose_item(target, item);
+    }
+    Ok(())
+}
+
+/// Is `at` free for `a` and `b` moving together (neither counts as in the way)?
+fn free_for_pair(state: &State, at: Pos, a: CombatantId, b: CombatantId) -> bool {
+    !state
+        .occupancy
+        .any_at(at, |o| o != a && o != b && state.piece(o).blocks)
+}
+
+/// CEL-R10.8 Drag: success moves the dragger 5 ft in `dir`, and 5 ft more per full 5 over the
+/// CMD (not beyond its speed), the foe moving with it, staying next to it. Neither movement
+/// provokes (no Improved Drag in fray). The move stops where either would enter a taken square.
+pub fn drag(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    target: CombatantId,
+    dir: Direction,
+) -> Result<(), Interrupt> {
+    let checked = Attempt::new(state, who, target, "drag", "CEL-R10.8", false)
+        .roll(state, table, who, target)?;
+    if !checked.success() {
+        return Ok(());
+    }
+    let squares = (1 + checked.excess() / 5).min(state.speed_squares(who));
+    let (start, target_start) = (state.f(who).pos, state.f(target).pos);
+    let (mut at, mut target_at) = (start, target_start);
+    for _ in 0..squares {
+        let (next, target_next) = (at.step(dir), target_at.step(dir));
+        if !free_for_pair(state, next, who, target)
+            || !free_for_pair(state, target_next, who, target)
+        {
+            break;
+        }
+        at = next;
+        target_at = target_next;
+    }
+    if at == start {
+        return Ok(());
+    }
+    // Moved together: set both before logging (neither blocks the other in between).
+    state.set_square(who, at);
+    state.set_square(target, target_at);
+    for (mover, from, to, mode) in [
+        (who, start, at, "drag"),
+        (target, target_start, target_at, "dragged"),
+    ] {
+        table.emit(|| Event::Moved {
+            who: mover,
+            from,
+            to,
+            feet: from.feet_to(to),
+            mode,
+            hidden: false,
+            rule: "CEL-R10.8",
+        });
+    }
+    Ok(())
+}
+
+/// Does `who` threaten square `at` (a melee form that reaches it from where it stands)?
+fn threatens_square(state: &State, who: CombatantId, at: Pos) -> bool {
+    let from = state.f(who).pos;
+    state.melee_forms(who).any(|(_, w)| reaches(w, from, at))
+}
+
+/// The squares a reposition of `target` toward `to` crosses, in order, as far as the rule lets
+/// it go: free squares, all but the last within the mover's threatened area, the last at
+/// least next to it. [CEL-R10.12]
+pub fn reposition_path(state: &State, who: CombatantId, target: CombatantId, to: Pos) -> Vec<Pos> {
+    let from = state.f(target).pos;
+    let steps = from.squares_to(to).min(12);
+    let mut path = Vec::new();
+    for i in 1..=steps {
+        let p = from.point_on_line(to, i);
+        if !state.square_free(p, target) {
+            break;
+        }
+        let threatened = threatens_square(state, who, p);
+        let next_to = Direction::ALL
+            .into_iter()
+            .any(|d| threatens_square(state, who, p.step(d)));
+        if !threatened && !next_to {
+            break;
+        }
+        path.push(p);
+        if !threatened {
+            break; // only the last 5 ft may leave the threatened area
+        }
+    }
+    path
+}
+
+/// CEL-R10.12 Reposition: success moves the foe 5 ft toward `to`, and 5 ft more per full 5
+/// over the CMD, along [`reposition_path`].
+pub fn reposition(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    target: CombatantId,
+    to: Pos,
+) -> Result<(), Interrupt> {
+    let checked = Attempt::new(state, who, target, "reposition", "CEL-R10.12", false)
+        .roll(state, table, who, target)?;
+    if !checked.success() {
+        return Ok(());
+    }
+    let squares = (1 + checked.excess() / 5) as usize;
+    let path = reposition_path(state, who, target, to);
+    if let Some(&end) = path.get(squares.min(path.len()).saturating_sub(1)) {
+        let from = state.f(target).pos;
+        state.set_square(target, end);
+        table.emit(|| Event::Moved {
+            who: target,
+            from,
+            to: end,
+            feet: from.feet_to(end),
+            mode: "repositioned",
+            hidden: false,
+            rule: "CEL-R10.12",
+        });
+    }
+    Ok(())
+}
+
+/// CEL-R10.13 Steal: success takes the chosen item from the foe (fray models weapons as the
+/// only items: none is fastened or securely worn). The thief holds it but does not fight with
+/// it (fray gives no one new attack forms in a fight).
+pub fn steal(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    target: CombatantId,
+    item: Item,
+) -> Result<(), Interrupt> {
+    let checked = Attempt::new(state, who, target, "steal", "CEL-R10.13", false)
+        .roll(state, table, who, target)?;
+    if !checked.success() {
+        return Ok(());
+    }
+    let Some(name) = state.held(target, item).map(|w| w.name.clone()) else {
+        return Ok(());
+    };
+    state.lose_item(target, item);
+    table.emit(|| Event::Acted {
+        who,
+        act: "steals from",
+        on: Some(target),
+        detail: name,
+        rule: "CEL-R10.13",
+    });
+    Ok(())
+}
+
+/// Where `who`'s dropped `item` lies, if it is on the ground.
+pub fn lying_at(state: &State, who: CombatantId, item: Item) -> Option<Pos> {
+    state
+        .f(who)
+        .on_ground
+        .iter()
+        .find(|(i, _)| *i == item)
+        .map(|(_, p)| *p)
+}
+
+/// CEL-R9 Manipulate an Item: pick up a weapon it dropped, standing on or next to its square.
+/// The action provokes; it happens if the combatant can still act.
+pub fn pick_up(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    item: Item,
+) -> Result<(), Interrupt> {
+    if !super::round::provoke(state, table, who, None)? {
+        return Ok(());
+    }
+    state.pick_up(who, item);
+    let name = state.held(who, item).map(|w| w.name.clone());
+    if let Some(name) = name {
+        table.emit(|| Event::Acted {
+            who,
+            act: "picks up",
+            on: None,
+            detail: name,
+            rule: "CEL-R9",
+        });
+    }
+    Ok(())
+}
