@@ -54,6 +54,10 @@ pub enum Choice {
     Steal(CombatantId, Item),
     /// Manipulate an Item: pick up a weapon it dropped (simple, 1 act, Provoke). [CEL-R9]
     PickUp(Item),
+    /// Mount a Steed (simple, 1 act, Provoke). [CEL-R9, R21]
+    Mount(CombatantId),
+    /// Dismount a Steed to a square next to it (simple, 1 act, Provoke). [CEL-R9, R21]
+    Dismount(Pos),
     /// Let an overrunning foe pass through (the foe's choice). [CEL-R10.4]
     LetPass,
     /// Stand in the overrunning foe's way: it must make its check. [CEL-R10.4]
@@ -124,7 +128,9 @@ impl Choice {
             | Choice::Escape(_)
             | Choice::Overrun(_)
             | Choice::Sunder(..)
-            | Choice::PickUp(_) => 1,
+            | Choice::PickUp(_)
+            | Choice::Mount(_)
+            | Choice::Dismount(_) => 1,
             Choice::Charge(_)
             | Choice::TotalDefense
             | Choice::DirtyTrick(..)
@@ -190,6 +196,8 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Reposition(t, p) => format!("reposition {} {} {}", k(t), p.x, p.y),
         Choice::Steal(t, item) => format!("steal {} {}", k(t), item.key()),
         Choice::PickUp(item) => format!("pick-up {}", item.key()),
+        Choice::Mount(m) => format!("mount {}", k(m)),
+        Choice::Dismount(p) => format!("dismount {} {}", p.x, p.y),
         Choice::LetPass => "let-pass".into(),
         Choice::Block => "block".into(),
         Choice::CoupDeGrace(t, 0) => format!("coup-de-grace {}", k(t)),
@@ -338,6 +346,8 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["reposition", t, x, y] => Choice::Reposition(who(t)?, Pos::new(number(x)?, number(y)?)),
         ["steal", t, i] => Choice::Steal(who(t)?, item(i)?),
         ["pick-up", i] => Choice::PickUp(item(i)?),
+        ["mount", m] => Choice::Mount(who(m)?),
+        ["dismount", x, y] => Choice::Dismount(Pos::new(number(x)?, number(y)?)),
         ["let-pass"] => Choice::LetPass,
         ["block"] => Choice::Block,
         ["coup-de-grace", t] => Choice::CoupDeGrace(who(t)?, 0),
@@ -416,6 +426,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                  disarm WHO ITEM [ITEM], grapple WHO, maintain pin|choke|damage FORM \
                  lethal|nonlethal|move X Y, release, escape [control], overrun WHO, sunder WHO \
                  ITEM [spare], drag WHO DIR, reposition WHO X Y, steal WHO ITEM, pick-up ITEM, \
+                 mount WHO, dismount X Y, \
                  dirty-trick WHO CONDITION, clear WHO CONDITION, weaken N, cleave WHO, lunge, \
                  aid FRIEND FOE attack|defense, \
                  coup-de-grace WHO [FORM], run X Y, disable DEVICE, total defense, fight \

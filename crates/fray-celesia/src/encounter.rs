@@ -98,6 +98,11 @@ fray_core::combatant_entry! {
         #[serde(default)]
         concealed: bool,
         disable_device: Option<Spanned<i64>>,
+        mount: Option<Spanned<String>>,
+        ride: Option<Spanned<i64>>,
+        #[serde(default)]
+        military_saddle: bool,
+        combat_trained: Option<bool>,
     }
 }
 
@@ -204,6 +209,10 @@ impl Builder<'_> {
                     feats: mon.feats,
                     immune_crit: mon.immune_crit,
                     disable_device: 0,
+                    ride: 0,
+                    military_saddle: false,
+                    combat_trained: true,
+                    mount_key: None,
                     legs: mon.legs,
                     arms: mon.arms,
                 }
@@ -314,6 +323,10 @@ impl Builder<'_> {
                     feats,
                     immune_crit: false,
                     disable_device: 0,
+                    ride: 0,
+                    military_saddle: false,
+                    combat_trained: true,
+                    mount_key: None,
                     legs: 2,
                     arms: 2,
                 }
@@ -382,6 +395,12 @@ impl Builder<'_> {
         ) {
             profile.disable_device = d;
         }
+        if let Some(r) = int(file, i, "ride", &c.ride, (-10, 60), errors) {
+            profile.ride = r;
+        }
+        profile.military_saddle = c.military_saddle;
+        profile.combat_trained = c.combat_trained.unwrap_or(true);
+        profile.mount_key = c.mount.as_ref().map(|m| m.get_ref().clone());
         if let Some(s) = &c.size {
             match Size::ALL.iter().find(|z| z.key() == s.get_ref()) {
                 Some(z) => {
@@ -504,6 +523,13 @@ impl CombatantBuilder for Builder<'_> {
             cleave_round: None,
             cleaving: false,
             aids: Vec::new(),
+            riding: None,
+            rider: None,
+            moved_ft: 0,
+            riderless: false,
+            saddle_checked: false,
+            control: None,
+            mount_charge: None,
             hold: None,
             held_by: None,
             maintained: false,
@@ -538,7 +564,58 @@ impl CombatantBuilder for Builder<'_> {
         );
         state.disabled = vec![false; devices.len()];
         state.devices = devices.into();
+        seat_riders(&file, def, &mut state, &mut cx.errors);
         state
+    }
+
+    /// A rider and its mount share a square (CEL-R21.3).
+    fn may_share(&self, first: &(Profile, Fighter), second: &(Profile, Fighter)) -> bool {
+        first.0.mount_key.is_some() != second.0.mount_key.is_some()
+    }
+}
+
+/// Seats each rider on the mount its `mount` key names: a combatant of its own side on its own
+/// square, not itself a rider, with one rider. [CEL-R21.2, R21.3]
+fn seat_riders(
+    file: &SourceFile<'_>,
+    def: &EncounterDef,
+    state: &mut State,
+    errors: &mut Vec<FileError>,
+) {
+    for rider in state.ids().collect::<Vec<_>>() {
+        let Some(key) = state.p(rider).mount_key.clone() else {
+            continue;
+        };
+        let group = &state.roster.combatants[rider.index()].group;
+        let entry = def
+            .combatants
+            .iter()
+            .position(|c| c.id.as_ref().is_some_and(|id| id.get_ref() == group));
+        let span = entry
+            .and_then(|i| def.combatants[i].mount.as_ref())
+            .map_or(0..0, |m| m.span());
+        let field = Some(format!("combatants[{}].mount", entry.unwrap_or(0)));
+        let mount = state.roster.find(&key).filter(|&m| {
+            m != rider
+                && state.f(m).side == state.f(rider).side
+                && state.f(m).pos == state.f(rider).pos
+                && state.p(m).mount_key.is_none()
+                && state.f(m).rider.is_none()
+        });
+        match mount {
+            Some(m) => {
+                state.fm(rider).riding = Some(m);
+                state.fm(m).rider = Some(rider);
+            }
+            None => errors.push(file.error(
+                span,
+                field,
+                format!(
+                    "`{key}` is not a mount for it: expected a combatant of its side on its \
+                     square, not itself riding, with no other rider"
+                ),
+            )),
+        }
     }
 }
 

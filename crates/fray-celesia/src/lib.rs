@@ -116,6 +116,8 @@ impl Ruleset for Celesia {
             (f.defensive, "fighting defensively"),
             (f.running, "running"),
             (f.concealed, "concealed"),
+            (f.riding.is_some(), "mounted"),
+            (f.riderless, "without its rider"),
             (state.grappled(who), "grappled"),
             (state.pinned(who), "pinned"),
             (
@@ -173,8 +175,8 @@ impl RulesetBundle for Celesia {
     const RULES: RuleStatus = RuleStatus {
         prefix: "CEL-R",
         total: 21,
-        missing: &[21],
-        partial: &[3, 6, 7, 9, 10, 11, 12, 13, 14, 15, 16, 17, 20],
+        missing: &[],
+        partial: &[3, 6, 7, 9, 10, 11, 12, 13, 14, 15, 16, 17, 20, 21],
     };
     const CRITICALS: Criticals = Criticals::Critical;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;

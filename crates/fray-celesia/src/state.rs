@@ -59,6 +59,15 @@ pub struct Profile {
     pub immune_crit: bool,
     /// Disable Device skill bonus (the GM's number; the seed has no skill tables). [CEL-R13]
     pub disable_device: i32,
+    /// Ride skill bonus (the GM's number; the seed has no skill tables). [CEL-R21]
+    pub ride: i32,
+    /// Rides in a military saddle (75% to stay in it when knocked out). [CEL-R21.11]
+    pub military_saddle: bool,
+    /// A mount with combat training (without it, its rider must control it each round).
+    /// [CEL-R21.1]
+    pub combat_trained: bool,
+    /// The key of the mount it starts on, as the encounter names it (the loader resolves it).
+    pub mount_key: Option<String>,
     /// Legs, arms, eyes (crippling injuries).
     pub legs: i32,
     /// Arms.
@@ -534,6 +543,20 @@ pub struct Fighter {
     pub on_ground: Vec<(Item, Pos)>,
     /// Hit points its items have lost to sunders. [CEL-R10.5]
     pub item_damage: Vec<(Item, i32)>,
+    /// The mount it rides. [CEL-R21]
+    pub riding: Option<CombatantId>,
+    /// The rider on it (a mount). [CEL-R21]
+    pub rider: Option<CombatantId>,
+    /// Feet it has moved since its turn began. [CEL-R21.6, R21.8]
+    pub moved_ft: i32,
+    /// A mount that lost its rider: it avoids combat. [CEL-R21.11]
+    pub riderless: bool,
+    /// Knocked out in the saddle and its 50% (75%) roll to stay in it made. [CEL-R21.11]
+    pub saddle_checked: bool,
+    /// This round's Ride check to control a frightened mount: passed or failed. [CEL-R21.1]
+    pub control: Option<bool>,
+    /// Its mount charged this foe just before its turn. [CEL-R21.7]
+    pub mount_charge: Option<CombatantId>,
 }
 
 /// A grapple held by its initiator. [CEL-R10.9–R10.11]
@@ -859,9 +882,24 @@ impl State {
         (0..self.fighters.len() as u16).map(CombatantId)
     }
     /// Puts `id` on square `to`, keeping the occupancy index (the only way positions change).
+    /// A mount carries its rider along (CEL-R21.2, R21.3: the rider shares its space); a rider
+    /// moved off its mount's square (pushed, dragged) is no longer mounted (a reading).
     pub fn set_square(&mut self, id: CombatantId, to: Pos) {
-        self.fighters[id.index()].pos = to;
+        let from = self.fighters[id.index()].pos;
+        let f = &mut self.fighters[id.index()];
+        f.pos = to;
+        f.moved_ft += from.feet_to(to);
         self.occupancy.move_to(id, to);
+        if let Some(rider) = self.fighters[id.index()].rider {
+            self.fighters[rider.index()].pos = to;
+            self.occupancy.move_to(rider, to);
+        }
+        if let Some(mount) = self.fighters[id.index()].riding {
+            if self.fighters[mount.index()].pos != to {
+                self.fighters[id.index()].riding = None;
+                self.fighters[mount.index()].rider = None;
+            }
+        }
     }
     /// True when `a` and `b` are on different sides.
     pub fn enemies(&self, a: CombatantId, b: CombatantId) -> bool {

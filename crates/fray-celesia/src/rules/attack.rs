@@ -353,6 +353,12 @@ pub fn attack(
     // Aid Another on this attack roll, and on the target's DV against it (CEL-R9, R6.4).
     let aided = super::aid::take(state, attacker, target, false);
     bonus.push("aid another", "CEL-R9", aided);
+    let (high, moving) = (
+        super::mounted::higher_ground(state, attacker, target, w),
+        super::mounted::moving_mount_penalty(state, attacker, w),
+    );
+    bonus.push("higher ground", "CEL-R21.5", high);
+    bonus.push("moving mount", "CEL-R21.8", moving);
     let guarded = super::aid::take(state, target, attacker, true);
     if label.is_none() {
         let n = usize::from(state.f(attacker).attacks_this_turn).min(2);

@@ -102,6 +102,15 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         candidates.push(Choice::Disable(d as u8));
     }
     grapple_options(state, who, &mut candidates);
+    if state.f(who).riding.is_some() {
+        for d in Direction::ALL {
+            candidates.push(Choice::Dismount(state.f(who).pos.step(d)));
+        }
+    } else {
+        for m in state.occupancy.within(state.f(who).pos, 1, |o| o != who) {
+            candidates.push(Choice::Mount(m));
+        }
+    }
     for &(item, _) in &state.f(who).on_ground {
         candidates.push(Choice::PickUp(item));
     }
@@ -199,6 +208,7 @@ pub fn check_action(
         });
     }
     super::maneuver_legal::grapple_limits(explain, state, who, choice)?;
+    super::mounted::limits(explain, state, who, choice)?;
     let target_ok = |t: CombatantId, rule: &'static str| -> Result<(), Illegal> {
         if t == who {
             return no(explain, rule, || {
@@ -436,6 +446,8 @@ pub fn check_action(
         | Choice::Reposition(..)
         | Choice::Steal(..)
         | Choice::PickUp(_) => super::maneuver_legal::check(explain, state, who, choice),
+        // Checked by `mounted::limits` above.
+        Choice::Mount(_) | Choice::Dismount(_) => Ok(()),
         Choice::CoupDeGrace(t, form) => {
             target_ok(t, "CEL-R12")?;
             if !state.helpless(t) && !state.pinned(t) {

@@ -10,6 +10,7 @@ pub mod intervene;
 pub mod legal;
 pub mod maneuver;
 pub mod maneuver_legal;
+pub mod mounted;
 pub mod movement;
 pub mod round;
 pub mod run;

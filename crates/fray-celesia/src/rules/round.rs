@@ -18,7 +18,11 @@ use fray_core::{Board, CombatantId, Ruleset, Table};
 /// order is fixed from the highest total down, ties broken by the higher total modifier, then
 /// by roll-offs among the tied (repeated until resolved).
 pub fn initiative(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
-    let ids: Vec<CombatantId> = state.ids().collect();
+    // A ridden mount acts on its rider's count (CEL-R21.2): it rolls nothing.
+    let ids: Vec<CombatantId> = state
+        .ids()
+        .filter(|&c| !super::mounted::ridden(state, c))
+        .collect();
     for &who in &ids {
         let roll = table.roll(RollRequest::new(
             1,
@@ -53,6 +57,7 @@ pub fn initiative(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(
         }
         start = end;
     }
+    super::mounted::seat_in_order(state, &mut order);
     state.order = order;
     let groups: Vec<Vec<CombatantId>> = state.order.iter().map(|&c| vec![c]).collect();
     table.emit(|| Event::Order { groups });
@@ -280,6 +285,11 @@ pub fn budget(state: &State, who: CombatantId) -> (i32, Vec<&'static str>) {
         acts -= 1;
         why.push("-1 disabled (CEL-R17.2)");
     }
+    let (capped, reason) = super::mounted::budget(state, who, acts);
+    if let Some(reason) = reason {
+        acts = capped;
+        why.push(reason);
+    }
     if state.staggered(who) && acts > 1 {
         acts = 1;
         why.push(if f.fatigued_until > 0 {
@@ -308,6 +318,7 @@ fn start_of_turn(
     // CEL-R10.10: Grapple, Continued is due again; escape attempts count from 0 (CEL-R9).
     f.maintained = false;
     f.escapes = 0;
+    f.moved_ft = 0;
     let (charged, total_defense, defensive) = (f.charged, f.total_defense, f.defensive);
     f.charged = false;
     f.total_defense = 0;
@@ -327,6 +338,18 @@ fn start_of_turn(
     }
     if !surprise {
         f.turns += 1;
+    }
+    if let Some(foe) = f.mount_charge.take() {
+        // CEL-R21.7: its mount charged: the charge's advantage on its attacks on that foe until
+        // the end of its turn, and enemies' advantage against it (CEL-A25).
+        f.charged = true;
+        f.charge_target = Some(foe);
+        table.emit(|| Event::Condition {
+            who,
+            condition: "open after charging (on its mount)",
+            gained: true,
+            rule: "CEL-R21.7",
+        });
     }
     let ends_flat_footed = !surprise || !state.options.flatfooted_until_regular_turn;
     let was_flat = state.f(who).flat_footed;
@@ -396,6 +419,13 @@ fn start_of_turn(
             reason: "unconscious from nonlethal damage",
             rule: "CEL-R20.3",
         });
+        return Ok(false);
+    }
+    super::mounted::tidy(state, table)?;
+    if !state.up(who) {
+        return Ok(false);
+    }
+    if !super::mounted::control(state, table, who)? {
         return Ok(false);
     }
     if state.f(who).injuries.head >= 5 {
@@ -517,6 +547,7 @@ fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: Combatant
     let f = state.fm(who);
     f.charge_target = None;
     f.reach_bonus = 0;
+    f.control = None;
     f.cleave_from = None;
     // Acts left unspent come between the acts before and after them. [CEL-R3.1]
     f.act_clock += f.acts_left.max(0) as u32;
@@ -618,6 +649,7 @@ pub fn can_take_opportunity(state: &State, reactor: CombatantId, actor: Combatan
     f.reactions > 0
         && (!f.flat_footed || feats.combat_reflexes || feats.uncanny_dodge)
         && f.total_defense == 0
+        && !f.riderless
         && state.threatens(reactor, actor)
 }
 
@@ -744,6 +776,10 @@ pub fn perform(
                     let f = state.fm(who);
                     f.charged = true;
                     f.charge_target = Some(t);
+                    // CEL-R21.7: the rider charges with its mount.
+                    if let Some(rider) = f.rider {
+                        state.fm(rider).mount_charge = Some(t);
+                    }
                     table.emit(|| Event::Condition {
                         who,
                         condition: "open after charging",
@@ -794,6 +830,11 @@ pub fn perform(
         Choice::Reposition(t, to) => super::maneuver::reposition(state, table, who, t, to)?,
         Choice::Steal(t, item) => super::maneuver::steal(state, table, who, t, item)?,
         Choice::PickUp(item) => super::maneuver::pick_up(state, table, who, item)?,
+        Choice::Mount(m) => {
+            let at = state.f(m).pos;
+            super::mounted::mount_or_dismount(state, table, who, Some(m), at)?;
+        }
+        Choice::Dismount(to) => super::mounted::mount_or_dismount(state, table, who, None, to)?,
         Choice::CoupDeGrace(t, form) => {
             let able = provoke(state, table, who, None)?;
             if able && state.form_reaching(who, t, usize::from(form)).is_some() {
@@ -872,6 +913,7 @@ pub fn perform(
     }
     injury::strain(state, table, who, cost);
     super::grapple::tidy(state, table);
+    super::mounted::tidy(state, table)?;
     Ok(())
 }
 

@@ -1,0 +1,466 @@
+//! Mounted combat (CEL-R21): the mount acting on its rider's initiative count just before it
+//! (R21.2), carrying it (the rider shares its square, R21.3), the act cap after a move of more
+//! than 5 ft (R21.6), the Ride check to control a frightened mount (R21.1), higher ground (R21.5),
+//! the mounted charge (R21.7), shooting from a moving mount (R21.8), a falling mount (R21.10), a
+//! rider knocked out of the saddle (R21.11), mounting and dismounting (CEL-R9).
+
+use crate::choice::Choice;
+use crate::content::Weapon;
+use crate::state::State;
+use crate::Celesia;
+use fray_core::event::Event;
+use fray_core::protocol::{refuse as no, Illegal, Interrupt, RollPurpose, RollRequest};
+use fray_core::{Board, CombatantId, Direction, Pos, Table};
+
+/// A mount with a rider: it rolls no initiative of its own. [CEL-R21.2]
+pub fn ridden(state: &State, who: CombatantId) -> bool {
+    state.f(who).rider.is_some()
+}
+
+/// Puts each ridden mount in the order just before its rider, on the rider's count: "your mount
+/// acts on your initiative count as you direct it", and the rider attacks once the mount has
+/// carried it (R21.6). [CEL-R21.2]
+pub fn seat_in_order(state: &mut State, order: &mut Vec<CombatantId>) {
+    for mount in state.ids().collect::<Vec<_>>() {
+        let Some(rider) = state.f(mount).rider else {
+            continue;
+        };
+        order.retain(|&c| c != mount);
+        let at = order
+            .iter()
+            .position(|&c| c == rider)
+            .unwrap_or(order.len());
+        order.insert(at, mount);
+        let initiative = state.f(rider).initiative;
+        state.fm(mount).initiative = initiative;
+    }
+}
+
+/// CEL-R21.1: at the start of a ridden mount's turn, if it has no combat training, its rider
+/// makes a DC 20 Ride check (a simple action of the rider's). Passed, the mount acts and the
+/// rider has two acts left; failed, the check takes the rider's whole turn and the frightened
+/// mount does nothing. Returns whether the mount may act.
+pub fn control(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    mount: CombatantId,
+) -> Result<bool, Interrupt> {
+    let Some(rider) = state.f(mount).rider else {
+        return Ok(true);
+    };
+    if state.p(mount).combat_trained || !state.up(rider) {
+        return Ok(true);
+    }
+    let passed = super::D20Check {
+        purpose: "control a frightened mount",
+        modifier: "Ride",
+        bonus: state.p(rider).ride,
+        dc: 20,
+        kind: super::CheckKind::Skill { physical: true },
+        results: ("in control", "loses control"),
+        rule: "CEL-R21.1",
+    }
+    .roll(state, table, rider)?;
+    state.fm(rider).control = Some(passed);
+    if !passed {
+        table.emit(|| Event::Skipped {
+            who: mount,
+            reason: "frightened by combat: its rider lost control",
+            rule: "CEL-R21.1",
+        });
+    }
+    Ok(passed)
+}
+
+/// The rider's act budget: the control check's simple action or whole turn (R21.1), at most two
+/// acts after its mount moved more than 5 ft this round (R21.6). `(acts, reason)` to apply.
+pub fn budget(state: &State, rider: CombatantId, acts: i32) -> (i32, Option<&'static str>) {
+    match state.f(rider).control {
+        Some(false) => {
+            return (
+                0,
+                Some("controlling its frightened mount took its turn (CEL-R21.1)"),
+            )
+        }
+        Some(true) => {
+            return (
+                (acts - 1).min(2),
+                Some("-1 the Ride check to control its frightened mount (CEL-R21.1)"),
+            )
+        }
+        None => {}
+    }
+    let moved = state
+        .f(rider)
+        .riding
+        .is_some_and(|m| state.f(m).moved_ft > 5);
+    if moved && acts > 2 {
+        (
+            2,
+            Some("its mount moved more than 5 ft: two acts (CEL-R21.6)"),
+        )
+    } else {
+        (acts, None)
+    }
+}
+
+/// CEL-R21.5: +1 on melee attacks from the saddle against a creature on foot smaller than the
+/// mount (higher ground).
+pub fn higher_ground(state: &State, attacker: CombatantId, target: CombatantId, w: &Weapon) -> i32 {
+    let Some(mount) = state.f(attacker).riding else {
+        return 0;
+    };
+    let on_foot = state.f(target).riding.is_none();
+    let smaller = (state.p(target).size as i32) < state.p(mount).size as i32;
+    i32::from(!w.kind.is_ranged() && on_foot && smaller)
+}
+
+/// CEL-R21.8: a ranged attack from a mount that has moved more than its speed this round (a
+/// double move) takes −4; from a running mount (four times its speed), −8.
+pub fn moving_mount_penalty(state: &State, attacker: CombatantId, w: &Weapon) -> i32 {
+    let Some(mount) = state.f(attacker).riding else {
+        return 0;
+    };
+    if !w.kind.is_ranged() {
+        return 0;
+    }
+    let m = state.f(mount);
+    if m.running {
+        -8
+    } else if m.moved_ft > state.p(mount).speed {
+        -4
+    } else {
+        0
+    }
+}
+
+/// The free square next to `at` where a rider lands (the first in [`Direction::ALL`] order),
+/// or `at` itself if every one is taken.
+fn landing(state: &State, rider: CombatantId, at: Pos) -> Pos {
+    Direction::ALL
+        .into_iter()
+        .map(|d| at.step(d))
+        .find(|&p| state.square_free(p, rider))
+        .unwrap_or(at)
+}
+
+/// The rider leaves the saddle for `to`.
+fn unseat(state: &mut State, rider: CombatantId, to: Pos) {
+    if let Some(mount) = state.fm(rider).riding.take() {
+        state.fm(mount).rider = None;
+    }
+    state.set_square(rider, to);
+}
+
+/// A fall: 1d6 damage (R21.10, R21.11) and the rider on the ground next to its mount.
+fn fall(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    rider: CombatantId,
+    rule: &'static str,
+) -> Result<(), Interrupt> {
+    let at = state.f(rider).pos;
+    let to = landing(state, rider, at);
+    unseat(state, rider, to);
+    table.emit(|| Event::Moved {
+        who: rider,
+        from: at,
+        to,
+        feet: at.feet_to(to),
+        mode: "falls",
+        hidden: false,
+        rule,
+    });
+    let damage = table.roll(RollRequest::new(
+        1,
+        6,
+        Some(rider),
+        RollPurpose::Damage,
+        rule,
+    ))?;
+    super::injury::lose_hp(state, table, rider, damage as i32, "fall", rule);
+    Ok(())
+}
+
+/// After each action: a rider whose mount fell (down or gone) makes a DC 15 Ride check for a
+/// soft fall, else takes 1d6 (R21.10); a rider knocked out (down) stays in the saddle on d100 ≤
+/// 50 (75 with a military saddle), else falls and takes 1d6, and its mount, without it, avoids
+/// combat (R21.11).
+pub fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
+    for rider in state.ids().collect::<Vec<_>>() {
+        let Some(mount) = state.f(rider).riding else {
+            continue;
+        };
+        if !state.up(mount) {
+            let soft = super::D20Check {
+                purpose: "soft fall from a falling mount",
+                modifier: "Ride",
+                bonus: state.p(rider).ride,
+                dc: 15,
+                kind: super::CheckKind::Skill { physical: true },
+                results: ("lands softly", "falls hard"),
+                rule: "CEL-R21.10",
+            };
+            let landed = state.up(rider) && soft.roll(state, table, rider)?;
+            if landed {
+                let at = state.f(rider).pos;
+                let to = landing(state, rider, at);
+                unseat(state, rider, to);
+                table.emit(|| Event::Moved {
+                    who: rider,
+                    from: at,
+                    to,
+                    feet: at.feet_to(to),
+                    mode: "dismounts",
+                    hidden: false,
+                    rule: "CEL-R21.10",
+                });
+            } else {
+                fall(state, table, rider, "CEL-R21.10")?;
+            }
+            continue;
+        }
+        if state.up(rider) || state.f(rider).saddle_checked || state.f(rider).absent() {
+            continue;
+        }
+        state.fm(rider).saddle_checked = true;
+        let chance: i32 = if state.p(rider).military_saddle {
+            75
+        } else {
+            50
+        };
+        let roll = table.roll(RollRequest::new(
+            1,
+            100,
+            Some(rider),
+            RollPurpose::Other,
+            "CEL-R21.11",
+        ))?;
+        let stays = roll as i32 <= chance;
+        table.emit(|| Event::Check {
+            who: fray_core::event::Subject::Combatant(rider),
+            purpose: "stay in the saddle",
+            dice: "d100".into(),
+            roll,
+            modifiers: Vec::new(),
+            total: roll as i32,
+            against: "chance",
+            target: chance,
+            under: true,
+            success: Some(stays),
+            result: if stays {
+                "stays in the saddle"
+            } else {
+                "falls"
+            }
+            .into(),
+            rule: "CEL-R21.11",
+        });
+        if !stays {
+            fall(state, table, rider, "CEL-R21.11")?;
+            state.fm(mount).riderless = true;
+            table.emit(|| Event::Condition {
+                who: mount,
+                condition: "without its rider: avoids combat",
+                gained: true,
+                rule: "CEL-R21.11",
+            });
+        }
+    }
+    Ok(())
+}
+
+/// CEL-R9 Mount or Dismount a Steed (simple, Provoke): `rider` climbs onto `mount`, or, with no
+/// mount given, gets down to square `to`. The action happens if the rider can still act.
+pub fn mount_or_dismount(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    rider: CombatantId,
+    mount: Option<CombatantId>,
+    to: Pos,
+) -> Result<(), Interrupt> {
+    if !super::round::provoke(state, table, rider, None)? {
+        return Ok(());
+    }
+    let from = state.f(rider).pos;
+    match mount {
+        Some(m) => {
+            let at = state.f(m).pos;
+            state.set_square(rider, at);
+            state.fm(rider).riding = Some(m);
+            let f = state.fm(m);
+            f.rider = Some(rider);
+            f.riderless = false;
+            table.emit(|| Event::Moved {
+                who: rider,
+                from,
+                to: at,
+                feet: from.feet_to(at),
+                mode: "mounts",
+                hidden: false,
+                rule: "CEL-R9",
+            });
+        }
+        None => {
+            unseat(state, rider, to);
+            table.emit(|| Event::Moved {
+                who: rider,
+                from,
+                to,
+                feet: from.feet_to(to),
+                mode: "dismounts",
+                hidden: false,
+                rule: "CEL-R9",
+            });
+        }
+    }
+    Ok(())
+}
+
+/// What being mounted forbids: a rider moves only on its mount (it directs the mount's moves,
+/// R21.2) or dismounts first; a mount that lost its rider avoids combat (R21.11: it may move,
+/// defend or end its turn, not attack). Mounting needs a riderless mount of its side, up and
+/// larger than it, next to it; dismounting, a free square next to it. [CEL-R9]
+pub fn limits(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    choice: &Choice,
+) -> Result<(), Illegal> {
+    let f = state.f(who);
+    match *choice {
+        Choice::Mount(m) => {
+            let ok = f.riding.is_none()
+                && f.rider.is_none()
+                && m != who
+                && !state.enemies(who, m)
+                && state.up(m)
+                && state.f(m).rider.is_none()
+                && state.f(m).riding.is_none()
+                && (state.p(m).size as i32) > state.p(who).size as i32
+                && f.pos.is_adjacent(state.f(m).pos);
+            return Illegal::unless(ok, explain, "CEL-R9", || {
+                "mount a riderless, larger creature of its side, up and next to it".to_string()
+            });
+        }
+        Choice::Dismount(to) => {
+            return Illegal::unless(
+                f.riding.is_some() && f.pos.is_adjacent(to) && state.square_free(to, who),
+                explain,
+                "CEL-R9",
+                || "dismount onto a free square next to its mount, from the saddle".to_string(),
+            );
+        }
+        _ => {}
+    }
+    let moves = matches!(
+        choice,
+        Choice::Approach(_)
+            | Choice::MoveTo(_)
+            | Choice::Step(_)
+            | Choice::Charge(_)
+            | Choice::Run(_)
+            | Choice::Overrun(_)
+            | Choice::Drag(..)
+    );
+    if f.riding.is_some() && moves {
+        return no(explain, "CEL-R21.2", || {
+            "mounted: it moves on its mount (the mount's move), or dismounts first".to_string()
+        });
+    }
+    let fights = !matches!(
+        choice,
+        Choice::End
+            | Choice::Delay
+            | Choice::MoveTo(_)
+            | Choice::Step(_)
+            | Choice::Run(_)
+            | Choice::TotalDefense
+            | Choice::StandUp
+    );
+    Illegal::unless(!(f.riderless && fights), explain, "CEL-R21.11", || {
+        "without its rider the mount avoids combat (it may move away or defend)".to_string()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::Content;
+
+    /// Kay on a light horse at 0 0 (her bow and longsword), an orc at 1 0.
+    fn mounted() -> State {
+        let text = r#"schema = 1
+ruleset = "celesia"
+name = "test"
+[[sides]]
+id = "heroes"
+[[sides]]
+id = "orcs"
+[[combatants]]
+id = "kay"
+side = "heroes"
+at = [0, 0]
+class = "fighter"
+level = 3
+hp = 30
+weapon = "longsword"
+ranged = "shortbow"
+mount = "horse"
+[[combatants]]
+id = "horse"
+side = "heroes"
+at = [0, 0]
+monster = "light horse"
+[[combatants]]
+id = "orc"
+side = "orcs"
+at = [1, 0]
+monster = "orc"
+"#;
+        let content = Content::embedded().expect("content");
+        crate::encounter::load("t.toml", text, &content)
+            .expect("loads")
+            .state
+    }
+
+    /// CEL-R21.8: −4 shooting while the mount has moved more than its speed, −8 while it runs;
+    /// nothing on melee attacks.
+    #[test]
+    fn shooting_from_a_moving_mount() {
+        let mut s = mounted();
+        let (kay, horse) = (CombatantId(0), CombatantId(1));
+        assert_eq!(s.f(kay).riding, Some(horse));
+        let bow = s.p(kay).ranged.clone().expect("bow");
+        let sword = s.p(kay).melee[0].clone();
+        assert_eq!(moving_mount_penalty(&s, kay, &bow), 0);
+        s.fm(horse).moved_ft = 55;
+        assert_eq!(moving_mount_penalty(&s, kay, &bow), -4);
+        assert_eq!(moving_mount_penalty(&s, kay, &sword), 0);
+        s.fm(horse).running = true;
+        assert_eq!(moving_mount_penalty(&s, kay, &bow), -8);
+    }
+
+    /// CEL-R21.3, R21.2: the rider shares the mount's square and moves with it; pushed off its
+    /// square, it is no longer mounted.
+    #[test]
+    fn the_mount_carries_its_rider() {
+        let mut s = mounted();
+        let (kay, horse) = (CombatantId(0), CombatantId(1));
+        s.set_square(horse, Pos::new(0, 3));
+        assert_eq!(s.f(kay).pos, Pos::new(0, 3));
+        assert_eq!(s.f(horse).moved_ft, 15);
+        s.set_square(kay, Pos::new(0, 4));
+        assert_eq!((s.f(kay).riding, s.f(horse).rider), (None, None));
+    }
+
+    /// CEL-R21.5: +1 in melee against a smaller creature on foot.
+    #[test]
+    fn higher_ground_against_the_smaller_on_foot() {
+        let s = mounted();
+        let (kay, orc) = (CombatantId(0), CombatantId(2));
+        let sword = s.p(kay).melee[0].clone();
+        assert_eq!(higher_ground(&s, kay, orc, &sword), 1);
+        assert_eq!(higher_ground(&s, orc, kay, &s.p(orc).melee[0].clone()), 0);
+    }
+}
