@@ -421,6 +421,7 @@ fn start_of_turn(
         });
         return Ok(false);
     }
+    super::grapple::tidy(state, table);
     super::mounted::tidy(state, table)?;
     if !state.up(who) {
         return Ok(false);
