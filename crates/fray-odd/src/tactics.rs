@@ -56,13 +56,12 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
         }
         Question::Action => {
             // In melee: the weakest foe within reach.
-            let mut in_reach: Vec<CombatantId> = foes
+            let weakest = foes
                 .iter()
                 .copied()
-                .filter(|&t| ok(Choice::Attack(t)) && state.in_melee(id, t))
-                .collect();
-            in_reach.sort_by_key(|&t| (state.f(t).hp, t.0));
-            if let Some(&t) = in_reach.first() {
+                .filter(|&t| state.in_melee(id, t) && ok(Choice::Attack(t)))
+                .min_by_key(|&t| (state.f(t).hp, t.0));
+            if let Some(t) = weakest {
                 return Choice::Attack(t);
             }
             for make in [Choice::Shoot, Choice::Attack, Choice::Charge, Choice::Run] {

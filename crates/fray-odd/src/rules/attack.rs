@@ -136,7 +136,9 @@ pub fn attack(
     manner: Manner,
     rule: &'static str,
 ) -> Result<Blow, Interrupt> {
-    let (pa, pt) = (state.p(a).clone(), state.p(t).clone());
+    // The fixed profiles, shared: no copy per attack.
+    let profiles = std::sync::Arc::clone(&state.profiles);
+    let (pa, pt) = (&profiles[a.index()], &profiles[t.index()]);
     // ODD-R25.2, R14: a disarmed combatant fights with its bare hands.
     let bare;
     let form = match (&pa.unarmed, state.f(a).disarmed && !manner.missile) {
@@ -252,7 +254,7 @@ pub fn attack(
     let a_mounted = pa.mounted && !state.f(a).dismounted;
     let t_mounted = pt.mounted && !state.f(t).dismounted;
     if a_mounted != t_mounted && !manner.missile {
-        let footman = if a_mounted { &pt } else { &pa };
+        let footman = if a_mounted { pt } else { pa };
         let long = footman.melee.iter().any(|m| {
             m.weapon
                 .as_ref()
@@ -366,25 +368,31 @@ pub fn attack(
             plain_miss = Some(d20);
         }
     }
-    let mut attack_name = if manner.missile {
-        pa.missile
-            .as_ref()
-            .map_or("missile".into(), |w| w.name.clone())
-    } else {
-        form.name.clone()
-    };
-    if let Some(rolled) = kept {
-        let edge = if edge > 0 {
-            "advantage"
+    // The attack's name, built only when the event is shown.
+    let attack_name = || {
+        let name = if manner.missile {
+            pa.missile
+                .as_ref()
+                .map_or("missile".into(), |w| w.name.clone())
         } else {
-            "disadvantage"
+            form.name.clone()
         };
-        attack_name = format!("{attack_name} with {edge} {rolled}");
-    }
+        match kept {
+            Some(rolled) => {
+                let edge = if edge > 0 {
+                    "advantage"
+                } else {
+                    "disadvantage"
+                };
+                format!("{name} with {edge} {rolled}")
+            }
+            None => name,
+        }
+    };
     table.emit(|| Event::Attack {
         attacker: a,
         target: t,
-        attack: attack_name,
+        attack: attack_name(),
         roll: natural as u32,
         modifiers: mods.clone(),
         total,
@@ -483,7 +491,7 @@ pub fn attack(
     } else if manner.missile {
         pa.missile.as_ref().map_or(form.damage, |w| w.damage)
     } else {
-        florentine_damage(state, table, a, &pa, form)?
+        florentine_damage(state, table, a, pa, form)?
     };
     // ODD-R27.6: a surprise attack does double the dice of temporary damage.
     let temporary = manner.subdue || form.weapon.as_ref().is_some_and(|w| w.has("unarmed"));

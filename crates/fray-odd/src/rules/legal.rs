@@ -20,6 +20,22 @@ pub fn approach(state: &State, a: CombatantId, t: CombatantId) -> Option<(Pos, i
     Some((p, p.squares_to(from)))
 }
 
+/// [`approach`], when the move it needs can be at most `squares`: a strike square is within
+/// [`MELEE_SQUARES`] of the target, so a target farther than `squares + MELEE_SQUARES` away
+/// needs more, and the search for the square is skipped (`None`).
+fn approach_within(
+    state: &State,
+    a: CombatantId,
+    t: CombatantId,
+    squares: i32,
+) -> Option<(Pos, i32)> {
+    let gap = state.f(a).pos.squares_to(state.f(t).pos);
+    if gap - MELEE_SQUARES > squares && !state.in_melee(a, t) {
+        return None;
+    }
+    approach(state, a, t)
+}
+
 /// The range band of a shot (ODD-R8.1): +1 short, 0 medium, −1 long; `None` beyond long range.
 pub fn range_modifier(state: &State, a: CombatantId, t: CombatantId) -> Option<i32> {
     let w = state.p(a).missile.as_ref()?;
@@ -151,7 +167,7 @@ pub fn check(
                 });
             }
             let half = state.move_squares(who) / 2;
-            match approach(state, who, t) {
+            match approach_within(state, who, t, half) {
                 Some((_, d)) if d <= half => Ok(()),
                 _ => Illegal::refuse(explain, "ODD-R16.1", || {
                     "beyond half its Turn movement: charge or run instead".to_string()
@@ -174,7 +190,7 @@ pub fn check(
                 "engaged in melee: no charge".to_string()
             })?;
             let full = state.move_squares(who);
-            match approach(state, who, t) {
+            match approach_within(state, who, t, full) {
                 Some((_, d)) if 2 * d > full && d <= full => Ok(()),
                 _ => Illegal::refuse(explain, "ODD-R26.2", || {
                     "a charge moves more than half and up to the full Turn movement".to_string()
