@@ -234,7 +234,7 @@ pub struct Monster {
     pub morale: Option<i32>,
     /// Counts as a Normal Man (ODD-R10), if tagged.
     pub normal_man: Option<bool>,
-    /// Size (small, man, large).
+    /// Size (small, man, large, or huge: bigger than an ogre, ODD-R14.1).
     pub size: &'static str,
     /// Intelligent.
     pub intelligent: bool,
@@ -633,7 +633,12 @@ fn special(
     }
 }
 
-const MONSTER_SIZES: [(&str, &str); 3] = [("small", "small"), ("man", "man"), ("large", "large")];
+const MONSTER_SIZES: [(&str, &str); 4] = [
+    ("small", "small"),
+    ("man", "man"),
+    ("large", "large"),
+    ("huge", "huge"),
+];
 
 fn read_weapon(
     file: &SourceFile<'_>,

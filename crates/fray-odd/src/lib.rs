@@ -176,10 +176,12 @@ impl Board for State {
     fn combatant_count(&self) -> usize {
         self.fighters.len()
     }
-    /// The dead and those gone from the fight no longer fill their squares.
+    /// The dead, those gone from the fight and the swallowed (inside their swallower, on its
+    /// square, ODD-R12.4) no longer fill their squares.
     fn piece(&self, who: CombatantId) -> Piece {
         let f = self.f(who);
-        Piece::new(f.side, f.pos, f.is_up(), !f.dead && f.gone.is_none())
+        let blocks = !f.dead && f.gone.is_none() && f.swallowed_by.is_none();
+        Piece::new(f.side, f.pos, f.is_up(), blocks)
     }
     /// Up, dead, or gone: fled (a failed morale check, a retreat not caught, a parley),
     /// surrendered or captured (the DM's ruling).

@@ -103,6 +103,8 @@ pub struct Profile {
     pub mounted: bool,
     /// Large (lance damage 3D6, ODD-R26.8).
     pub large: bool,
+    /// Bigger than an ogre: no whip entangles it (ODD-R14.1).
+    pub huge: bool,
     /// Special attack on a natural roll of at least this (ODD-R12.4).
     pub special: Option<crate::content::Special>,
     /// Weapon tags that work best against it (ODD-R13).
@@ -457,10 +459,17 @@ impl State {
     pub fn ids(&self) -> impl Iterator<Item = CombatantId> {
         (0..self.fighters.len() as u16).map(CombatantId)
     }
-    /// Moves a combatant, keeping the occupancy index.
+    /// Moves a combatant, keeping the occupancy index; those it has swallowed go with it:
+    /// they are inside it (ODD-R12.4).
     pub fn set_square(&mut self, id: CombatantId, to: Pos) {
         self.fighters[id.index()].pos = to;
         self.occupancy.move_to(id, to);
+        for i in 0..self.fighters.len() {
+            if self.fighters[i].swallowed_by == Some(id) {
+                self.fighters[i].pos = to;
+                self.occupancy.move_to(CombatantId(i as u16), to);
+            }
+        }
     }
     /// Foes?
     pub fn foes(&self, a: CombatantId, b: CombatantId) -> bool {
@@ -488,10 +497,15 @@ impl State {
     pub fn in_melee(&self, a: CombatantId, b: CombatantId) -> bool {
         self.options.mass || self.f(a).pos.feet_to(self.f(b).pos) <= 10
     }
-    /// Engaged: a standing foe within 10 ft (ODD-R17.1).
+    /// Engaged: a standing foe within 10 ft (ODD-R17.1); one swallowed is inside its
+    /// swallower and holds no one (ODD-R12.4).
     pub fn engaged(&self, id: CombatantId) -> bool {
-        self.ids()
-            .any(|o| self.foes(id, o) && self.f(o).is_up() && self.in_melee(id, o))
+        self.ids().any(|o| {
+            self.foes(id, o)
+                && self.f(o).is_up()
+                && self.f(o).swallowed_by.is_none()
+                && self.in_melee(id, o)
+        })
     }
     /// The end of a moment (an initiative count, a slot): everyone turns to the foe it faced.
     pub fn end_of_moment(&mut self) {

@@ -615,7 +615,10 @@ fn special_effect(
             ("knocks down", "its next action is spent getting up")
         }
         SpecialEffect::Swallow => {
+            // Inside its swallower: on its square, and moved with it (ODD-R12.4).
             state.f_mut(t).swallowed_by = Some(a);
+            let inside = state.f(a).pos;
+            state.set_square(t, inside);
             (
                 "swallows",
                 "whole: inside, it can fight only its swallower, and only with a dagger (ODD-R13)",

@@ -349,12 +349,21 @@ fn special_move(
             "ODD-R25.1",
             || "a dismount needs a polearm against a mounted foe".to_string(),
         ),
-        Choice::Entangle(..) => Illegal::unless(
-            mine.as_ref().is_some_and(|w| w.has("whip")),
-            explain,
-            "ODD-R14.1",
-            || "only a whip entangles".to_string(),
-        ),
+        Choice::Entangle(..) => {
+            Illegal::unless(
+                mine.as_ref().is_some_and(|w| w.has("whip")),
+                explain,
+                "ODD-R14.1",
+                || "only a whip entangles".to_string(),
+            )?;
+            // ODD-R14.1: "an opponent of ogre size or smaller".
+            Illegal::unless(!state.p(t).huge, explain, "ODD-R14.1", || {
+                format!(
+                    "{} is bigger than an ogre: a whip entangles only foes of ogre size or smaller",
+                    state.roster.name(t)
+                )
+            })
+        }
         Choice::Grapple(_) => Illegal::unless(
             !state.p(who).is_unit() && !state.p(t).is_unit(),
             explain,
@@ -386,6 +395,23 @@ fn check_cast(
     let Some(spell) = state.p(who).spells.get(usize::from(s)) else {
         return Illegal::refuse(explain, "ODD-R29", || "no such spell".to_string());
     };
+    // ODD-R12.4, R13: nothing reaches in or out of a swallower but a dagger.
+    if let Some(inside) = state.f(who).swallowed_by {
+        return Illegal::refuse(explain, "ODD-R12.4", || {
+            format!(
+                "swallowed by {}: inside, only a dagger can be used (ODD-R13)",
+                state.roster.name(inside)
+            )
+        });
+    }
+    if t.index() < state.fighters.len() && state.f(t).swallowed_by.is_some() {
+        return Illegal::refuse(explain, "ODD-R12.4", || {
+            format!(
+                "{} is inside the foe that swallowed it: no spell reaches it",
+                state.roster.name(t)
+            )
+        });
+    }
     Illegal::unless(
         state
             .f(who)

@@ -604,6 +604,21 @@ fn move_to(
         hidden: false,
         rule,
     });
+    // ODD-R12.4: those it swallowed went with it.
+    for inside in state
+        .ids()
+        .filter(|&s| state.f(s).swallowed_by == Some(who))
+    {
+        table.emit(|| Event::Moved {
+            who: inside,
+            from,
+            to,
+            feet: from.feet_to(to),
+            mode: "inside its swallower",
+            hidden: false,
+            rule: "ODD-R12.4",
+        });
+    }
 }
 
 /// Performs an action (ODD-R16, R24, R26, R17.3).
@@ -768,7 +783,9 @@ fn caster_steps(state: &mut State, table: &mut Table<'_, Odd>, id: CombatantId) 
     };
     let reach = super::legal::spell_reach(state, id, s);
     let feet = state.f(id).pos.feet_to(state.f(t).pos);
-    if state.options.mass || feet <= reach || state.engaged(id) {
+    // No step toward a target inside a swallower: the spell is wasted (ODD-R12.4).
+    let inside = state.f(t).swallowed_by.is_some();
+    if state.options.mass || feet <= reach || state.engaged(id) || inside {
         return;
     }
     let steps =

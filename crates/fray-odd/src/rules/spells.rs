@@ -110,6 +110,21 @@ pub fn resolve(
         lost(table, "wasted", "its target is gone".into(), "ODD-R29.3");
         return Ok(());
     }
+    // ODD-R12.4: swallowed since the spell was declared: no spell reaches in or out.
+    if state.f(caster).swallowed_by.is_some() || state.f(target).swallowed_by.is_some() {
+        let whom = if state.f(caster).swallowed_by.is_some() {
+            "the caster is"
+        } else {
+            "its target is"
+        };
+        lost(
+            table,
+            "wasted",
+            format!("{whom} inside a swallower"),
+            "ODD-R12.4",
+        );
+        return Ok(());
+    }
     table.emit(|| Event::Casting {
         who: caster,
         spell: spell.name.clone(),
