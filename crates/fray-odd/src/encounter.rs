@@ -83,6 +83,7 @@ struct OptionsDef {
     pursue_upto: Option<Spanned<i64>>,
     reach_advantage: Option<Spanned<i64>>,
     utility_bonus: Option<Spanned<i64>>,
+    round_minutes: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -601,6 +602,9 @@ impl CombatantBuilder for Builder<'_> {
             utility_bonus: cx
                 .int("options.utility_bonus", o.utility_bonus.as_ref(), 0, 10)
                 .unwrap_or(2),
+            round_minutes: cx
+                .int("options.round_minutes", o.round_minutes.as_ref(), 1, 10)
+                .unwrap_or(1) as u32,
         };
         let e = &def.encounter;
         let reaction = e

@@ -348,6 +348,9 @@ pub struct Options {
     pub multiplier_alive: bool,
     /// Reach classes that make a "sufficient reach advantage" (ODD-R20, ODD-G9; default 2).
     pub reach_advantage: i32,
+    /// Minutes in a melee round (ODD-A19; default 1): ten make a Turn, when temporary damage
+    /// is regained (ODD-R27.3).
+    pub round_minutes: u32,
     /// To hit with a weapon a foe is weak to (ODD-R13, ODD-G13: blunt against skeletons). The
     /// seed gives no number ("DM adjudication tags, not numeric rules"), so it is 0 until the
     /// DM sets one.
@@ -369,6 +372,7 @@ impl Default for Options {
             multiplier_alive: false,
             reach_advantage: 2,
             utility_bonus: 0,
+            round_minutes: 1,
         }
     }
 }

@@ -1,11 +1,12 @@
 //! The rules of the seed, one module per part: the encounter and the round (`round`), one
 //! attack and its damage (`attack`), legality and option lists (`legal`), morale, retreat and
-//! pursuit (`morale`), spells (`spells`), the seed's numbers (`tables`), the GM's interventions.
+//! pursuit (`morale`), the recovery of temporary damage (`recovery`), spells (`spells`), the seed's numbers (`tables`), the GM's interventions.
 
 pub mod attack;
 pub mod intervene;
 pub mod legal;
 pub mod morale;
+pub mod recovery;
 pub mod round;
 pub mod spells;
 pub mod tables;

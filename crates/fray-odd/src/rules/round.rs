@@ -358,6 +358,7 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), I
     for f in &mut state.fighters {
         f.round = Round::default();
     }
+    super::recovery::recover(state, table);
     if (state.options.reroll_initiative || state.reroll_next) && state.round > 1 {
         state.reroll_next = false;
         roll_initiative(state, table)?;
