@@ -147,6 +147,8 @@ fray_core::combatant_entry! {
         high_ground: Option<bool>,
         hasted: Option<bool>,
         cover: Option<Spanned<i64>>,
+        back_to_wall: Option<bool>,
+        surround: Option<Spanned<i64>>,
         #[serde(default)]
         spells: Vec<SpellRef>,
     }
@@ -238,6 +240,11 @@ impl CombatantBuilder for Builder<'_> {
             }
             None => 0,
         };
+        let back_to_wall = c.back_to_wall.unwrap_or(false);
+        // ODD-R19.1: 6 of about human size around a human-sized one; the DM's number else.
+        let surround = cx
+            .int(field(i, "surround"), c.surround.as_ref(), 1, 24)
+            .unwrap_or(6) as u8;
         let missile: Option<Weapon> = weapon(cx, "ranged", &c.ranged);
         if let (Some(w), Some(v)) = (&missile, &c.ranged) {
             if !w.kind.missile() {
@@ -398,6 +405,8 @@ impl CombatantBuilder for Builder<'_> {
                     high_ground: c.high_ground.unwrap_or(false),
                     hasted: c.hasted.unwrap_or(false),
                     cover,
+                    back_to_wall,
+                    surround,
                 }
             }
             (None, Some(k)) => {
@@ -473,6 +482,8 @@ impl CombatantBuilder for Builder<'_> {
                     high_ground: c.high_ground.unwrap_or(false),
                     hasted: c.hasted.unwrap_or(false),
                     cover,
+                    back_to_wall,
+                    surround,
                 }
             }
             _ => {
@@ -546,6 +557,7 @@ impl CombatantBuilder for Builder<'_> {
             pinned_by: Vec::new(),
             struggling: false,
             from_behind: Vec::new(),
+            melee_attackers: Vec::new(),
         };
         Some((profile, fighter))
     }
@@ -601,7 +613,7 @@ impl CombatantBuilder for Builder<'_> {
                 .unwrap_or(2),
             utility_bonus: cx
                 .int("options.utility_bonus", o.utility_bonus.as_ref(), 0, 10)
-                .unwrap_or(2),
+                .unwrap_or(0),
             round_minutes: cx
                 .int("options.round_minutes", o.round_minutes.as_ref(), 1, 10)
                 .unwrap_or(1) as u32,

@@ -121,6 +121,12 @@ pub struct Profile {
     pub hasted: bool,
     /// Cover against attacks on it, in percent: 25, 50 or 75 (ODD-R9).
     pub cover: i32,
+    /// Its back to a wall: it faces all its attackers, who get no +1 for surrounding it
+    /// (ODD-R19.2, ODD-G8).
+    pub back_to_wall: bool,
+    /// How many can attack it in melee in one round (ODD-R19.1: 6 around a human-sized
+    /// character; more or fewer for larger or smaller creatures, ODD-G8).
+    pub surround: u8,
 }
 
 impl Profile {
@@ -239,9 +245,18 @@ pub struct Fighter {
     pub struggling: bool,
     /// Attacked from behind: by whom and in which round (ODD-R23.1, R23.2).
     pub from_behind: Vec<(CombatantId, u32)>,
+    /// Who attacked it in melee, and in which round (the current one only, ODD-R19.1).
+    pub melee_attackers: Vec<(CombatantId, u32)>,
 }
 
 impl Fighter {
+    /// ODD-R19.1: whether `by` may attack it in melee in round `round`: it is one of its
+    /// attackers already, or fewer than `surround` have attacked it.
+    pub fn room_for(&self, by: CombatantId, round: u32, surround: u8) -> bool {
+        let mut now = self.melee_attackers.iter().filter(|&&(_, r)| r == round);
+        let count = now.clone().count();
+        count < usize::from(surround) || now.any(|&(o, _)| o == by)
+    }
     /// Attacked from behind by `by` in round `round` (ODD-R23.1).
     pub fn behind_by(&self, by: CombatantId, round: u32) -> bool {
         self.from_behind.contains(&(by, round))

@@ -242,11 +242,18 @@ pub fn attack(
         mods.push(Modifier::new("caught fleeing", "ODD-R30.8", 2));
     }
     if !manner.missile && !state.options.mass {
+        // ODD-R19.1: one more of the (at most `surround`) attackers on it this round.
+        let f = state.f_mut(t);
+        if !f.melee_attackers.contains(&(a, round)) {
+            f.melee_attackers.retain(|&(_, r)| r == round);
+            f.melee_attackers.push((a, round));
+        }
         let around = state
             .ids()
             .filter(|&o| state.foes(o, t) && state.f(o).is_up() && state.in_melee(o, t))
             .count();
-        if around > 2 {
+        // ODD-R19.2: "until the character can get their back close to a wall".
+        if around > 2 && !pt.back_to_wall {
             mods.push(Modifier::new("surrounded", "ODD-R19.2", 1));
         }
     }

@@ -141,11 +141,27 @@ pub fn check(
             },
         )
     };
+    // ODD-R19.1: "Up to 6 combatants … can surround and attack" one in melee.
+    let room = |t: CombatantId| {
+        let surround = state.p(t).surround;
+        Illegal::unless(
+            state.options.mass || state.f(t).room_for(who, state.round, surround),
+            explain,
+            "ODD-R19.1",
+            || {
+                format!(
+                    "{} already has {surround} attackers around it this round",
+                    state.roster.name(t)
+                )
+            },
+        )
+    };
     let engaged = state.engaged(who);
     match *choice {
         Choice::Nothing => Ok(()),
         Choice::Attack(t) => {
             foe_up(t, "ODD-R16.1")?;
+            room(t)?;
             Illegal::unless(!state.p(who).melee.is_empty(), explain, "ODD-R16.1", || {
                 "it has no melee attack".to_string()
             })?;
@@ -176,6 +192,7 @@ pub fn check(
         }
         Choice::Charge(t) => {
             foe_up(t, "ODD-R26.2")?;
+            room(t)?;
             let p = state.p(who);
             Illegal::unless(
                 !restricted && !state.options.mass && !p.melee.is_empty(),
@@ -241,6 +258,7 @@ pub fn check(
         | Choice::Subdue(t)
         | Choice::Grapple(t) => {
             foe_up(t, "ODD-R16.1")?;
+            room(t)?;
             Illegal::unless(
                 !restricted && !state.options.mass && state.in_melee(who, t),
                 explain,
@@ -263,6 +281,7 @@ pub fn check(
         ),
         Choice::WithdrawAttacking(t) => {
             foe_up(t, "ODD-R17.2")?;
+            room(t)?;
             Illegal::unless(
                 !restricted && !state.options.mass && !state.p(who).melee.is_empty(),
                 explain,
