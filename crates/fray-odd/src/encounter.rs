@@ -84,6 +84,7 @@ struct OptionsDef {
     reach_advantage: Option<Spanned<i64>>,
     utility_bonus: Option<Spanned<i64>>,
     round_minutes: Option<Spanned<i64>>,
+    shortcut: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -617,6 +618,7 @@ impl CombatantBuilder for Builder<'_> {
             round_minutes: cx
                 .int("options.round_minutes", o.round_minutes.as_ref(), 1, 10)
                 .unwrap_or(1) as u32,
+            shortcut: o.shortcut.unwrap_or(false),
         };
         let e = &def.encounter;
         let reaction = e

@@ -148,7 +148,7 @@ impl RulesetBundle for Odd {
         prefix: "ODD-R",
         total: 32,
         missing: &[],
-        partial: &[10, 13, 17, 30],
+        partial: &[13, 17, 30],
     };
     const CRITICALS: Criticals = Criticals::CriticalAndFumble;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;

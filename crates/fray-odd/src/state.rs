@@ -363,6 +363,9 @@ pub struct Options {
     pub multiplier_alive: bool,
     /// Reach classes that make a "sufficient reach advantage" (ODD-R20, ODD-G9; default 2).
     pub reach_advantage: i32,
+    /// The Normal Men shortcut: a fighter's attacks against Normal Men become expected kills,
+    /// no dice (ODD-R10.3, ODD-G5; default off).
+    pub shortcut: bool,
     /// Minutes in a melee round (ODD-A19; default 1): ten make a Turn, when temporary damage
     /// is regained (ODD-R27.3).
     pub round_minutes: u32,
@@ -388,6 +391,7 @@ impl Default for Options {
             reach_advantage: 2,
             utility_bonus: 0,
             round_minutes: 1,
+            shortcut: false,
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The rules of the seed, one module per part: the encounter and the round (`round`), one
 //! attack and its damage (`attack`), legality and option lists (`legal`), morale, retreat and
-//! pursuit (`morale`), the recovery of temporary damage (`recovery`), spells (`spells`), the seed's numbers (`tables`), the GM's interventions.
+//! pursuit (`morale`), the recovery of temporary damage (`recovery`), the Normal Men shortcut (`shortcut`), spells (`spells`), the seed's numbers (`tables`), the GM's interventions.
 
 pub mod attack;
 pub mod intervene;
@@ -8,6 +8,7 @@ pub mod legal;
 pub mod morale;
 pub mod recovery;
 pub mod round;
+pub mod shortcut;
 pub mod spells;
 pub mod tables;
 

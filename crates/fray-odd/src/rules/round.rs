@@ -1180,13 +1180,21 @@ fn spear_strikes(
 /// How many of `n` attacks are made now: in the first slot, ceil(n/2) (the rest wait for the end
 /// of the round, ODD-A8); otherwise all.
 fn first_share(state: &mut State, id: CombatantId, n: i32, vs_normal: bool) -> i32 {
-    if state.slot == Slot::First && vs_normal && state.p(id).character {
+    // ODD-R10.3: the shortcut settles the round's attacks at once.
+    let shortcut = shortcut_applies(state, vs_normal, n);
+    if state.slot == Slot::First && vs_normal && state.p(id).character && !shortcut {
         let (now, later) = tables::split_attacks(n);
         state.f_mut(id).round.last_attacks = later as u8;
         now
     } else {
         n
     }
+}
+
+/// ODD-R10.3, ODD-G5: the DM's shortcut mode, for several attacks on Normal Men outside mass
+/// combat.
+fn shortcut_applies(state: &State, vs_normal: bool, n: i32) -> bool {
+    state.options.shortcut && vs_normal && n > 1 && !state.options.mass
 }
 
 /// `n` melee attacks of `who`, starting on `t`, made in `first`'s manner (a charge: the first
@@ -1207,6 +1215,11 @@ fn series(
     let (forms, start) = series_forms(state, who, first);
     if forms.is_empty() {
         return Ok(());
+    }
+    // ODD-R10.3: the shortcut mode turns plain attacks on Normal Men into kills.
+    let plain = !first.charge && !first.withdrawing && state.p(who).character;
+    if shortcut_applies(state, vs_normal, n) && plain {
+        return super::shortcut::strike(state, table, who, t, n);
     }
     let mut target = t;
     for i in 0..n {
