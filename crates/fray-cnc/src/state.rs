@@ -647,10 +647,13 @@ impl State {
         if me.disengaged_in.is_some_and(|r| r + 1 == round) {
             return false;
         }
-        self.occupancy.any_within(pos, self.reach_squares, |o, _| {
-            let f = self.f(o);
-            f.side != side && f.is_up() && f.pos.within_reach(pos, self.p(o).reach_ft)
-        })
+        // Friends (the searcher's layer) and the fallen (OUT_OF_FIGHT: none is up) are skipped
+        // unread.
+        self.occupancy
+            .any_within_outside(pos, self.reach_squares, side.0, |o, _| {
+                let f = self.f(o);
+                f.side != side && f.is_up() && f.pos.within_reach(pos, self.p(o).reach_ft)
+            })
     }
 
     /// Able foes of `id` that are within its melee reach... or that reach it, in id order.

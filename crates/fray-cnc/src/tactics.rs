@@ -114,20 +114,23 @@ fn weakest_reachable(
         f.side != side && f.fights_on() && may_attack(t)
     };
     // Foes within the bound, from the occupancy index (their order does not matter: they are
-    // sorted below, and only their number decides whether the area is crowded).
+    // sorted below, and only their number decides whether the area is crowded). Friends (the
+    // searcher's layer) and the fallen (OUT_OF_FIGHT) are skipped unread: `near` rejects them.
     let mut found: [(i32, CombatantId); 16] = [(0, CombatantId(0)); 16];
     let mut n = 0;
     let mut crowded = false;
-    state.occupancy.each_within(pos, bound, |t, _| {
-        if near(t) {
-            if n == found.len() {
-                crowded = true;
-            } else {
-                found[n] = (state.f(t).hp, t);
-                n += 1;
+    state
+        .occupancy
+        .each_within_outside(pos, bound, side.0, |t, _| {
+            if near(t) {
+                if n == found.len() {
+                    crowded = true;
+                } else {
+                    found[n] = (state.f(t).hp, t);
+                    n += 1;
+                }
             }
-        }
-    });
+        });
     if crowded {
         // Crowded: consider every nearby foe directly.
         return state

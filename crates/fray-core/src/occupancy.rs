@@ -3,17 +3,20 @@
 //! battle of 12 and of 500.
 //!
 //! A small fight (up to [`LINEAR_LIMIT`] occupied squares) is answered by reading a compact
-//! list of occupied squares, which is faster than hashing at that size. A larger one cuts the
-//! grid into cells of [`CELL`] × [`CELL`] squares; a hash map holds, for each cell
-//! that anyone occupies, the head of a chain of *entries* (one per occupied square of each
-//! combatant). A lookup reads one cell's chain; an area query reads the cells the area
+//! list of occupied squares, which is faster than any index at that size. A larger one cuts the
+//! grid into cells of [`CELL`] × [`CELL`] squares. Each cell has one chain of *entries* (one
+//! per occupied square of each combatant) per *layer* (a ruleset's side, or [`OUT_OF_FIGHT`]),
+//! so a search for foes walks foes only. The chains are doubly linked, so a move out of a cell
+//! unlinks in constant time. Cells live in a dense array over the occupied rectangle (a probe
+//! is a bounds check and a load); a battle spread too wide for that numbers its cells through a
+//! hash map instead. A lookup reads one cell's chains; an area query reads the cells the area
 //! overlaps (or every entry, when that is fewer); the nearest-combatant search expands rings of
 //! cells outward from the searcher and stops as soon as no unexplored square can be nearer than
 //! the best found.
 //!
 //! The index knows squares and ids only. Whether an occupant *blocks*, *stands* or is a *foe*
 //! is the ruleset's to say (see [`crate::Board`]); queries take a filter. Results never depend
-//! on the order of a cell's chain (which reflects the history of moves): area queries are
+//! on the order of a cell's chains (which reflects the history of moves): area queries are
 //! returned sorted by id, and searches break ties by an explicit total order.
 
 use crate::grid::{Direction, Pos};
@@ -36,6 +39,23 @@ pub const OUT_OF_FIGHT: u8 = u8::MAX;
 /// No entry (end of a chain).
 const NONE: u32 = u32::MAX;
 
+/// At most this many layers have chains of their own (see [`Cells::layers`]).
+const SLOTS: usize = 64;
+
+/// The dense array of cells may have up to this many cells, plus [`DENSE_PER_ENTRY`] per entry;
+/// a battle spread wider numbers its cells through a hash map.
+const DENSE_BASE: i64 = 1024;
+/// See [`DENSE_BASE`].
+const DENSE_PER_ENTRY: i64 = 16;
+/// Cells of room left around the occupied rectangle when the dense array is built, so that
+/// moves seldom leave it (leaving it rebuilds the index).
+const DENSE_MARGIN: i32 = 2;
+/// A hash-numbered index is rebuilt (dropping its empty cells) once it numbers more than this
+/// many cells per entry, plus [`SPARSE_BASE`]: its memory stays bounded however far pieces wander.
+const SPARSE_PER_ENTRY: usize = 4;
+/// See [`SPARSE_PER_ENTRY`].
+const SPARSE_BASE: usize = 64;
+
 /// The cell holding a square (floor division, so negative coordinates work).
 fn cell_of(square: Pos) -> (i32, i32) {
     (square.x >> CELL_SHIFT, square.y >> CELL_SHIFT)
@@ -44,6 +64,12 @@ fn cell_of(square: Pos) -> (i32, i32) {
 /// A cell's key in the map.
 fn key(cx: i32, cy: i32) -> u64 {
     (u64::from(cx as u32) << 32) | u64::from(cy as u32)
+}
+
+/// Is `layer` skipped by a search outside layer `skip` (see [`Occupancy::nearest_outside`])?
+#[inline]
+fn skipped(skip: Option<u8>, layer: u8) -> bool {
+    skip.is_some_and(|own| layer == own || layer == OUT_OF_FIGHT)
 }
 
 /// A fast hasher for cell keys (one multiplication; keys are small integers, not attacker
@@ -74,10 +100,13 @@ struct Entry {
     /// Its combatant's layer (a ruleset's side: see [`Occupancy::with_layers`]).
     layer: u8,
     /// Still one of its combatant's squares (an entry left behind by a larger footprint is
-    /// not).
+    /// not, and is in no chain).
     live: bool,
-    /// The next entry of the same cell, or [`NONE`].
+    /// The next and previous entries of the same chain, or [`NONE`].
     next: u32,
+    prev: u32,
+    /// While linked: the place in [`Cells::heads`] of its chain's first entry.
+    chain: u32,
 }
 
 /// Where one combatant's entries are.
@@ -96,16 +125,113 @@ struct Slot {
 /// combatants' squares, which a state's hash already covers.
 #[derive(Debug, Clone, Default)]
 pub struct Occupancy {
-    /// Cell → its first entry; `None` while the fight is small enough to read `entries`.
-    cells: Option<HashMap<u64, u32, BuildHasherDefault<CellHasher>>>,
+    /// The cells; `None` while the fight is small enough to read `entries`.
+    cells: Option<Cells>,
     entries: Vec<Entry>,
     slots: Vec<Slot>,
-    /// Cells ever linked span at least `lo..=hi` (grow-only, so never too small): the ring
-    /// search skips cells outside without probing the map.
+}
+
+/// The chains of every cell, per layer.
+#[derive(Debug, Clone)]
+struct Cells {
+    /// The layers with a chain in every cell: layer `layers[k]`'s chain in cell number `c`
+    /// starts at `heads[c * layers.len() + k]` (a new layer rebuilds the index). At most
+    /// [`SLOTS`]; once full, further layers share the last slot's chains.
+    layers: Vec<u8>,
+    heads: Vec<u32>,
+    grid: Grid,
+    /// Cells linked since the index was built span at least this rectangle (grow-only, so
+    /// never too small): searches skip cells outside without probing them.
     bounds: CellBounds,
 }
 
-/// A rectangle of cells (inclusive), grown to hold every cell ever linked.
+/// How cells are numbered.
+#[derive(Debug, Clone)]
+enum Grid {
+    /// Cells `lo.0..lo.0 + width` × `lo.1..lo.1 + height`, numbered row by row (a piece that
+    /// moves outside rebuilds the index).
+    Dense {
+        lo: (i32, i32),
+        width: i32,
+        height: i32,
+    },
+    /// Cell key → cell number, handed out as cells are first used (a battle spread too wide
+    /// for an array).
+    Sparse(HashMap<u64, u32, BuildHasherDefault<CellHasher>>),
+}
+
+impl Cells {
+    /// The number of cell `(cx, cy)`, if it has one.
+    #[inline]
+    fn number(&self, cx: i32, cy: i32) -> Option<usize> {
+        match &self.grid {
+            Grid::Dense { lo, width, height } => {
+                let (x, y) = (
+                    i64::from(cx) - i64::from(lo.0),
+                    i64::from(cy) - i64::from(lo.1),
+                );
+                (0 <= x && x < i64::from(*width) && 0 <= y && y < i64::from(*height))
+                    .then(|| (y * i64::from(*width) + x) as usize)
+            }
+            Grid::Sparse(map) => map.get(&key(cx, cy)).map(|&c| c as usize),
+        }
+    }
+
+    /// [`Cells::number`] of a cell inside the bounds (every such cell is in a dense array).
+    #[inline(always)]
+    fn number_inside(&self, cx: i32, cy: i32) -> Option<usize> {
+        match &self.grid {
+            Grid::Dense { lo, width, .. } => {
+                debug_assert!(self.number(cx, cy).is_some(), "a cell inside the bounds");
+                Some(((cy - lo.1) * width + (cx - lo.0)) as usize)
+            }
+            Grid::Sparse(map) => map.get(&key(cx, cy)).map(|&c| c as usize),
+        }
+    }
+
+    /// The slot of `layer`'s chains (see [`Cells::layers`]), if it has one.
+    #[inline]
+    fn slot(&self, layer: u8) -> Option<usize> {
+        match self.layers.iter().position(|&l| l == layer) {
+            None if self.layers.len() == SLOTS => Some(SLOTS - 1),
+            found => found,
+        }
+    }
+
+    /// The slots a search outside `skip` walks (a bit per slot; see [`skipped`]).
+    #[inline]
+    fn walked(&self, skip: Option<u8>) -> u64 {
+        let mut mask = 0u64;
+        for (k, &layer) in self.layers.iter().enumerate() {
+            // The last slot of a full set also holds the layers that found no slot of their own.
+            if !skipped(skip, layer) || k == SLOTS - 1 {
+                mask |= 1 << k;
+            }
+        }
+        mask
+    }
+
+    /// The cells overlapping the squares within `radius` of `center`, clipped to the bounds
+    /// (inclusive corners), or `None` when none is inside.
+    fn area(&self, center: Pos, radius: i32) -> Option<((i32, i32), (i32, i32))> {
+        let (lo, hi) = (
+            cell_of(Pos::new(
+                center.x.saturating_sub(radius),
+                center.y.saturating_sub(radius),
+            )),
+            cell_of(Pos::new(
+                center.x.saturating_add(radius),
+                center.y.saturating_add(radius),
+            )),
+        );
+        let b = &self.bounds;
+        let lo = (lo.0.max(b.lo.0), lo.1.max(b.lo.1));
+        let hi = (hi.0.min(b.hi.0), hi.1.min(b.hi.1));
+        (lo.0 <= hi.0 && lo.1 <= hi.1).then_some((lo, hi))
+    }
+}
+
+/// A rectangle of cells (inclusive), grown to hold every cell linked.
 #[derive(Debug, Clone, Copy)]
 struct CellBounds {
     lo: (i32, i32),
@@ -118,6 +244,13 @@ impl Default for CellBounds {
             lo: (i32::MAX, i32::MAX),
             hi: (i32::MIN, i32::MIN),
         }
+    }
+}
+
+impl CellBounds {
+    fn include(&mut self, (cx, cy): (i32, i32)) {
+        self.lo = (self.lo.0.min(cx), self.lo.1.min(cy));
+        self.hi = (self.hi.0.max(cx), self.hi.1.max(cy));
     }
 }
 
@@ -159,6 +292,8 @@ impl Occupancy {
                 layer,
                 live: true,
                 next: NONE,
+                prev: NONE,
+                chain: NONE,
             });
         }
         index.grow_cells();
@@ -167,11 +302,47 @@ impl Occupancy {
 
     /// Builds the cells once the fight outgrows the list.
     fn grow_cells(&mut self) {
-        if self.cells.is_some() || self.entries.len() <= LINEAR_LIMIT {
-            return;
+        if self.cells.is_none() && self.entries.len() > LINEAR_LIMIT {
+            self.rebuild();
         }
-        self.cells = Some(HashMap::default());
-        self.bounds = CellBounds::default();
+    }
+
+    /// Builds the cells afresh from the live entries: a dense array over their rectangle
+    /// (with room around it) when that is small enough, else hash-numbered cells.
+    fn rebuild(&mut self) {
+        let mut layers: Vec<u8> = Vec::new();
+        let mut bounds = CellBounds::default();
+        for e in self.entries.iter().filter(|e| e.live) {
+            if !layers.contains(&e.layer) && layers.len() < SLOTS {
+                layers.push(e.layer);
+            }
+            bounds.include(cell_of(e.square));
+        }
+        let size =
+            |lo: i32, hi: i32| i64::from(hi) - i64::from(lo) + 1 + 2 * i64::from(DENSE_MARGIN);
+        let (width, height) = (
+            size(bounds.lo.0, bounds.hi.0),
+            size(bounds.lo.1, bounds.hi.1),
+        );
+        let dense = !layers.is_empty()
+            && width * height <= DENSE_BASE + DENSE_PER_ENTRY * self.entries.len() as i64;
+        let (grid, cells) = if dense {
+            let lo = (bounds.lo.0 - DENSE_MARGIN, bounds.lo.1 - DENSE_MARGIN);
+            let grid = Grid::Dense {
+                lo,
+                width: width as i32,
+                height: height as i32,
+            };
+            (grid, (width * height) as usize)
+        } else {
+            (Grid::Sparse(HashMap::default()), 0)
+        };
+        self.cells = Some(Cells {
+            heads: vec![NONE; cells * layers.len()],
+            layers,
+            grid,
+            bounds: CellBounds::default(),
+        });
         for e in 0..self.entries.len() as u32 {
             if self.entries[e as usize].live {
                 self.link(e);
@@ -207,8 +378,18 @@ impl Occupancy {
     /// whenever it could fight again, or searches skip it.
     pub fn set_layer(&mut self, who: CombatantId, layer: u8) {
         let slot = self.slots[who.index()];
-        for e in &mut self.entries[slot.first as usize..(slot.first + slot.count) as usize] {
-            e.layer = layer;
+        for e in slot.first..slot.first + slot.count {
+            if self.entries[e as usize].layer == layer {
+                continue;
+            }
+            let linked = self.cells.is_some() && self.entries[e as usize].live;
+            if linked {
+                self.unlink(e);
+            }
+            self.entries[e as usize].layer = layer;
+            if linked {
+                self.link(e);
+            }
         }
     }
 
@@ -217,10 +398,10 @@ impl Occupancy {
         let slot = self.slots[who.index()];
         debug_assert_eq!(slot.count, 1, "move_to is for one-square pieces");
         let e = slot.first;
-        if self.entries[e as usize].square == to {
+        let from = self.entries[e as usize].square;
+        if from == to {
             return;
         }
-        let from = self.entries[e as usize].square;
         if self.cells.is_some() && cell_of(from) != cell_of(to) {
             self.unlink(e);
             self.entries[e as usize].square = to;
@@ -242,28 +423,29 @@ impl Occupancy {
             }
             self.entries[e as usize].live = false;
         }
+        let blank = Entry {
+            square: Pos::new(0, 0),
+            who,
+            layer,
+            live: false,
+            next: NONE,
+            prev: NONE,
+            chain: NONE,
+        };
         let first = if squares.len() as u32 <= slot.count {
             slot.first
         } else {
             // The old entries stay unlinked; the piece gets a fresh run at the end.
             let first = self.entries.len() as u32;
-            self.entries.extend(squares.iter().map(|_| Entry {
-                square: Pos::new(0, 0),
-                who,
-                layer,
-                live: false,
-                next: NONE,
-            }));
+            self.entries.extend(squares.iter().map(|_| blank));
             first
         };
         for (k, &square) in squares.iter().enumerate() {
             let e = first + k as u32;
             self.entries[e as usize] = Entry {
                 square,
-                who,
-                layer,
                 live: true,
-                next: NONE,
+                ..blank
             };
             if self.cells.is_some() {
                 self.link(e);
@@ -276,59 +458,146 @@ impl Occupancy {
         self.grow_cells();
     }
 
+    /// Puts live entry `e` at the head of its layer's chain in its square's cell (rebuilding
+    /// the index instead, which links every live entry, when the cell or layer has no chain).
     fn link(&mut self, e: u32) {
-        let (cx, cy) = cell_of(self.entries[e as usize].square);
         let Some(cells) = self.cells.as_mut() else {
             return;
         };
-        let b = &mut self.bounds;
-        b.lo = (b.lo.0.min(cx), b.lo.1.min(cy));
-        b.hi = (b.hi.0.max(cx), b.hi.1.max(cy));
-        let head = cells.entry(key(cx, cy)).or_insert(NONE);
-        self.entries[e as usize].next = *head;
-        *head = e;
+        let Entry { square, layer, .. } = self.entries[e as usize];
+        let Some(k) = cells.slot(layer) else {
+            return self.rebuild();
+        };
+        let (cx, cy) = cell_of(square);
+        let n = cells.layers.len();
+        let c = match cells.number(cx, cy) {
+            Some(c) => c,
+            None => match &mut cells.grid {
+                Grid::Dense { .. } => return self.rebuild(),
+                Grid::Sparse(map) => {
+                    if map.len() >= SPARSE_BASE + SPARSE_PER_ENTRY * self.entries.len() {
+                        return self.rebuild();
+                    }
+                    let c = map.len();
+                    map.insert(key(cx, cy), c as u32);
+                    cells.heads.resize(cells.heads.len() + n, NONE);
+                    c
+                }
+            },
+        };
+        cells.bounds.include((cx, cy));
+        let chain = c * n + k;
+        let next = cells.heads[chain];
+        cells.heads[chain] = e;
+        if next != NONE {
+            self.entries[next as usize].prev = e;
+        }
+        let entry = &mut self.entries[e as usize];
+        entry.next = next;
+        entry.prev = NONE;
+        entry.chain = chain as u32;
     }
 
+    /// Takes linked entry `e` out of its chain.
     fn unlink(&mut self, e: u32) {
-        let (cx, cy) = cell_of(self.entries[e as usize].square);
-        let k = key(cx, cy);
         let Some(cells) = self.cells.as_mut() else {
             return;
         };
-        let Some(&head) = cells.get(&k) else {
-            return;
-        };
-        let next = self.entries[e as usize].next;
-        if head == e {
-            if next == NONE {
-                cells.remove(&k);
-            } else {
-                cells.insert(k, next);
-            }
-            return;
+        let Entry {
+            next, prev, chain, ..
+        } = self.entries[e as usize];
+        if prev == NONE {
+            cells.heads[chain as usize] = next;
+        } else {
+            self.entries[prev as usize].next = next;
         }
-        let mut at = head;
-        while at != NONE {
-            let after = self.entries[at as usize].next;
-            if after == e {
-                self.entries[at as usize].next = next;
-                return;
-            }
-            at = after;
+        if next != NONE {
+            self.entries[next as usize].prev = prev;
         }
     }
 
-    /// Calls `visit` for each entry (combatant and square) of cell `(cx, cy)`.
+    /// Calls `visit` with each entry of cell number `c` in the slots `walked` (see
+    /// [`Cells::walked`]) outside the layers `skip` skips, until it returns true; returns
+    /// whether it did.
+    #[inline(always)]
+    fn scan_cell(
+        &self,
+        cells: &Cells,
+        c: usize,
+        walked: u64,
+        skip: Option<u8>,
+        mut visit: impl FnMut(&Entry) -> bool,
+    ) -> bool {
+        let n = cells.layers.len();
+        let heads = &cells.heads[c * n..c * n + n];
+        let mut slots = walked;
+        while slots != 0 {
+            let mut at = heads[slots.trailing_zeros() as usize];
+            slots &= slots - 1;
+            while at != NONE {
+                let e = &self.entries[at as usize];
+                if !skipped(skip, e.layer) && visit(e) {
+                    return true;
+                }
+                at = e.next;
+            }
+        }
+        false
+    }
+
+    /// Calls `visit` with each entry within `radius` of `center` outside the layers `skip`
+    /// skips, until it returns true; returns whether it did. Reads the cells the area overlaps,
+    /// or every entry when that is fewer.
     #[inline]
-    fn each_in_cell(&self, cx: i32, cy: i32, mut visit: impl FnMut(CombatantId, Pos)) {
-        let Some(&head) = self.cells.as_ref().and_then(|c| c.get(&key(cx, cy))) else {
-            return;
+    fn scan_within(
+        &self,
+        center: Pos,
+        radius: i32,
+        skip: Option<u8>,
+        mut visit: impl FnMut(&Entry) -> bool,
+    ) -> bool {
+        let radius = radius.max(0);
+        let near = |p: Pos| p.squares_to(center) <= radius;
+        let area = self.cells.as_ref().map(|c| (c, c.area(center, radius)));
+        let every_entry = match area {
+            None => true,
+            Some((_, None)) => return false,
+            Some((cells, Some((lo, hi)))) => {
+                let probes = (i64::from(hi.0 - lo.0) + 1) * (i64::from(hi.1 - lo.1) + 1);
+                // A wide area: reading the entries is cheaper than probing cells.
+                probes * cells.layers.len() as i64 > self.entries.len() as i64
+            }
         };
-        let mut at = head;
-        while at != NONE {
-            let e = self.entries[at as usize];
-            visit(e.who, e.square);
-            at = e.next;
+        if every_entry {
+            return self
+                .entries
+                .iter()
+                .any(|e| e.live && !skipped(skip, e.layer) && near(e.square) && visit(e));
+        }
+        let Some((cells, Some((lo, hi)))) = area else {
+            return false;
+        };
+        let walked = cells.walked(skip);
+        for cy in lo.1..=hi.1 {
+            for cx in lo.0..=hi.0 {
+                let Some(c) = cells.number_inside(cx, cy) else {
+                    continue;
+                };
+                if self.scan_cell(cells, c, walked, skip, |e| near(e.square) && visit(e)) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Calls `visit` with every live entry outside the layers `skip` skips.
+    #[inline]
+    fn each_entry(&self, skip: Option<u8>, mut visit: impl FnMut(&Entry)) {
+        for e in &self.entries {
+            if e.live && !skipped(skip, e.layer) {
+                visit(e);
+            }
         }
     }
 
@@ -342,18 +611,13 @@ impl Occupancy {
                 .any(|e| e.square == square && e.live && counts(e.who));
         };
         let (cx, cy) = cell_of(square);
-        let Some(&head) = cells.get(&key(cx, cy)) else {
+        let Some(c) = cells.number(cx, cy) else {
             return false;
         };
-        let mut at = head;
-        while at != NONE {
-            let e = self.entries[at as usize];
-            if e.square == square && counts(e.who) {
-                return true;
-            }
-            at = e.next;
-        }
-        false
+        let walked = cells.walked(None);
+        self.scan_cell(cells, c, walked, None, |e| {
+            e.square == square && counts(e.who)
+        })
     }
 
     /// The lowest-numbered combatant on `square` for whom `counts` holds.
@@ -375,37 +639,25 @@ impl Occupancy {
     /// `center` and its occupant, in no particular order (a piece of several squares is
     /// visited once per square in the area).
     pub fn each_within(&self, center: Pos, radius: i32, mut visit: impl FnMut(CombatantId, Pos)) {
-        let radius = radius.max(0);
-        let near = |p: Pos| p.squares_to(center) <= radius;
-        let (lo, hi) = (
-            cell_of(Pos::new(
-                center.x.saturating_sub(radius),
-                center.y.saturating_sub(radius),
-            )),
-            cell_of(Pos::new(
-                center.x.saturating_add(radius),
-                center.y.saturating_add(radius),
-            )),
-        );
-        let probes = (i64::from(hi.0 - lo.0) + 1) * (i64::from(hi.1 - lo.1) + 1);
-        if self.cells.as_ref().is_none_or(|c| probes > c.len() as i64) {
-            // A small fight, or a wide area: reading the entries is cheaper than probing cells.
-            for e in &self.entries {
-                if e.live && near(e.square) {
-                    visit(e.who, e.square);
-                }
-            }
-            return;
-        }
-        for cy in lo.1..=hi.1 {
-            for cx in lo.0..=hi.0 {
-                self.each_in_cell(cx, cy, |who, at| {
-                    if near(at) {
-                        visit(who, at);
-                    }
-                });
-            }
-        }
+        self.scan_within(center, radius, None, |e| {
+            visit(e.who, e.square);
+            false
+        });
+    }
+
+    /// [`Occupancy::each_within`] outside layer `skip` and outside [`OUT_OF_FIGHT`] (see
+    /// [`Occupancy::nearest_outside`]): the searcher's friends and the fallen are not visited.
+    pub fn each_within_outside(
+        &self,
+        center: Pos,
+        radius: i32,
+        skip: u8,
+        mut visit: impl FnMut(CombatantId, Pos),
+    ) {
+        self.scan_within(center, radius, Some(skip), |e| {
+            visit(e.who, e.square);
+            false
+        });
     }
 
     /// Is anyone with a square within `radius` of `center` someone for whom `counts` holds?
@@ -416,37 +668,19 @@ impl Occupancy {
         radius: i32,
         mut counts: impl FnMut(CombatantId, Pos) -> bool,
     ) -> bool {
-        let radius = radius.max(0);
-        let near = |p: Pos| p.squares_to(center) <= radius;
-        let Some(cells) = &self.cells else {
-            return self
-                .entries
-                .iter()
-                .any(|e| e.live && near(e.square) && counts(e.who, e.square));
-        };
-        let (lo, hi) = (
-            cell_of(Pos::new(
-                center.x.saturating_sub(radius),
-                center.y.saturating_sub(radius),
-            )),
-            cell_of(Pos::new(
-                center.x.saturating_add(radius),
-                center.y.saturating_add(radius),
-            )),
-        );
-        for cy in lo.1..=hi.1 {
-            for cx in lo.0..=hi.0 {
-                let mut at = cells.get(&key(cx, cy)).copied().unwrap_or(NONE);
-                while at != NONE {
-                    let e = self.entries[at as usize];
-                    if near(e.square) && counts(e.who, e.square) {
-                        return true;
-                    }
-                    at = e.next;
-                }
-            }
-        }
-        false
+        self.scan_within(center, radius, None, |e| counts(e.who, e.square))
+    }
+
+    /// [`Occupancy::any_within`] outside layer `skip` and outside [`OUT_OF_FIGHT`] (see
+    /// [`Occupancy::nearest_outside`]).
+    pub fn any_within_outside(
+        &self,
+        center: Pos,
+        radius: i32,
+        skip: u8,
+        mut counts: impl FnMut(CombatantId, Pos) -> bool,
+    ) -> bool {
+        self.scan_within(center, radius, Some(skip), |e| counts(e.who, e.square))
     }
 
     /// The combatants with a square within `radius` of `center` for whom `counts` holds,
@@ -479,8 +713,8 @@ impl Occupancy {
 
     /// [`Occupancy::nearest`] among the combatants outside layer `skip` (see
     /// [`Occupancy::with_layers`]) and outside [`OUT_OF_FIGHT`]: `rank` is never asked about
-    /// those, so a search for the nearest foe does not pay for the friends around the
-    /// searcher or the fallen.
+    /// those, and their chains are not walked, so a search for the nearest foe does not pay for
+    /// the friends around the searcher or the fallen.
     pub fn nearest_outside<K: Ord>(
         &self,
         from: Pos,
@@ -500,8 +734,6 @@ impl Occupancy {
         mut rank: impl FnMut(CombatantId, Pos) -> Option<K>,
     ) -> Option<(i32, K, CombatantId)> {
         let mut best: Option<(i32, K, CombatantId)> = None;
-        // Skipped layers: the searcher's own and, for a layered search, the fallen.
-        let skipped = |layer: u8| skip.is_some_and(|own| layer == own || layer == OUT_OF_FIGHT);
         let mut offer = |who: CombatantId, at: Pos, best: &mut Option<(i32, K, CombatantId)>| {
             let d = at.squares_to(from);
             if d > max_squares || best.as_ref().is_some_and(|b| b.0 < d) {
@@ -518,11 +750,7 @@ impl Occupancy {
             }
         };
         let Some(cells) = &self.cells else {
-            for e in &self.entries {
-                if e.live && !skipped(e.layer) {
-                    offer(e.who, e.square, &mut best);
-                }
-            }
+            self.each_entry(skip, |e| offer(e.who, e.square, &mut best));
             return best;
         };
         let (cx, cy) = cell_of(from);
@@ -536,46 +764,58 @@ impl Occupancy {
         .into_iter()
         .min()
         .unwrap_or(0);
-        let mut seen_cells = 0usize;
+        let (lo, hi) = (cells.bounds.lo, cells.bounds.hi);
+        // Once the rings reach this far, every cell inside the bounds has been read.
+        let last_ring = [cx - lo.0, hi.0 - cx, cy - lo.1, hi.1 - cy]
+            .into_iter()
+            .max()
+            .unwrap_or(0);
+        // A probe costs about as much as reading a few entries: past this many, read them all.
+        let budget = self.entries.len() / 4 + 8;
+        let walked = cells.walked(skip);
         let mut probed = 0usize;
         let mut ring = 0i32;
         loop {
             let covered = ring.saturating_mul(CELL).saturating_add(margin);
-            let ring_cells = if ring == 0 { 1 } else { 8 * ring as usize };
-            // A cell probe costs about as much as reading a few entries.
-            if probed + ring_cells > self.entries.len() / 4 + 8 {
+            // The ring's cells within the bounds (no cell outside holds anyone).
+            let inside_y = |y: i32| lo.1 <= y && y <= hi.1;
+            let inside_x = |x: i32| lo.0 <= x && x <= hi.0;
+            let (x0, x1) = ((cx - ring).max(lo.0), (cx + ring).min(hi.0));
+            let (y0, y1) = ((cy - ring + 1).max(lo.1), (cy + ring - 1).min(hi.1));
+            let ring_cells = if ring == 0 {
+                usize::from(inside_x(cx) && inside_y(cy))
+            } else {
+                let rows = [cy - ring, cy + ring]
+                    .into_iter()
+                    .filter(|&y| inside_y(y))
+                    .count();
+                let cols = [cx - ring, cx + ring]
+                    .into_iter()
+                    .filter(|&x| inside_x(x))
+                    .count();
+                let across = usize::try_from(x1 - x0 + 1).unwrap_or(0);
+                let down = usize::try_from(y1 - y0 + 1).unwrap_or(0);
+                rows * across + cols * down
+            };
+            if probed + ring_cells > budget {
                 // Far and sparse: finish by reading every entry (the same order of preference).
-                for e in &self.entries {
-                    if e.live && !skipped(e.layer) {
-                        offer(e.who, e.square, &mut best);
-                    }
-                }
+                self.each_entry(skip, |e| offer(e.who, e.square, &mut best));
                 return best;
             }
             probed += ring_cells;
             let mut visit_cell = |x: i32, y: i32, best: &mut Option<(i32, K, CombatantId)>| {
-                if let Some(&head) = cells.get(&key(x, y)) {
-                    seen_cells += 1;
-                    let mut at = head;
-                    while at != NONE {
-                        let e = self.entries[at as usize];
-                        if !skipped(e.layer) {
-                            offer(e.who, e.square, best);
-                        }
-                        at = e.next;
-                    }
+                if let Some(c) = cells.number_inside(x, y) {
+                    self.scan_cell(cells, c, walked, skip, |e| {
+                        offer(e.who, e.square, best);
+                        false
+                    });
                 }
             };
-            // The ring's cells within the bounds (no cell outside holds anyone).
-            let (lo, hi) = (self.bounds.lo, self.bounds.hi);
-            let inside_y = |y: i32| lo.1 <= y && y <= hi.1;
-            let inside_x = |x: i32| lo.0 <= x && x <= hi.0;
             if ring == 0 {
                 if inside_x(cx) && inside_y(cy) {
                     visit_cell(cx, cy, &mut best);
                 }
             } else {
-                let (x0, x1) = ((cx - ring).max(lo.0), (cx + ring).min(hi.0));
                 for y in [cy - ring, cy + ring] {
                     if inside_y(y) {
                         for x in x0..=x1 {
@@ -583,7 +823,6 @@ impl Occupancy {
                         }
                     }
                 }
-                let (y0, y1) = ((cy - ring + 1).max(lo.1), (cy + ring - 1).min(hi.1));
                 for x in [cx - ring, cx + ring] {
                     if inside_x(x) {
                         for y in y0..=y1 {
@@ -594,7 +833,7 @@ impl Occupancy {
             }
             let done = best.as_ref().is_some_and(|b| b.0 <= covered)
                 || covered >= max_squares
-                || seen_cells >= cells.len();
+                || ring >= last_ring;
             if done {
                 return best;
             }
@@ -755,7 +994,7 @@ mod tests {
         #[test]
         fn queries_match_a_plain_scan(
             start in proptest::collection::vec(pos(), 1..70),
-            moves in proptest::collection::vec((0usize..70, pos()), 0..60),
+            moves in proptest::collection::vec((0usize..70, pos(), 0u8..5), 0..60),
             probes in proptest::collection::vec((pos(), 0i32..6), 1..12),
             far in any::<bool>(),
         ) {
@@ -772,10 +1011,19 @@ mod tests {
                 start.iter().enumerate().map(|(i, &p)| (p, layer(CombatantId(i as u16)))),
             );
             let mut squares: Vec<Vec<Pos>> = start.iter().map(|&p| vec![p]).collect();
-            for (who, to) in moves {
+            // Who is out of the fight (in the layered index's OUT_OF_FIGHT layer).
+            let mut out = vec![false; start.len()];
+            for (who, to, op) in moves {
                 let who = who % start.len();
-                index.move_to(CombatantId(who as u16), to);
-                layered.move_to(CombatantId(who as u16), to);
+                let id = CombatantId(who as u16);
+                if op == 0 {
+                    // Falls, or stands back up.
+                    out[who] = !out[who];
+                    layered.set_layer(id, if out[who] { OUT_OF_FIGHT } else { layer(id) });
+                    continue;
+                }
+                index.move_to(id, to);
+                layered.move_to(id, to);
                 squares[who] = vec![to];
             }
             let all = scan(&squares);
@@ -822,11 +1070,32 @@ mod tests {
                 prop_assert_eq!(index.nearest(center, i32::MAX, rank), expected);
                 let limited = expected.filter(|e| e.0 <= radius * 3);
                 prop_assert_eq!(index.nearest(center, radius * 3, rank), limited);
-                // Nearest outside a layer: the same as a rank that rejects the layer.
+                // Nearest outside a layer (and outside the fallen): the same as a rank that
+                // rejects them; the layered index still answers unlayered queries whole.
+                prop_assert_eq!(layered.nearest(center, i32::MAX, rank), index.nearest(center, i32::MAX, rank));
+                prop_assert_eq!(
+                    layered.within(center, radius, |_| true).as_slice().to_vec(),
+                    index.within(center, radius, |_| true).as_slice().to_vec()
+                );
                 for skip in 0..3u8 {
+                    let counted = |w: CombatantId| layer(w) != skip && !out[w.index()];
                     let outside = |w: CombatantId, p: Pos| {
-                        if layer(w) == skip { None } else { rank(w, p) }
+                        if counted(w) { rank(w, p) } else { None }
                     };
+                    let mut seen: Vec<(CombatantId, Pos)> = Vec::new();
+                    layered.each_within_outside(center, radius, skip, |w, p| seen.push((w, p)));
+                    seen.sort();
+                    let mut expected_seen: Vec<(CombatantId, Pos)> = all
+                        .iter()
+                        .copied()
+                        .filter(|&(w, p)| counted(w) && p.squares_to(center) <= radius)
+                        .collect();
+                    expected_seen.sort();
+                    prop_assert_eq!(&seen, &expected_seen);
+                    prop_assert_eq!(
+                        layered.any_within_outside(center, radius, skip, |w, _| odd(w)),
+                        expected_seen.iter().any(|&(w, _)| odd(w))
+                    );
                     let expected = all
                         .iter()
                         .filter_map(|&(w, p)| outside(w, p).map(|k| (p.squares_to(center), k, w)))
@@ -844,6 +1113,81 @@ mod tests {
                     open[k] = !all.iter().any(|(_, p)| *p == center.step(d));
                 }
                 prop_assert_eq!(index.open_neighbours(center, |_| true), open);
+            }
+        }
+
+        /// More layers than have chains of their own (they share the last slot), larger
+        /// footprints and far moves (which rebuild the cells) still answer as a plain scan.
+        #[test]
+        fn many_layers_and_rebuilds_match_a_plain_scan(
+            start in proptest::collection::vec(pos(), 70..120),
+            changes in proptest::collection::vec((0usize..120, pos(), 0u8..4, 0u8..100), 0..40),
+            probes in proptest::collection::vec((pos(), 0i32..6, 0usize..10), 1..8),
+        ) {
+            // Up to 90 layers: more than have slots of their own.
+            let mut layers: Vec<u8> = (0..start.len()).map(|i| (i % 90) as u8).collect();
+            let mut index = Occupancy::with_layers(start.iter().copied().zip(layers.iter().copied()));
+            let mut squares: Vec<Vec<Pos>> = start.iter().map(|&p| vec![p]).collect();
+            for (who, to, op, layer) in changes {
+                let who = who % start.len();
+                let id = CombatantId(who as u16);
+                match op {
+                    0 => {
+                        index.set_layer(id, layer);
+                        layers[who] = layer;
+                    }
+                    1 => {
+                        // A far move: leaves any dense array of cells.
+                        let to = Pos::new(to.x * 50, to.y * 50);
+                        index.set_squares(id, &[to]);
+                        squares[who] = vec![to];
+                    }
+                    2 => {
+                        let two = [to, Pos::new(to.x + 1, to.y)];
+                        index.set_squares(id, &two);
+                        squares[who] = two.to_vec();
+                    }
+                    _ => {
+                        index.set_squares(id, &[to]);
+                        squares[who] = vec![to];
+                    }
+                }
+            }
+            let all = scan(&squares);
+            let rank = |w: CombatantId, _: Pos| Some(w.0 % 3);
+            for (center, radius, last) in probes {
+                // Skip the layer of one of the last pieces (likely past the slots of their own).
+                let skip = layers[layers.len() - 1 - last];
+                let counted = |w: CombatantId| layers[w.index()] != skip && layers[w.index()] != OUT_OF_FIGHT;
+                let expected = all
+                    .iter()
+                    .filter(|&&(w, _)| counted(w))
+                    .filter_map(|&(w, p)| rank(w, p).map(|k| (p.squares_to(center), k, w)))
+                    .min();
+                prop_assert_eq!(index.nearest_outside(center, i32::MAX, skip, rank), expected);
+                let mut seen: Vec<(CombatantId, Pos)> = Vec::new();
+                index.each_within_outside(center, radius, skip, |w, p| seen.push((w, p)));
+                seen.sort();
+                let mut expected_seen: Vec<(CombatantId, Pos)> = all
+                    .iter()
+                    .copied()
+                    .filter(|&(w, p)| counted(w) && p.squares_to(center) <= radius)
+                    .collect();
+                expected_seen.sort();
+                prop_assert_eq!(seen, expected_seen);
+                let mut near: Vec<CombatantId> = all
+                    .iter()
+                    .filter(|(_, p)| p.squares_to(center) <= radius)
+                    .map(|(w, _)| *w)
+                    .collect();
+                near.sort();
+                near.dedup();
+                let found = index.within(center, radius, |_| true);
+                prop_assert_eq!(found.as_slice(), &near[..]);
+                prop_assert_eq!(
+                    index.any_at(center, |_| true),
+                    all.iter().any(|(_, p)| *p == center)
+                );
             }
         }
     }
