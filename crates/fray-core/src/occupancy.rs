@@ -782,53 +782,50 @@ impl Occupancy {
             let inside_x = |x: i32| lo.0 <= x && x <= hi.0;
             let (x0, x1) = ((cx - ring).max(lo.0), (cx + ring).min(hi.0));
             let (y0, y1) = ((cy - ring + 1).max(lo.1), (cy + ring - 1).min(hi.1));
-            let ring_cells = if ring == 0 {
-                usize::from(inside_x(cx) && inside_y(cy))
-            } else {
-                let rows = [cy - ring, cy + ring]
-                    .into_iter()
-                    .filter(|&y| inside_y(y))
-                    .count();
-                let cols = [cx - ring, cx + ring]
-                    .into_iter()
-                    .filter(|&x| inside_x(x))
-                    .count();
-                let across = usize::try_from(x1 - x0 + 1).unwrap_or(0);
-                let down = usize::try_from(y1 - y0 + 1).unwrap_or(0);
-                rows * across + cols * down
+            // The ring as runs of cells (first cell, step, length): its top and bottom rows and
+            // its left and right columns between them.
+            let mut runs = [((0, 0), (0, 0), 0); 4];
+            let mut n_runs = 0;
+            let mut ring_cells = 0usize;
+            let mut run = |first: (i32, i32), step: (i32, i32), len: i32| {
+                if len > 0 {
+                    runs[n_runs] = (first, step, len);
+                    n_runs += 1;
+                    ring_cells += len as usize;
+                }
             };
+            if ring == 0 {
+                if inside_x(cx) && inside_y(cy) {
+                    run((cx, cy), (1, 0), 1);
+                }
+            } else {
+                for y in [cy - ring, cy + ring] {
+                    if inside_y(y) {
+                        run((x0, y), (1, 0), x1 - x0 + 1);
+                    }
+                }
+                for x in [cx - ring, cx + ring] {
+                    if inside_x(x) {
+                        run((x, y0), (0, 1), y1 - y0 + 1);
+                    }
+                }
+            }
             if probed + ring_cells > budget {
                 // Far and sparse: finish by reading every entry (the same order of preference).
                 self.each_entry(skip, |e| offer(e.who, e.square, &mut best));
                 return best;
             }
             probed += ring_cells;
-            let mut visit_cell = |x: i32, y: i32, best: &mut Option<(i32, K, CombatantId)>| {
-                if let Some(c) = cells.number_inside(x, y) {
-                    self.scan_cell(cells, c, walked, skip, |e| {
-                        offer(e.who, e.square, best);
-                        false
-                    });
-                }
-            };
-            if ring == 0 {
-                if inside_x(cx) && inside_y(cy) {
-                    visit_cell(cx, cy, &mut best);
-                }
-            } else {
-                for y in [cy - ring, cy + ring] {
-                    if inside_y(y) {
-                        for x in x0..=x1 {
-                            visit_cell(x, y, &mut best);
-                        }
+            for &((mut x, mut y), (dx, dy), len) in &runs[..n_runs] {
+                for _ in 0..len {
+                    if let Some(c) = cells.number_inside(x, y) {
+                        self.scan_cell(cells, c, walked, skip, |e| {
+                            offer(e.who, e.square, &mut best);
+                            false
+                        });
                     }
-                }
-                for x in [cx - ring, cx + ring] {
-                    if inside_x(x) {
-                        for y in y0..=y1 {
-                            visit_cell(x, y, &mut best);
-                        }
-                    }
+                    x += dx;
+                    y += dy;
                 }
             }
             let done = best.as_ref().is_some_and(|b| b.0 <= covered)
