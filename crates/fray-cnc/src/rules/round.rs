@@ -379,12 +379,7 @@ fn act_in_order(state: &mut State, table: T<'_, '_>, order: &Order) -> Result<()
             let f = state.f_mut(*id);
             f.ready = f.is_up();
         }
-        // Where each member of the group stood when the group's moment began.
-        let starts: Vec<(CombatantId, Pos)> = if group.len() > 1 {
-            group.iter().map(|&(_, id)| (id, state.f(id).pos)).collect()
-        } else {
-            Vec::new()
-        };
+        let mut view = GroupView::new(state, group);
         for (_, id) in group {
             if !state.f(*id).ready {
                 let f = state.f(*id);
@@ -397,11 +392,24 @@ fn act_in_order(state: &mut State, table: T<'_, '_>, order: &Order) -> Result<()
                 }
                 continue;
             }
-            let shown = show_group_start(state, &starts, *id);
+            view.prepare(state, *id);
             let result = turn(state, table, *id);
-            end_group_view(state, table, *id, &starts, &shown);
-            result?;
+            if view.settle(state, *id) {
+                table.emit(|| Event::Forgone {
+                    who: *id,
+                    what: "move",
+                    on: None,
+                    reason: "a simultaneous mover took the same square; it stays where it began"
+                        .into(),
+                    rule: "CNC-R2.2",
+                });
+            }
+            if result.is_err() {
+                view.reveal(state);
+                return result;
+            }
         }
+        view.reveal(state);
         for (_, id) in group {
             state.f_mut(*id).ready = false;
             state.refresh_layer(*id);
@@ -410,50 +418,85 @@ fn act_in_order(state: &mut State, table: T<'_, '_>, order: &Order) -> Result<()
     Ok(())
 }
 
-/// Simultaneous actors do not see each other's movement: while `actor` takes its turn, every
-/// other member of its initiative group that has already moved stands where it stood when the
-/// group's moment began. Returns those members with the squares they really moved to.
+/// Simultaneous actors do not see each other's movement: while one member of an initiative
+/// group takes its turn, every other member that has moved since the group's moment began stands
+/// where it stood when the moment began. The view is kept from one actor to the next, so a
+/// member is put out of sight once and back once (not once per later actor, which made a large
+/// group's moment cost the square of its size).
 /// [Seed: 2. Initiative ("a simultaneous action occurs"); CNC-R2.2]
-fn show_group_start(
-    state: &mut State,
-    starts: &[(CombatantId, Pos)],
-    actor: CombatantId,
-) -> Vec<(CombatantId, Pos)> {
-    let mut shown = Vec::new();
-    for &(other, start) in starts {
-        if other != actor && state.f(other).pos != start {
-            shown.push((other, state.f(other).pos));
-            state.set_square(other, start);
-        }
-    }
-    shown
+struct GroupView {
+    /// Each member (none for a group of one), where it stood when the moment began, and the
+    /// square it really occupies while it is shown at its start (`None`: shown where it is).
+    members: Vec<(CombatantId, Pos, Option<Pos>)>,
 }
 
-/// Puts the members [`show_group_start`] moved back on the squares they moved to. Should
-/// `actor` have ended on one of those squares (two simultaneous movers picking the same
-/// square), it goes back to where its move began. [CNC-R2.2; grid: never two on one square]
-fn end_group_view(
-    state: &mut State,
-    table: T<'_, '_>,
-    actor: CombatantId,
-    starts: &[(CombatantId, Pos)],
-    shown: &[(CombatantId, Pos)],
-) {
-    let actor_pos = state.f(actor).pos;
-    let mut clash = false;
-    for &(other, pos) in shown {
-        state.set_square(other, pos);
-        clash |= pos == actor_pos;
+impl GroupView {
+    fn new(state: &State, group: &[(u32, CombatantId)]) -> Self {
+        let members = if group.len() > 1 {
+            group
+                .iter()
+                .map(|&(_, id)| (id, state.f(id).pos, None))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        GroupView { members }
     }
-    if let (true, Some(&(_, start))) = (clash, starts.iter().find(|(id, _)| *id == actor)) {
-        state.set_square(actor, start);
-        table.emit(|| Event::Forgone {
-            who: actor,
-            what: "move",
-            on: None,
-            reason: "a simultaneous mover took the same square; it stays where it began".into(),
-            rule: "CNC-R2.2",
-        });
+
+    /// Before `actor`'s turn: `actor` where it really is, every other member that has moved
+    /// at its start.
+    fn prepare(&mut self, state: &mut State, actor: CombatantId) {
+        for (id, start, real) in &mut self.members {
+            if *id == actor {
+                if let Some(at) = real.take() {
+                    state.set_square(*id, at);
+                }
+            } else if real.is_none() {
+                let at = state.f(*id).pos;
+                if at != *start {
+                    *real = Some(at);
+                    state.set_square(*id, *start);
+                }
+            }
+        }
+    }
+
+    /// After `actor`'s turn: the members out of sight keep the squares they really occupy
+    /// (what the turn did to where they were shown is undone, as the view is). Should `actor`
+    /// have ended on one of those squares (two simultaneous movers picking the same square), it
+    /// goes back to where its move began (the answer: did it?). [CNC-R2.2; grid: never two on
+    /// one square]
+    fn settle(&mut self, state: &mut State, actor: CombatantId) -> bool {
+        let actor_pos = state.f(actor).pos;
+        let mut clash = false;
+        let mut actor_start = None;
+        for &(id, start, real) in &self.members {
+            if id == actor {
+                actor_start = Some(start);
+            }
+            if let Some(at) = real {
+                clash |= at == actor_pos;
+                if state.f(id).pos != start {
+                    state.set_square(id, start);
+                }
+            }
+        }
+        match (clash, actor_start) {
+            (true, Some(start)) => {
+                state.set_square(actor, start);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The moment is over: everyone on the square it really occupies.
+    fn reveal(&mut self, state: &mut State) {
+        for (id, _, real) in &mut self.members {
+            if let Some(at) = real.take() {
+                state.set_square(*id, at);
+            }
+        }
     }
 }
 
@@ -904,5 +947,106 @@ mod tests {
         assert_eq!(order.as_lists(), vec![vec![a, c], vec![b]]);
         let order = order_groups(vec![(3, 10, a), (9, 10, b), (5, 18, c)]);
         assert_eq!(order.as_lists(), vec![vec![b], vec![c], vec![a]]);
+    }
+
+    /// The view of a simultaneous group as it was first written (every other member that has
+    /// moved put at its start before each turn, and back after it): the reference for
+    /// [`GroupView`]. Returns the squares each turn saw, whether each actor was sent back, and
+    /// the squares at the end.
+    fn group_view_by_turns(
+        state: &mut State,
+        ids: &[CombatantId],
+        turns: &[Vec<(usize, Pos)>],
+    ) -> (Vec<Vec<Pos>>, Vec<bool>, Vec<Pos>) {
+        let starts: Vec<(CombatantId, Pos)> = ids.iter().map(|&id| (id, state.f(id).pos)).collect();
+        let (mut seen, mut sent_back) = (Vec::new(), Vec::new());
+        for (k, &actor) in ids.iter().enumerate() {
+            let mut shown = Vec::new();
+            for &(other, start) in &starts {
+                if other != actor && state.f(other).pos != start {
+                    shown.push((other, state.f(other).pos));
+                    state.set_square(other, start);
+                }
+            }
+            seen.push(ids.iter().map(|&id| state.f(id).pos).collect());
+            for &(who, to) in &turns[k] {
+                state.set_square(ids[who], to);
+            }
+            let actor_pos = state.f(actor).pos;
+            let mut clash = false;
+            for &(other, pos) in &shown {
+                state.set_square(other, pos);
+                clash |= pos == actor_pos;
+            }
+            if clash {
+                state.set_square(actor, starts[k].1);
+            }
+            sent_back.push(clash);
+        }
+        let end = ids.iter().map(|&id| state.f(id).pos).collect();
+        (seen, sent_back, end)
+    }
+
+    proptest::proptest! {
+        /// [`GroupView`] shows every turn the same squares as putting the movers at their starts
+        /// afresh for each turn, sends back the same actors and ends with the same squares —
+        /// whatever each turn moves (its actor, or others: a push, a square taken twice).
+        #[test]
+        fn group_view_matches_the_view_rebuilt_each_turn(
+            squares in proptest::collection::vec((-3i32..4, -3i32..4), 2..6),
+            moves in proptest::collection::vec(
+                proptest::collection::vec((0usize..6, -3i32..4, -3i32..4), 0..3),
+                6,
+            ),
+        ) {
+            let mut text = String::from(
+                "schema = 1\nruleset = \"cnc\"\n[[sides]]\nid = \"a\"\n[[sides]]\nid = \"b\"\n",
+            );
+            let mut used = Vec::new();
+            for (i, sq) in squares.iter().enumerate() {
+                if !used.contains(sq) {
+                    used.push(*sq);
+                    text.push_str(&format!(
+                        "[[combatants]]\nid = \"o{i}\"\nside = \"{}\"\nat = [{}, {}]\nmonster = \"orc\"\n",
+                        if i % 2 == 0 { "a" } else { "b" },
+                        sq.0,
+                        sq.1
+                    ));
+                }
+            }
+            if used.len() < 2 {
+                return Ok(());
+            }
+            let content = crate::Content::embedded().expect("content");
+            let e = crate::load("t.toml", &text, &content).expect("loads");
+            let ids: Vec<CombatantId> = (0..used.len() as u16).map(CombatantId).collect();
+            // Each turn moves the actor first (most turns do), then whoever its moves name.
+            let turns: Vec<Vec<(usize, Pos)>> = moves
+                .iter()
+                .take(ids.len())
+                .map(|m| m.iter().map(|&(who, x, y)| (who % ids.len(), Pos::new(x, y))).collect())
+                .collect();
+            let mut reference = e.state.clone();
+            let expected = group_view_by_turns(&mut reference, &ids, &turns);
+            let mut state = e.state.clone();
+            let group: Vec<(u32, CombatantId)> = ids.iter().map(|&id| (0, id)).collect();
+            let mut view = GroupView::new(&state, &group);
+            let (mut seen, mut sent_back) = (Vec::new(), Vec::new());
+            for (k, &actor) in ids.iter().enumerate() {
+                view.prepare(&mut state, actor);
+                seen.push(ids.iter().map(|&id| state.f(id).pos).collect::<Vec<Pos>>());
+                for &(who, to) in &turns[k] {
+                    state.set_square(ids[who], to);
+                }
+                sent_back.push(view.settle(&mut state, actor));
+            }
+            view.reveal(&mut state);
+            let end: Vec<Pos> = ids.iter().map(|&id| state.f(id).pos).collect();
+            proptest::prop_assert_eq!((seen, sent_back, end), expected);
+            // The index agrees with the fighters' squares.
+            for &id in &ids {
+                proptest::prop_assert_eq!(state.occupancy.square_of(id), state.f(id).pos);
+            }
+        }
     }
 }
