@@ -329,6 +329,29 @@ fn an_odd_monster_routine_is_the_convolution_of_its_blows() {
     );
 }
 
+/// A Spelljammer troll's three attacks a round (SJ-R2: claw, claw, bite, each on its own
+/// segment in a fight) on an ogre that cannot drop are exactly the convolution of its three
+/// blows alone: PROT 0 leaves nothing for a grievous hit to wear (SJ-R8.3), and CON 50 keeps
+/// any hit from stunning it (SJ-R11.1, which would ease the next strike). Each strike needs 67
+/// or less on the d100 (SC 75 against DEF 8), so on 1 hp P(down) is 1 - (33/100)^3.
+#[test]
+fn a_spelljammer_routine_is_the_convolution_of_its_blows() {
+    let text = |hp: u32| {
+        format!(
+            "schema = 1\nruleset = \"spelljammer\"\nname = \"Troll\"\n[[sides]]\nid = \"a\"\n[[sides]]\nid = \"b\"\n\
+             [[combatants]]\nid = \"troll\"\nside = \"a\"\nat = [0, 0]\nmonster = \"troll\"\n\
+             [[combatants]]\nid = \"ogre\"\nside = \"b\"\nat = [3, 0]\nmonster = \"ogre\"\nhp = {hp}\nprot = 0\ncon = 50\n"
+        )
+    };
+    routine_checks(
+        "sj-routine",
+        text,
+        ("troll", "ogre"),
+        &["claw", "claw", "bite"],
+        BigRational::new(BigInt::from(964_063), BigInt::from(1_000_000)),
+    );
+}
+
 /// The brown bear's routine on another brown bear (refused by the one-attack odds past a
 /// million branches before issue 17) answers quickly, merging states between blows; and a
 /// target that can drop stops the routine (P(down) > 0).

@@ -156,6 +156,7 @@ impl RulesetBundle for Spelljammer {
     };
     const CRITICALS: Criticals = Criticals::Grievous;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;
+    const ROUTINE: Option<fray_core::ruleset::RoutineBlow<Self>> = Some(routine_blow);
 
     fn load(path: &str, text: &str, content: &Content) -> Result<Encounter, FileErrors> {
         encounter::load(path, text, content)
@@ -215,4 +216,38 @@ pub fn single_attack(
     target: CombatantId,
 ) -> Result<(), Interrupt> {
     rules::strike::single_attack(state, table, attacker, target)
+}
+
+/// Blow `blow` of `attacker`'s attacks this round on `target`, for `fray odds --routine`, set up
+/// as [`single_attack`] is (round 1, in reach or shooting): its attacks with the default
+/// declaration ([`rules::round::attacks_kept`]: the monster's or character's `attacks`, each
+/// form in turn, SJ-R2), one after another as if no one else acted between them; each is
+/// [`rules::round::blow`], what a fight plays on each attack's segment. They stop when the
+/// target is down (a fight turns the rest on another foe, SJ-R1.2, which changes nothing for
+/// this target) or the attacker can no longer act (stunned, SJ-R11.1). Merging between blows is
+/// sound: the count is judged from the starting state, and everything a blow leaves for the
+/// next (damage, stun, PROT worn by a grievous hit, the attacks made) is in the state.
+pub fn routine_blow(
+    start: &State,
+    state: &mut State,
+    table: &mut Table<'_, Spelljammer>,
+    attacker: CombatantId,
+    target: CombatantId,
+    blow: usize,
+) -> Result<bool, Interrupt> {
+    let mut opened = start.clone();
+    let Some(ranged) = rules::strike::open_attack(&mut opened, attacker, target)? else {
+        return Ok(false);
+    };
+    if blow == 0 {
+        rules::strike::open_attack(state, attacker, target)?;
+    }
+    let (attacks, _) = rules::round::attacks_kept(&opened, attacker, 0);
+    let f = state.f(attacker);
+    let able = f.is_up() && !f.stunned && !f.plan.actions_lost;
+    if blow >= usize::from(attacks) || !able || !state.f(target).is_up() {
+        return Ok(false);
+    }
+    rules::round::blow(state, table, attacker, target, blow as u8, ranged)?;
+    Ok(true)
 }

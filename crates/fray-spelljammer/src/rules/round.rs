@@ -431,7 +431,7 @@ fn initiative_modifiers(state: &State, id: CombatantId, out: &mut Mods) -> i32 {
 
 /// How many attacks a combatant keeps this round after its declared extras.
 /// [Seed: Combining Actions] SJ-R17, SJ-R23.2, SJ-A14, SJ-A21
-fn attacks_kept(state: &State, id: CombatantId, fives: i32) -> (u8, Vec<&'static str>) {
+pub fn attacks_kept(state: &State, id: CombatantId, fives: i32) -> (u8, Vec<&'static str>) {
     let d = state.f(id).plan.declaration;
     let mut n = state.p(id).attacks;
     let mut why = Vec::new();
@@ -1301,6 +1301,21 @@ fn attack(
             }
         }
     }
+    blow(state, table, who, target, n, ranged)
+}
+
+/// Attack `n` (from 0) of `who`'s round on `target`, standing in reach or range: the strike
+/// (SJ-R6 to R11) and what it counts (SJ-R17.2: the attacks made, attack-and-move after the
+/// last). A fight's every attack ends here, and so does each blow of `fray odds --routine`:
+/// nothing is carried from one attack to the next but the state.
+pub fn blow(
+    state: &mut State,
+    table: T<'_, '_>,
+    who: CombatantId,
+    target: CombatantId,
+    n: u8,
+    ranged: bool,
+) -> Result<(), Interrupt> {
     strike::strike(
         state,
         table,

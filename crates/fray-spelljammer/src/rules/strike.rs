@@ -901,15 +901,16 @@ pub fn spell_goes_off(
     }
 }
 
-/// One attack for `fray odds`: the first attack of round 1, the attacker standing in reach (a
+/// Sets up an attack for `fray odds`: round 1, segment 10, the attacker standing in reach (a
 /// melee attacker out of reach is put on the nearest free square next to the target), or
-/// shooting when it has only a ranged weapon or the target is out of reach.
-pub fn single_attack(
+/// shooting when it has only a ranged weapon or the target is out of reach; its declaration
+/// names the target. Whether it shoots; `None` when it has no attack (or no square to strike
+/// from).
+pub fn open_attack(
     state: &mut State,
-    table: T<'_, '_>,
     attacker: CombatantId,
     target: CombatantId,
-) -> Result<(), Interrupt> {
+) -> Result<Option<bool>, Interrupt> {
     state.round = 1;
     state.segment = 10;
     let reach = state.reach(attacker);
@@ -920,7 +921,7 @@ pub fn single_attack(
     let has_melee = !state.p(attacker).melee.is_empty() && !state.f(attacker).weapon_dropped;
     let ranged = state.p(attacker).ranged.is_some() && (!has_melee || !in_reach);
     if !ranged && !has_melee {
-        return Ok(());
+        return Ok(None);
     }
     if let (true, Some(form)) = (ranged, &state.p(attacker).ranged) {
         // A shot beyond the weapon's range is lost in a fight, so its odds are an error.
@@ -940,7 +941,7 @@ pub fn single_attack(
     if !ranged && !in_reach {
         match fray_core::Board::strike_square(state, attacker, target, 1) {
             Some(p) => state.set_square(attacker, p),
-            None => return Ok(()),
+            None => return Ok(None),
         }
     }
     let decl = crate::choice::Declaration {
@@ -954,6 +955,19 @@ pub fn single_attack(
     let f = state.f_mut(attacker);
     f.plan.declaration = decl;
     f.plan.target = Some(target);
+    Ok(Some(ranged))
+}
+
+/// One attack for `fray odds`: the first attack of round 1, set up by [`open_attack`].
+pub fn single_attack(
+    state: &mut State,
+    table: T<'_, '_>,
+    attacker: CombatantId,
+    target: CombatantId,
+) -> Result<(), Interrupt> {
+    let Some(ranged) = open_attack(state, attacker, target)? else {
+        return Ok(());
+    };
     strike(
         state,
         table,
