@@ -352,6 +352,50 @@ fn a_spelljammer_routine_is_the_convolution_of_its_blows() {
     );
 }
 
+/// A Celesia troll's turn of attacks (CEL-R3.2, R3.10: three acts, a Strike each, with its
+/// best form, the bite) on an ogre that cannot drop is exactly the convolution of three bites
+/// alone: the seed gives no penalty to later attacks (CEL-A13), so each needs 6+ on the d20
+/// (BAB +4, STR +5, DEX +2, size -1 against DV 16), and on 1 hp P(down) is 1 - (1/4)^3. With
+/// the GM's PF-style -5/-10 (`multiple_attack_penalty`, CEL-G8) the second needs 11+ and the
+/// third 16+: P(no damage) is exactly 1/4 * 1/2 * 3/4.
+#[test]
+fn a_celesia_turn_of_attacks_is_the_convolution_of_its_blows() {
+    let text = |hp: u32, penalty: &str| {
+        format!(
+            "schema = 1\nruleset = \"celesia\"\nname = \"Troll\"\n[options]\nmultiple_attack_penalty = {penalty}\n\
+             [[sides]]\nid = \"a\"\n[[sides]]\nid = \"b\"\n\
+             [[combatants]]\nid = \"troll\"\nside = \"a\"\nat = [0, 0]\nmonster = \"troll\"\n\
+             [[combatants]]\nid = \"ogre\"\nside = \"b\"\nat = [3, 0]\nmonster = \"ogre\"\nhp = {hp}\n"
+        )
+    };
+    routine_checks(
+        "cel-routine",
+        |hp| text(hp, "[0, 0, 0]"),
+        ("troll", "ogre"),
+        &["bite", "bite", "bite"],
+        BigRational::new(BigInt::from(63), BigInt::from(64)),
+    );
+    let dir = scratch("cel-penalty");
+    let file = dir.join("penalty.toml");
+    std::fs::write(&file, text(500, "[0, -5, -10]")).unwrap();
+    let v = json(&[
+        "odds",
+        &file.display().to_string(),
+        "--attacker",
+        "troll",
+        "--target",
+        "ogre",
+        "--routine",
+        "--json",
+    ]);
+    assert_eq!(
+        pmf(&v)[&0],
+        BigRational::new(BigInt::from(3), BigInt::from(32)),
+        "{v}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// The brown bear's routine on another brown bear (refused by the one-attack odds past a
 /// million branches before issue 17) answers quickly, merging states between blows; and a
 /// target that can drop stops the routine (P(down) > 0).
@@ -405,22 +449,6 @@ fn the_brown_bear_routine_answers_quickly() {
 
 #[test]
 fn bad_requests_are_refused_with_a_reason() {
-    // A ruleset without a routine hook yet.
-    let o = fray(&[
-        "odds",
-        "examples/celesia/duel.toml",
-        "--attacker",
-        "w-fighter",
-        "--target",
-        "e-fighter",
-        "--routine",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("--routine is not available"),
-        "{}",
-        stderr(&o)
-    );
     // --fight names no attacker; --routine needs one.
     let o = fray(&[
         "odds",

@@ -180,6 +180,7 @@ impl RulesetBundle for Celesia {
     };
     const CRITICALS: Criticals = Criticals::Critical;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;
+    const ROUTINE: Option<fray_core::ruleset::RoutineBlow<Self>> = Some(routine_blow);
 
     fn load(path: &str, text: &str, content: &Content) -> Result<Encounter, FileErrors> {
         encounter::load(path, text, content)
@@ -187,6 +188,15 @@ impl RulesetBundle for Celesia {
 
     fn content_tables(content: &Content) -> Vec<fray_core::catalog::ContentTable> {
         content.tables()
+    }
+
+    fn set_situation(
+        state: &mut State,
+        attacker: CombatantId,
+        _target: CombatantId,
+        situation: &fray_core::ruleset::Situation,
+    ) -> Result<(), String> {
+        choose_weapon(state, attacker, situation)
     }
 }
 
@@ -217,16 +227,11 @@ impl Board for State {
     }
 }
 
-/// One attack by `attacker` on `target`, as `fray odds` enumerates it, with neither
-/// flat-footed (a blow in the thick of the fight): a melee blow with its best form if the target
-/// is in reach or no shot is possible (closing in first, to the nearest square from which it
-/// can strike), else a shot.
-pub fn single_attack(
-    state: &mut State,
-    table: &mut Table<'_, Celesia>,
-    attacker: CombatantId,
-    target: CombatantId,
-) -> Result<(), Interrupt> {
+/// Sets up an attack for `fray odds`, with neither flat-footed (a blow in the thick of the
+/// fight), round 1: a melee blow with its best form if the target is in reach or no shot is
+/// possible (closing in first, to the nearest square from which it can strike), else a shot.
+/// The form it attacks with; `None` when it has none.
+fn open_attack(state: &mut State, attacker: CombatantId, target: CombatantId) -> Option<Form> {
     state.round = 1;
     state.fm(attacker).flat_footed = false;
     state.fm(target).flat_footed = false;
@@ -244,37 +249,108 @@ pub fn single_attack(
             .map(|(i, _)| i)
     };
     if let Some(form) = best(state, from) {
-        rules::attack::attack(
-            state,
-            table,
-            attacker,
-            target,
-            Form::Melee(form),
-            None,
-            "CEL-R9",
-        )?;
-        return Ok(());
+        return Some(Form::Melee(form));
     }
     if let Some(w) = state.ranged_weapon(attacker) {
         if from.feet_to(at) <= w.max_range() {
-            rules::attack::attack(state, table, attacker, target, Form::Ranged, None, "CEL-R7")?;
-            return Ok(());
+            return Some(Form::Ranged);
         }
     }
-    let square = state.strike_square(attacker, target, 1);
-    if let Some(square) = square {
-        state.set_square(attacker, square);
-        if let Some(form) = best(state, square) {
-            rules::attack::attack(
-                state,
-                table,
-                attacker,
-                target,
-                Form::Melee(form),
-                None,
-                "CEL-R9",
-            )?;
-        }
+    let square = state.strike_square(attacker, target, 1)?;
+    state.set_square(attacker, square);
+    best(state, square).map(Form::Melee)
+}
+
+/// One attack by `attacker` on `target`, as `fray odds` enumerates it, set up by
+/// [`open_attack`].
+pub fn single_attack(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    attacker: CombatantId,
+    target: CombatantId,
+) -> Result<(), Interrupt> {
+    let Some(form) = open_attack(state, attacker, target) else {
+        return Ok(());
+    };
+    let rule = match form {
+        Form::Melee(_) => "CEL-R9",
+        Form::Ranged => "CEL-R7",
+    };
+    rules::attack::attack(state, table, attacker, target, form, None, rule)?;
+    Ok(())
+}
+
+/// Blow `blow` of `attacker`'s turn of attacks on `target`, for `fray odds --routine`, set up
+/// as [`single_attack`] is: the acts of a turn (CEL-R3.2, [`rules::round::budget`] on the
+/// starting state), each spent on a Strike with the form [`open_attack`] picks (a shot,
+/// CEL-R7, when that is what it picks), each played by [`rules::round::perform`], what a fight
+/// runs for each act; the multiple-attack penalty grows with each (CEL-A13). They stop when
+/// the acts are spent, the attacker is down, or the target is out of the fight (a fight's
+/// tactics turn to another foe, which changes nothing for this target). Merging between blows
+/// is sound: the form and the budget are judged from `start`; the acts left, the attacks made
+/// this turn and every effect of a blow are in the state.
+pub fn routine_blow(
+    start: &State,
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    attacker: CombatantId,
+    target: CombatantId,
+    blow: usize,
+) -> Result<bool, Interrupt> {
+    let mut opened = start.clone();
+    let Some(form) = open_attack(&mut opened, attacker, target) else {
+        return Ok(false);
+    };
+    if blow == 0 {
+        open_attack(state, attacker, target);
+        let acts = rules::round::budget(&opened, attacker).0;
+        let f = state.fm(attacker);
+        f.attacks_this_turn = 0;
+        f.acts_left = acts;
     }
+    let choice = match form {
+        Form::Melee(i) => Choice::Attack(target, i as u8),
+        Form::Ranged => Choice::Shoot(target),
+    };
+    let cost = rules::complex::cost(state, attacker, &choice);
+    if state.f(attacker).acts_left < cost || !state.up(attacker) || !state.up(target) {
+        return Ok(false);
+    }
+    rules::round::perform(state, table, attacker, choice)?;
+    Ok(true)
+}
+
+/// `fray odds --weapon NAME` for Celesia: keeps only the named melee form(s) or the ranged
+/// weapon (Celesia takes no other situational option).
+fn choose_weapon(
+    state: &mut State,
+    attacker: CombatantId,
+    situation: &fray_core::ruleset::Situation,
+) -> Result<(), String> {
+    if let Some((name, _)) = situation.options.first() {
+        return Err(format!(
+            "unknown situation `{name}` for celesia; it takes only --weapon"
+        ));
+    }
+    let Some(weapon) = &situation.weapon else {
+        return Ok(());
+    };
+    let mut profiles = state.profiles.to_vec();
+    let p = &mut profiles[attacker.index()];
+    fray_core::ruleset::keep_weapon(
+        weapon,
+        &mut p.melee,
+        &mut p.ranged,
+        |w| &w.name,
+        |w| &w.name,
+    )
+    .map_err(|names| {
+        format!(
+            "{} has no weapon `{weapon}`; it attacks with {}",
+            state.roster.name(attacker),
+            names.join(", ")
+        )
+    })?;
+    state.profiles = profiles.into();
     Ok(())
 }
