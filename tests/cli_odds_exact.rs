@@ -120,6 +120,31 @@ fn fights_too_wide_to_enumerate_are_refused_at_once_with_the_way_out() {
     }
 }
 
+/// A full-strength C&C duel (a kobold and a goblin with their own hit points and no round limit
+/// of their own) fits each round but not the whole fight: refused before playing any branch,
+/// by probes over every round, with the way out (it was refused only after playing the
+/// fight's 5,000,000 branches before).
+#[test]
+fn a_fight_too_long_to_enumerate_is_refused_before_playing_it() {
+    let dir = scratch("full-duel");
+    let file = dir.join("duel.toml");
+    let text = std::fs::read_to_string("examples/cnc/duel.toml").unwrap();
+    let full: String = text
+        .lines()
+        .filter(|l| !l.starts_with("hp =") && !l.starts_with("max_rounds"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&file, full).unwrap();
+    let o = fray(&["odds", &file.display().to_string(), "--fight"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("branches over the fight's rounds"), "{err}");
+    assert!(err.contains("(0 played, at most 5000000)"), "{err}");
+    assert!(err.contains("fray sim FILE --target-ci"), "{err}");
+    assert!(o.stdout.is_empty());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn the_first_round_distribution_sums_to_one_and_agrees_with_the_fight() {
     let file = "examples/cnc/duel.toml";

@@ -38,9 +38,10 @@ impl<S: Clone + Debug + Hash> Distinct<S> {
         }
     }
 
-    /// Adds `probability` to `state` (a copy is kept the first time it is reached). Past the
-    /// limit a new state is not kept and [`Distinct::overflowed`] turns true.
-    pub fn add(&mut self, state: &S, probability: &BigRational) {
+    /// Adds `probability` to `state` (a copy is kept the first time it is reached) and returns
+    /// its position ([`Distinct::add_at`]). Past the limit a new state is not kept, `None` is
+    /// returned and [`Distinct::overflowed`] turns true.
+    pub fn add(&mut self, state: &S, probability: &BigRational) -> Option<usize> {
         let mut hasher = DefaultHasher::new();
         state.hash(&mut hasher);
         let bucket = self.index.entry(hasher.finish()).or_default();
@@ -51,15 +52,21 @@ impl<S: Clone + Debug + Hash> Distinct<S> {
                 .find(|&&at| format!("{:?}", self.states[at].0) == text)
             {
                 self.states[at].1 += probability;
-                return;
+                return Some(at);
             }
         }
         if self.states.len() >= self.limit {
             self.overflowed = true;
-            return;
+            return None;
         }
         bucket.push(self.states.len());
         self.states.push((state.clone(), probability.clone()));
+        Some(self.states.len() - 1)
+    }
+
+    /// Adds `probability` to the state at `position` (as [`Distinct::add`] returned it).
+    pub fn add_at(&mut self, position: usize, probability: &BigRational) {
+        self.states[position].1 += probability;
     }
 
     /// True when a state was refused for want of room: the distribution is incomplete.

@@ -63,6 +63,10 @@ pub enum OddsError {
     /// A whole fight needs too many branches over its rounds.
     #[error("more than {0} branches over the fight's rounds: too large to compute exactly (estimate it instead with `fray sim FILE --target-ci 0.01`)")]
     FightTooLarge(usize),
+    /// Estimated, before playing any branch, to need far more branches over a whole fight
+    /// than the limit.
+    #[error("about {0:.1e} branches over the fight's rounds, estimated by seeded probes before playing any (0 played, at most {1}): too large to compute exactly (estimate it instead with `fray sim FILE --target-ci 0.01`)")]
+    FightEstimatedTooLarge(f64, usize),
     /// Too many distinct states at one step of a state-merging computation.
     #[error("more than {0} distinct states: too large to compute exactly (estimate it instead with `fray sim FILE --target-ci 0.01`)")]
     TooManyStates(usize),
@@ -158,7 +162,7 @@ impl<R: Ruleset> Driver<R> for PrefixDriver<'_> {
 }
 
 /// Random probes run before an enumeration to estimate its size.
-const PROBES: u64 = 256;
+pub(crate) const PROBES: u64 = 256;
 
 /// A driver that plays one random path and multiplies the number of possible totals of each
 /// roll along it (Knuth's estimator of a search tree's size).
@@ -216,17 +220,27 @@ pub(crate) fn estimate_driven<R: Ruleset, T>(
     let mut total = 0.0;
     for probe in 0..PROBES {
         let mut state = start.clone();
-        let mut driver = ProbeDriver {
-            dice: crate::driver::AutoDriver::new(probe.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
-            width: 1.0,
-            nodes: 1.0,
-        };
         // A probe that stops early (a limit, an illegal choice) just counts what it saw;
         // the enumeration itself reports the reason.
-        let _ = play(&mut state, &mut driver);
-        total += driver.nodes;
+        total += probe_once::<R, T>(&mut state, probe, &play).0;
     }
     total / PROBES as f64
+}
+
+/// One seeded random path of `play` from `state` (left where the path ends): Knuth's estimate
+/// of the branches enumerating `play` would explore, and what `play` returned.
+pub(crate) fn probe_once<R: Ruleset, T>(
+    state: &mut R::State,
+    seed: u64,
+    play: impl Fn(&mut R::State, &mut dyn Driver<R>) -> Result<T, Interrupt>,
+) -> (f64, Result<T, Interrupt>) {
+    let mut driver = ProbeDriver {
+        dice: crate::driver::AutoDriver::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+        width: 1.0,
+        nodes: 1.0,
+    };
+    let result = play(state, &mut driver);
+    (driver.nodes, result)
 }
 
 /// Plays `play` from `start` against every die result and returns every branch.

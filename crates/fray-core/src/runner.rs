@@ -366,6 +366,29 @@ pub fn run_fight_after<R: Ruleset>(
     })
 }
 
+/// [`run_fight_at`] (`after` is `None`) or [`run_fight_after`], with `answers` given before
+/// (the answers-per-fight limit counts them), returning also the answers given in all.
+pub fn run_fight_counted<R: Ruleset>(
+    state: &mut R::State,
+    after: Option<u32>,
+    answers: u32,
+    driver: &mut dyn Driver<R>,
+    sink: &mut dyn EventSink,
+    limits: &Limits,
+) -> Result<(FightEnd, u32), Halt> {
+    let mut table = Table::new(driver, sink, None, limits);
+    table.round = after.unwrap_or(0);
+    table.answers = answers;
+    match play_fight(state, &mut table, limits, after) {
+        Ok(end) => Ok((end, table.answers)),
+        Err(interrupt) => Err(Halt {
+            interrupt,
+            round: table.round,
+            answer: table.answers,
+        }),
+    }
+}
+
 fn play_fight<R: Ruleset>(
     state: &mut R::State,
     table: &mut Table<'_, R>,
