@@ -1,6 +1,6 @@
 //! The load benchmark of `fray serve` (issue 18; not a timed test): a server on 127.0.0.1 in
-//! this process, `--fights N` fights of `examples/cnc/bench.toml` (twelve combatants, the GM
-//! asked everything), each with its GM's WebSocket open and a task that answers its requests
+//! this process, `--fights N` fights of `examples/cnc/bench.toml` (twelve combatants; the fighters'
+//! requests go to the GM's link, fray plays the orcs), each with its GM's WebSocket open and a task that answers its requests
 //! as the GM one after another, all fights at once. Prints the answers per second and the
 //! latency from sending an answer to the WebSocket push of the view it made (p50, p99), and
 //! that of the HTTP acknowledgement.
