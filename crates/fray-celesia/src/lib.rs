@@ -327,30 +327,19 @@ fn choose_weapon(
     attacker: CombatantId,
     situation: &fray_core::ruleset::Situation,
 ) -> Result<(), String> {
-    if let Some((name, _)) = situation.options.first() {
-        return Err(format!(
-            "unknown situation `{name}` for celesia; it takes only --weapon"
-        ));
-    }
-    let Some(weapon) = &situation.weapon else {
+    let Some(weapon) = situation.only_weapon("celesia")? else {
         return Ok(());
     };
     let mut profiles = state.profiles.to_vec();
     let p = &mut profiles[attacker.index()];
-    fray_core::ruleset::keep_weapon(
+    fray_core::ruleset::keep_named_weapon(
+        state.roster.name(attacker),
         weapon,
         &mut p.melee,
         &mut p.ranged,
         |w| &w.name,
         |w| &w.name,
-    )
-    .map_err(|names| {
-        format!(
-            "{} has no weapon `{weapon}`; it attacks with {}",
-            state.roster.name(attacker),
-            names.join(", ")
-        )
-    })?;
+    )?;
     state.profiles = profiles.into();
     Ok(())
 }

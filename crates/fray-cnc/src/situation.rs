@@ -6,7 +6,7 @@
 use crate::state::{Concealment, Cond, Cover, Declared, State};
 use fray_core::conditions::Expiry;
 use fray_core::grid::Bearing;
-use fray_core::ruleset::{keep_weapon, Situation, WeaponKept};
+use fray_core::ruleset::{keep_named_weapon, Situation, WeaponKept};
 use fray_core::{Board, CombatantId, Direction};
 
 /// The options `fray odds --situation` accepts.
@@ -91,22 +91,19 @@ pub fn set(
 fn choose_weapon(state: &mut State, attacker: CombatantId, weapon: &str) -> Result<(), String> {
     let mut profiles = state.profiles.to_vec();
     let p = &mut profiles[attacker.index()];
-    let kept = keep_weapon(weapon, &mut p.melee, &mut p.ranged, |f| &f.name, |w| &w.id)
-        .map_err(|names| no_such_weapon(state, attacker, weapon, &names))?;
+    let kept = keep_named_weapon(
+        state.roster.name(attacker),
+        weapon,
+        &mut p.melee,
+        &mut p.ranged,
+        |f| &f.name,
+        |w| &w.id,
+    )?;
     if kept == WeaponKept::Ranged {
         p.off_hand = None;
     }
     state.profiles = profiles.into();
     Ok(())
-}
-
-/// "Fighter 1 has no weapon `axe`; it attacks with long sword".
-fn no_such_weapon(state: &State, who: CombatantId, weapon: &str, names: &[String]) -> String {
-    format!(
-        "{} has no weapon `{weapon}`; it attacks with {}",
-        state.roster.name(who),
-        names.join(", ")
-    )
 }
 
 /// Moves the attacker to a free square next to the target on the given side of its facing.

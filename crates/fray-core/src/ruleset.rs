@@ -469,7 +469,36 @@ pub fn keep_weapon<M, W>(
     }
 }
 
+/// [`keep_weapon`] with the refusal every ruleset gives `fray odds --weapon`: "Fighter 1 has no
+/// weapon `axe`; it attacks with long sword".
+pub fn keep_named_weapon<M, W>(
+    who: &str,
+    weapon: &str,
+    melee: &mut Vec<M>,
+    ranged: &mut Option<W>,
+    melee_name: impl Fn(&M) -> &str,
+    ranged_name: impl Fn(&W) -> &str,
+) -> Result<WeaponKept, String> {
+    keep_weapon(weapon, melee, ranged, melee_name, ranged_name).map_err(|names| {
+        format!(
+            "{who} has no weapon `{weapon}`; it attacks with {}",
+            names.join(", ")
+        )
+    })
+}
+
 impl Situation {
+    /// The weapon of a ruleset whose only situation is `--weapon`; any other option is refused:
+    /// "unknown situation `cover` for osr; it takes only --weapon".
+    pub fn only_weapon(&self, ruleset: &str) -> Result<Option<&str>, String> {
+        match self.options.first() {
+            Some((name, _)) => Err(format!(
+                "unknown situation `{name}` for {ruleset}; it takes only --weapon"
+            )),
+            None => Ok(self.weapon.as_deref()),
+        }
+    }
+
     /// Nothing set.
     pub fn is_empty(&self) -> bool {
         self.weapon.is_none() && self.options.is_empty()

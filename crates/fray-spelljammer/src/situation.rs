@@ -3,7 +3,7 @@
 
 use crate::rules::tables::Cover;
 use crate::state::State;
-use fray_core::ruleset::{keep_weapon, Situation};
+use fray_core::ruleset::{keep_named_weapon, Situation};
 use fray_core::CombatantId;
 use std::sync::Arc;
 
@@ -23,19 +23,14 @@ pub fn set(
     if let Some(weapon) = &situation.weapon {
         let name = state.roster.name(attacker).to_string();
         let p = &mut Arc::make_mut(&mut state.profiles)[attacker.index()];
-        keep_weapon(
+        keep_named_weapon(
+            &name,
             weapon,
             &mut p.melee,
             &mut p.ranged,
             |f| &f.name,
             |f| &f.name,
-        )
-        .map_err(|names| {
-            format!(
-                "{name} has no weapon `{weapon}`; it attacks with {}",
-                names.join(", ")
-            )
-        })?;
+        )?;
     }
     for (option, value) in &situation.options {
         match option.as_str() {
