@@ -211,7 +211,7 @@ fn round_json(ruleset: &str, report: &RoundReport) -> Value {
     })
 }
 
-fn fight_text(encounter: &AnyEncounter, report: &FightReport) -> String {
+pub(super) fn fight_text(encounter: &AnyEncounter, report: &FightReport) -> String {
     let roster = encounter.roster();
     let mut out = String::new();
     let _ = writeln!(out, "{}", title(encounter, "The whole fight"));

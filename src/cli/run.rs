@@ -10,7 +10,7 @@ use fray_core::audience::{view_text, Viewer};
 use fray_core::intervention::Intervention;
 use fray_core::protocol::Answer;
 use fray_core::session::{Asked, By, Request, Stop};
-use fray_engine::session::{Session, SessionError};
+use fray_engine::session::{HereError, Session, SessionError};
 use fray_engine::Library;
 use std::io::{BufRead, IsTerminal, Read as _, Write};
 use std::path::PathBuf;
@@ -92,6 +92,10 @@ const COMMANDS: &[(&str, &str)] = &[
     (
         "odds [ATTACKER] TARGET",
         "exact odds of one attack from here (`--weapon W`, `--situation S` as in `fray odds`)",
+    ),
+    (
+        "exact",
+        "who wins from here, exactly (the `fray odds --fight` programme), from a round's end",
     ),
     (
         "sim [N] [--seed S]",
@@ -286,7 +290,8 @@ impl Tracker {
     fn words(&self) -> Vec<String> {
         let mut words: Vec<String> = [
             "auto", "manual", "undo", "redo", "status", "log", "save", "help", "quit", "options",
-            "all", "gm", "hp", "cond", "move", "remove", "add", "rule", "override", "odds", "sim",
+            "all", "gm", "hp", "cond", "move", "remove", "add", "rule", "override", "odds",
+            "exact", "sim",
         ]
         .iter()
         .map(|w| w.to_string())
@@ -547,6 +552,8 @@ fn handle(t: &mut Tracker, line: &str) -> Result<bool, CliError> {
             }
         }
         "odds" => odds_from_here(t, rest),
+        "exact" if rest.is_empty() => exact_from_here(t),
+        "exact" => Err("exact takes nothing after it".to_string()),
         "sim" => sim_from_here(t, rest),
         "r" | "roll" if rest.is_empty() => t
             .session
@@ -625,6 +632,35 @@ fn odds_from_here(t: &Tracker, rest: &str) -> Result<String, String> {
     Ok(format!(
         "From here: {}",
         super::odds::titled_text(t.session.encounter(), &report)
+    ))
+}
+
+/// `exact`: who wins from here exactly — the `fray odds --fight` programme from the end of the
+/// round the session stands at (GM only: it reads hit points). Inside a round, or when the
+/// programme refuses, says why and points at `sim`.
+fn exact_from_here(t: &Tracker) -> Result<String, String> {
+    if t.viewer != Viewer::Gm {
+        return Err(
+            "exact odds read GM-only facts (hit points, armour): only the GM's view shows them"
+                .to_string(),
+        );
+    }
+    let here = t
+        .session
+        .exact_from_here(fray_core::distinct::MAX_STATES)
+        .map_err(|e| match e {
+            HereError::MidRound { .. } | HereError::ExactRefused(_) => {
+                format!("{e} (`sim` plays the rest of the fight many times)")
+            }
+            other => other.to_string(),
+        })?;
+    let from = match here.after {
+        0 => "before round 1".to_string(),
+        r => format!("at the end of round {r}"),
+    };
+    Ok(format!(
+        "From here ({from}), fray playing everyone: {}",
+        super::odds_fight::fight_text(t.session.encounter(), &here.report)
     ))
 }
 

@@ -127,12 +127,22 @@ fn round_end(end: FightEnd, round: u32, limits: &Limits) -> RoundEnd {
 /// stands in) times the distinct states the probes stand in (never more than the programme
 /// carries), summed over the rounds. The widths of later rounds count, not only the first's.
 pub fn estimate_fight<R: Ruleset>(start: &R::State, limits: &Limits) -> f64 {
+    estimate_fight_after::<R>(start, None, 0, limits)
+}
+
+/// [`estimate_fight`] from the end of round `after` (a live session's checkpoint; `None`: the
+/// fight's beginning), with `answers` given before it.
+pub fn estimate_fight_after<R: Ruleset>(
+    start: &R::State,
+    mut after: Option<u32>,
+    answers: u32,
+    limits: &Limits,
+) -> f64 {
     let mut going: Vec<(u64, R::State)> = (0..PROBES).map(|p| (p, start.clone())).collect();
-    let mut after = None;
     let mut total = 0.0;
     while !going.is_empty() {
         let round = after.map_or(1, |r| r + 1);
-        let play = round_play::<R>(after, 0, limits);
+        let play = round_play::<R>(after, answers, limits);
         let mut states = Distinct::new(going.len());
         let one = BigRational::one();
         let mut widths = 0.0;
@@ -222,11 +232,25 @@ pub fn fight_odds<R: Ruleset>(
     limits: &Limits,
     max_states: usize,
 ) -> Result<FightOdds, OddsError> {
+    fight_odds_after::<R>(start, None, 0, limits, max_states)
+}
+
+/// [`fight_odds`] from the end of round `after` (`None`: the fight's beginning, with `begin`),
+/// `answers` answers given before it: the exact chances from a live session's checkpoint, the
+/// next round played as `run_fight_after` plays it. Each round's end is counted in absolute
+/// rounds (`ends_in_round`, the round limit).
+pub fn fight_odds_after<R: Ruleset>(
+    start: &R::State,
+    mut after: Option<u32>,
+    answers: u32,
+    limits: &Limits,
+    max_states: usize,
+) -> Result<FightOdds, OddsError> {
     let mut odds = FightOdds::empty(R::roster(start).sides.len());
     // Refuse at once a fight that probes say is past the budget, rather than after playing
     // the budget (tens of seconds). The estimate leans low (it counts only the states the
     // probes stand in); the margin keeps the noise of its widths from refusing a fight that fits.
-    let estimate = estimate_fight::<R>(start, limits);
+    let estimate = estimate_fight_after::<R>(start, after, answers, limits);
     if estimate > FIGHT_ESTIMATE_MARGIN * MAX_FIGHT_BRANCHES as f64 {
         return Err(OddsError::FightEstimatedTooLarge(
             estimate,
@@ -238,9 +262,8 @@ pub fn fight_odds<R: Ruleset>(
     // For each state of the layer, the answers given before it (the answers-per-fight limit
     // counts the whole fight), with their probabilities: branches that reach one state with
     // different counts merge, and the counts are kept beside it.
-    let mut counts: Vec<Answers> = vec![BTreeMap::from([(0, BigRational::one())])];
+    let mut counts: Vec<Answers> = vec![BTreeMap::from([(answers, BigRational::one())])];
     let mut budget = MAX_FIGHT_BRANCHES;
-    let mut after = None;
     while !layer.is_empty() {
         odds.states += layer.len();
         odds.peak_states = odds.peak_states.max(layer.len());

@@ -3,7 +3,7 @@
 //! after the first round, and each side's chance to win.
 
 use crate::odds::{failure, OddsFailure};
-use fray_core::fight_odds::{fight_odds, first_round};
+use fray_core::fight_odds::{fight_odds_after, first_round};
 use fray_core::{Limits, Ruleset, Standing, Tally};
 use num_rational::BigRational;
 use num_traits::Zero;
@@ -132,8 +132,21 @@ pub fn fight_report<R: Ruleset>(
     limits: &Limits,
     max_states: usize,
 ) -> Result<FightReport, OddsFailure> {
+    fight_report_after::<R>(start, None, 0, limits, max_states)
+}
+
+/// The fight's exact chances from the end of round `after` (a live session's checkpoint, with
+/// `answers` given before it; `None`: from the beginning), as [`fight_report`].
+pub fn fight_report_after<R: Ruleset>(
+    start: &R::State,
+    after: Option<u32>,
+    answers: u32,
+    limits: &Limits,
+    max_states: usize,
+) -> Result<FightReport, OddsFailure> {
     let roster = R::roster(start);
-    let odds = fight_odds::<R>(start, limits, max_states).map_err(|e| failure(e, roster))?;
+    let odds = fight_odds_after::<R>(start, after, answers, limits, max_states)
+        .map_err(|e| failure(e, roster))?;
     Ok(FightReport {
         wins: roster
             .sides

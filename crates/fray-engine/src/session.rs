@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 mod here;
 mod reinforce;
-pub use here::HereError;
+pub use here::{ExactHere, HereError};
 pub use reinforce::{entry_from_words, split_fields};
 
 /// The saved-session format's version.

@@ -39,6 +39,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/v1/fights/{id}/intervene", post(intervene))
         .route("/api/v1/fights/{id}/odds", get(odds))
         .route("/api/v1/fights/{id}/sim", get(sim))
+        .route("/api/v1/fights/{id}/exact", get(exact))
         .route("/api/v1/fights/{id}/log", get(export_log))
         .route("/api/v1/fights/{id}/ws", get(socket))
         .route("/", get(crate::pages::home))
@@ -49,6 +50,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/fights/{id}/do", post(crate::pages::command))
         .route("/fights/{id}/odds", get(crate::pages::odds))
         .route("/fights/{id}/sim", get(crate::pages::sim))
+        .route("/fights/{id}/exact", get(crate::pages::exact))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(state)
@@ -610,6 +612,183 @@ pub(crate) async fn sim_of(
     .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
     .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e))?;
     Ok(SimBody { text })
+}
+
+/// One chance of the exact answer: a fraction and its decimal.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Chance {
+    /// Exact, as a fraction (`364871/829440`).
+    pub exact: String,
+    /// As a number.
+    pub p: f64,
+}
+
+/// One side's exact chance to win.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SideChance {
+    /// The side's id.
+    pub side: String,
+    /// P(it wins).
+    pub wins: Chance,
+}
+
+/// Who wins from here, exactly: the `fray odds --fight` programme from the end of the round
+/// the fight stands at, fray's default tactics playing everyone.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ExactBody {
+    /// The round that had just ended where the computation starts (0: before the first round).
+    pub after_round: u32,
+    /// Each side's chance to win, in side order.
+    pub sides: Vec<SideChance>,
+    /// P(nobody left standing).
+    pub nobody_standing: Chance,
+    /// P(a stalemate: the round limit, or a limit inside a round).
+    pub stalemate: Chance,
+    /// The round limit.
+    pub max_rounds: u32,
+    /// P(the fight ends in round r), counted from the fight's start: `[r, "fraction"]`.
+    pub ends_in_round: Vec<(u32, String)>,
+    /// Distinct end-of-round states explored.
+    pub states: u64,
+    /// Branches played.
+    pub branches: u64,
+}
+
+/// Most exact computations running at once over the whole server (each may take seconds of
+/// CPU on the blocking pool, within `fray odds --fight`'s branch and state limits); more are
+/// refused with 429 until one ends.
+pub const MAX_EXACT_JOBS: usize = 2;
+
+/// Exact computations running now.
+static EXACT_JOBS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// A place among the [`MAX_EXACT_JOBS`], given back when dropped (when the computation ends,
+/// even if the client left).
+struct ExactJob;
+
+impl ExactJob {
+    /// A place, or `None` when all are taken.
+    fn start() -> Option<ExactJob> {
+        use std::sync::atomic::Ordering;
+        EXACT_JOBS
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < MAX_EXACT_JOBS).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| ExactJob)
+    }
+}
+
+impl Drop for ExactJob {
+    fn drop(&mut self) {
+        EXACT_JOBS.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Answers already computed, by fight and answer log (the log says everything the answer
+/// depends on), newest last; at most [`EXACT_KEPT`].
+static EXACT_DONE: std::sync::Mutex<Vec<(u64, Result<ExactBody, String>)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// Most exact answers kept.
+const EXACT_KEPT: usize = 16;
+
+/// Who wins from here, exactly (GM only): the `fray odds --fight` programme from the end of
+/// the round the fight stands at. Refused (422) inside a round, after the fight, and when the
+/// programme refuses (too many states or branches): the `sim` operation answers then.
+#[utoipa::path(get, path = "/api/v1/fights/{id}/exact", params(("id" = String, Path)),
+    security(("token" = [])),
+    responses((status = 200, body = ExactBody), (status = 403, body = ErrorBody),
+        (status = 422, body = ErrorBody),
+        (status = 429, body = ErrorBody, description = "as many exact computations as the server runs at once are running")))]
+async fn exact(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<ExactBody>, ApiError> {
+    let session = gm_only(&state, &id, bearer(&headers)?, "exact odds").await?;
+    Ok(Json(exact_of(&id, session).await?))
+}
+
+/// Who wins from here, exactly, in fight `id`'s `session` (the API's and the GM page's).
+pub(crate) async fn exact_of(
+    id: &str,
+    session: fray_engine::session::Session,
+) -> Result<ExactBody, ApiError> {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (id, session.log()).hash(&mut hasher);
+    let key = hasher.finish();
+    let refused = |m: String| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, m);
+    let done = |key: u64| {
+        let kept = EXACT_DONE.lock().unwrap_or_else(|e| e.into_inner());
+        kept.iter().find(|(k, _)| *k == key).map(|(_, r)| r.clone())
+    };
+    if let Some(known) = done(key) {
+        return known.map_err(refused);
+    }
+    let job = ExactJob::start().ok_or_else(|| {
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "{MAX_EXACT_JOBS} exact computations are running: ask again when one ends, or \
+                 take the Monte Carlo answer (sim) now"
+            ),
+        )
+    })?;
+    let result = tokio::task::spawn_blocking(move || {
+        let _job = job;
+        session
+            .exact_from_here(fray_core::distinct::MAX_STATES)
+            .map(|here| exact_body(&here))
+            .map_err(|e| match e {
+                fray_engine::session::HereError::MidRound { .. }
+                | fray_engine::session::HereError::ExactRefused(_) => {
+                    format!("{e} (GET /api/v1/fights/{{id}}/sim plays the rest many times)")
+                }
+                other => other.to_string(),
+            })
+    })
+    .await
+    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    {
+        let mut kept = EXACT_DONE.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.len() >= EXACT_KEPT {
+            let _ = kept.remove(0);
+        }
+        kept.push((key, result.clone()));
+    }
+    result.map_err(refused)
+}
+
+/// The exact answer as the API shows it.
+fn exact_body(here: &fray_engine::session::ExactHere) -> ExactBody {
+    let r = &here.report;
+    let chance = |p| Chance {
+        p: fray_engine::odds::to_f64(p),
+        exact: p.to_string(),
+    };
+    ExactBody {
+        after_round: here.after,
+        sides: r
+            .wins
+            .iter()
+            .map(|(side, p)| SideChance {
+                side: side.clone(),
+                wins: chance(p),
+            })
+            .collect(),
+        nobody_standing: chance(&r.none_standing),
+        stalemate: chance(&r.stalemate),
+        max_rounds: r.max_rounds,
+        ends_in_round: r
+            .ends_in_round
+            .iter()
+            .map(|(round, p)| (*round, p.to_string()))
+            .collect(),
+        states: r.states as u64,
+        branches: r.branches as u64,
+    }
 }
 
 /// One entry of the exported log.

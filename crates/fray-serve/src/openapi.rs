@@ -117,6 +117,7 @@ impl Modify for CommonErrors {
         crate::api::intervene,
         crate::api::odds,
         crate::api::sim,
+        crate::api::exact,
         crate::api::export_log,
         crate::api::socket,
     ),

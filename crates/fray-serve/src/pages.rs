@@ -216,6 +216,7 @@ pub async fn fight_page(
                 section.tools aria-label="Odds and who wins from here: results" {
                     div #odds-result .result aria-live="polite" {}
                     div #sim-result .result aria-live="polite" {}
+                    div #exact-result .result aria-live="polite" {}
                 }
             }
         }
@@ -286,6 +287,7 @@ async fn panel_of(
         act: format!("/fights/{}/do?token={token}", fight.id),
         odds: format!("/fights/{}/odds?token={token}", fight.id),
         sim: format!("/fights/{}/sim?token={token}", fight.id),
+        exact: format!("/fights/{}/exact?token={token}", fight.id),
     };
     let asked = view["pending"]["asked"]
         .as_str()
@@ -346,6 +348,7 @@ struct Urls {
     act: String,
     odds: String,
     sim: String,
+    exact: String,
 }
 
 /// A JSON value as text (a string without its quotes).
@@ -524,6 +527,9 @@ fn tools(view: &Value, asked: &str, urls: &Urls) -> Markup {
                 label { "Runs" input #sim-runs name="runs" type="number" min="1" max="10000" value="1000" size="6"; }
                 button #sim-button type="submit" { "Who wins from here" }
             }
+            form #exact-form hx-get=(urls.exact) hx-target="#exact-result" {
+                button #exact-button type="submit" { "Who wins from here, exactly" }
+            }
         }
     }
 }
@@ -669,6 +675,50 @@ pub async fn sim(
             .into_string(),
         )
         .into_response(),
+        Err(e) => refusal(e.message()),
+    }
+}
+
+/// The exact answer's form: the token only.
+#[derive(Debug, Deserialize)]
+pub struct ExactForm {
+    token: String,
+}
+
+/// `GET /fights/{id}/exact?token=T`: who wins from here, exactly, as HTML (the API's `exact`).
+pub async fn exact(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(form): Query<ExactForm>,
+) -> Response {
+    let session = match crate::api::gm_only(&state, &id, &form.token, "exact odds").await {
+        Ok(s) => s,
+        Err(e) => return refusal(e.message()),
+    };
+    match crate::api::exact_of(&id, session).await {
+        Ok(x) => {
+            let from = match x.after_round {
+                0 => "before round 1".to_string(),
+                r => format!("from the end of round {r}"),
+            };
+            let row = |what: String, c: &crate::api::Chance| {
+                html! { tr { th { (what) } td { (format!("{:.2}%", c.p * 100.0)) } td { (c.exact) } } }
+            };
+            Html(
+                html! {
+                    h3 { "Who wins, exactly (" (from) ")" }
+                    table #exact {
+                        @for s in &x.sides { (row(format!("{} wins", s.side), &s.wins)) }
+                        (row("nobody standing".to_string(), &x.nobody_standing))
+                        (row(format!("stalemate ({} rounds)", x.max_rounds), &x.stalemate))
+                    }
+                    p { small { (x.states) " end-of-round states, " (x.branches)
+                        " branches; fray's default tactics play everyone" } }
+                }
+                .into_string(),
+            )
+            .into_response()
+        }
         Err(e) => refusal(e.message()),
     }
 }

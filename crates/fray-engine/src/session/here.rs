@@ -7,6 +7,7 @@
 //! drift from it.
 
 use super::Session;
+use crate::fight_odds::{fight_report_after, FightReport};
 use crate::odds::OddsFailure;
 use crate::{AnyEncounter, OddsReport};
 use fray_core::event::NullSink;
@@ -41,6 +42,40 @@ pub enum HereError {
     /// A run from here stopped on something it could not answer (a log that does not fit).
     #[error("{0}")]
     Run(String),
+    /// The fight is over: nothing is left to compute.
+    #[error("the fight is over after round {rounds}: nothing is left to compute")]
+    Over {
+        /// Rounds played.
+        rounds: u32,
+    },
+    /// The session stands inside a round: the exact programme starts only where the state
+    /// alone says what comes next (a round's end), and answers were given since the last one.
+    #[error(
+        "the fight is in the middle of round {round} ({answers} answer(s) since it began): the \
+         exact odds start from the end of a round, where the state alone says what comes next; \
+         ask again when round {round} ends, or take the Monte Carlo answer now"
+    )]
+    MidRound {
+        /// The round being played.
+        round: u32,
+        /// Answers given in it so far.
+        answers: usize,
+    },
+    /// The exact programme refused (too many states or branches, or probes estimating too
+    /// many): the Monte Carlo answer still answers from here.
+    #[error("no exact answer: {0}; the Monte Carlo answer still answers from here")]
+    ExactRefused(String),
+}
+
+/// The exact chances of the rest of a live fight, from the end of the round the session stands
+/// at (issue 17: "odds from here" with the `--fight` programme).
+#[derive(Debug, Clone)]
+pub struct ExactHere {
+    /// The round that had just ended where the programme starts (0: before the first round).
+    pub after: u32,
+    /// The chances: each side's, nobody standing, stalemate; rounds counted from the fight's
+    /// start.
+    pub report: FightReport,
 }
 
 impl Session {
@@ -89,6 +124,55 @@ impl Session {
         Ok(self.here().odds_in(attacker, target, situation)?)
     }
 
+    /// The exact chances of the rest of the fight from here, the default tactics choosing for
+    /// everyone (as `fray odds --fight`), at most `max_states` distinct states at one round's
+    /// end and the programme's branch limits. Given where the fight's state alone says what
+    /// comes next: at the end of a round with no answer given since (the last checkpoint), or
+    /// before any answer at all. Refused inside a round ([`HereError::MidRound`]), once the
+    /// fight is over, and when the programme refuses ([`HereError::ExactRefused`]).
+    pub fn exact_from_here(&self, max_states: usize) -> Result<ExactHere, HereError> {
+        match &self.stop {
+            Stop::Ended(end) => return Err(HereError::Over { rounds: end.rounds }),
+            Stop::Broken { .. } => return Err(HereError::Run(self.here_broken())),
+            Stop::Asks(_) => {}
+        }
+        let last = self.checkpoints.last();
+        let at_end = last.filter(|c| c.at.position == self.log.len());
+        if at_end.is_none() && !self.log.is_empty() {
+            let since = last.map_or(0, |c| c.at.position);
+            return Err(HereError::MidRound {
+                round: last.map_or(1, |c| c.at.round + 1),
+                answers: self.log.len() - since,
+            });
+        }
+        let refused = |f: OddsFailure| HereError::ExactRefused(f.to_string());
+        each_ruleset!(&self.encounter, e, R => {
+            let report = match at_end {
+                Some(c) => {
+                    let Some(state) = c.state.downcast_ref::<<R as Ruleset>::State>() else {
+                        return Err(HereError::Run("a checkpoint of another ruleset".to_string()));
+                    };
+                    let answers = u32::try_from(c.at.position).unwrap_or(u32::MAX);
+                    fight_report_after::<R>(state, Some(c.at.round), answers, &e.limits, max_states)
+                }
+                None => fight_report_after::<R>(&e.state, None, 0, &e.limits, max_states),
+            }
+            .map_err(refused)?;
+            Ok(ExactHere { after: at_end.map_or(0, |c| c.at.round), report })
+        })
+    }
+
+    /// Why the log does not replay, in words.
+    fn here_broken(&self) -> String {
+        match &self.stop {
+            Stop::Broken {
+                position,
+                interrupt,
+            } => broken(*position, interrupt, self.roster()),
+            _ => "the log replays".to_string(),
+        }
+    }
+
     /// Plays the rest of the fight once: replays the answer log, then fray plays everyone (the
     /// default tactics, and dice seeded by `seed` and each answer's position, as a session
     /// seeded `seed` would roll them). Fills `tallies` with each combatant's standing at the
@@ -111,14 +195,19 @@ impl Session {
             Stop::Broken {
                 position,
                 interrupt,
-            } => Err(HereError::Run(format!(
-                "answer {} does not fit the fight: {}",
-                position + 1,
-                crate::explain(&interrupt, self.roster())
-            ))),
+            } => Err(HereError::Run(broken(position, &interrupt, self.roster()))),
             Stop::Asks(_) => Err(HereError::Run(
                 "a request was left for a person although fray plays everyone".to_string(),
             )),
         }
     }
+}
+
+/// An answer of the log that does not fit, in words.
+fn broken(position: usize, interrupt: &fray_core::Interrupt, roster: &fray_core::Roster) -> String {
+    format!(
+        "answer {} does not fit the fight: {}",
+        position + 1,
+        crate::explain(interrupt, roster)
+    )
 }

@@ -1,0 +1,160 @@
+//! "Who wins from here, exactly" (issue 17) through a real listener: the GM's answer is
+//! `fray odds --fight`'s exact fractions, a player's token is refused, inside a round and past
+//! the programme's limits it says why and points at the Monte Carlo `sim`, the GM's page has
+//! the button and its HTML result, and no more than `MAX_EXACT_JOBS` computations run at once.
+//! One test (one process): the running computations are counted over the whole server process.
+
+mod common;
+
+use common::{duel, tokens, TestServer};
+use fray_serve::Limits;
+use serde_json::{json, Value};
+
+/// The C&C duel of docs/odds.md: its exact answer is known (`fray odds … --fight`).
+const DUEL: &str = include_str!("../../../examples/cnc/duel.toml");
+
+async fn exact(s: &TestServer, id: &str, token: &str) -> (u16, Value) {
+    s.call(
+        "GET",
+        &format!("/api/v1/fights/{id}/exact"),
+        Some(token),
+        None,
+    )
+    .await
+}
+
+async fn page(s: &TestServer, path: &str) -> String {
+    let response = reqwest::get(format!("{}{path}", s.base)).await.unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    response.text().await.unwrap()
+}
+
+fn created_ids(created: &Value) -> (String, String) {
+    let s = |v: &Value| v.as_str().expect("string").to_string();
+    (s(&created["id"]), s(&created["gm"]["token"]))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exact_odds_from_here_for_the_gm_only_within_limits() {
+    let (db, _) = common::sqlite_url("exact");
+    let s = TestServer::start(&db, Limits::default()).await;
+
+    // Several fights asked at once: at most MAX_EXACT_JOBS run, the others are refused (each
+    // runs for a second or more; the requests leave together).
+    let mut fights = Vec::new();
+    for seed in 1..=4 {
+        fights.push(created_ids(&s.create(DUEL, seed).await));
+    }
+    let calls: Vec<_> = fights
+        .iter()
+        .cloned()
+        .map(|(id, gm)| {
+            let (base, key) = (s.base.clone(), gm);
+            tokio::spawn(async move {
+                let response = reqwest::Client::new()
+                    .get(format!("{base}/api/v1/fights/{id}/exact"))
+                    .bearer_auth(key)
+                    .send()
+                    .await
+                    .unwrap();
+                let status = response.status().as_u16();
+                (status, response.json::<Value>().await.unwrap())
+            })
+        })
+        .collect();
+    let mut statuses = Vec::new();
+    for call in calls {
+        let (status, body) = call.await.unwrap();
+        match status {
+            200 => assert_eq!(body["sides"][0]["wins"]["exact"], "364871/829440", "{body}"),
+            429 => assert!(
+                body["error"]
+                    .as_str()
+                    .unwrap()
+                    .contains("exact computations are running"),
+                "{body}"
+            ),
+            other => panic!("status {other}: {body}"),
+        }
+        statuses.push(status);
+    }
+    assert!(statuses.contains(&429), "{statuses:?}");
+    assert!(
+        statuses.iter().filter(|&&s| s == 200).count() <= fray_serve::api::MAX_EXACT_JOBS,
+        "{statuses:?}"
+    );
+
+    // Before the first answer: the duel's exact answer, as `fray odds duel.toml --fight`.
+    let (id, gm) = fights[0].clone();
+    let (status, body) = exact(&s, &id, &gm).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["after_round"], 0);
+    assert_eq!(body["sides"][0]["side"], "west");
+    assert_eq!(body["sides"][0]["wins"]["exact"], "364871/829440");
+    assert_eq!(body["sides"][1]["wins"]["exact"], "48841/92160");
+    assert_eq!(body["stalemate"]["exact"], "625/20736");
+    assert_eq!(body["nobody_standing"]["exact"], "0");
+    assert!((body["sides"][0]["wins"]["p"].as_f64().unwrap() - 0.4399).abs() < 1e-4);
+    assert_eq!(body["ends_in_round"][0], json!([1, "7/12"]));
+    assert_eq!(body["max_rounds"], 4);
+
+    // The GM's page has the button; its result is the same answer, as HTML.
+    let gm_page = page(&s, &format!("/fights/{id}?token={gm}")).await;
+    assert!(gm_page.contains("id=\"exact-button\""), "{gm_page}");
+    let html = page(&s, &format!("/fights/{id}/exact?token={gm}")).await;
+    assert!(
+        html.contains("Who wins, exactly (before round 1)") && html.contains("364871/829440"),
+        "{html}"
+    );
+
+    // One answer into round 1: it says so, and points at the Monte Carlo answer.
+    let (_, view) = s
+        .call("GET", &format!("/api/v1/fights/{id}"), Some(&gm), None)
+        .await;
+    let (status, answered) = s
+        .call(
+            "POST",
+            &format!("/api/v1/fights/{id}/answer"),
+            Some(&gm),
+            Some(json!({ "version": view["version"], "answer": "none" })),
+        )
+        .await;
+    assert_eq!(status, 200, "{answered}");
+    let (status, body) = exact(&s, &id, &gm).await;
+    assert_eq!(status, 422, "{body}");
+    let error = body["error"].as_str().unwrap();
+    assert!(
+        error.contains("in the middle of round 1") && error.contains("/sim"),
+        "{error}"
+    );
+    let html = page(&s, &format!("/fights/{id}/exact?token={gm}")).await;
+    assert!(html.contains("in the middle of round 1"), "{html}");
+
+    // A fight with a player side: the player's token is refused (GM-only facts), and the page
+    // has no button for the player. The GM's answer: refused by the programme's limits (two
+    // 24-hp fighters against two orcs), or inside round 1 (fray answered for the orcs): either
+    // way with the reason and the pointer to `sim`.
+    let (id, gm, heroes, _) = tokens(&s.create(&duel(5), 1).await);
+    let (status, body) = exact(&s, &id, &heroes).await;
+    assert_eq!(status, 403, "{body}");
+    let player_page = page(&s, &format!("/fights/{id}?token={heroes}")).await;
+    assert!(!player_page.contains("exact-button"));
+    let html = page(&s, &format!("/fights/{id}/exact?token={heroes}")).await;
+    assert!(html.contains("only the GM"), "{html}");
+    let (status, body) = exact(&s, &id, &gm).await;
+    assert_eq!(status, 422, "{body}");
+    let error = body["error"].as_str().unwrap();
+    assert!(
+        (error.starts_with("no exact answer: ") || error.contains("in the middle of round 1"))
+            && error.contains("/sim"),
+        "{error}"
+    );
+
+    // The schema documents the operation and its refusals.
+    let (_, doc) = s.call("GET", "/api/v1/openapi.json", None, None).await;
+    let op = &doc["paths"]["/api/v1/fights/{id}/exact"]["get"];
+    for status in ["200", "403", "422", "429"] {
+        assert!(op["responses"].get(status).is_some(), "{status}: {op}");
+    }
+    s.stop().await;
+}
