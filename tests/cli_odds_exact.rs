@@ -237,18 +237,34 @@ fn routine_and_blows(
     target: &str,
     weapons: &[&str],
 ) -> (serde_json::Value, Vec<BTreeMap<i64, BigRational>>) {
+    routine_and_blows_in(file, attacker, target, weapons, &[])
+}
+
+/// [`routine_and_blows`] with the same `situation` flags (`--situation …`) for the routine and
+/// for each one-attack answer.
+fn routine_and_blows_in(
+    file: &str,
+    attacker: &str,
+    target: &str,
+    weapons: &[&str],
+    situation: &[&str],
+) -> (serde_json::Value, Vec<BTreeMap<i64, BigRational>>) {
     let base = [
-        "odds",
-        file,
-        "--attacker",
-        attacker,
-        "--target",
-        target,
-        "--json",
-    ];
+        &[
+            "odds",
+            file,
+            "--attacker",
+            attacker,
+            "--target",
+            target,
+            "--json",
+        ][..],
+        situation,
+    ]
+    .concat();
     let blows: Vec<BTreeMap<i64, BigRational>> = weapons
         .iter()
-        .map(|w| pmf(&json(&[&base[..], &["--weapon", w]].concat())))
+        .map(|w| pmf(&json(&[&base[..], &["--weapon", *w]].concat())))
         .collect();
     let mut expected: BTreeMap<i64, BigRational> = BTreeMap::from([(0, BigRational::one())]);
     for blow in &blows {
@@ -332,6 +348,97 @@ fn routine_checks(
     };
     assert_eq!(down(9), at_least_9);
     assert_eq!(down(1), one_hp_down);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// OSR `--routine` takes the situations of one attack (issue 17), stored as the attacker's
+/// declared action: with the flat of the blade (OSR-R30.1: −4, half damage) the owlbear's
+/// claw/claw/bite on the AC 0 troll is still exactly the convolution of its blows, each made
+/// flat; a charge (OSR-R14.3) or a spear set against the troll's charge (OSR-R15.1) is one blow
+/// with the spear, the dagger not swung (OSR-R29: not on a charge or a set), exactly the
+/// one-attack odds of the same situation and not the plain routine; a set needs a settable
+/// weapon.
+#[test]
+fn an_osr_routine_takes_the_situations_of_one_attack() {
+    let dir = scratch("osr-situations");
+    let owlbear = dir.join("owlbear.toml");
+    std::fs::write(
+        &owlbear,
+        "schema = 1\nruleset = \"osr\"\nname = \"Owlbear\"\n[[sides]]\nid = \"a\"\n[[sides]]\nid = \"b\"\n\
+         [[combatants]]\nid = \"owlbear\"\nside = \"a\"\nat = [0, 0]\nmonster = \"owlbear\"\n\
+         [[combatants]]\nid = \"troll\"\nside = \"b\"\nat = [3, 0]\nmonster = \"troll\"\nhp = 500\nac = 0\n",
+    )
+    .unwrap();
+    let owlbear = owlbear.display().to_string();
+    let (plain, _) = routine_and_blows(&owlbear, "owlbear", "troll", &["claw", "claw", "bite"]);
+    let (flat, _) = routine_and_blows_in(
+        &owlbear,
+        "owlbear",
+        "troll",
+        &["claw", "claw", "bite"],
+        &["--situation", "flat"],
+    );
+    assert_ne!(
+        pmf(&flat),
+        pmf(&plain),
+        "the flat of the blade halves the damage"
+    );
+
+    let spearman = dir.join("spearman.toml");
+    std::fs::write(
+        &spearman,
+        "schema = 1\nruleset = \"osr\"\nname = \"Spear and dagger\"\n[[sides]]\nid = \"a\"\n[[sides]]\nid = \"b\"\n\
+         [[combatants]]\nid = \"spearman\"\nside = \"a\"\nat = [0, 0]\nclass = \"fighter\"\nlevel = 2\nstr = 13\n\
+         weapon = \"spear\"\noffhand = \"dagger\"\n\
+         [[combatants]]\nid = \"troll\"\nside = \"b\"\nat = [3, 0]\nmonster = \"troll\"\nhp = 500\n",
+    )
+    .unwrap();
+    let spearman = spearman.display().to_string();
+    let odds = |extra: &[&str]| {
+        json(
+            &[
+                &[
+                    "odds",
+                    &spearman,
+                    "--attacker",
+                    "spearman",
+                    "--target",
+                    "troll",
+                    "--json",
+                ][..],
+                extra,
+            ]
+            .concat(),
+        )
+    };
+    let plain = odds(&["--routine"]);
+    assert_eq!(plain["blows"], 2, "the spear and the dagger (OSR-R29)");
+    for situation in ["charge", "set"] {
+        let routine = odds(&["--routine", "--situation", situation]);
+        assert_eq!(routine["blows"], 1, "{situation}: the spear alone");
+        let one = odds(&["--situation", situation]);
+        assert_eq!(pmf(&routine), pmf(&one), "{situation}");
+        assert_ne!(pmf(&routine), pmf(&plain), "{situation}");
+        // Double damage: every total a hit can do is even.
+        assert!(pmf(&one).keys().all(|d| d % 2 == 0), "{situation}: {one}");
+    }
+    let refused = fray(&[
+        "odds",
+        &owlbear,
+        "--attacker",
+        "owlbear",
+        "--target",
+        "troll",
+        "--routine",
+        "--situation",
+        "set",
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr)
+            .contains("no weapon that can be set against a charge (OSR-R15.1)"),
+        "{refused:?}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -16,6 +16,7 @@ pub mod rules;
 pub mod state;
 pub mod tactics;
 
+use choice::Action;
 pub use choice::Choice;
 pub use content::Content;
 pub use encounter::{load, Encounter};
@@ -173,13 +174,111 @@ impl RulesetBundle for Osr {
         content.tables()
     }
 
+    const SITUATIONS: &'static [(&'static str, &'static str)] = SITUATIONS;
+
     fn set_situation(
         state: &mut State,
         attacker: CombatantId,
-        _target: CombatantId,
+        target: CombatantId,
         situation: &fray_core::ruleset::Situation,
     ) -> Result<(), String> {
-        choose_weapon(state, attacker, situation)
+        choose_weapon(state, attacker, situation)?;
+        for (name, value) in &situation.options {
+            set_strike(state, attacker, target, name, value)?;
+        }
+        Ok(())
+    }
+}
+
+/// The options `fray odds --situation` accepts for OSR: how the melee action is made, stored
+/// as the attacker's declared action (so a single attack, a whole routine and the odds from a
+/// live session's pause read it alike).
+pub const SITUATIONS: &[(&str, &str)] = &[
+    (
+        "charge",
+        "the attacker charges the target: +2, double damage, no second weapon (OSR-R14.3)",
+    ),
+    (
+        "set",
+        "the attacker's weapon is set against the target's charge: double damage (OSR-R15.1)",
+    ),
+    (
+        "flat",
+        "with the flat of the blade: −4, half damage, non-lethal (OSR-R30.1)",
+    ),
+];
+
+/// Sets one `--situation` option: the attacker's declared action (and, for `set`, the target's
+/// charge at it, OSR-R14.4's −2 AC included). A charge needs a weapon suitable for one (or a
+/// charging monster, OSR-R14.2) and a set a settable weapon (OSR-R15.1); the distance of the
+/// charge is the scene the GM sets, not checked here.
+fn set_strike(
+    state: &mut State,
+    attacker: CombatantId,
+    target: CombatantId,
+    name: &str,
+    value: &str,
+) -> Result<(), String> {
+    let name_of = |state: &State| state.roster.name(attacker).to_string();
+    let p = state.p(attacker);
+    let action = match (name, value) {
+        ("charge", "") => {
+            if !(p.melee.iter().any(|w| w.charge) || (p.monster && p.charges)) {
+                return Err(format!(
+                    "{} has no weapon suitable for a charge (spear, lance, pole arm) (OSR-R14.2)",
+                    name_of(state)
+                ));
+            }
+            state.f_mut(attacker).charging = true;
+            Action::Charge(target)
+        }
+        ("set", "") => {
+            if !p.melee.first().is_some_and(|w| w.set) {
+                return Err(format!(
+                    "{} has no weapon that can be set against a charge (OSR-R15.1)",
+                    name_of(state)
+                ));
+            }
+            let t = state.f_mut(target);
+            t.charging = true;
+            t.plan.action = Action::Charge(attacker);
+            Action::Set
+        }
+        ("flat", "") => Action::Attack {
+            target,
+            flat: true,
+            then: None,
+        },
+        _ => {
+            let known: Vec<&str> = SITUATIONS.iter().map(|(n, _)| *n).collect();
+            return Err(format!(
+                "unknown situation `{name}{}` for OSR; expected one of: {}",
+                if value.is_empty() {
+                    String::new()
+                } else {
+                    format!("={value}")
+                },
+                known.join(", ")
+            ));
+        }
+    };
+    state.f_mut(attacker).plan.action = action;
+    Ok(())
+}
+
+/// How `attacker`'s melee blows at `target` are made, from its declared action (what
+/// `--situation` sets): the flat of the blade (OSR-R30.1), a charge (OSR-R14.3), a set weapon
+/// against the target's charge (OSR-R15.1); else plain.
+fn strike_kind(state: &State, attacker: CombatantId, target: CombatantId) -> (bool, bool, bool) {
+    match state.f(attacker).plan.action {
+        Action::Attack {
+            target: t, flat, ..
+        } if t == target => (flat, false, false),
+        Action::Charge(t) if t == target => (false, true, false),
+        Action::Set if state.f(target).plan.action == Action::Charge(attacker) => {
+            (false, false, true)
+        }
+        _ => (false, false, false),
     }
 }
 
@@ -229,7 +328,18 @@ pub fn single_attack(
     use rules::attack::{attack, Form, Strike};
     let strike = match open_attack(state, attacker, target) {
         Opening::Shot => Strike::new(Form::Missile, "missile", "OSR-R21"),
-        Opening::Melee => Strike::new(Form::Melee(0), "melee", "OSR-R7.1"),
+        Opening::Melee => {
+            let (flat, charge, set) = strike_kind(state, attacker, target);
+            let mut strike = match (charge, set) {
+                (true, _) => Strike::new(Form::Melee(0), "charge", "OSR-R14.3"),
+                (_, true) => Strike::new(Form::Melee(0), "set against the charge", "OSR-R15.1"),
+                _ => Strike::new(Form::Melee(0), "melee", "OSR-R7.1"),
+            };
+            strike.flat = flat;
+            strike.charge = charge;
+            strike.set = set;
+            strike
+        }
     };
     attack(state, table, attacker, target, strike)?;
     Ok(())
@@ -264,22 +374,23 @@ pub fn routine_blow(
         }
         Opening::Shot => Ok(false),
         Opening::Melee => {
-            let armed = rules::round::melee_armed(&opened, attacker, false, false);
+            let (flat, charge, set) = strike_kind(&opened, attacker, target);
+            let armed = rules::round::melee_armed(&opened, attacker, charge, set);
             rules::round::melee_blow(
-                state, table, attacker, target, blow, false, false, false, armed,
+                state, table, attacker, target, blow, flat, charge, set, armed,
             )
         }
     }
 }
 
 /// `fray odds --weapon NAME` for OSR: keeps only the named melee form(s) or the missile weapon;
-/// the second weapon is set aside (OSR takes no other situational option).
+/// the second weapon is set aside.
 fn choose_weapon(
     state: &mut State,
     attacker: CombatantId,
     situation: &fray_core::ruleset::Situation,
 ) -> Result<(), String> {
-    let Some(weapon) = situation.only_weapon("osr")? else {
+    let Some(weapon) = &situation.weapon else {
         return Ok(());
     };
     let mut profiles = state.profiles.to_vec();
