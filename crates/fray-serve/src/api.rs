@@ -662,36 +662,72 @@ pub const MAX_EXACT_JOBS: usize = 2;
 /// Exact computations running now.
 static EXACT_JOBS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
-/// A place among the [`MAX_EXACT_JOBS`], given back when dropped (when the computation ends,
-/// even if the client left).
-struct ExactJob;
+/// A place among the [`MAX_EXACT_JOBS`] for the computation of `key`, given back when dropped
+/// (when the computation ends, even if the client left); a computation that ended without an
+/// answer (a panic) is forgotten then, so it can be asked again.
+struct ExactJob {
+    key: u64,
+}
 
 impl ExactJob {
     /// A place, or `None` when all are taken.
-    fn start() -> Option<ExactJob> {
+    fn start(key: u64) -> Option<ExactJob> {
         use std::sync::atomic::Ordering;
         EXACT_JOBS
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
                 (n < MAX_EXACT_JOBS).then_some(n + 1)
             })
             .ok()
-            .map(|_| ExactJob)
+            .map(|_| ExactJob { key })
     }
 }
 
 impl Drop for ExactJob {
     fn drop(&mut self) {
+        exact_kept().retain(|(k, kept)| *k != self.key || !matches!(kept, Kept::Running));
         EXACT_JOBS.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
     }
 }
 
-/// Answers already computed, by fight and answer log (the log says everything the answer
-/// depends on), newest last; at most [`EXACT_KEPT`].
-static EXACT_DONE: std::sync::Mutex<Vec<(u64, Result<ExactBody, String>)>> =
-    std::sync::Mutex::new(Vec::new());
+/// An exact computation asked before: still running, or its answer.
+enum Kept {
+    Running,
+    Done(Result<ExactBody, String>),
+}
+
+/// Computations asked, by fight and answer log (the log says everything the answer depends
+/// on), newest last; at most [`EXACT_KEPT`] answers besides the running ones.
+static EXACT_DONE: std::sync::Mutex<Vec<(u64, Kept)>> = std::sync::Mutex::new(Vec::new());
 
 /// Most exact answers kept.
 const EXACT_KEPT: usize = 16;
+
+/// How long a request waits for its computation: past it the answer is 503 and the
+/// computation goes on; the same request asked again is answered from it once it ends.
+const EXACT_WAIT: std::time::Duration = std::time::Duration::from_secs(20);
+
+fn exact_kept() -> std::sync::MutexGuard<'static, Vec<(u64, Kept)>> {
+    EXACT_DONE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Keeps the answer of `key`, in place of its running mark; drops the oldest answers past
+/// [`EXACT_KEPT`].
+fn keep_exact(key: u64, result: Result<ExactBody, String>) {
+    let mut kept = exact_kept();
+    kept.retain(|(k, _)| *k != key);
+    kept.push((key, Kept::Done(result)));
+    while kept
+        .iter()
+        .filter(|(_, k)| matches!(k, Kept::Done(_)))
+        .count()
+        > EXACT_KEPT
+    {
+        let Some(oldest) = kept.iter().position(|(_, k)| matches!(k, Kept::Done(_))) else {
+            break;
+        };
+        kept.remove(oldest);
+    }
+}
 
 /// Who wins from here, exactly (GM only): the `fray odds --fight` programme from the end of
 /// the round the fight stands at. Refused (422) inside a round, after the fight, and when the
@@ -700,7 +736,8 @@ const EXACT_KEPT: usize = 16;
     security(("token" = [])),
     responses((status = 200, body = ExactBody), (status = 403, body = ErrorBody),
         (status = 422, body = ErrorBody),
-        (status = 429, body = ErrorBody, description = "as many exact computations as the server runs at once are running")))]
+        (status = 429, body = ErrorBody, description = "as many exact computations as the server runs at once are running"),
+        (status = 503, body = ErrorBody, description = "the computation is still running: it goes on, and the same request asked again is answered from it")))]
 async fn exact(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
@@ -720,25 +757,37 @@ pub(crate) async fn exact_of(
     (id, session.log()).hash(&mut hasher);
     let key = hasher.finish();
     let refused = |m: String| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, m);
-    let done = |key: u64| {
-        let kept = EXACT_DONE.lock().unwrap_or_else(|e| e.into_inner());
-        kept.iter().find(|(k, _)| *k == key).map(|(_, r)| r.clone())
-    };
-    if let Some(known) = done(key) {
-        return known.map_err(refused);
-    }
-    let job = ExactJob::start().ok_or_else(|| {
+    let running = || {
         ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
+            StatusCode::SERVICE_UNAVAILABLE,
             format!(
-                "{MAX_EXACT_JOBS} exact computations are running: ask again when one ends, or \
-                 take the Monte Carlo answer (sim) now"
+                "the exact computation is still running after {} s: it goes on; ask again \
+                 (the answer is kept), or take the Monte Carlo answer (sim) now",
+                EXACT_WAIT.as_secs()
             ),
         )
-    })?;
-    let result = tokio::task::spawn_blocking(move || {
-        let _job = job;
-        session
+    };
+    let job = {
+        let mut kept = exact_kept();
+        match kept.iter().find(|(k, _)| *k == key).map(|(_, k)| k) {
+            Some(Kept::Done(known)) => return known.clone().map_err(refused),
+            Some(Kept::Running) => return Err(running()),
+            None => {}
+        }
+        let job = ExactJob::start(key).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "{MAX_EXACT_JOBS} exact computations are running: ask again when one ends, \
+                     or take the Monte Carlo answer (sim) now"
+                ),
+            )
+        })?;
+        kept.push((key, Kept::Running));
+        job
+    };
+    let computation = tokio::task::spawn_blocking(move || {
+        let result = session
             .exact_from_here(fray_core::distinct::MAX_STATES)
             .map(|here| exact_body(&here))
             .map_err(|e| match e {
@@ -747,18 +796,17 @@ pub(crate) async fn exact_of(
                     format!("{e} (GET /api/v1/fights/{{id}}/sim plays the rest many times)")
                 }
                 other => other.to_string(),
-            })
-    })
-    .await
-    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
-    {
-        let mut kept = EXACT_DONE.lock().unwrap_or_else(|e| e.into_inner());
-        if kept.len() >= EXACT_KEPT {
-            let _ = kept.remove(0);
-        }
-        kept.push((key, result.clone()));
+            });
+        keep_exact(key, result.clone());
+        drop(job);
+        result
+    });
+    match tokio::time::timeout(EXACT_WAIT, computation).await {
+        Ok(joined) => joined
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+            .map_err(refused),
+        Err(_) => Err(running()),
     }
-    result.map_err(refused)
 }
 
 /// The exact answer as the API shows it.
