@@ -139,6 +139,9 @@ struct Cells {
     /// [`SLOTS`]; once full, further layers share the last slot's chains.
     layers: Vec<u8>,
     heads: Vec<u32>,
+    /// Per cell number, a bit per slot whose chain is not empty: a probe of a cell with
+    /// nothing in the walked slots is one load.
+    occupied: Vec<u64>,
     grid: Grid,
     /// Cells linked since the index was built span at least this rectangle (grow-only, so
     /// never too small): searches skip cells outside without probing them.
@@ -339,6 +342,7 @@ impl Occupancy {
         };
         self.cells = Some(Cells {
             heads: vec![NONE; cells * layers.len()],
+            occupied: vec![0; cells],
             layers,
             grid,
             bounds: CellBounds::default(),
@@ -481,6 +485,7 @@ impl Occupancy {
                     let c = map.len();
                     map.insert(key(cx, cy), c as u32);
                     cells.heads.resize(cells.heads.len() + n, NONE);
+                    cells.occupied.push(0);
                     c
                 }
             },
@@ -489,6 +494,7 @@ impl Occupancy {
         let chain = c * n + k;
         let next = cells.heads[chain];
         cells.heads[chain] = e;
+        cells.occupied[c] |= 1 << k;
         if next != NONE {
             self.entries[next as usize].prev = e;
         }
@@ -508,6 +514,11 @@ impl Occupancy {
         } = self.entries[e as usize];
         if prev == NONE {
             cells.heads[chain as usize] = next;
+            if next == NONE {
+                // The chain is empty now.
+                let n = cells.layers.len() as u32;
+                cells.occupied[(chain / n) as usize] &= !(1 << (chain % n));
+            }
         } else {
             self.entries[prev as usize].next = next;
         }
@@ -528,9 +539,11 @@ impl Occupancy {
         skip: Option<u8>,
         mut visit: impl FnMut(&Entry) -> bool,
     ) -> bool {
-        let n = cells.layers.len();
-        let heads = &cells.heads[c * n..c * n + n];
-        let mut slots = walked;
+        let mut slots = walked & cells.occupied[c];
+        if slots == 0 {
+            return false;
+        }
+        let heads = &cells.heads[c * cells.layers.len()..];
         while slots != 0 {
             let mut at = heads[slots.trailing_zeros() as usize];
             slots &= slots - 1;
@@ -969,6 +982,25 @@ impl Iterator for NearbyIter {
 }
 
 #[cfg(test)]
+impl Occupancy {
+    /// Panics unless each cell's bits of [`Cells::occupied`] say exactly which of its chains
+    /// hold someone.
+    fn assert_masks(&self) {
+        let Some(cells) = &self.cells else {
+            return;
+        };
+        let n = cells.layers.len();
+        assert_eq!(cells.heads.len(), cells.occupied.len() * n);
+        for (c, &bits) in cells.occupied.iter().enumerate() {
+            for k in 0..n {
+                let linked = cells.heads[c * n + k] != NONE;
+                assert_eq!(bits & (1 << k) != 0, linked, "cell {c}, slot {k}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
@@ -1024,6 +1056,8 @@ mod tests {
                 squares[who] = vec![to];
             }
             let all = scan(&squares);
+            index.assert_masks();
+            layered.assert_masks();
             for (center, radius) in probes {
                 // Lookups.
                 let here: Vec<CombatantId> =
@@ -1151,6 +1185,7 @@ mod tests {
                 }
             }
             let all = scan(&squares);
+            index.assert_masks();
             let rank = |w: CombatantId, _: Pos| Some(w.0 % 3);
             for (center, radius, last) in probes {
                 // Skip the layer of one of the last pieces (likely past the slots of their own).
