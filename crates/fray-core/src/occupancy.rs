@@ -12,7 +12,8 @@
 //! hash map instead. A lookup reads one cell's chains; an area query reads the cells the area
 //! overlaps (or every entry, when that is fewer); the nearest-combatant search expands rings of
 //! cells outward from the searcher and stops as soon as no unexplored square can be nearer than
-//! the best found.
+//! the best found; a search that would probe too many cells reads instead every entry of the
+//! layers it searches (each layer's entries are chained, as its *roll*).
 //!
 //! The index knows squares and ids only. Whether an occupant *blocks*, *stands* or is a *foe*
 //! is the ruleset's to say (see [`crate::Board`]); queries take a filter. Results never depend
@@ -107,6 +108,10 @@ struct Entry {
     prev: u32,
     /// While linked: the place in [`Cells::heads`] of its chain's first entry.
     chain: u32,
+    /// While live: the next and previous entries of its layer's roll (see
+    /// [`Occupancy::rolls`]), or [`NONE`].
+    roll_next: u32,
+    roll_prev: u32,
 }
 
 /// Where one combatant's entries are.
@@ -129,6 +134,11 @@ pub struct Occupancy {
     cells: Option<Cells>,
     entries: Vec<Entry>,
     slots: Vec<Slot>,
+    /// Each layer's live entries, in no particular order, as a chain through the entries (the
+    /// layer and its first entry): a search that reads every entry reads only the layers it
+    /// does not skip. Moving a piece between layers relinks it; nothing is allocated after
+    /// the first piece of a layer appears.
+    rolls: Vec<(u8, u32)>,
 }
 
 /// The chains of every cell, per layer.
@@ -297,7 +307,14 @@ impl Occupancy {
                 next: NONE,
                 prev: NONE,
                 chain: NONE,
+                roll_next: NONE,
+                roll_prev: NONE,
             });
+            index.enrol(i as u32);
+        }
+        // Pieces that fall move to OUT_OF_FIGHT: its roll is there from the start.
+        if !index.rolls.iter().any(|r| r.0 == OUT_OF_FIGHT) {
+            index.rolls.push((OUT_OF_FIGHT, NONE));
         }
         index.grow_cells();
         index
@@ -320,6 +337,11 @@ impl Occupancy {
                 layers.push(e.layer);
             }
             bounds.include(cell_of(e.square));
+        }
+        // Pieces that fall move to OUT_OF_FIGHT: its chains are there from the start, so that
+        // the first to fall does not rebuild the index.
+        if !layers.is_empty() && !layers.contains(&OUT_OF_FIGHT) && layers.len() < SLOTS {
+            layers.push(OUT_OF_FIGHT);
         }
         let size =
             |lo: i32, hi: i32| i64::from(hi) - i64::from(lo) + 1 + 2 * i64::from(DENSE_MARGIN);
@@ -386,11 +408,18 @@ impl Occupancy {
             if self.entries[e as usize].layer == layer {
                 continue;
             }
-            let linked = self.cells.is_some() && self.entries[e as usize].live;
+            let live = self.entries[e as usize].live;
+            let linked = self.cells.is_some() && live;
             if linked {
                 self.unlink(e);
             }
+            if live {
+                self.unenrol(e);
+            }
             self.entries[e as usize].layer = layer;
+            if live {
+                self.enrol(e);
+            }
             if linked {
                 self.link(e);
             }
@@ -425,6 +454,9 @@ impl Occupancy {
             if self.cells.is_some() {
                 self.unlink(e);
             }
+            if self.entries[e as usize].live {
+                self.unenrol(e);
+            }
             self.entries[e as usize].live = false;
         }
         let blank = Entry {
@@ -435,6 +467,8 @@ impl Occupancy {
             next: NONE,
             prev: NONE,
             chain: NONE,
+            roll_next: NONE,
+            roll_prev: NONE,
         };
         let first = if squares.len() as u32 <= slot.count {
             slot.first
@@ -451,6 +485,7 @@ impl Occupancy {
                 live: true,
                 ..blank
             };
+            self.enrol(e);
             if self.cells.is_some() {
                 self.link(e);
             }
@@ -460,6 +495,46 @@ impl Occupancy {
             count: squares.len() as u32,
         };
         self.grow_cells();
+    }
+
+    /// Puts live entry `e` at the head of its layer's roll (see [`Occupancy::rolls`]).
+    fn enrol(&mut self, e: u32) {
+        let layer = self.entries[e as usize].layer;
+        let r = match self.rolls.iter().position(|r| r.0 == layer) {
+            Some(r) => r,
+            None => {
+                self.rolls.push((layer, NONE));
+                self.rolls.len() - 1
+            }
+        };
+        let next = self.rolls[r].1;
+        self.rolls[r].1 = e;
+        if next != NONE {
+            self.entries[next as usize].roll_prev = e;
+        }
+        let entry = &mut self.entries[e as usize];
+        entry.roll_next = next;
+        entry.roll_prev = NONE;
+    }
+
+    /// Takes enrolled entry `e` out of its layer's roll.
+    fn unenrol(&mut self, e: u32) {
+        let Entry {
+            layer,
+            roll_next: next,
+            roll_prev: prev,
+            ..
+        } = self.entries[e as usize];
+        if prev == NONE {
+            if let Some(r) = self.rolls.iter_mut().find(|r| r.0 == layer) {
+                r.1 = next;
+            }
+        } else {
+            self.entries[prev as usize].roll_next = next;
+        }
+        if next != NONE {
+            self.entries[next as usize].roll_prev = prev;
+        }
     }
 
     /// Puts live entry `e` at the head of its layer's chain in its square's cell (rebuilding
@@ -783,7 +858,8 @@ impl Occupancy {
             .into_iter()
             .max()
             .unwrap_or(0);
-        // A probe costs about as much as reading a few entries: past this many, read them all.
+        // A probe costs about as much as reading a few entries: past this many, read those of
+        // the layers searched.
         let budget = self.entries.len() / 4 + 8;
         let walked = cells.walked(skip);
         let mut probed = 0usize;
@@ -824,8 +900,18 @@ impl Occupancy {
                 }
             }
             if probed + ring_cells > budget {
-                // Far and sparse: finish by reading every entry (the same order of preference).
-                self.each_entry(skip, |e| offer(e.who, e.square, &mut best));
+                // Far and sparse: finish by reading every entry of the layers searched (the same
+                // order of preference).
+                for &(layer, first) in &self.rolls {
+                    if !skipped(skip, layer) {
+                        let mut at = first;
+                        while at != NONE {
+                            let e = &self.entries[at as usize];
+                            offer(e.who, e.square, &mut best);
+                            at = e.roll_next;
+                        }
+                    }
+                }
                 return best;
             }
             probed += ring_cells;
@@ -984,8 +1070,20 @@ impl Iterator for NearbyIter {
 #[cfg(test)]
 impl Occupancy {
     /// Panics unless each cell's bits of [`Cells::occupied`] say exactly which of its chains
-    /// hold someone.
+    /// hold someone, and each layer's roll chains exactly its live entries.
     fn assert_masks(&self) {
+        // Every live entry is in its layer's roll, at its rank, and nothing else is.
+        let mut listed = 0;
+        for &(layer, first) in &self.rolls {
+            let (mut at, mut prev) = (first, NONE);
+            while at != NONE {
+                let entry = &self.entries[at as usize];
+                assert!(entry.live && entry.layer == layer && entry.roll_prev == prev);
+                listed += 1;
+                (prev, at) = (at, entry.roll_next);
+            }
+        }
+        assert_eq!(listed, self.entries.iter().filter(|e| e.live).count());
         let Some(cells) = &self.cells else {
             return;
         };
