@@ -354,7 +354,38 @@ fn side_places(
 }
 
 /// Highest first; ties by higher DEX; equal DEX acts simultaneously. [CNC-R2.2]
-pub fn order_groups(mut rolled: Vec<(i32, i32, CombatantId)>) -> Order {
+pub fn order_groups(rolled: Vec<(i32, i32, CombatantId)>) -> Order {
+    // Rolls and DEX that fit in 16 bits (a d10 roll and an ability score do) are packed with
+    // the id into one integer per combatant, the highest roll and DEX smallest, so the sort
+    // compares plain integers (issue 12: this sort runs every round over everyone).
+    let descending = |v: i32| {
+        i16::try_from(v)
+            .ok()
+            .map(|v| u64::from(!(v as u16 ^ 0x8000)))
+    };
+    let mut keys = Vec::with_capacity(rolled.len());
+    for &(roll, dex, id) in &rolled {
+        match (descending(roll), descending(dex)) {
+            (Some(r), Some(d)) => keys.push((r << 32) | (d << 16) | u64::from(id.0)),
+            _ => return order_groups_by_tuples(rolled),
+        }
+    }
+    // Keys are unique (the id is last), so an unstable sort gives the same order.
+    keys.sort_unstable();
+    let mut group = 0u32;
+    let mut out = Vec::with_capacity(keys.len());
+    for (k, &key) in keys.iter().enumerate() {
+        // Equal upper bits: the same roll and DEX, hence the same group.
+        if k > 0 && keys[k - 1] >> 16 != key >> 16 {
+            group += 1;
+        }
+        out.push((group, CombatantId((key & 0xFFFF) as u16)));
+    }
+    Order(out)
+}
+
+/// [`order_groups`] by sorting the tuples themselves (rolls or DEX beyond 16 bits).
+fn order_groups_by_tuples(mut rolled: Vec<(i32, i32, CombatantId)>) -> Order {
     // Keys are unique (the id is last), so an unstable sort gives the same order.
     rolled.sort_unstable_by_key(|&(roll, dex, id)| {
         (std::cmp::Reverse(roll), std::cmp::Reverse(dex), id)
@@ -988,6 +1019,27 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// The packed sort orders as the tuples do, with the same groups (values beyond 16
+        /// bits take the tuples' path).
+        #[test]
+        fn packed_order_matches_the_tuples(
+            rolled in proptest::collection::vec((-40_000i32..40_000, -3i32..25), 0..80),
+            small in proptest::bool::ANY,
+        ) {
+            let rolled: Vec<(i32, i32, CombatantId)> = rolled
+                .into_iter()
+                .enumerate()
+                .map(|(i, (roll, dex))| {
+                    let roll = if small { roll.rem_euclid(12) - 1 } else { roll };
+                    (roll, dex, CombatantId((i * 811 % 65_536) as u16))
+                })
+                .collect();
+            proptest::prop_assert_eq!(
+                order_groups(rolled.clone()),
+                order_groups_by_tuples(rolled)
+            );
+        }
+
         /// [`GroupView`] shows every turn the same squares as putting the movers at their starts
         /// afresh for each turn, sends back the same actors and ends with the same squares —
         /// whatever each turn moves (its actor, or others: a push, a square taken twice).
