@@ -11,7 +11,7 @@ use crate::state::{Device, Fighter, Injuries, Options, Profile, State, CON};
 use fray_core::catalog::ContentSet;
 use fray_core::loader::{CombatantBuilder, CombatantEntry, Loader, Placed};
 use fray_core::span::{FileError, FileErrors, SourceFile};
-use fray_core::{Roster, RulesetId};
+use fray_core::{CombatantId, Roster, RulesetId};
 use serde::Deserialize;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -565,12 +565,62 @@ impl CombatantBuilder for Builder<'_> {
         state.disabled = vec![false; devices.len()];
         state.devices = devices.into();
         seat_riders(&file, def, &mut state, &mut cx.errors);
+        fill_spaces(&file, def, &mut state, &mut cx.errors);
         state
     }
 
     /// A rider and its mount share a square (CEL-R21.3).
     fn may_share(&self, first: &(Profile, Fighter), second: &(Profile, Fighter)) -> bool {
         first.0.mount_key.is_some() != second.0.mount_key.is_some()
+    }
+}
+
+/// Gives each Large or larger combatant, and each rider, its whole space in the occupancy index
+/// (CEL-R21.3), and refuses a space that takes in another's square (a rider's mount aside).
+fn fill_spaces(
+    file: &SourceFile<'_>,
+    def: &EncounterDef,
+    state: &mut State,
+    errors: &mut Vec<FileError>,
+) {
+    let big: Vec<CombatantId> = state.ids().filter(|&id| state.side(id) > 1).collect();
+    for &id in &big {
+        state.settle(id);
+    }
+    // A rider's space is its mount's: the mount reports a clash.
+    for &id in big.iter().filter(|&&id| state.f(id).riding.is_none()) {
+        let f = state.f(id);
+        let (rider, mount) = (f.rider, f.riding);
+        let mut clash = None;
+        for q in crate::space::squares(f.pos, state.side(id)) {
+            clash = clash.or(state.occupancy.first_at(q, |o| {
+                o != id && Some(o) != rider && Some(o) != mount && state.f(o).riding != Some(id)
+            }));
+        }
+        let Some(other) = clash else { continue };
+        if other < id && big.contains(&other) {
+            continue; // reported once, at the first of the two
+        }
+        let group = &state.roster.combatants[id.index()].group;
+        let entry = def
+            .combatants
+            .iter()
+            .position(|c| c.id.as_ref().is_some_and(|i| i.get_ref() == group));
+        let span = entry
+            .and_then(|i| def.combatants[i].at.as_ref())
+            .map_or(0..0, |a| a.span());
+        errors.push(file.error(
+            span,
+            Some(format!("combatants[{}].at", entry.unwrap_or(0))),
+            format!(
+                "`{}` fills {} × {} squares from its `at` (its size's space, CEL-R21.3), \
+                 which takes in the square of `{}`",
+                state.roster.key(id),
+                state.side(id),
+                state.side(id),
+                state.roster.key(other)
+            ),
+        ));
     }
 }
 

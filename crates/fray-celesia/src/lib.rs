@@ -12,6 +12,7 @@ pub mod choice;
 pub mod content;
 pub mod encounter;
 pub mod rules;
+pub mod space;
 pub mod state;
 pub mod tactics;
 
@@ -225,6 +226,10 @@ impl Board for State {
     fn occupancy(&self) -> &fray_core::Occupancy {
         &self.occupancy
     }
+    /// Free for `except` to stand on: every square of its space (CEL-R21.3).
+    fn square_free(&self, pos: fray_core::Pos, except: CombatantId) -> bool {
+        self.space_free(pos, except)
+    }
 }
 
 /// Sets up an attack for `fray odds`, with neither flat-footed (a blow in the thick of the
@@ -235,10 +240,11 @@ fn open_attack(state: &mut State, attacker: CombatantId, target: CombatantId) ->
     state.round = 1;
     state.fm(attacker).flat_footed = false;
     state.fm(target).flat_footed = false;
-    let (from, at) = (state.f(attacker).pos, state.f(target).pos);
+    let from = state.f(attacker).pos;
     let best = |s: &State, from| {
+        let gap = s.gap_from(attacker, from, target);
         s.melee_forms(attacker)
-            .filter(|(_, w)| state::reaches(w, from, at))
+            .filter(|(_, w)| state::reaches(w, gap))
             .max_by_key(|(i, w)| {
                 (
                     w.kind != content::WeaponKind::Unarmed,
@@ -252,7 +258,7 @@ fn open_attack(state: &mut State, attacker: CombatantId, target: CombatantId) ->
         return Some(Form::Melee(form));
     }
     if let Some(w) = state.ranged_weapon(attacker) {
-        if from.feet_to(at) <= w.max_range() {
+        if state.feet_between(attacker, target) <= w.max_range() {
             return Some(Form::Ranged);
         }
     }

@@ -881,26 +881,75 @@ impl State {
     pub fn ids(&self) -> impl Iterator<Item = CombatantId> {
         (0..self.fighters.len() as u16).map(CombatantId)
     }
-    /// Puts `id` on square `to`, keeping the occupancy index (the only way positions change).
-    /// A mount carries its rider along (CEL-R21.2, R21.3: the rider shares its space); a rider
-    /// moved off its mount's square (pushed, dragged) is no longer mounted (a reading).
+    /// Puts `id` on square `to` (its space's north-west square), keeping the occupancy index
+    /// (the only way positions change). A mount carries its rider along (CEL-R21.2, R21.3: the
+    /// rider shares its space); a rider moved off its mount's square (pushed, dragged) is no
+    /// longer mounted (a reading).
     pub fn set_square(&mut self, id: CombatantId, to: Pos) {
         let from = self.fighters[id.index()].pos;
         let f = &mut self.fighters[id.index()];
         f.pos = to;
         f.moved_ft += from.feet_to(to);
-        self.occupancy.move_to(id, to);
-        if let Some(rider) = self.fighters[id.index()].rider {
-            self.fighters[rider.index()].pos = to;
-            self.occupancy.move_to(rider, to);
-        }
         if let Some(mount) = self.fighters[id.index()].riding {
             if self.fighters[mount.index()].pos != to {
                 self.fighters[id.index()].riding = None;
                 self.fighters[mount.index()].rider = None;
             }
         }
+        self.settle(id);
+        if let Some(rider) = self.fighters[id.index()].rider {
+            self.fighters[rider.index()].pos = to;
+            self.settle(rider);
+        }
     }
+
+    /// Brings the occupancy index to `id`'s square and space (after a move, mounting or
+    /// dismounting). [CEL-R21.3]
+    pub fn settle(&mut self, id: CombatantId) {
+        let (at, side) = (self.f(id).pos, self.side(id));
+        if side == 1 && self.occupancy.squares_of(id).nth(1).is_none() {
+            self.occupancy.move_to(id, at);
+        } else {
+            let squares: Vec<Pos> = crate::space::squares(at, side).collect();
+            self.occupancy.set_squares(id, &squares);
+        }
+    }
+
+    /// Squares across `id`'s space: its size's, or its mount's while it rides. [CEL-R21.3]
+    pub fn side(&self, id: CombatantId) -> i32 {
+        let size = match self.f(id).riding {
+            Some(mount) => self.p(mount).size,
+            None => self.p(id).size,
+        };
+        crate::space::side(size)
+    }
+
+    /// Squares between the nearest squares of `a`'s and `b`'s spaces (0: they overlap).
+    pub fn gap(&self, a: CombatantId, b: CombatantId) -> i32 {
+        self.gap_from(a, self.f(a).pos, b)
+    }
+
+    /// [`State::gap`] with `a` standing on `at`.
+    pub fn gap_from(&self, a: CombatantId, at: Pos, b: CombatantId) -> i32 {
+        crate::space::gap(at, self.side(a), self.f(b).pos, self.side(b))
+    }
+
+    /// Feet between `a`'s and `b`'s spaces.
+    pub fn feet_between(&self, a: CombatantId, b: CombatantId) -> i32 {
+        self.gap(a, b) * fray_core::grid::SQUARE_FT
+    }
+
+    /// Is `at` free for `who` to stand on: every square of its space there free of others who
+    /// block (its own rider or mount aside)? [CEL-R21.3]
+    pub fn space_free(&self, at: Pos, who: CombatantId) -> bool {
+        let f = self.f(who);
+        let (rider, mount) = (f.rider, f.riding);
+        let blocks = |o: CombatantId| {
+            o != who && Some(o) != rider && Some(o) != mount && !self.f(o).absent()
+        };
+        crate::space::squares(at, self.side(who)).all(|p| !self.occupancy.any_at(p, blocks))
+    }
+
     /// True when `a` and `b` are on different sides.
     pub fn enemies(&self, a: CombatantId, b: CombatantId) -> bool {
         self.f(a).side != self.f(b).side
@@ -1054,11 +1103,11 @@ impl State {
         target: CombatantId,
         form: usize,
     ) -> Option<&Weapon> {
-        let (from, to) = (self.f(attacker).pos, self.f(target).pos);
+        let gap = self.gap(attacker, target);
         self.melee_forms(attacker)
             .find(|(i, _)| *i == form)
             .map(|(_, w)| w)
-            .filter(|w| reaches(w, from, to))
+            .filter(|w| reaches(w, gap))
     }
 
     /// Does `who` threaten `target` (a melee form that reaches it, armed, able)? [CEL-R15]
@@ -1066,13 +1115,13 @@ impl State {
         if !self.up(who) || !self.p(who).armed() {
             return false;
         }
-        let (from, to) = (self.f(who).pos, self.f(target).pos);
+        let gap = self.gap(who, target);
         self.melee_forms(who)
-            .any(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, from, to))
+            .any(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, gap))
             || (self.p(who).feats.improved_unarmed
                 && self
                     .melee_forms(who)
-                    .any(|(_, w)| w.kind == WeaponKind::Unarmed && reaches(w, from, to)))
+                    .any(|(_, w)| w.kind == WeaponKind::Unarmed && reaches(w, gap)))
     }
 
     /// Grappled: holding a grapple it started, or held in one. [CEL-R10.9]
@@ -1135,28 +1184,48 @@ impl State {
             .map(|i| Item::Melee(i as u8))
     }
 
+    /// Everyone with a square within `radius` squares of some square of `id`'s space for whom
+    /// `counts` holds, each once, in id order (the occupancy search, widened by `id`'s space).
+    pub fn near(
+        &self,
+        id: CombatantId,
+        radius: i32,
+        counts: impl FnMut(CombatantId) -> bool,
+    ) -> fray_core::occupancy::Nearby {
+        let side = self.side(id);
+        let at = self.f(id).pos;
+        if side == 1 {
+            return self.occupancy.within(at, radius, counts);
+        }
+        // The centre square of the space (its south-east one of the middle four when even),
+        // widened to cover every square within `radius` of any of its squares.
+        let centre = Pos::new(at.x + side / 2, at.y + side / 2);
+        self.occupancy.within(centre, radius + side / 2, counts)
+    }
+
     /// Standing foes of `id` within `radius` squares, in id order.
     pub fn foes_within(&self, id: CombatantId, radius: i32) -> Vec<CombatantId> {
         let (pos, side) = (self.f(id).pos, self.f(id).side);
         self.occupancy
-            .within(pos, radius, |o| {
+            .within(pos, radius + self.side(id) - 1, |o| {
                 let f = self.f(o);
-                f.side != side && self.up(o)
+                f.side != side && self.up(o) && self.gap(id, o) <= radius
             })
             .into_iter()
             .collect()
     }
 }
 
-/// Can weapon `w` swung from `from` reach `to`? A reach weapon cannot strike adjacent foes.
-pub fn reaches(w: &Weapon, from: Pos, to: Pos) -> bool {
-    reaches_plus(w, from, to, 0)
+/// Can weapon `w` reach a foe `gap` squares away (nearest square to nearest square, see
+/// [`State::gap`])? A reach weapon cannot strike adjacent foes; nobody strikes a space it shares.
+pub fn reaches(w: &Weapon, gap: i32) -> bool {
+    reaches_plus(w, gap, 0)
 }
 
 /// [`reaches`] with `extra` feet of reach (Lunge, CEL-R16.4).
-pub fn reaches_plus(w: &Weapon, from: Pos, to: Pos, extra: i32) -> bool {
-    let d = from.feet_to(to);
-    from != to && d <= w.reach.max(5) + extra && !(w.reach_only && d <= 5)
+pub fn reaches_plus(w: &Weapon, gap: i32, extra: i32) -> bool {
+    let d = gap * fray_core::grid::SQUARE_FT;
+    gap > 0 && d <= w.reach.max(5) + extra && !(w.reach_only && d <= 5)
 }
 
 /// Staggered by nonlethal damage: NL ≥ half the current hit points. [CEL-R20.2]

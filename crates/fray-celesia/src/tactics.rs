@@ -59,14 +59,14 @@ fn action(state: &State, who: CombatantId) -> Choice {
     let pos = f.pos;
     let mut best: Option<((i32, CombatantId), Choice)> = None;
     for t in state.foes_within(who, state.reach_squares) {
-        let tp = state.f(t).pos;
+        let gap = state.gap(who, t);
         let form = state
             .melee_forms(who)
-            .filter(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, pos, tp))
+            .filter(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, gap))
             .max_by_key(|(i, w)| (average(w), -(*i as i32)))
             .map(|(i, _)| Choice::Attack(t, i as u8))
             .or_else(|| {
-                (tp.is_adjacent(pos)
+                (gap == 1
                     && state
                         .p(who)
                         .melee
@@ -87,13 +87,12 @@ fn action(state: &State, who: CombatantId) -> Choice {
     let nearest = state.nearest_foe(who);
     // Foes too close for a reach weapon (CEL-R9 Attack, Melee): step back to strike them.
     if let Some(t) = nearest {
-        let tp = state.f(t).pos;
-        if tp.is_adjacent(pos) && state.melee_forms(who).any(|(_, w)| w.reach_only) {
+        if state.gap(who, t) == 1 && state.melee_forms(who).any(|(_, w)| w.reach_only) {
             for d in fray_core::Direction::ALL {
-                let to = pos.step(d);
+                let gap = state.gap_from(who, pos.step(d), t);
                 let can_strike = state
                     .melee_forms(who)
-                    .any(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, to, tp));
+                    .any(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, gap));
                 if can_strike {
                     if let Some(c) = legal(state, who, Choice::Step(d)) {
                         return c;
@@ -103,7 +102,7 @@ fn action(state: &State, who: CombatantId) -> Choice {
         }
     }
     if let (Some(t), Some(w)) = (nearest, state.ranged_weapon(who)) {
-        let d = pos.squares_to(state.f(t).pos);
+        let d = state.gap(who, t);
         let out_of_reach = d - 1 > state.speed_squares(who) * f.acts_left.max(1);
         if w.kind == WeaponKind::Projectile || out_of_reach {
             if let Some(c) = legal(state, who, Choice::Shoot(t)) {

@@ -18,10 +18,10 @@ pub const AID_DV: i32 = 10;
 
 /// The aider's melee form that reaches the foe (not an unarmed strike). [CEL-R9]
 pub fn aiding_form(state: &State, aider: CombatantId, foe: CombatantId) -> Option<usize> {
-    let (from, to) = (state.f(aider).pos, state.f(foe).pos);
+    let gap = state.gap(aider, foe);
     state
         .melee_forms(aider)
-        .find(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, from, to))
+        .find(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, gap))
         .map(|(i, _)| i)
 }
 
@@ -44,7 +44,7 @@ pub fn aid(
     };
     let profiles = state.profiles.clone();
     let w = &profiles[aider.index()].melee[form];
-    let feet = state.f(aider).pos.feet_to(state.f(foe).pos);
+    let feet = state.feet_between(aider, foe);
     let bonus = attack_bonus(state, aider, w, feet);
     let (die, _) = roll_d20(table, aider, 0, RollPurpose::Attack, "CEL-R9")?;
     let total = die as i32 + bonus.total();

@@ -217,29 +217,37 @@ fn special_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut Mods
 /// Is `ally` (a friend of the attacker) on the far side of `target` from `attacker`, both
 /// threatening it? [CEL-A35]
 fn flanks(state: &State, attacker: CombatantId, target: CombatantId) -> bool {
-    let (a, t) = (state.f(attacker).pos, state.f(target).pos);
-    let (sx, sy) = ((a.x - t.x).signum(), (a.y - t.y).signum());
+    let (t, s) = (state.f(target).pos, state.side(target));
+    // Which side of the target's space a square lies on, per axis (CEL-R21.3: a Large
+    // target's space is 2 × 2).
+    let beside = |p: fray_core::Pos| {
+        let axis = |v: i32, lo: i32| {
+            if v < lo {
+                -1
+            } else if v > lo + s - 1 {
+                1
+            } else {
+                0
+            }
+        };
+        (axis(p.x, t.x), axis(p.y, t.y))
+    };
+    let (sx, sy) = beside(state.f(attacker).pos);
     let side = state.f(attacker).side;
     state
-        .occupancy
-        .within(t, state.reach_squares, |o| {
+        .near(target, state.reach_squares, |o| {
             o != attacker && o != target && state.f(o).side == side
         })
         .into_iter()
-        .any(|o| {
-            let p = state.f(o).pos;
-            (p.x - t.x).signum() == -sx && (p.y - t.y).signum() == -sy && state.threatens(o, target)
-        })
+        .any(|o| beside(state.f(o).pos) == (-sx, -sy) && state.threatens(o, target))
 }
 
 /// Is `target` engaged in melee with an ally of `attacker` less than 10 ft from it? [CEL-R7.2]
 fn into_melee(state: &State, attacker: CombatantId, target: CombatantId) -> bool {
-    let t = state.f(target).pos;
     let side = state.f(attacker).side;
     let size = state.p(target).size;
     state
-        .occupancy
-        .within(t, 1, |o| {
+        .near(target, 1, |o| {
             o != attacker && o != target && state.f(o).side == side && state.up(o)
         })
         .into_iter()
@@ -348,7 +356,7 @@ pub fn attack(
             }
         },
     };
-    let feet = state.f(attacker).pos.feet_to(state.f(target).pos);
+    let feet = state.feet_between(attacker, target);
     let mut bonus = attack_bonus(state, attacker, w, feet);
     // Aid Another on this attack roll, and on the target's DV against it (CEL-R9, R6.4).
     let aided = super::aid::take(state, attacker, target, false);
@@ -563,11 +571,11 @@ pub fn ability_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut 
 /// The first usable melee form of `who` (not an unarmed strike unless armed with it) that
 /// reaches `target`: the one an attack of opportunity uses. [CEL-R15]
 pub fn opportunity_form(state: &State, who: CombatantId, target: CombatantId) -> Option<usize> {
-    let (from, to) = (state.f(who).pos, state.f(target).pos);
+    let gap = state.gap(who, target);
     let ius = state.p(who).feats.improved_unarmed;
     state
         .melee_forms(who)
-        .find(|(_, w)| (w.kind != WeaponKind::Unarmed || ius) && reaches(w, from, to))
+        .find(|(_, w)| (w.kind != WeaponKind::Unarmed || ius) && reaches(w, gap))
         .map(|(i, _)| i)
 }
 

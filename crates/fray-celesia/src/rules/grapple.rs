@@ -10,7 +10,7 @@ use crate::state::{Hold, HoldUse, State};
 use crate::Celesia;
 use fray_core::event::Event;
 use fray_core::protocol::Interrupt;
-use fray_core::{CombatantId, Direction, Pos, Table};
+use fray_core::{CombatantId, Pos, Table};
 
 /// Acts a grapple action costs: 2 (standard), 1 with Improved Grapple; Grapple, Continued with
 /// Move takes its Move simple action's act besides. [CEL-R10.9, R10.10]
@@ -38,8 +38,8 @@ pub fn hands_penalty(state: &State, who: CombatantId) -> i32 {
     }
 }
 
-/// The free square next to `around` nearest to `toward` (ties in the order of
-/// [`Direction::ALL`]), for a grappled foe brought or put next to its grappler.
+/// The free space next to the grappler's space on `around` nearest to `toward` (ties clockwise
+/// from north, [`crate::space::ring`]), for a grappled foe brought or put next to its grappler.
 pub fn square_next_to(
     state: &State,
     around: Pos,
@@ -48,13 +48,15 @@ pub fn square_next_to(
     grappler: CombatantId,
 ) -> Option<Pos> {
     use fray_core::Board;
-    Direction::ALL
-        .into_iter()
-        .map(|d| around.step(d))
+    // CEL-R21.3: the spaces of `who`'s size touching the grappler's space.
+    let (sw, sg) = (state.side(who), state.side(grappler));
+    crate::space::ring(around, sg, sw)
         .filter(|&p| {
-            !state
-                .occupancy
-                .any_at(p, |o| o != who && o != grappler && state.piece(o).blocks)
+            crate::space::squares(p, sw).all(|q| {
+                !state
+                    .occupancy
+                    .any_at(q, |o| o != who && o != grappler && state.piece(o).blocks)
+            })
         })
         .min_by_key(|&p| (p.squares_to(toward), euclid(p, toward)))
 }
@@ -96,7 +98,7 @@ pub fn start(
         return Ok(());
     }
     let (at, to) = (state.f(who).pos, state.f(target).pos);
-    if !at.is_adjacent(to) {
+    if state.gap(who, target) != 1 {
         let Some(next) = square_next_to(state, at, to, target, who) else {
             table.emit(|| Event::Forgone {
                 who,
@@ -182,7 +184,7 @@ pub fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) {
             continue;
         };
         let t = hold.target;
-        let apart = !state.f(who).pos.is_adjacent(state.f(t).pos);
+        let apart = state.gap(who, t) != 1;
         if !state.up(who) || !state.up(t) || apart {
             let why = if apart {
                 "no longer next to each other"

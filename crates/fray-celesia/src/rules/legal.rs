@@ -107,7 +107,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
             candidates.push(Choice::Dismount(state.f(who).pos.step(d)));
         }
     } else {
-        for m in state.occupancy.within(state.f(who).pos, 1, |o| o != who) {
+        for m in state.near(who, 1, |o| o != who) {
             candidates.push(Choice::Mount(m));
         }
     }
@@ -244,7 +244,7 @@ pub fn check_action(
             }
             let lunge = f.reach_bonus;
             Illegal::unless(
-                reaches_plus(w, f.pos, state.f(t).pos, lunge),
+                reaches_plus(w, state.gap(who, t), lunge),
                 explain,
                 "CEL-R9",
                 || {
@@ -272,7 +272,7 @@ pub fn check_action(
                         .to_string()
                 });
             }
-            Illegal::unless(f.pos.is_adjacent(state.f(t).pos), explain, "CEL-R8", || {
+            Illegal::unless(state.gap(who, t) == 1, explain, "CEL-R8", || {
                 "an unarmed strike reaches adjacent foes only".to_string()
             })
         }
@@ -287,7 +287,7 @@ pub fn check_action(
                     "no usable ranged weapon".to_string()
                 });
             };
-            let d = f.pos.feet_to(state.f(t).pos);
+            let d = state.feet_between(who, t);
             Illegal::unless(d <= w.max_range(), explain, "CEL-R7.1", || {
                 format!("{d} ft is beyond the {} ft maximum range", w.max_range())
             })
@@ -348,7 +348,7 @@ pub fn check_action(
             if !state.enemies(who, t) || !state.up(t) {
                 return no(explain, "CEL-R11", || "charge a foe still up".to_string());
             }
-            if f.pos.squares_to(state.f(t).pos) < 2 {
+            if state.gap(who, t) < 2 {
                 return no(explain, "CEL-R11", || {
                     "a charge starts at least 10 ft from the foe".to_string()
                 });
@@ -430,7 +430,7 @@ pub fn check_action(
                 });
             }
             Illegal::unless(
-                t == who || (!state.enemies(who, t) && f.pos.is_adjacent(ft.pos)),
+                t == who || (!state.enemies(who, t) && state.gap(who, t) == 1),
                 explain,
                 "CEL-R10.7",
                 || "the target itself or an ally next to it removes the condition".to_string(),
@@ -631,7 +631,7 @@ pub fn check_action(
                     "a cleave is on another foe, none attacked twice in one attack".to_string()
                 });
             }
-            if !state.f(t).pos.is_adjacent(state.f(first).pos) {
+            if state.gap(t, first) != 1 {
                 return no(explain, "CEL-R16.1", || {
                     format!(
                         "{} is not next to {}",
@@ -643,7 +643,7 @@ pub fn check_action(
             let reach = state
                 .melee_forms(who)
                 .find(|(i, _)| *i == usize::from(form))
-                .is_some_and(|(_, w)| reaches_plus(w, f.pos, state.f(t).pos, f.reach_bonus));
+                .is_some_and(|(_, w)| reaches_plus(w, state.gap(who, t), f.reach_bonus));
             Illegal::unless(reach, explain, "CEL-R16.1", || {
                 "out of reach of the weapon that hit".to_string()
             })
@@ -700,11 +700,9 @@ fn aid_options(state: &State, who: CombatantId, foe: CombatantId, out: &mut Vec<
     if !state.enemies(who, foe) || super::aid::aiding_form(state, who, foe).is_none() {
         return;
     }
-    let near = state
-        .occupancy
-        .within(state.f(foe).pos, state.reach_squares, |o| {
-            o != who && !state.enemies(who, o)
-        });
+    let near = state.near(foe, state.reach_squares, |o| {
+        o != who && !state.enemies(who, o)
+    });
     for friend in near {
         out.push(Choice::Aid(friend, foe, false));
         out.push(Choice::Aid(friend, foe, true));
@@ -772,10 +770,10 @@ fn grapple_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
 /// A combat maneuver reaches a foe a melee weapon reaches, or an adjacent one (unarmed).
 /// [CEL-R10]
 pub fn in_maneuver_reach(state: &State, who: CombatantId, t: CombatantId) -> bool {
-    let (from, to) = (state.f(who).pos, state.f(t).pos);
+    let gap = state.gap(who, t);
     state.melee_forms(who).any(|(_, w)| {
-        w.kind != WeaponKind::Unarmed && reaches_plus(w, from, to, state.f(who).reach_bonus)
-    }) || from.is_adjacent(to)
+        w.kind != WeaponKind::Unarmed && reaches_plus(w, gap, state.f(who).reach_bonus)
+    }) || gap == 1
 }
 
 /// For check_choice: the request's chooser as a combatant.

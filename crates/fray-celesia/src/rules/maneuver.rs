@@ -198,10 +198,10 @@ pub fn overrun(
 /// The melee form a sunder strikes with: the first usable one that reaches the foe (an unarmed
 /// strike included).
 pub fn sundering_form(state: &State, who: CombatantId, target: CombatantId) -> Option<usize> {
-    let (from, to) = (state.f(who).pos, state.f(target).pos);
+    let gap = state.gap(who, target);
     state
         .melee_forms(who)
-        .find(|(_, w)| reaches(w, from, to))
+        .find(|(_, w)| reaches(w, gap))
         .map(|(i, _)| i)
 }
 
@@ -336,10 +336,11 @@ pub fn drag(
     Ok(())
 }
 
-/// Does `who` threaten square `at` (a melee form that reaches it from where it stands)?
-fn threatens_square(state: &State, who: CombatantId, at: Pos) -> bool {
-    let from = state.f(who).pos;
-    state.melee_forms(who).any(|(_, w)| reaches(w, from, at))
+/// Would `who` threaten `target` standing on `at` (a melee form that reaches it from where
+/// `who` stands)?
+fn threatens_square(state: &State, who: CombatantId, target: CombatantId, at: Pos) -> bool {
+    let gap = state.gap_from(target, at, who);
+    state.melee_forms(who).any(|(_, w)| reaches(w, gap))
 }
 
 /// The squares a reposition of `target` toward `to` crosses, in order, as far as the rule lets
@@ -354,10 +355,10 @@ pub fn reposition_path(state: &State, who: CombatantId, target: CombatantId, to:
         if !state.square_free(p, target) {
             break;
         }
-        let threatened = threatens_square(state, who, p);
+        let threatened = threatens_square(state, who, target, p);
         let next_to = Direction::ALL
             .into_iter()
-            .any(|d| threatens_square(state, who, p.step(d)));
+            .any(|d| threatens_square(state, who, target, p.step(d)));
         if !threatened && !next_to {
             break;
         }

@@ -172,7 +172,7 @@ pub fn check(
             foe_ok(t, rule)?;
             size_ok(t, rule)?;
             let at = state.f(t).pos;
-            if !f.pos.is_adjacent(at) {
+            if state.gap(who, t) != 1 {
                 return no(explain, rule, || {
                     "the foe must be next to it (it stays adjacent as it is dragged)".to_string()
                 });
@@ -214,7 +214,7 @@ pub fn check(
                     format!("`{}` is not an item the foe holds", item.key())
                 });
             }
-            if !f.pos.is_adjacent(state.f(t).pos) {
+            if state.gap(who, t) != 1 {
                 return no(explain, rule, || {
                     "within its own melee reach (not a reach weapon's)".to_string()
                 });

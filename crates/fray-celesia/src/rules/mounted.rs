@@ -10,7 +10,7 @@ use crate::state::State;
 use crate::Celesia;
 use fray_core::event::Event;
 use fray_core::protocol::{refuse as no, Illegal, Interrupt, RollPurpose, RollRequest};
-use fray_core::{Board, CombatantId, Direction, Pos, Table};
+use fray_core::{Board, CombatantId, Pos, Table};
 
 /// A mount with a rider: it rolls no initiative of its own. [CEL-R21.2]
 pub fn ridden(state: &State, who: CombatantId) -> bool {
@@ -134,13 +134,23 @@ pub fn moving_mount_penalty(state: &State, attacker: CombatantId, w: &Weapon) ->
     }
 }
 
-/// The free square next to `at` where a rider lands (the first in [`Direction::ALL`] order),
-/// or `at` itself if every one is taken.
-fn landing(state: &State, rider: CombatantId, at: Pos) -> Pos {
-    Direction::ALL
-        .into_iter()
-        .map(|d| at.step(d))
-        .find(|&p| state.square_free(p, rider))
+/// Is square `to` next to `mount`'s space (CEL-R21.3: 2 × 2 for a horse)?
+fn beside_mount(state: &State, mount: CombatantId, to: Pos) -> bool {
+    crate::space::gap(to, 1, state.f(mount).pos, state.side(mount)) == 1
+}
+
+/// The free square next to the space of the mount `rider` leaves where it lands: the first
+/// clockwise from the square north of the space's north-west square, or the mount's square
+/// itself if every one is taken. [CEL-R21.10, R21.11]
+fn landing(state: &State, rider: CombatantId, mount: CombatantId) -> Pos {
+    let at = state.f(mount).pos;
+    let rider_alone = |p: Pos| {
+        !state
+            .occupancy
+            .any_at(p, |o| o != rider && o != mount && !state.f(o).absent())
+    };
+    crate::space::ring(at, state.side(mount), 1)
+        .find(|&p| rider_alone(p))
         .unwrap_or(at)
 }
 
@@ -160,7 +170,10 @@ fn fall(
     rule: &'static str,
 ) -> Result<(), Interrupt> {
     let at = state.f(rider).pos;
-    let to = landing(state, rider, at);
+    let to = state
+        .f(rider)
+        .riding
+        .map_or(at, |mount| landing(state, rider, mount));
     unseat(state, rider, to);
     table.emit(|| Event::Moved {
         who: rider,
@@ -204,7 +217,7 @@ pub fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Int
             let landed = state.up(rider) && soft.roll(state, table, rider)?;
             if landed {
                 let at = state.f(rider).pos;
-                let to = landing(state, rider, at);
+                let to = landing(state, rider, mount);
                 unseat(state, rider, to);
                 table.emit(|| Event::Moved {
                     who: rider,
@@ -338,14 +351,14 @@ pub fn limits(
                 && state.f(m).rider.is_none()
                 && state.f(m).riding.is_none()
                 && (state.p(m).size as i32) > state.p(who).size as i32
-                && f.pos.is_adjacent(state.f(m).pos);
+                && state.gap(who, m) == 1;
             return Illegal::unless(ok, explain, "CEL-R9", || {
                 "mount a riderless, larger creature of its side, up and next to it".to_string()
             });
         }
         Choice::Dismount(to) => {
             return Illegal::unless(
-                f.riding.is_some() && f.pos.is_adjacent(to) && state.square_free(to, who),
+                f.riding.is_some_and(|m| beside_mount(state, m, to)) && state.square_free(to, who),
                 explain,
                 "CEL-R9",
                 || "dismount onto a free square next to its mount, from the saddle".to_string(),
@@ -388,7 +401,8 @@ mod tests {
     use super::*;
     use crate::content::Content;
 
-    /// Kay on a light horse at 0 0 (her bow and longsword), an orc at 1 0.
+    /// Kay on a light horse at 0 0 (her bow and longsword; the horse fills 0 0 to 1 1), an orc
+    /// at 2 0, next to the horse's space.
     fn mounted() -> State {
         let text = r#"schema = 1
 ruleset = "celesia"
@@ -415,7 +429,7 @@ monster = "light horse"
 [[combatants]]
 id = "orc"
 side = "orcs"
-at = [1, 0]
+at = [2, 0]
 monster = "orc"
 "#;
         let content = Content::embedded().expect("content");
@@ -447,11 +461,40 @@ monster = "orc"
     fn the_mount_carries_its_rider() {
         let mut s = mounted();
         let (kay, horse) = (CombatantId(0), CombatantId(1));
+        // CEL-R21.3: the Large horse fills 2 × 2 squares and Kay shares all four.
+        let space = |s: &State, who| {
+            let mut v: Vec<Pos> = s.occupancy.squares_of(who).collect();
+            v.sort();
+            v
+        };
+        let four = vec![
+            Pos::new(0, 0),
+            Pos::new(0, 1),
+            Pos::new(1, 0),
+            Pos::new(1, 1),
+        ];
+        assert_eq!((space(&s, horse), space(&s, kay)), (four.clone(), four));
+        let orc = CombatantId(2);
+        assert_eq!(
+            s.gap(kay, orc),
+            1,
+            "the orc is next to the horse's east squares"
+        );
+        assert!(s.threatens(kay, orc) && s.threatens(orc, kay));
+        assert!(
+            !s.square_free(Pos::new(1, 1), orc),
+            "inside the horse's space"
+        );
+        assert!(s.square_free(Pos::new(2, 1), orc));
         s.set_square(horse, Pos::new(0, 3));
         assert_eq!(s.f(kay).pos, Pos::new(0, 3));
+        assert_eq!(space(&s, kay), space(&s, horse));
+        assert_eq!(space(&s, horse)[3], Pos::new(1, 4));
+        assert!(!s.threatens(kay, orc));
         assert_eq!(s.f(horse).moved_ft, 15);
-        s.set_square(kay, Pos::new(0, 4));
+        s.set_square(kay, Pos::new(0, 6));
         assert_eq!((s.f(kay).riding, s.f(horse).rider), (None, None));
+        assert_eq!(space(&s, kay), vec![Pos::new(0, 6)], "on foot: one square");
     }
 
     /// CEL-R21.5: +1 in melee against a smaller creature on foot.

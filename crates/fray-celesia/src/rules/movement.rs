@@ -32,17 +32,23 @@ fn strike_squares(state: &State, who: CombatantId, target: CombatantId, max: i32
         .max()
         .unwrap_or(1)
         .clamp(1, 6);
+    // CEL-R21.3: the squares around the target's whole space, for the mover's whole space.
+    let (near, far) = (
+        -reach - (state.side(who) - 1),
+        reach + state.side(target) - 1,
+    );
     let mut out: Vec<(i32, i64, (i32, i32), Pos)> = Vec::new();
-    for dx in -reach..=reach {
-        for dy in -reach..=reach {
+    for dx in near..=far {
+        for dy in near..=far {
             let p = Pos::new(at.x + dx, at.y + dy);
-            if p == at || p.squares_to(from) > max {
+            if p.squares_to(from) > max {
                 continue;
             }
             if p != from && !state.square_free(p, who) {
                 continue;
             }
-            if !state.melee_forms(who).any(|(_, w)| reaches(w, p, at)) {
+            let gap = state.gap_from(who, p, target);
+            if !state.melee_forms(who).any(|(_, w)| reaches(w, gap)) {
                 continue;
             }
             out.push((p.squares_to(from), euclid(p, from), frame(from, at, p), p));
@@ -62,7 +68,7 @@ pub fn approach(state: &State, who: CombatantId, target: CombatantId) -> Option<
     if let Some(p) = strike_squares(state, who, target, speed).into_iter().next() {
         return (p != from).then_some(p);
     }
-    let now = from.squares_to(at);
+    let now = state.gap(who, target);
     for ring in (1..=speed).rev() {
         let mut best: Option<(Key, Pos)> = None;
         for k in -ring..=ring {
@@ -75,7 +81,11 @@ pub fn approach(state: &State, who: CombatantId, target: CombatantId) -> Option<
                 if !state.square_free(p, who) {
                     continue;
                 }
-                let key = (p.squares_to(at), euclid(p, at), frame(from, at, p));
+                let key = (
+                    state.gap_from(who, p, target),
+                    euclid(p, at),
+                    frame(from, at, p),
+                );
                 if key.0 < now && best.is_none_or(|(b, _)| key < b) {
                     best = Some((key, p));
                 }
@@ -99,7 +109,7 @@ pub fn clear_line(state: &State, who: CombatantId, from: Pos, to: Pos) -> bool {
 /// 10 ft. [CEL-R11 Charge]
 pub fn charge(state: &State, who: CombatantId, target: CombatantId) -> Option<Pos> {
     let from = state.f(who).pos;
-    if from.squares_to(state.f(target).pos) < 2 {
+    if state.gap(who, target) < 2 {
         return None;
     }
     let max = 2 * state.speed_squares(who);

@@ -570,11 +570,9 @@ pub fn provoke(
     actor: CombatantId,
     only: Option<CombatantId>,
 ) -> Result<bool, Interrupt> {
-    let near = state
-        .occupancy
-        .within(state.f(actor).pos, state.reach_squares, |o| {
-            o != actor && state.enemies(o, actor)
-        });
+    let near = state.near(actor, state.reach_squares, |o| {
+        o != actor && state.enemies(o, actor)
+    });
     if near.is_empty() {
         return Ok(true);
     }
