@@ -107,6 +107,13 @@ pub enum Choice {
     Injury(Injury),
     /// Take the damage whole.
     NoInjury,
+    /// Mount a Steed as a free action: a DC 20 Ride check, failed, it provokes. [CEL-R9, R21]
+    FastMount(CombatantId),
+    /// Dismount a Steed as a free action: a DC 20 Ride check, failed, it provokes. [CEL-R9, R21]
+    FastDismount(Pos),
+    /// Guide the mount with the knees to use both hands this turn (free, DC 5 Ride).
+    /// [CEL-R21.4]
+    Knees,
 }
 
 impl Choice {
@@ -198,6 +205,9 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::PickUp(item) => format!("pick-up {}", item.key()),
         Choice::Mount(m) => format!("mount {}", k(m)),
         Choice::Dismount(p) => format!("dismount {} {}", p.x, p.y),
+        Choice::FastMount(m) => format!("mount {} fast", k(m)),
+        Choice::FastDismount(p) => format!("dismount {} {} fast", p.x, p.y),
+        Choice::Knees => "knees".into(),
         Choice::LetPass => "let-pass".into(),
         Choice::Block => "block".into(),
         Choice::CoupDeGrace(t, 0) => format!("coup-de-grace {}", k(t)),
@@ -348,6 +358,9 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["pick-up", i] => Choice::PickUp(item(i)?),
         ["mount", m] => Choice::Mount(who(m)?),
         ["dismount", x, y] => Choice::Dismount(Pos::new(number(x)?, number(y)?)),
+        ["mount", m, "fast"] => Choice::FastMount(who(m)?),
+        ["dismount", x, y, "fast"] => Choice::FastDismount(Pos::new(number(x)?, number(y)?)),
+        ["knees"] => Choice::Knees,
         ["let-pass"] => Choice::LetPass,
         ["block"] => Choice::Block,
         ["coup-de-grace", t] => Choice::CoupDeGrace(who(t)?, 0),
@@ -426,7 +439,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                  disarm WHO ITEM [ITEM], grapple WHO, maintain pin|choke|damage FORM \
                  lethal|nonlethal|move X Y, release, escape [control], overrun WHO, sunder WHO \
                  ITEM [spare], drag WHO DIR, reposition WHO X Y, steal WHO ITEM, pick-up ITEM, \
-                 mount WHO, dismount X Y, \
+                 mount WHO [fast], dismount X Y [fast], knees, \
                  dirty-trick WHO CONDITION, clear WHO CONDITION, weaken N, cleave WHO, lunge, \
                  aid FRIEND FOE attack|defense, \
                  coup-de-grace WHO [FORM], run X Y, disable DEVICE, total defense, fight \

@@ -530,6 +530,7 @@ impl CombatantBuilder for Builder<'_> {
             saddle_checked: false,
             control: None,
             mount_charge: None,
+            knees: None,
             hold: None,
             held_by: None,
             maintained: false,

@@ -205,10 +205,11 @@ impl Board for State {
     fn combatant_count(&self) -> usize {
         self.fighters.len()
     }
-    /// A fallen body still fills its square; the dead and the gone do not.
+    /// A fallen body still fills its square; the dead and the gone do not. A mount without its
+    /// rider avoids combat (CEL-R21.11): it no longer counts as standing for its side.
     fn piece(&self, who: CombatantId) -> Piece {
         let f = self.f(who);
-        Piece::new(f.side, f.pos, self.up(who), !f.absent())
+        Piece::new(f.side, f.pos, self.up(who) && !f.riderless, !f.absent())
     }
     /// Up, down (dying, unconscious) or dead — or gone, on the GM's word.
     fn standing(&self, who: CombatantId) -> fray_core::Standing {

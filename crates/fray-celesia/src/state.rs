@@ -557,6 +557,8 @@ pub struct Fighter {
     pub control: Option<bool>,
     /// Its mount charged this foe just before its turn. [CEL-R21.7]
     pub mount_charge: Option<CombatantId>,
+    /// This turn's Ride check to guide its mount with the knees: passed or failed. [CEL-R21.4]
+    pub knees: Option<bool>,
 }
 
 /// A grapple held by its initiator. [CEL-R10.9–R10.11]

@@ -1,7 +1,9 @@
 //! The default tactics: what a sensible player of a combatant would choose. Every choice is
 //! checked against the rules before it is made (the property tests hold it to that).
 //!
-//! On its turn a combatant stands up if prone, strikes the weakest foe in reach with its best
+//! On its turn a mount without its rider withdraws (the free square within its speed farthest
+//! from its nearest foe), a rider with a two-handed weapon guides its mount with the knees (CEL-R21.4), a
+//! combatant stands up if prone, strikes the weakest foe in reach with its best
 //! form (a reach weapon steps back from a foe too close), shoots when no foe is in reach (a bow at any range; a thrown weapon only at foes it
 //! cannot reach this turn, since ammunition is not counted), charges with three acts left,
 //! else moves toward the nearest foe. It always takes an attack of opportunity, and takes a
@@ -48,6 +50,26 @@ fn action(state: &State, who: CombatantId) -> Choice {
             .any(|o| state.enemies(o, who) && state.up(o) && state.band(o) == Band::Healthy);
         if foes_healthy {
             return Choice::End;
+        }
+    }
+    // CEL-R21.11, CEL-G10: a mount without its rider avoids combat: it withdraws.
+    if f.riderless {
+        return withdraw(state, who).unwrap_or(Choice::End);
+    }
+    // CEL-R21.4: a rider with a two-handed weapon guides its mount with the knees first.
+    if f.riding.is_some() && f.knees.is_none() {
+        let p = state.p(who);
+        let two = p
+            .melee
+            .first()
+            .is_some_and(crate::rules::mounted::both_hands)
+            || p.ranged
+                .as_ref()
+                .is_some_and(crate::rules::mounted::both_hands);
+        if two {
+            if let Some(c) = legal(state, who, Choice::Knees) {
+                return c;
+            }
         }
     }
     if f.prone {
@@ -121,6 +143,35 @@ fn action(state: &State, who: CombatantId) -> Choice {
         }
     }
     Choice::End
+}
+
+/// A riderless mount's withdrawal (CEL-R21.11 "avoids combat", CEL-G10): a Move to the free
+/// square within its speed farthest from its nearest foe still up (ties: the nearer square, then
+/// north first, then the one farther back from that foe), if that is farther than where it
+/// stands.
+fn withdraw(state: &State, who: CombatantId) -> Option<Choice> {
+    let at = state.f(who).pos;
+    let speed = state.speed_squares(who);
+    let away = |p| state.nearest_foe_distance(who, p).unwrap_or(i32::MAX);
+    let now = away(at);
+    // East–west ties go away from the nearest foe (the mover's frame: mirror matches are fair).
+    let back = state
+        .nearest_foe(who)
+        .map_or(0, |foe| (at.x - state.f(foe).pos.x).signum());
+    let mut best: Option<((i32, i32, i32, i32), fray_core::Pos)> = None;
+    for dy in -speed..=speed {
+        for dx in -speed..=speed {
+            let p = fray_core::Pos::new(at.x + dx, at.y + dy);
+            if p == at || !state.square_free(p, who) {
+                continue;
+            }
+            let key = (-away(p), dx.abs().max(dy.abs()), dy, -dx * back);
+            if -key.0 > now && best.is_none_or(|(k, _)| key < k) {
+                best = Some((key, p));
+            }
+        }
+    }
+    best.and_then(|(_, p)| legal(state, who, Choice::MoveTo(p)))
 }
 
 /// Take an injury (permanent) only when the damage would kill: the smallest that keeps it alive,

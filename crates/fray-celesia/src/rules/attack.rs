@@ -439,10 +439,11 @@ pub fn attack(
             on: Some(target),
             detail: {
                 let count = i32::from(w.damage.count);
+                let lance = i32::from(super::mounted::lance_charge(state, attacker, target, w));
                 let rolled = if critical {
                     count * extra
                 } else {
-                    count * (1 + extra)
+                    count * (1 + lance + extra)
                 };
                 format!(
                     "{} over the DV: {extra} extra {} dice; rolls {rolled}d{}{}",
@@ -451,6 +452,8 @@ pub fn attack(
                     w.damage.sides,
                     if critical {
                         " beside the critical's multiplied maximum (not multiplied)"
+                    } else if lance > 0 {
+                        " (the weapon dice twice: a lance on a mounted charge, CEL-A26)"
                     } else {
                         ""
                     }
@@ -479,10 +482,13 @@ pub fn damage(
 ) -> Result<i32, Interrupt> {
     let dice = w.damage;
     let (count, sides) = (i32::from(dice.count), dice.sides);
+    // CEL-A26: a lance on a mounted charge doubles its weapon dice (not the degree dice) and
+    // static bonuses; with a critical, +1 to the multiplier instead of doubling the dice.
+    let lance = i32::from(super::mounted::lance_charge(state, attacker, target, w));
     let rolled_count = if critical {
         count * extra
     } else {
-        count * (1 + extra)
+        count * (1 + lance + extra)
     };
     let rolled = if rolled_count > 0 {
         let n = rolled_count.min(i32::from(fray_core::DamageDice::MAX_COUNT)) as u16;
@@ -501,12 +507,19 @@ pub fn damage(
         m.push(
             "critical: maximum × multiplier",
             "CEL-R5.6",
-            count * i32::from(sides) * w.multiplier,
+            count * i32::from(sides) * (w.multiplier + lance),
         );
     }
+    let before = m.total();
     ability_damage(state, attacker, w, &mut m);
+    let ability = m.total() - before;
     special_damage(state, attacker, w, &mut m);
     m.push("weapon", "", dice.bonus);
+    m.push(
+        "lance on a mounted charge: static bonuses again",
+        "CEL-A26",
+        lance * (ability + dice.bonus),
+    );
     // CEL-R16.11: a weakened attack deals 2 less per step, down to 0 (not the minimum 1).
     let weakened = i32::from(state.f(attacker).weakened);
     m.push("weakened attack", "CEL-R16.11", -2 * weakened);

@@ -102,13 +102,17 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         candidates.push(Choice::Disable(d as u8));
     }
     grapple_options(state, who, &mut candidates);
-    if state.f(who).riding.is_some() {
-        for d in Direction::ALL {
-            candidates.push(Choice::Dismount(state.f(who).pos.step(d)));
+    if let Some(mount) = state.f(who).riding {
+        let (at, side) = (state.f(mount).pos, state.side(mount));
+        for p in crate::space::ring(at, side, 1) {
+            candidates.push(Choice::Dismount(p));
+            candidates.push(Choice::FastDismount(p));
         }
+        candidates.push(Choice::Knees);
     } else {
         for m in state.near(who, 1, |o| o != who) {
             candidates.push(Choice::Mount(m));
+            candidates.push(Choice::FastMount(m));
         }
     }
     for &(item, _) in &state.f(who).on_ground {
@@ -447,7 +451,11 @@ pub fn check_action(
         | Choice::Steal(..)
         | Choice::PickUp(_) => super::maneuver_legal::check(explain, state, who, choice),
         // Checked by `mounted::limits` above.
-        Choice::Mount(_) | Choice::Dismount(_) => Ok(()),
+        Choice::Mount(_)
+        | Choice::Dismount(_)
+        | Choice::FastMount(_)
+        | Choice::FastDismount(_)
+        | Choice::Knees => Ok(()),
         Choice::CoupDeGrace(t, form) => {
             target_ok(t, "CEL-R12")?;
             if !state.helpless(t) && !state.pinned(t) {

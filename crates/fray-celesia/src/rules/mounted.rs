@@ -283,16 +283,72 @@ pub fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Int
     Ok(())
 }
 
+/// A weapon held in both hands (not a natural attack): a rider needs its knees on the mount to
+/// use it. [CEL-R21.4]
+pub fn both_hands(w: &Weapon) -> bool {
+    w.hands == crate::content::Hands::Two
+        && !matches!(
+            w.kind,
+            crate::content::WeaponKind::Natural | crate::content::WeaponKind::Unarmed
+        )
+}
+
+/// CEL-R21.4: "With a DC 5 Ride check, you can guide your mount with your knees so as to use both
+/// hands to attack or defend yourself. This is a free action." Made once a turn; passed, the
+/// rider may use two-handed weapons until its turn ends.
+pub fn knees(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    rider: CombatantId,
+) -> Result<(), Interrupt> {
+    let passed = super::D20Check {
+        purpose: "guide the mount with the knees",
+        modifier: "Ride",
+        bonus: state.p(rider).ride,
+        dc: 5,
+        kind: super::CheckKind::Skill { physical: true },
+        results: ("both hands free", "a hand stays on the reins"),
+        rule: "CEL-R21.4",
+    }
+    .roll(state, table, rider)?;
+    state.fm(rider).knees = Some(passed);
+    Ok(())
+}
+
+/// CEL-R21.7, CEL-A26: a lance deals double damage on a mounted charge — the rider's attack on
+/// the foe its mount charged this turn.
+pub fn lance_charge(state: &State, attacker: CombatantId, target: CombatantId, w: &Weapon) -> bool {
+    let f = state.f(attacker);
+    w.name == "lance" && f.riding.is_some() && f.charged && f.charge_target == Some(target)
+}
+
 /// CEL-R9 Mount or Dismount a Steed (simple, Provoke): `rider` climbs onto `mount`, or, with no
-/// mount given, gets down to square `to`. The action happens if the rider can still act.
+/// mount given, gets down to square `to`. The action happens if the rider can still act. With
+/// `fast`, it is a free action with a DC 20 Ride check, and only a failed check provokes.
 pub fn mount_or_dismount(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     rider: CombatantId,
     mount: Option<CombatantId>,
     to: Pos,
+    fast: bool,
 ) -> Result<(), Interrupt> {
-    if !super::round::provoke(state, table, rider, None)? {
+    let quick = fast
+        && super::D20Check {
+            purpose: if mount.is_some() {
+                "mount as a free action"
+            } else {
+                "dismount as a free action"
+            },
+            modifier: "Ride",
+            bonus: state.p(rider).ride,
+            dc: 20,
+            kind: super::CheckKind::Skill { physical: true },
+            results: ("does not provoke", "provokes"),
+            rule: "CEL-R9",
+        }
+        .roll(state, table, rider)?;
+    if !quick && !super::round::provoke(state, table, rider, None)? {
         return Ok(());
     }
     let from = state.f(rider).pos;
@@ -342,7 +398,7 @@ pub fn limits(
 ) -> Result<(), Illegal> {
     let f = state.f(who);
     match *choice {
-        Choice::Mount(m) => {
+        Choice::Mount(m) | Choice::FastMount(m) => {
             let ok = f.riding.is_none()
                 && f.rider.is_none()
                 && m != who
@@ -356,13 +412,45 @@ pub fn limits(
                 "mount a riderless, larger creature of its side, up and next to it".to_string()
             });
         }
-        Choice::Dismount(to) => {
+        Choice::Dismount(to) | Choice::FastDismount(to) => {
             return Illegal::unless(
                 f.riding.is_some_and(|m| beside_mount(state, m, to)) && state.square_free(to, who),
                 explain,
                 "CEL-R9",
                 || "dismount onto a free square next to its mount, from the saddle".to_string(),
             );
+        }
+        Choice::Knees => {
+            return Illegal::unless(
+                f.riding.is_some() && f.knees.is_none(),
+                explain,
+                "CEL-R21.4",
+                || "guide a mount with the knees from its saddle, once a turn".to_string(),
+            );
+        }
+        Choice::Attack(_, form) if f.riding.is_some() && f.knees != Some(true) => {
+            let two = state
+                .melee_forms(who)
+                .find(|(i, _)| *i == usize::from(form))
+                .is_some_and(|(_, w)| both_hands(w));
+            if two {
+                return no(explain, "CEL-R21.4", || {
+                    "a two-handed weapon from the saddle needs both hands: guide the mount with \
+                     the knees first (`knees`, a DC 5 Ride check, free)"
+                        .to_string()
+                });
+            }
+        }
+        Choice::Shoot(_)
+            if f.riding.is_some()
+                && f.knees != Some(true)
+                && state.ranged_weapon(who).is_some_and(both_hands) =>
+        {
+            return no(explain, "CEL-R21.4", || {
+                "a two-handed weapon from the saddle needs both hands: guide the mount with the \
+                 knees first (`knees`, a DC 5 Ride check, free)"
+                    .to_string()
+            });
         }
         _ => {}
     }

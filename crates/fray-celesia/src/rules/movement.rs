@@ -22,12 +22,19 @@ fn frame(from: Pos, toward: Pos, p: Pos) -> (i32, i32) {
 }
 
 /// Free squares from which a melee form of `who` reaches `target`, within `max` squares of
-/// `who`'s square (ordered: nearest to the mover first).
+/// `who`'s square (ordered: nearest to the mover first). A ridden mount goes where its rider's
+/// forms reach (the rider attacks at the end of the mount's move or charge, CEL-R21.6, R21.7:
+/// a lance strikes from 10 ft).
 fn strike_squares(state: &State, who: CombatantId, target: CombatantId, max: i32) -> Vec<Pos> {
     let from = state.f(who).pos;
     let at = state.f(target).pos;
+    let striker = state
+        .f(who)
+        .rider
+        .filter(|&r| state.up(r) && state.p(r).armed())
+        .unwrap_or(who);
     let reach = state
-        .melee_forms(who)
+        .melee_forms(striker)
         .map(|(_, w)| w.reach / fray_core::grid::SQUARE_FT)
         .max()
         .unwrap_or(1)
@@ -48,7 +55,7 @@ fn strike_squares(state: &State, who: CombatantId, target: CombatantId, max: i32
                 continue;
             }
             let gap = state.gap_from(who, p, target);
-            if !state.melee_forms(who).any(|(_, w)| reaches(w, gap)) {
+            if !state.melee_forms(striker).any(|(_, w)| reaches(w, gap)) {
                 continue;
             }
             out.push((p.squares_to(from), euclid(p, from), frame(from, at, p), p));

@@ -549,6 +549,7 @@ fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: Combatant
     f.charge_target = None;
     f.reach_bonus = 0;
     f.control = None;
+    f.knees = None;
     f.cleave_from = None;
     // Acts left unspent come between the acts before and after them. [CEL-R3.1]
     f.act_clock += f.acts_left.max(0) as u32;
@@ -829,11 +830,15 @@ pub fn perform(
         Choice::Reposition(t, to) => super::maneuver::reposition(state, table, who, t, to)?,
         Choice::Steal(t, item) => super::maneuver::steal(state, table, who, t, item)?,
         Choice::PickUp(item) => super::maneuver::pick_up(state, table, who, item)?,
-        Choice::Mount(m) => {
-            let at = state.f(m).pos;
-            super::mounted::mount_or_dismount(state, table, who, Some(m), at)?;
+        Choice::Mount(m) | Choice::FastMount(m) => {
+            let (at, fast) = (state.f(m).pos, matches!(choice, Choice::FastMount(_)));
+            super::mounted::mount_or_dismount(state, table, who, Some(m), at, fast)?;
         }
-        Choice::Dismount(to) => super::mounted::mount_or_dismount(state, table, who, None, to)?,
+        Choice::Dismount(to) | Choice::FastDismount(to) => {
+            let fast = matches!(choice, Choice::FastDismount(_));
+            super::mounted::mount_or_dismount(state, table, who, None, to, fast)?;
+        }
+        Choice::Knees => super::mounted::knees(state, table, who)?,
         Choice::CoupDeGrace(t, form) => {
             let able = provoke(state, table, who, None)?;
             if able && state.form_reaching(who, t, usize::from(form)).is_some() {
