@@ -253,11 +253,15 @@ pub struct Feats {
     pub improved_grapple: bool,
     /// Greater Grapple: a chokehold cuts the blood flow. [CEL-R10.11]
     pub greater_grapple: bool,
+    /// Improved Bull Rush: the pushed foe's movement provokes. [CEL-R10.2]
+    pub improved_bull_rush: bool,
+    /// Improved Drag: the dragged foe's movement provokes. [CEL-R10.8]
+    pub improved_drag: bool,
 }
 
 impl Feats {
     /// The names files use.
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 9] = [
         "combat reflexes",
         "improved unarmed strike",
         "precise shot",
@@ -265,6 +269,8 @@ impl Feats {
         "uncanny dodge",
         "improved grapple",
         "greater grapple",
+        "improved bull rush",
+        "improved drag",
     ];
     /// Sets a feat by name; false when unknown.
     pub fn set(&mut self, name: &str) -> bool {
@@ -276,6 +282,8 @@ impl Feats {
             "uncanny-dodge" => self.uncanny_dodge = true,
             "improved-grapple" => self.improved_grapple = true,
             "greater-grapple" => self.greater_grapple = true,
+            "improved-bull-rush" => self.improved_bull_rush = true,
+            "improved-drag" => self.improved_drag = true,
             _ => return false,
         }
         true
@@ -290,6 +298,8 @@ impl Feats {
             self.uncanny_dodge,
             self.improved_grapple,
             self.greater_grapple,
+            self.improved_bull_rush,
+            self.improved_drag,
         ];
         Feats::NAMES
             .iter()

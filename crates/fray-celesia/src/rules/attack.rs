@@ -699,6 +699,11 @@ pub fn maneuver(
                 let squares = 1 + (total - versus) / 5;
                 let to = state.push_destination(target, dir, squares as u32);
                 if to != at {
+                    // CEL-R10.2: with Improved Bull Rush the pushed foe's movement provokes
+                    // (the attacks come before it moves; it is pushed even if one drops it).
+                    if state.p(attacker).feats.improved_bull_rush {
+                        super::round::provoke(state, table, target, None)?;
+                    }
                     state.set_square(target, to);
                     table.emit(|| Event::Moved {
                         who: target,

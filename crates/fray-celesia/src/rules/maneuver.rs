@@ -316,6 +316,11 @@ pub fn drag(
     if at == start {
         return Ok(());
     }
+    // CEL-R10.8: with Improved Drag the dragged foe's movement provokes (before it moves; it
+    // is dragged even if one drops it).
+    if state.p(who).feats.improved_drag {
+        super::round::provoke(state, table, target, None)?;
+    }
     // Moved together: set both before logging (neither blocks the other in between).
     state.set_square(who, at);
     state.set_square(target, target_at);
