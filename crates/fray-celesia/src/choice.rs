@@ -2,6 +2,7 @@
 //! asked per act while acts remain), reactions (attacks of opportunity) and the victim's
 //! crippling-injury choice.
 
+use crate::rules::ready::{Readied, Trigger};
 use crate::state::{HoldUse, Injury, Item, Special, State, Trick};
 use fray_core::conditions::ConditionKind;
 use fray_core::protocol::{Illegal, Question};
@@ -114,6 +115,11 @@ pub enum Choice {
     /// Guide the mount with the knees to use both hands this turn (free, DC 5 Ride).
     /// [CEL-R21.4]
     Knees,
+    /// Ready a simple action for a trigger; the turn ends at once (simple, 1 act). [CEL-R3.9]
+    Ready(Trigger, Readied),
+    /// Complete the readied action against the foe that set the trigger off (reaction).
+    /// [CEL-R15]
+    Complete(CombatantId),
 }
 
 impl Choice {
@@ -137,7 +143,8 @@ impl Choice {
             | Choice::Sunder(..)
             | Choice::PickUp(_)
             | Choice::Mount(_)
-            | Choice::Dismount(_) => 1,
+            | Choice::Dismount(_)
+            | Choice::Ready(..) => 1,
             Choice::Charge(_)
             | Choice::TotalDefense
             | Choice::DirtyTrick(..)
@@ -162,7 +169,8 @@ pub fn answers(question: Question, choice: &Choice) -> bool {
         | Choice::Injury(_)
         | Choice::NoInjury
         | Choice::LetPass
-        | Choice::Block => question == Question::Reaction,
+        | Choice::Block
+        | Choice::Complete(_) => question == Question::Reaction,
         _ => question == Question::Action,
     }
 }
@@ -243,6 +251,8 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Decline => "decline".into(),
         Choice::Injury(i) => format!("injury {}", i.key()),
         Choice::NoInjury => "no injury".into(),
+        Choice::Ready(trigger, readied) => format!("ready {} {}", trigger.key(), readied.text()),
+        Choice::Complete(t) => format!("complete {}", k(t)),
     }
 }
 
@@ -432,6 +442,21 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
             ))
         })?),
         ["no", "injury"] => Choice::NoInjury,
+        ["ready", trigger, readied @ ..] => Choice::Ready(
+            Trigger::from_key(trigger).ok_or_else(|| {
+                unreadable(format!(
+                    "`{trigger}` is not a trigger: foe-adjacent or foe-attacks"
+                ))
+            })?,
+            Readied::parse(readied).ok_or_else(|| {
+                unreadable(format!(
+                    "`{}` cannot be readied: attack [FORM], shoot, unarmed, trip, bull-rush or \
+                     step DIR",
+                    readied.join(" ")
+                ))
+            })?,
+        ),
+        ["complete", t] => Choice::Complete(who(t)?),
         _ => {
             return Err(unreadable(format!(
                 "cannot read `{input}`: expected attack WHO [FORM], shoot WHO, unarmed WHO, \
@@ -444,8 +469,9 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                  aid FRIEND FOE attack|defense, \
                  coup-de-grace WHO [FORM], run X Y, disable DEVICE, total defense, fight \
                  defensively, stand up, drop prone, power-attack, precision-strike, \
-                 combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end; rejoin, wait; or aoo WHO, decline, injury KIND, \
-                 no injury, let-pass, block"
+                 combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end, ready \
+                 foe-adjacent|foe-attacks ACTION; rejoin, wait; or aoo WHO, decline, injury KIND, \
+                 no injury, let-pass, block, complete WHO"
             )))
         }
     })

@@ -531,6 +531,7 @@ impl CombatantBuilder for Builder<'_> {
             control: None,
             mount_charge: None,
             knees: None,
+            readied: None,
             hold: None,
             held_by: None,
             maintained: false,

@@ -559,6 +559,8 @@ pub struct Fighter {
     pub mount_charge: Option<CombatantId>,
     /// This turn's Ride check to guide its mount with the knees: passed or failed. [CEL-R21.4]
     pub knees: Option<bool>,
+    /// The action it readied and its trigger, until the start of its next turn. [CEL-R3.9]
+    pub readied: Option<(crate::rules::ready::Trigger, crate::rules::ready::Readied)>,
 }
 
 /// A grapple held by its initiator. [CEL-R10.9–R10.11]
@@ -805,6 +807,14 @@ pub enum Asking {
         who: CombatantId,
         /// The damage that would bring it to 0 or below.
         damage: i32,
+    },
+    /// Whether `reactor` completes its readied action against `foe`, who set the trigger off.
+    /// [CEL-R3.9, R15]
+    Readied {
+        /// Who readied the action.
+        reactor: CombatantId,
+        /// The foe that set the trigger off.
+        foe: CombatantId,
     },
 }
 

@@ -23,6 +23,7 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
         Asking::Opportunity { provoker, .. } => Choice::Opportunity(provoker),
         Asking::Injury { who, damage } => injury(state, who, damage),
         Asking::LetPass { .. } => Choice::Block,
+        Asking::Readied { foe, .. } => Choice::Complete(foe),
         Asking::Nothing => Choice::End,
     };
     if request.options.is_empty() || request.options.contains(&pick) {

@@ -21,6 +21,7 @@ pub fn ask(
         Asking::Opportunity { reactor, .. } => (Chooser::Combatant(reactor), Question::Reaction),
         Asking::Injury { who, .. } => (Chooser::Combatant(who), Question::Reaction),
         Asking::LetPass { foe, .. } => (Chooser::Combatant(foe), Question::Reaction),
+        Asking::Readied { reactor, .. } => (Chooser::Combatant(reactor), Question::Reaction),
         Asking::Nothing => (Chooser::Gm, Question::Ruling),
     };
     let choice = table.choose(state, chooser, question, rule, |out| options(state, out))?;
@@ -51,6 +52,10 @@ pub fn options(state: &State, out: &mut Vec<Choice>) {
         Asking::LetPass { .. } => {
             out.push(Choice::Block);
             out.push(Choice::LetPass);
+        }
+        Asking::Readied { foe, .. } => {
+            out.push(Choice::Complete(foe));
+            out.push(Choice::Decline);
         }
         Asking::Nothing => out.push(Choice::End),
     }
@@ -118,6 +123,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     for &(item, _) in &state.f(who).on_ground {
         candidates.push(Choice::PickUp(item));
     }
+    super::ready::options(state, who, &mut candidates);
     candidates.extend([
         Choice::TotalDefense,
         Choice::Defensive,
@@ -181,6 +187,15 @@ pub fn check(
         ),
         (Asking::Injury { who: w, .. }, Choice::NoInjury) if w == who => Ok(()),
         (Asking::LetPass { foe, .. }, Choice::LetPass | Choice::Block) if foe == who => Ok(()),
+        (Asking::Readied { reactor, foe }, Choice::Complete(t)) if reactor == who => {
+            Illegal::unless(*t == foe, explain, "CEL-R15", || {
+                format!(
+                    "the readied action is taken against {}, who set the trigger off",
+                    state.roster.key(foe)
+                )
+            })
+        }
+        (Asking::Readied { reactor, .. }, Choice::Decline) if reactor == who => Ok(()),
         _ => no(explain, "CEL-R15", || {
             "that is not the question asked".to_string()
         }),
@@ -211,6 +226,18 @@ pub fn check_action(
             "a staggered creature takes only a single simple action".to_string()
         });
     }
+    check_deed(explain, state, who, choice)
+}
+
+/// Whether an action is legal for `who` now, its acts aside (a readied action taken as a
+/// reaction spends none: CEL-R15).
+pub fn check_deed(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    choice: &Choice,
+) -> Result<(), Illegal> {
+    let f = state.f(who);
     super::maneuver_legal::grapple_limits(explain, state, who, choice)?;
     super::mounted::limits(explain, state, who, choice)?;
     let target_ok = |t: CombatantId, rule: &'static str| -> Result<(), Illegal> {
@@ -656,6 +683,7 @@ pub fn check_action(
                 "out of reach of the weapon that hit".to_string()
             })
         }
+        Choice::Ready(_, readied) => super::ready::check(explain, state, who, readied),
         Choice::Delay => Illegal::unless(
             !f.acted && !state.surprise_round,
             explain,

@@ -12,6 +12,7 @@ pub mod maneuver;
 pub mod maneuver_legal;
 pub mod mounted;
 pub mod movement;
+pub mod ready;
 pub mod round;
 pub mod run;
 pub mod special;

@@ -310,6 +310,7 @@ fn start_of_turn(
 ) -> Result<bool, Interrupt> {
     let surprise = state.surprise_round;
     super::aid::expire(state, who);
+    super::ready::lapse(state, table, who);
     let f = state.fm(who);
     // CEL-R3.3: unused reactions are lost at the start of one's turn.
     f.reactions = 0;
@@ -534,6 +535,10 @@ fn actions(
             break;
         }
         perform(state, table, who, choice)?;
+        if state.f(who).readied.is_some() {
+            // CEL-R3.9: once it readies an action, its turn ends.
+            break;
+        }
     }
     Ok(())
 }
@@ -691,6 +696,12 @@ pub fn perform(
         f.cleave_from = None;
         f.cleave_chain.clear();
     }
+    // CEL-R3.9: a foe's action readied for "if a foe attacks me" comes before the attack.
+    if !super::ready::before_attack(state, table, who, &choice)? {
+        injury::strain(state, table, who, cost);
+        return Ok(());
+    }
+    let from = state.f(who).pos;
     if complex::task_of(state, &choice).is_some() {
         complex::commit(state, table, who, choice, cost)?;
         injury::strain(state, table, who, cost);
@@ -913,11 +924,16 @@ pub fn perform(
                 rule: "CEL-R14",
             });
         }
+        Choice::Ready(trigger, readied) => {
+            super::ready::ready(state, table, who, trigger, readied);
+        }
         _ => {}
     }
     injury::strain(state, table, who, cost);
     super::grapple::tidy(state, table);
     super::mounted::tidy(state, table)?;
+    // CEL-R3.9: foes that readied an action for "if a foe moves adjacent to me".
+    super::ready::after_move(state, table, who, from)?;
     Ok(())
 }
 

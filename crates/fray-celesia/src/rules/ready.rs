@@ -1,0 +1,398 @@
+//! Ready (CEL-R3.9, R9: a simple action) and Complete a Readied Action (CEL-R15: a reaction):
+//! the readier names a simple action and one of the seed's definite triggers, pays 1 act, and
+//! its turn ends at once; when the trigger happens before the start of its next turn it may
+//! take the readied action as a reaction, spending one of the reactions it gained at the end
+//! of its turn (CEL-A42). Readied actions chain: a readied attack can trigger another
+//! combatant's "if a foe attacks me" (CEL-R3.5).
+
+use super::{legal, round};
+use crate::choice::Choice;
+use crate::state::{Asking, State};
+use crate::Celesia;
+use fray_core::event::Event;
+use fray_core::protocol::{refuse as no, Illegal, Interrupt};
+use fray_core::{CombatantId, Direction, Pos, Table};
+
+/// A definite trigger from the seed's examples ("if a foe attacks me", "if a foe moves
+/// adjacent to me"; "if a foe casts a spell" needs spells, which fray's Celesia lacks).
+/// [CEL-R3.9]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Trigger {
+    /// A foe, by its own action, ends a move next to the readier (it was not next to it).
+    FoeAdjacent,
+    /// A foe declares an attack on the readier (melee, natural, unarmed, ranged, cleave, coup
+    /// de grace); the readied action resolves before the attack.
+    FoeAttacks,
+}
+
+impl Trigger {
+    /// Both triggers, in the order options list them.
+    pub const ALL: [Trigger; 2] = [Trigger::FoeAdjacent, Trigger::FoeAttacks];
+
+    /// The key in choices (`foe-adjacent`, `foe-attacks`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Trigger::FoeAdjacent => "foe-adjacent",
+            Trigger::FoeAttacks => "foe-attacks",
+        }
+    }
+
+    /// The trigger named by `key`.
+    pub fn from_key(key: &str) -> Option<Trigger> {
+        Trigger::ALL.into_iter().find(|t| t.key() == key)
+    }
+
+    /// The seed's words for it.
+    fn phrase(self) -> &'static str {
+        match self {
+            Trigger::FoeAdjacent => "if a foe moves adjacent to it",
+            Trigger::FoeAttacks => "if a foe attacks it",
+        }
+    }
+}
+
+/// The simple action readied; those aimed at a creature are aimed at the foe that sets the
+/// trigger off (the readier cannot know it sooner). [CEL-R3.9]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Readied {
+    /// Attack, Melee / Natural with the numbered form. [CEL-R9]
+    Attack(u8),
+    /// Attack, Ranged. [CEL-R9, R7]
+    Shoot,
+    /// Attack, Unarmed (it still provokes from an armed foe). [CEL-R8]
+    Unarmed,
+    /// Combat Maneuver: Trip. [CEL-R10.6]
+    Trip,
+    /// Combat Maneuver: Bull Rush. [CEL-R10.2]
+    BullRush,
+    /// Step 5 ft in a direction. [CEL-R9]
+    Step(Direction),
+}
+
+impl Readied {
+    /// The action it becomes against the triggering foe.
+    pub fn against(self, foe: CombatantId) -> Choice {
+        match self {
+            Readied::Attack(form) => Choice::Attack(foe, form),
+            Readied::Shoot => Choice::Shoot(foe),
+            Readied::Unarmed => Choice::Unarmed(foe),
+            Readied::Trip => Choice::Trip(foe),
+            Readied::BullRush => Choice::BullRush(foe),
+            Readied::Step(d) => Choice::Step(d),
+        }
+    }
+
+    /// The text in choices (`attack 0`, `shoot`, `step n`).
+    pub fn text(self) -> String {
+        match self {
+            Readied::Attack(form) => format!("attack {form}"),
+            Readied::Shoot => "shoot".into(),
+            Readied::Unarmed => "unarmed".into(),
+            Readied::Trip => "trip".into(),
+            Readied::BullRush => "bull-rush".into(),
+            Readied::Step(d) => format!("step {}", crate::choice::dir_key(d)),
+        }
+    }
+
+    /// Reads `attack [FORM]`, `shoot`, `unarmed`, `trip`, `bull-rush`, `step DIR`.
+    pub fn parse(words: &[&str]) -> Option<Readied> {
+        Some(match words {
+            ["attack"] => Readied::Attack(0),
+            ["attack", form] => Readied::Attack(form.parse().ok()?),
+            ["shoot"] => Readied::Shoot,
+            ["unarmed"] => Readied::Unarmed,
+            ["trip"] => Readied::Trip,
+            ["bull-rush"] => Readied::BullRush,
+            ["step", d] => Readied::Step(fray_core::encounter::parse_direction(d)?),
+            _ => return None,
+        })
+    }
+}
+
+/// The ready options: each trigger with each action the readier has the means for.
+pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
+    let mut actions: Vec<Readied> = state
+        .melee_forms(who)
+        .filter(|(_, w)| w.kind != crate::content::WeaponKind::Unarmed)
+        .map(|(i, _)| Readied::Attack(i as u8))
+        .collect();
+    actions.extend([
+        Readied::Shoot,
+        Readied::Unarmed,
+        Readied::Trip,
+        Readied::BullRush,
+    ]);
+    actions.extend(Direction::ALL.map(Readied::Step));
+    for trigger in Trigger::ALL {
+        for &readied in &actions {
+            out.push(Choice::Ready(trigger, readied));
+        }
+    }
+}
+
+/// CEL-R3.9, A42: Ready costs 1 act and the readied simple action must fit in the acts left
+/// after it; the readier must have the means (a form, a ranged weapon, an unarmed strike, a
+/// speed above 5 ft to step). Whether the readied action reaches its foe is judged when the
+/// trigger happens.
+pub fn check(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    readied: Readied,
+) -> Result<(), Illegal> {
+    let f = state.f(who);
+    if f.acts_left < 2 {
+        return no(explain, "CEL-R3.9", || {
+            "Ready costs 1 act and the readied action needs 1 more act left".to_string()
+        });
+    }
+    let p = state.p(who);
+    let (able, need) = match readied {
+        Readied::Attack(form) => (
+            state.melee_forms(who).any(|(i, w)| {
+                i == usize::from(form) && w.kind != crate::content::WeaponKind::Unarmed
+            }),
+            "a usable melee form with that number",
+        ),
+        Readied::Shoot => (state.ranged_weapon(who).is_some(), "a usable ranged weapon"),
+        Readied::Unarmed => (
+            p.melee
+                .iter()
+                .any(|w| w.kind == crate::content::WeaponKind::Unarmed),
+            "an unarmed strike",
+        ),
+        Readied::Trip | Readied::BullRush => (true, ""),
+        Readied::Step(_) => (
+            p.speed > 5 && !f.prone,
+            "a speed above 5 ft and to be standing",
+        ),
+    };
+    Illegal::unless(able, explain, "CEL-R3.9", || {
+        format!("to ready `{}` it needs {need}", readied.text())
+    })
+}
+
+/// Readies the action: its turn ends at once (the acts left are not spent). [CEL-R3.9]
+pub fn ready(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    trigger: Trigger,
+    readied: Readied,
+) {
+    state.fm(who).readied = Some((trigger, readied));
+    table.emit(|| Event::Acted {
+        who,
+        act: "readies an action",
+        on: None,
+        detail: format!(
+            "{} {}; its turn ends (the readied action uses a reaction)",
+            readied.text(),
+            trigger.phrase()
+        ),
+        rule: "CEL-R3.9",
+    });
+}
+
+/// At the start of its turn an unused readied action is lost. [CEL-R3.9]
+pub fn lapse(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId) {
+    if let Some((trigger, readied)) = state.fm(who).readied.take() {
+        table.emit(|| Event::Forgone {
+            who,
+            what: "readied action",
+            on: None,
+            reason: format!(
+                "{} {}: the trigger did not happen before its turn",
+                readied.text(),
+                trigger.phrase()
+            ),
+            rule: "CEL-R3.9",
+        });
+    }
+}
+
+/// The creature an action attacks, if it is an attack (for "if a foe attacks me").
+pub fn attacked(choice: &Choice) -> Option<CombatantId> {
+    match *choice {
+        Choice::Attack(t, _)
+        | Choice::Shoot(t)
+        | Choice::Unarmed(t)
+        | Choice::CoupDeGrace(t, _)
+        | Choice::Cleave(t) => Some(t),
+        _ => None,
+    }
+}
+
+/// CEL-R3.9, R15: `attacker` declares an attack on `target`: a target that readied an action
+/// for "if a foe attacks me" may take it first. Returns whether the attack can still be made
+/// (the attacker still up, the attack still legal: a readied step may have taken the target
+/// out of reach).
+pub fn before_attack(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    attacker: CombatantId,
+    choice: &Choice,
+) -> Result<bool, Interrupt> {
+    let Some(target) = attacked(choice) else {
+        return Ok(true);
+    };
+    if !matches!(state.f(target).readied, Some((Trigger::FoeAttacks, _)))
+        || !state.enemies(target, attacker)
+    {
+        return Ok(true);
+    }
+    if !fire(state, table, target, attacker)? {
+        return Ok(true);
+    }
+    let still = state.up(attacker) && legal::check_deed(false, state, attacker, choice).is_ok();
+    if !still && state.up(attacker) {
+        table.emit(|| Event::Forgone {
+            who: attacker,
+            what: "attack",
+            on: Some(target),
+            reason: "no longer possible after the readied action".into(),
+            rule: "CEL-R3.9",
+        });
+    }
+    Ok(still)
+}
+
+/// CEL-R3.9, R15: `mover` moved from `from` by its own action: each foe (in initiative order)
+/// that readied an action for "if a foe moves adjacent to me", and that `mover` was not next
+/// to before, may take it now that `mover` is.
+pub fn after_move(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    mover: CombatantId,
+    from: Pos,
+) -> Result<(), Interrupt> {
+    if state.f(mover).pos == from {
+        return Ok(());
+    }
+    let watchers: Vec<CombatantId> = state
+        .order
+        .iter()
+        .copied()
+        .filter(|&r| {
+            let f = state.f(r);
+            matches!(f.readied, Some((Trigger::FoeAdjacent, _)))
+                && state.enemies(r, mover)
+                && !from.is_adjacent(f.pos)
+                && state.f(mover).pos.is_adjacent(f.pos)
+        })
+        .collect();
+    for reactor in watchers {
+        if !state.up(mover) || !state.f(mover).pos.is_adjacent(state.f(reactor).pos) {
+            break;
+        }
+        fire(state, table, reactor, mover)?;
+    }
+    Ok(())
+}
+
+/// May `reactor` complete its readied action against `foe` now: up, a reaction left (CEL-A42),
+/// and the action legal against that foe.
+pub fn can_complete(state: &State, reactor: CombatantId, foe: CombatantId) -> bool {
+    let f = state.f(reactor);
+    let Some((_, readied)) = f.readied else {
+        return false;
+    };
+    f.reactions > 0
+        && state.up(reactor)
+        && legal::check_deed(false, state, reactor, &readied.against(foe)).is_ok()
+}
+
+/// The trigger happened: asks `reactor` whether it completes its readied action against `foe`
+/// and, if so, performs it as a reaction (no act spent, one reaction spent, 1 damage while
+/// disabled as `perform` deals for its one act: CEL-R17.2). Returns whether it did.
+fn fire(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    reactor: CombatantId,
+    foe: CombatantId,
+) -> Result<bool, Interrupt> {
+    let Some((trigger, readied)) = state.f(reactor).readied else {
+        return Ok(false);
+    };
+    if !can_complete(state, reactor, foe) {
+        let reason = if state.f(reactor).reactions <= 0 {
+            "no reaction left (CEL-A42)"
+        } else {
+            "the readied action cannot be taken against it now"
+        };
+        if state.up(reactor) {
+            table.emit(|| Event::Forgone {
+                who: reactor,
+                what: "readied action",
+                on: Some(foe),
+                reason: reason.into(),
+                rule: "CEL-R3.9",
+            });
+        }
+        return Ok(false);
+    }
+    let choice = legal::ask(state, table, Asking::Readied { reactor, foe }, "CEL-R15")?;
+    if choice != Choice::Complete(foe) {
+        table.emit(|| Event::Forgone {
+            who: reactor,
+            what: "readied action",
+            on: Some(foe),
+            reason: "declined (it stays readied)".into(),
+            rule: "CEL-R15",
+        });
+        return Ok(false);
+    }
+    {
+        let f = state.fm(reactor);
+        f.readied = None;
+        f.reactions -= 1;
+    }
+    table.emit(|| Event::Acted {
+        who: reactor,
+        act: "completes its readied action on",
+        on: Some(foe),
+        detail: format!("{} ({})", readied.text(), trigger.phrase()),
+        rule: "CEL-R15",
+    });
+    // A reaction is no act: perform it on a budget of one act, then put the turn's record back.
+    let (acts_left, act_clock, acted) = {
+        let f = state.f(reactor);
+        (f.acts_left, f.act_clock, f.acted)
+    };
+    state.fm(reactor).acts_left = 1;
+    round::perform(state, table, reactor, readied.against(foe))?;
+    let f = state.fm(reactor);
+    f.acts_left = acts_left;
+    f.act_clock = act_clock;
+    f.acted = acted;
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readied_actions_read_back_from_their_text() {
+        let all = [
+            Readied::Attack(0),
+            Readied::Attack(2),
+            Readied::Shoot,
+            Readied::Unarmed,
+            Readied::Trip,
+            Readied::BullRush,
+            Readied::Step(Direction::SouthWest),
+        ];
+        for readied in all {
+            let text = readied.text();
+            let words: Vec<&str> = text.split_whitespace().collect();
+            assert_eq!(Readied::parse(&words), Some(readied), "{text}");
+        }
+        assert_eq!(Readied::parse(&["attack"]), Some(Readied::Attack(0)));
+        assert_eq!(Readied::parse(&["charge"]), None);
+        for trigger in Trigger::ALL {
+            assert_eq!(Trigger::from_key(trigger.key()), Some(trigger));
+        }
+        assert_eq!(Trigger::from_key("foe-casts"), None);
+    }
+}
