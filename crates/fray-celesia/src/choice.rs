@@ -120,6 +120,18 @@ pub enum Choice {
     /// Complete the readied action against the foe that set the trigger off (reaction).
     /// [CEL-R15]
     Complete(CombatantId),
+    /// Crawl 5 ft while prone (simple, 1 act, Provoke). [CEL-R9]
+    Crawl(Direction),
+    /// Steady Aim: +4 per act on the next ranged attack (simple, 1 act, Provoke). [CEL-R9]
+    SteadyAim,
+    /// Drop an Item into its own space (free). [CEL-R14]
+    DropItem(Item),
+    /// Weakened Attack (a): −n on the next attack's ability damage bonus, not below 0 (free).
+    /// [CEL-R16.11]
+    WeakenAbility(u8),
+    /// Weakened Attack (b): up to n degree-of-success dice of the next attack not rolled
+    /// (free). [CEL-R16.11]
+    WeakenDegrees(u8),
 }
 
 impl Choice {
@@ -144,7 +156,9 @@ impl Choice {
             | Choice::PickUp(_)
             | Choice::Mount(_)
             | Choice::Dismount(_)
-            | Choice::Ready(..) => 1,
+            | Choice::Ready(..)
+            | Choice::Crawl(_)
+            | Choice::SteadyAim => 1,
             Choice::Charge(_)
             | Choice::TotalDefense
             | Choice::DirtyTrick(..)
@@ -253,6 +267,11 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::NoInjury => "no injury".into(),
         Choice::Ready(trigger, readied) => format!("ready {} {}", trigger.key(), readied.text()),
         Choice::Complete(t) => format!("complete {}", k(t)),
+        Choice::Crawl(d) => format!("crawl {}", dir_key(*d)),
+        Choice::SteadyAim => "steady aim".into(),
+        Choice::DropItem(item) => format!("drop {}", item.key()),
+        Choice::WeakenAbility(n) => format!("weaken ability {n}"),
+        Choice::WeakenDegrees(n) => format!("weaken degrees {n}"),
     }
 }
 
@@ -457,6 +476,21 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
             })?,
         ),
         ["complete", t] => Choice::Complete(who(t)?),
+        ["crawl", d] => Choice::Crawl(
+            fray_core::encounter::parse_direction(d)
+                .ok_or_else(|| unreadable(format!("`{d}` is not a direction (n, ne, e, …)")))?,
+        ),
+        ["steady", "aim"] => Choice::SteadyAim,
+        ["drop", i] => Choice::DropItem(item(i)?),
+        ["weaken", part @ ("ability" | "degrees"), n] => {
+            let n = number(n)?;
+            let n = u8::try_from(n).map_err(|_| unreadable(format!("cannot weaken by {n}")))?;
+            if *part == "ability" {
+                Choice::WeakenAbility(n)
+            } else {
+                Choice::WeakenDegrees(n)
+            }
+        }
         _ => {
             return Err(unreadable(format!(
                 "cannot read `{input}`: expected attack WHO [FORM], shoot WHO, unarmed WHO, \
@@ -470,7 +504,8 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                  coup-de-grace WHO [FORM], run X Y, disable DEVICE, total defense, fight \
                  defensively, stand up, drop prone, power-attack, precision-strike, \
                  combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end, ready \
-                 foe-adjacent|foe-attacks ACTION; rejoin, wait; or aoo WHO, decline, injury KIND, \
+                 foe-adjacent|foe-attacks ACTION, crawl DIR, steady aim, drop ITEM, weaken \
+                 ability|degrees N; rejoin, wait; or aoo WHO, decline, injury KIND, \
                  no injury, let-pass, block, complete WHO"
             )))
         }

@@ -561,6 +561,14 @@ pub struct Fighter {
     pub knees: Option<bool>,
     /// The action it readied and its trigger, until the start of its next turn. [CEL-R3.9]
     pub readied: Option<(crate::rules::ready::Trigger, crate::rules::ready::Readied)>,
+    /// Steady Aim acts spent in a row for its next ranged attack. [CEL-R9]
+    pub aim_acts: u16,
+    /// Its `act_clock` right after its last Steady Aim act. [CEL-R9]
+    pub aim_clock: u32,
+    /// Weakened Attack (a) declared for its next attack: −n ability damage bonus. [CEL-R16.11]
+    pub weaken_ability: u8,
+    /// Weakened Attack (b) declared for its next attack: n degree dice fewer. [CEL-R16.11]
+    pub weaken_degrees: u8,
 }
 
 /// A grapple held by its initiator. [CEL-R10.9–R10.11]

@@ -367,6 +367,13 @@ pub fn attack(
     );
     bonus.push("higher ground", "CEL-R21.5", high);
     bonus.push("moving mount", "CEL-R21.8", moving);
+    if matches!(form, Form::Ranged) {
+        bonus.push(
+            "steady aim",
+            "CEL-R9",
+            super::simple::take_aim(state, attacker),
+        );
+    }
     let guarded = super::aid::take(state, target, attacker, true);
     if label.is_none() {
         let n = usize::from(state.f(attacker).attacks_this_turn).min(2);
@@ -428,11 +435,21 @@ pub fn attack(
         }
     });
     if !hit {
-        state.fm(attacker).weakened = 0;
+        if die == 1 {
+            stray_reckless(state, table, attacker, target, w)?;
+        }
+        let f = state.fm(attacker);
+        f.weakened = 0;
+        f.weaken_ability = 0;
+        f.weaken_degrees = 0;
         return Ok(Outcome { result, damage: 0 });
     }
-    let extra = degrees(total, dv);
-    if extra > 0 {
+    let full = degrees(total, dv);
+    // CEL-R16.11 (b): a weakened attack may leave some or all degree dice unrolled.
+    let skipped = full.min(i32::from(state.f(attacker).weaken_degrees));
+    state.fm(attacker).weaken_degrees = 0;
+    let extra = full - skipped;
+    if full > 0 {
         table.emit(|| Event::Acted {
             who: attacker,
             act: "scores degrees of success against",
@@ -446,9 +463,14 @@ pub fn attack(
                     count * (1 + lance + extra)
                 };
                 format!(
-                    "{} over the DV: {extra} extra {} dice; rolls {rolled}d{}{}",
+                    "{} over the DV: {full} extra {} dice{}; rolls {rolled}d{}{}",
                     total - dv,
                     w.name,
+                    if skipped > 0 {
+                        format!(", {skipped} left unrolled (weakened attack, CEL-R16.11)")
+                    } else {
+                        String::new()
+                    },
                     w.damage.sides,
                     if critical {
                         " beside the critical's multiplied maximum (not multiplied)"
@@ -512,6 +534,11 @@ pub fn damage(
     }
     let before = m.total();
     ability_damage(state, attacker, w, &mut m);
+    // CEL-R16.11 (a): a weakened attack holds back some or all of the ability bonus, to 0.
+    let held_back =
+        super::simple::ability_reduction(m.total() - before, state.f(attacker).weaken_ability);
+    m.push("weakened attack (ability)", "CEL-R16.11", -held_back);
+    state.fm(attacker).weaken_ability = 0;
     let ability = m.total() - before;
     special_damage(state, attacker, w, &mut m);
     m.push("weapon", "", dice.bonus);
@@ -788,6 +815,72 @@ fn drop_item(
             rule,
         });
     }
+}
+
+/// CEL-R16.8, R16.9: a natural 1 on an attack made with Reckless Aim's (ranged) or Reckless
+/// Offense's (melee) bonus automatically hits a random creature next to the intended target
+/// that threatens it, other than the attacker (the weapon's damage, no degrees, no critical);
+/// the die picks among them in initiative order.
+fn stray_reckless(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    attacker: CombatantId,
+    target: CombatantId,
+    w: &Weapon,
+) -> Result<(), Interrupt> {
+    let sp = state.f(attacker).specials;
+    let (reckless, rule) = if w.kind.is_ranged() {
+        (sp.has(Special::RecklessAim), "CEL-R16.8")
+    } else {
+        (sp.has(Special::RecklessOffense), "CEL-R16.9")
+    };
+    if !reckless {
+        return Ok(());
+    }
+    let at = state.f(target).pos;
+    let near: Vec<CombatantId> = state
+        .order
+        .iter()
+        .copied()
+        .filter(|&c| {
+            c != attacker
+                && c != target
+                && !state.f(c).absent()
+                && state.f(c).pos.is_adjacent(at)
+                && state.threatens(c, target)
+        })
+        .collect();
+    let (victim, picked) = match near.len() {
+        0 => return Ok(()),
+        1 => (near[0], String::new()),
+        n => {
+            let roll = table.roll(RollRequest::new(
+                1,
+                n as u16,
+                Some(attacker),
+                RollPurpose::Other,
+                rule,
+            ))?;
+            let names: Vec<&str> = near.iter().map(|&c| state.roster.key(c)).collect();
+            (
+                near[(roll as usize - 1).min(n - 1)],
+                format!("; 1d{n} {roll} among {}", names.join(", ")),
+            )
+        }
+    };
+    table.emit(|| Event::Acted {
+        who: attacker,
+        act: "rolls a natural 1, and the blow hits",
+        on: Some(victim),
+        detail: format!(
+            "a creature next to {} that threatens it (reckless {}){picked}",
+            state.roster.key(target),
+            if w.kind.is_ranged() { "aim" } else { "offense" }
+        ),
+        rule,
+    });
+    damage(state, table, attacker, victim, w, false, 0, rule)?;
+    Ok(())
 }
 
 /// CEL-R12 Coup de Grace: an automatic critical hit on a helpless foe (no attack roll, so no

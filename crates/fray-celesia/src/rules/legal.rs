@@ -124,6 +124,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         candidates.push(Choice::PickUp(item));
     }
     super::ready::options(state, who, &mut candidates);
+    super::simple::options(state, who, &mut candidates);
     candidates.extend([
         Choice::TotalDefense,
         Choice::Defensive,
@@ -684,6 +685,11 @@ pub fn check_deed(
             })
         }
         Choice::Ready(_, readied) => super::ready::check(explain, state, who, readied),
+        Choice::Crawl(_)
+        | Choice::SteadyAim
+        | Choice::DropItem(_)
+        | Choice::WeakenAbility(_)
+        | Choice::WeakenDegrees(_) => super::simple::check(explain, state, who, choice),
         Choice::Delay => Illegal::unless(
             !f.acted && !state.surprise_round,
             explain,

@@ -15,6 +15,7 @@ pub mod movement;
 pub mod ready;
 pub mod round;
 pub mod run;
+pub mod simple;
 pub mod special;
 
 use fray_core::event::Modifier;

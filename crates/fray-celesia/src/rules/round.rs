@@ -927,6 +927,11 @@ pub fn perform(
         Choice::Ready(trigger, readied) => {
             super::ready::ready(state, table, who, trigger, readied);
         }
+        Choice::Crawl(_)
+        | Choice::SteadyAim
+        | Choice::DropItem(_)
+        | Choice::WeakenAbility(_)
+        | Choice::WeakenDegrees(_) => super::simple::perform(state, table, who, choice)?,
         _ => {}
     }
     injury::strain(state, table, who, cost);
