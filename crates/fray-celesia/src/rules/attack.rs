@@ -796,8 +796,9 @@ pub fn maneuver(
     Ok(result)
 }
 
-/// CEL-R10.3: `who` drops `item`, which it can no longer use in this fight.
-fn drop_item(
+/// `who` drops `item` on its square (a disarm, CEL-R10.3; Drop an Item, CEL-R14): it cannot
+/// use it until it picks it up (CEL-R9 Manipulate an Item).
+pub fn drop_item(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     who: CombatantId,

@@ -99,17 +99,7 @@ pub fn perform(
         Choice::DropItem(item) => {
             // CEL-R14 Drop an Item (free): into its own space; it may pick it up again
             // (CEL-R9 Manipulate an Item).
-            let name = state.held(who, item).map(|w| w.name.clone());
-            if let Some(name) = name {
-                state.drop_item(who, item);
-                table.emit(|| Event::Acted {
-                    who,
-                    act: "drops a weapon",
-                    on: None,
-                    detail: format!("{name}, into its own square"),
-                    rule: "CEL-R14",
-                });
-            }
+            super::attack::drop_item(state, table, who, item, "CEL-R14");
         }
         Choice::WeakenAbility(n) => {
             state.fm(who).weaken_ability = n;
