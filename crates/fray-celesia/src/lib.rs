@@ -169,11 +169,13 @@ impl Ruleset for Celesia {
 impl RulesetBundle for Celesia {
     type Content = Content;
     const CONTENT_FILES: &'static [(&'static str, &'static str)] = &content::CONTENT_FILES;
-    /// In part: the `partial` ones (docs/celesia.md says which parts; R6 has Aid Another's
-    /// degrees, no spells; R10 every maneuver but ropes, hazards, Escape Artist, a multi-foe
-    /// overrun, moving along with a bull-rushed foe and a stolen weapon used; R12 Run and Coup de
-    /// Grace; R13 Disable Device, no 1-round action; R16 all but Martial Power and parts of
-    /// Weakened Attack; R21 all but casting while mounted and shots per speed increment).
+    /// Every rule is played at least in part; the `partial` ones are listed (docs/celesia.md
+    /// says which parts: R3 has Ready but no 1-round action or haste; R6 Aid Another's degrees,
+    /// no spells; R10 every maneuver but ropes, hazards, Escape Artist, a multi-foe overrun,
+    /// moving along with a bull-rushed foe and a stolen weapon used; R12 Run and Coup de Grace;
+    /// R13 Disable Device, no 1-round action; R15 attacks of opportunity and readied actions;
+    /// R16 all but Martial Power, the touch exclusion and `scaling_choose_lower`; R21 all but
+    /// casting while mounted and shots per speed increment).
     const RULES: RuleStatus = RuleStatus {
         prefix: "CEL-R",
         total: 21,
