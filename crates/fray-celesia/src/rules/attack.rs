@@ -838,7 +838,6 @@ fn stray_reckless(
     if !reckless {
         return Ok(());
     }
-    let at = state.f(target).pos;
     let near: Vec<CombatantId> = state
         .order
         .iter()
@@ -847,7 +846,7 @@ fn stray_reckless(
             c != attacker
                 && c != target
                 && !state.f(c).absent()
-                && state.f(c).pos.is_adjacent(at)
+                && state.gap(c, target) <= 1
                 && state.threatens(c, target)
         })
         .collect();

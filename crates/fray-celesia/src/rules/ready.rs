@@ -277,12 +277,12 @@ pub fn after_move(
             let f = state.f(r);
             matches!(f.readied, Some((Trigger::FoeAdjacent, _)))
                 && state.enemies(r, mover)
-                && !from.is_adjacent(f.pos)
-                && state.f(mover).pos.is_adjacent(f.pos)
+                && state.gap_from(mover, from, r) > 1
+                && state.gap(mover, r) <= 1
         })
         .collect();
     for reactor in watchers {
-        if !state.up(mover) || !state.f(mover).pos.is_adjacent(state.f(reactor).pos) {
+        if !state.up(mover) || state.gap(mover, reactor) > 1 {
             break;
         }
         fire(state, table, reactor, mover)?;
