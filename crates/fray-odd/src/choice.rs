@@ -1,12 +1,73 @@
 //! Choices and their canonical text: a combatant's action on its count (`attack orc-2`,
 //! `charge orc-2`, `shoot orc-2`, `run toward orc-2`, `parry`, `withdraw`, `withdraw attacking orc-2`, `retreat`, `nothing`), a
 //! caster's declaration at the start of the round (`cast magic-missile at orc-2`, `nothing`),
-//! and the DM's ruling after a reaction roll (`fight`, `parley`).
+//! the DM's ruling after a reaction roll (`fight`, `parley`), the reactions of a pursuit
+//! (`pursue orc-2`, `drop food`, `fling treasure`, `nothing`) and the DM's ruling on what lies
+//! between quarry and pursuers (`in sight`, `out of sight`, `corner`, `stairs`, `door`,
+//! `secret door`).
 
 use crate::state::State;
 use fray_core::catalog::name_key;
 use fray_core::protocol::{Illegal, Question};
-use fray_core::CombatantId;
+use fray_core::{CombatantId, Pos};
+
+/// Where a retreating combatant runs (ODD-R17.3): its flight path, chosen by its controller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Flight {
+    /// Away from the nearest standing foe, step by step (`retreat`; a routed group's way).
+    Away,
+    /// Away from one named combatant (`retreat away from X`).
+    AwayFrom(CombatantId),
+    /// Toward a named combatant (`retreat toward X`): an ally, or past a foe.
+    Toward(CombatantId),
+    /// Toward a square, an exit (`retreat to X,Y`).
+    To(Pos),
+}
+
+/// What the DM rules lies between a fleeing quarry and its pursuers (ODD-R30.3, R30.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Between {
+    /// Open ground: the quarry stays in sight.
+    InSight,
+    /// The quarry gets out of sight: the chase ends (ODD-R30.3).
+    OutOfSight,
+    /// Around a corner: the chase goes on on 1–2 (ODD-R30.5).
+    Corner,
+    /// Up or down stairs: on 1–2 (ODD-R30.5).
+    Stairs,
+    /// Through a doorway: on 1–2 (ODD-R30.5).
+    Door,
+    /// Through a secret door: on 1 (ODD-R30.5).
+    SecretDoor,
+}
+
+impl Between {
+    /// Every ruling, in a fixed order.
+    pub const ALL: [Between; 6] = [
+        Between::InSight,
+        Between::OutOfSight,
+        Between::Corner,
+        Between::Stairs,
+        Between::Door,
+        Between::SecretDoor,
+    ];
+    /// Its text (the answer and the `[options] pursuit_between` value).
+    pub fn text(self) -> &'static str {
+        match self {
+            Between::InSight => "in sight",
+            Between::OutOfSight => "out of sight",
+            Between::Corner => "corner",
+            Between::Stairs => "stairs",
+            Between::Door => "door",
+            Between::SecretDoor => "secret door",
+        }
+    }
+    /// Reads its text.
+    pub fn parse(text: &str) -> Option<Between> {
+        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        Between::ALL.into_iter().find(|b| b.text() == words)
+    }
+}
 
 /// One answer to a choice request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -37,14 +98,21 @@ pub enum Choice {
     Withdraw,
     /// Fighting withdrawal attacking a foe in melee at −2 before backing away (ODD-R17.2).
     WithdrawAttacking(CombatantId),
-    /// Retreat: turn and flee (ODD-R17.3).
-    Retreat,
+    /// Retreat: turn and flee along a flight path (ODD-R17.3).
+    Retreat(Flight),
     /// Do nothing (or cast no spell).
     Nothing,
     /// DM: the encounter comes to blows (ODD-R3.3).
     Fight,
     /// DM: the encounter ends in a parley (ODD-R3.3, R32.3).
     Parley,
+    /// A character chases a foe that fled from it (ODD-R30.1, the players' pursuit).
+    Pursue(CombatantId),
+    /// The quarry throws down food (true) or flings treasure (false) for its pursuers
+    /// (ODD-R30.4).
+    Lure(bool),
+    /// DM: what lies between the quarry and its pursuers (ODD-R30.3, R30.5).
+    Between(Between),
 }
 
 /// The canonical text of a choice.
@@ -68,7 +136,14 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Parry => "parry".into(),
         Choice::Withdraw => "withdraw".into(),
         Choice::WithdrawAttacking(t) => format!("withdraw attacking {}", key(t)),
-        Choice::Retreat => "retreat".into(),
+        Choice::Retreat(Flight::Away) => "retreat".into(),
+        Choice::Retreat(Flight::AwayFrom(t)) => format!("retreat away from {}", key(t)),
+        Choice::Retreat(Flight::Toward(t)) => format!("retreat toward {}", key(t)),
+        Choice::Retreat(Flight::To(p)) => format!("retreat to {},{}", p.x, p.y),
+        Choice::Pursue(t) => format!("pursue {}", key(t)),
+        Choice::Lure(true) => "drop food".into(),
+        Choice::Lure(false) => "fling treasure".into(),
+        Choice::Between(b) => b.text().into(),
         Choice::Nothing => "nothing".into(),
         Choice::Fight => "fight".into(),
         Choice::Parley => "parley".into(),
@@ -90,8 +165,28 @@ fn illegal(reason: String) -> Illegal {
     }
 }
 
+/// A square written `X,Y` (an exit for `retreat to`).
+fn square_at(text: &str) -> Result<Pos, Illegal> {
+    let bad = || Illegal {
+        rule: "ODD-R17.3",
+        reason: format!("`{text}` is not a square: expected X,Y (two whole numbers)"),
+    };
+    let (x, y) = text.split_once(',').ok_or_else(bad)?;
+    let coord = |v: &str| {
+        v.trim()
+            .parse::<i32>()
+            .ok()
+            .filter(|n| n.abs() <= 10_000)
+            .ok_or_else(bad)
+    };
+    Ok(Pos::new(coord(x)?, coord(y)?))
+}
+
 /// Reads a choice typed by a person or a script.
 pub fn parse(state: &State, text: &str) -> Result<Choice, Illegal> {
+    if let Some(b) = Between::parse(text) {
+        return Ok(Choice::Between(b));
+    }
     let words: Vec<&str> = text.split_whitespace().collect();
     let who = |key: &str| {
         state
@@ -130,7 +225,13 @@ pub fn parse(state: &State, text: &str) -> Result<Choice, Illegal> {
         ["parry"] => Choice::Parry,
         ["withdraw"] => Choice::Withdraw,
         ["withdraw", "attacking", t] => Choice::WithdrawAttacking(who(t)?),
-        ["retreat"] => Choice::Retreat,
+        ["retreat"] => Choice::Retreat(Flight::Away),
+        ["retreat", "away", "from", t] => Choice::Retreat(Flight::AwayFrom(who(t)?)),
+        ["retreat", "toward", t] => Choice::Retreat(Flight::Toward(who(t)?)),
+        ["retreat", "to", square] => Choice::Retreat(Flight::To(square_at(square)?)),
+        ["pursue", t] => Choice::Pursue(who(t)?),
+        ["drop", "food"] => Choice::Lure(true),
+        ["fling", "treasure"] => Choice::Lure(false),
         ["nothing"] => Choice::Nothing,
         ["fight"] => Choice::Fight,
         ["parley"] => Choice::Parley,
@@ -138,7 +239,9 @@ pub fn parse(state: &State, text: &str) -> Result<Choice, Illegal> {
             return Err(illegal(format!(
                 "`{text}` is not a choice: expected attack X, charge X, shoot X, run toward X, \
                  cast SPELL at X, disarm X, dismount X, entangle X weapon|feet, subdue X, grapple X, \
-                 parry, withdraw, withdraw attacking X, retreat, nothing, fight or parley"
+                 parry, withdraw, withdraw attacking X, retreat [away from X|toward X|to X,Y], \
+                 pursue X, drop food, fling treasure, nothing, fight, parley, in sight, \
+                 out of sight, corner, stairs, door or secret door"
             )))
         }
     })
@@ -161,11 +264,37 @@ pub fn answers(question: Question, choice: &Choice) -> bool {
                 | Choice::Parry
                 | Choice::Withdraw
                 | Choice::WithdrawAttacking(_)
-                | Choice::Retreat
+                | Choice::Retreat(_)
                 | Choice::Nothing
         ),
         Question::Declaration => matches!(choice, Choice::Cast(..) | Choice::Nothing),
-        Question::Ruling => matches!(choice, Choice::Fight | Choice::Parley),
-        Question::Reaction => matches!(choice, Choice::Attack(_) | Choice::Nothing),
+        Question::Ruling => matches!(choice, Choice::Fight | Choice::Parley | Choice::Between(_)),
+        Question::Reaction => matches!(
+            choice,
+            Choice::Attack(_) | Choice::Pursue(_) | Choice::Lure(_) | Choice::Nothing
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_ruling_reads_back_from_its_text() {
+        for b in Between::ALL {
+            assert_eq!(Between::parse(b.text()), Some(b));
+        }
+        assert_eq!(Between::parse("secret   door"), Some(Between::SecretDoor));
+        assert_eq!(Between::parse("a trapdoor"), None);
+    }
+
+    #[test]
+    fn an_exit_square_is_two_whole_numbers() {
+        assert_eq!(square_at("12,-3").ok(), Some(Pos::new(12, -3)));
+        for bad in ["12", "a,b", "1,2,3", "99999,0"] {
+            let e = square_at(bad).expect_err(bad);
+            assert_eq!(e.rule, "ODD-R17.3");
+        }
     }
 }

@@ -85,6 +85,8 @@ struct OptionsDef {
     utility_bonus: Option<Spanned<i64>>,
     round_minutes: Option<Spanned<i64>>,
     shortcut: Option<bool>,
+    pursuit_between: Option<Spanned<String>>,
+    friendly_fire: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -400,6 +402,7 @@ impl CombatantBuilder for Builder<'_> {
                     huge: mon.size == "huge",
                     special: mon.special.clone(),
                     weak_to: mon.weak_to.clone(),
+                    intelligent: mon.intelligent,
                     spells,
                     unarmed: content.weapon("empty hand").map(Form::of_weapon),
                     offhand: offhand.as_ref().map(Form::of_weapon),
@@ -477,6 +480,7 @@ impl CombatantBuilder for Builder<'_> {
                     huge: false,
                     special: None,
                     weak_to: Vec::new(),
+                    intelligent: true,
                     spells,
                     unarmed: content.weapon("empty hand").map(Form::of_weapon),
                     offhand: offhand.as_ref().map(Form::of_weapon),
@@ -619,6 +623,11 @@ impl CombatantBuilder for Builder<'_> {
                 .int("options.round_minutes", o.round_minutes.as_ref(), 1, 10)
                 .unwrap_or(1) as u32,
             shortcut: o.shortcut.unwrap_or(false),
+            pursuit_between: o.pursuit_between.as_ref().and_then(|v| {
+                let table = crate::choice::Between::ALL.map(|b| (b.text(), b));
+                cx.keyword("options.pursuit_between", "ruling", v, &table)
+            }),
+            friendly_fire: o.friendly_fire.unwrap_or(false),
         };
         let e = &def.encounter;
         let reaction = e
@@ -714,6 +723,8 @@ impl CombatantBuilder for Builder<'_> {
             grapples: Vec::new(),
             reroll_next: false,
             set_against: None,
+            pursuing: None,
+            lure: None,
         }
     }
 }

@@ -79,7 +79,7 @@ impl Ruleset for Odd {
             }
             Chooser::Gm => {
                 if request.options.contains(choice)
-                    || matches!(choice, Choice::Fight | Choice::Parley)
+                    || matches!(choice, Choice::Fight | Choice::Parley | Choice::Between(_))
                 {
                     Ok(())
                 } else {
@@ -148,7 +148,7 @@ impl RulesetBundle for Odd {
         prefix: "ODD-R",
         total: 32,
         missing: &[],
-        partial: &[13, 17, 30],
+        partial: &[13],
     };
     const CRITICALS: Criticals = Criticals::CriticalAndFumble;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;

@@ -109,6 +109,8 @@ pub struct Profile {
     pub special: Option<crate::content::Special>,
     /// Weapon tags that work best against it (ODD-R13).
     pub weak_to: Vec<String>,
+    /// Intelligent: it stops for flung treasure, not for food (ODD-R30.4).
+    pub intelligent: bool,
     /// Spells known.
     pub spells: Vec<Spell>,
     /// Its bare hands, when disarmed (ODD-R25.2, R27).
@@ -373,6 +375,11 @@ pub struct Options {
     /// seed gives no number ("DM adjudication tags, not numeric rules"), so it is 0 until the
     /// DM sets one.
     pub utility_bonus: i32,
+    /// What lies between a quarry and faster pursuing monsters, when the DM fixes it for the
+    /// fight (ODD-R30.3, R30.5); `None`: the DM rules each chase (a choice).
+    pub pursuit_between: Option<crate::choice::Between>,
+    /// Missiles shot into a melee may hit a friend (ODD-A25, a DM hook; default off).
+    pub friendly_fire: bool,
 }
 
 impl Default for Options {
@@ -392,6 +399,8 @@ impl Default for Options {
             utility_bonus: 0,
             round_minutes: 1,
             shortcut: false,
+            pursuit_between: None,
+            friendly_fire: false,
         }
     }
 }
@@ -447,6 +456,10 @@ pub struct State {
     pub reroll_next: bool,
     /// The charger a spear may be set against now (ODD-R26.6).
     pub set_against: Option<CombatantId>,
+    /// The quarry a character is asked whether to pursue now (ODD-R30.1).
+    pub pursuing: Option<CombatantId>,
+    /// The lure a fleeing quarry may throw down now: food (true) or treasure (ODD-R30.4).
+    pub lure: Option<bool>,
 }
 
 /// Where in the round the fight is.

@@ -1,6 +1,7 @@
 //! The default tactics: what a sensible player (or the DM) would choose. They only choose
 //! legal options.
 
+use crate::choice::Between;
 use crate::content::Reaction;
 use crate::rules::legal;
 use crate::state::State;
@@ -22,6 +23,10 @@ fn foes_by_distance(state: &State, id: CombatantId) -> Vec<CombatantId> {
 /// The default choice for a request.
 pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
     let id = match request.chooser {
+        // ODD-R30.3, R30.5: fray has no map: the quarry stays in sight unless the DM says.
+        Chooser::Gm if request.options.contains(&Choice::Between(Between::InSight)) => {
+            return Choice::Between(Between::InSight)
+        }
         Chooser::Gm => {
             return match state.reaction {
                 Some(Reaction::Friendly) => Choice::Parley,
@@ -64,14 +69,23 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
             if let Some(t) = weakest {
                 return Choice::Attack(t);
             }
+            // Engaged, they do not move through the line (ODD-R17.4): only the controller does.
+            let through = |t: CombatantId| !state.in_melee(id, t) && state.engaged(id);
             for make in [Choice::Shoot, Choice::Attack, Choice::Charge, Choice::Run] {
-                if let Some(&t) = foes.iter().find(|&&t| ok(make(t))) {
+                let skip = |t: CombatantId| make(t) == Choice::Attack(t) && through(t);
+                if let Some(&t) = foes.iter().find(|&&t| !skip(t) && ok(make(t))) {
                     return make(t);
                 }
             }
             Choice::Nothing
         }
         Question::Ruling => Choice::Fight,
-        Question::Reaction => state.set_against.map_or(Choice::Nothing, Choice::Attack),
+        // A player chases a fleeing foe it is faster than (it would catch it, ODD-R30.7);
+        // throws down no food or treasure (fray keeps no packs): the controller may.
+        Question::Reaction => match (state.set_against, state.pursuing) {
+            (Some(t), _) => Choice::Attack(t),
+            (None, Some(q)) if state.move_inches(id) > state.move_inches(q) => Choice::Pursue(q),
+            _ => Choice::Nothing,
+        },
     }
 }

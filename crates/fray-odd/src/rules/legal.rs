@@ -1,5 +1,6 @@
 //! Legality of every choice (each refusal names its rule) and the option lists built from it.
 
+use crate::choice::Flight;
 use crate::content::WeaponKind;
 use crate::state::{Slot, State};
 use crate::Choice;
@@ -104,6 +105,21 @@ pub fn check(
                     "a spear is set only against the charger".to_string()
                 })
             }
+            Choice::Pursue(t) => {
+                Illegal::unless(state.pursuing == Some(t), explain, "ODD-R30.1", || {
+                    "only a foe fleeing from it now is pursued".to_string()
+                })
+            }
+            Choice::Lure(food) => Illegal::unless(
+                state.lure == Some(food),
+                explain,
+                "ODD-R30.4",
+                || match state.lure {
+                    None => "nobody is chasing it now".to_string(),
+                    Some(true) => "unintelligent pursuers stop for food, not treasure".to_string(),
+                    Some(false) => "intelligent pursuers stop for treasure, not food".to_string(),
+                },
+            ),
             _ => Ok(()),
         };
     }
@@ -176,15 +192,16 @@ pub fn check(
                     || "its further attacks go only to Normal Men in melee".to_string(),
                 );
             }
-            if engaged {
-                return Illegal::unless(state.in_melee(who, t), explain, "ODD-R17.1", || {
-                    "engaged in melee: it can only attack foes within 10 ft (or parry, retreat)"
-                        .to_string()
-                });
-            }
             let half = state.move_squares(who) / 2;
             match approach_within(state, who, t, half) {
                 Some((_, d)) if d <= half => Ok(()),
+                // ODD-R17.1, R17.4: an engaged combatant moves only through the line, to
+                // a foe beyond it within its move, "if there is enough space".
+                _ if engaged => Illegal::refuse(explain, "ODD-R17.4", || {
+                    "engaged in melee: it attacks foes within 10 ft, or moves through the line \
+                     to one within half its Turn movement with room to strike it"
+                        .to_string()
+                }),
                 _ => Illegal::refuse(explain, "ODD-R16.1", || {
                     "beyond half its Turn movement: charge or run instead".to_string()
                 }),
@@ -292,13 +309,29 @@ pub fn check(
                 "a withdrawing combatant attacks only a foe within 10 ft".to_string()
             })
         }
-        Choice::Retreat => Illegal::unless(
-            !restricted && engaged && !state.options.mass,
-            explain,
-            "ODD-R17.3",
-            || "only a combatant in melee retreats".to_string(),
-        ),
-        Choice::Cast(..) | Choice::Fight | Choice::Parley => {
+        Choice::Retreat(way) => {
+            Illegal::unless(
+                !restricted && engaged && !state.options.mass,
+                explain,
+                "ODD-R17.3",
+                || "only a combatant in melee retreats".to_string(),
+            )?;
+            match way {
+                Flight::AwayFrom(t) | Flight::Toward(t) => Illegal::unless(
+                    t.index() < state.fighters.len() && t != who,
+                    explain,
+                    "ODD-R17.3",
+                    || "a flight path runs toward or away from another combatant".to_string(),
+                ),
+                Flight::Away | Flight::To(_) => Ok(()),
+            }
+        }
+        Choice::Cast(..)
+        | Choice::Fight
+        | Choice::Parley
+        | Choice::Pursue(_)
+        | Choice::Lure(_)
+        | Choice::Between(_) => {
             Illegal::refuse(explain, "ODD-R16.1", || "not an action".to_string())
         }
     }
@@ -516,7 +549,15 @@ pub fn options(state: &State, who: CombatantId, question: Question, out: &mut Ve
             for t in state.ids() {
                 push(Choice::WithdrawAttacking(t), out);
             }
-            push(Choice::Retreat, out);
+            push(Choice::Retreat(Flight::Away), out);
+            if !state.options.mass && state.engaged(who) {
+                for t in state.ids() {
+                    push(Choice::Retreat(Flight::AwayFrom(t)), out);
+                }
+                for t in state.ids() {
+                    push(Choice::Retreat(Flight::Toward(t)), out);
+                }
+            }
             out.push(Choice::Nothing);
         }
         Question::Ruling => {
@@ -526,6 +567,12 @@ pub fn options(state: &State, who: CombatantId, question: Question, out: &mut Ve
         Question::Reaction => {
             if let Some(t) = state.set_against {
                 out.push(Choice::Attack(t));
+            }
+            if let Some(t) = state.pursuing {
+                out.push(Choice::Pursue(t));
+            }
+            if let Some(food) = state.lure {
+                out.push(Choice::Lure(food));
             }
             out.push(Choice::Nothing);
         }

@@ -1,8 +1,9 @@
 //! The rules of the seed, one module per part: the encounter and the round (`round`), one
 //! attack and its damage (`attack`), legality and option lists (`legal`), morale, retreat and
-//! pursuit (`morale`), the recovery of temporary damage (`recovery`), the Normal Men shortcut (`shortcut`), spells (`spells`), the seed's numbers (`tables`), the GM's interventions.
+//! pursuit (`morale`), flight paths and moves through a line (`flight`), the recovery of temporary damage (`recovery`), the Normal Men shortcut (`shortcut`), spells (`spells`), the seed's numbers (`tables`), the GM's interventions.
 
 pub mod attack;
+pub mod flight;
 pub mod intervene;
 pub mod legal;
 pub mod morale;

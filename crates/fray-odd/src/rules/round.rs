@@ -5,7 +5,8 @@
 
 use super::attack::{self, Manner};
 use super::legal::approach;
-use super::{ask, morale, spells, tables};
+use super::{ask, flight, morale, spells, tables};
+use crate::choice::Flight;
 use crate::content::Reaction;
 use crate::state::{Form, Round, Slot, State, Surprise};
 use crate::{Choice, Odd};
@@ -529,8 +530,19 @@ fn turn(state: &mut State, table: &mut Table<'_, Odd>, id: CombatantId) -> Resul
         if state.f(id).dead {
             return Ok(());
         }
+        // ODD-R12.4: one swallowed stays inside its swallower: it cannot run away.
+        if state.f(id).swallowed_by.is_some() {
+            table.emit(|| Event::Forgone {
+                who: id,
+                what: "flight",
+                on: None,
+                reason: "swallowed: it cannot run away from inside".into(),
+                rule: "ODD-R12.4",
+            });
+            return Ok(());
+        }
         if state.engaged(id) {
-            return morale::retreat(state, table, id);
+            return morale::retreat(state, table, id, Flight::Away);
         }
         morale::leave(state, table, id, Standing::Fled);
         return Ok(());
@@ -582,7 +594,7 @@ fn helpless(state: &State, id: CombatantId) -> Option<&'static str> {
 }
 
 /// Moves `who` to `to`, logging the move.
-fn move_to(
+pub(crate) fn move_to(
     state: &mut State,
     table: &mut Table<'_, Odd>,
     who: CombatantId,
@@ -632,8 +644,15 @@ fn perform(
     match choice {
         Choice::Attack(t) => {
             let inside = state.f(id).swallowed_by.is_some();
-            if let Some((to, _)) = approach(state, id, t).filter(|_| !inside) {
-                move_to(state, table, id, to, "half move", "ODD-R16.1");
+            if let Some((to, d)) = approach(state, id, t).filter(|_| !inside) {
+                if state.engaged(id) && !state.in_melee(id, t) && !state.options.mass {
+                    through_line(state, table, id, t, to, d)?;
+                    if !state.f(id).is_up() {
+                        return Ok(());
+                    }
+                } else {
+                    move_to(state, table, id, to, "half move", "ODD-R16.1");
+                }
             }
             state.f_mut(id).caught = false;
             let was_dead = state.f(id).dead;
@@ -716,7 +735,10 @@ fn perform(
                 missile: true,
                 ..Manner::default()
             };
-            attack::attack(state, table, id, t, &form, manner, "ODD-R8")?;
+            let blow = attack::attack(state, table, id, t, &form, manner, "ODD-R8")?;
+            if !blow.hit {
+                stray_shot(state, table, id, t, &form)?;
+            }
             Ok(())
         }
         Choice::Run(t) => {
@@ -739,7 +761,7 @@ fn perform(
             });
             Ok(())
         }
-        Choice::Retreat => morale::retreat(state, table, id),
+        Choice::Retreat(way) => morale::retreat(state, table, id, way),
         Choice::Withdraw => {
             withdraw(state, table, id);
             Ok(())
@@ -811,6 +833,82 @@ fn close_in(state: &mut State, id: CombatantId, t: CombatantId, steps: i32) -> P
     }
     state.set_square(id, start);
     at
+}
+
+/// ODD-A25 (a DM hook, `[options] friendly_fire`): a missile that misses a foe in melee with
+/// the shooter's friends flies on at one of them — the one nearest the shooter (ties: roster
+/// order) — and is rolled again against it. Elves with bows and javelins and hobbits with
+/// slings (the missiles their class fires on the run, ODD-R16.4) fire into melee "without
+/// risk of hitting friendly forces".
+fn stray_shot(
+    state: &mut State,
+    table: &mut Table<'_, Odd>,
+    id: CombatantId,
+    t: CombatantId,
+    form: &Form,
+) -> Result<(), Interrupt> {
+    if !state.options.friendly_fire || state.options.mass {
+        return Ok(());
+    }
+    let p = state.p(id);
+    if p.missile
+        .as_ref()
+        .is_some_and(|w| p.fire_on_run.contains(&w.kind))
+    {
+        return Ok(());
+    }
+    let from = state.f(id).pos;
+    let friend = state
+        .ids()
+        .filter(|&f| {
+            f != id
+                && !state.foes(id, f)
+                && state.f(f).is_up()
+                && state.f(f).swallowed_by.is_none()
+                && state.in_melee(f, t)
+        })
+        .min_by_key(|&f| (from.squares_to(state.f(f).pos), f.0));
+    let Some(friend) = friend else {
+        return Ok(());
+    };
+    table.emit(|| Event::Acted {
+        who: id,
+        act: "misses into the melee toward",
+        on: Some(friend),
+        detail: "the shot may hit a friend fighting the target".into(),
+        rule: "ODD-A25",
+    });
+    let manner = Manner {
+        missile: true,
+        ..Manner::default()
+    };
+    attack::attack(state, table, id, friend, form, manner, "ODD-A25")?;
+    Ok(())
+}
+
+/// ODD-R17.4: `id`, engaged, moves through the line of foes to attack `t` beyond it (to the
+/// strike square `to`, `d` squares away): it rolls d6 + DEX once, and each foe it passes
+/// within 10 ft (those it leaves included, `t` not) rolls against it as it is passed; each
+/// that rolls higher gets one free attack at +2, ignoring its shield ("See rule for
+/// 'Retreat'": "duck and dodge away or through the line").
+fn through_line(
+    state: &mut State,
+    table: &mut Table<'_, Odd>,
+    id: CombatantId,
+    t: CombatantId,
+    to: Pos,
+    d: i32,
+) -> Result<(), Interrupt> {
+    let path = flight::walk(state, id, to, d);
+    let passed = flight::passed(state, id, &path, |o| o != t);
+    // Nobody passed: no contest is rolled.
+    let mine = if passed.is_empty() {
+        0
+    } else {
+        flight::contest_roll(state, table, id, "moves through the line", "ODD-R17.4")?
+    };
+    let passing = flight::Passing::Contest(mine);
+    flight::walk_past(state, table, id, &path, &passed, passing)
 }
 
 /// ODD-R17.2: a fighting withdrawal backs away at half speed (half the ½-Turn move), with
