@@ -24,9 +24,8 @@ fn foes_by_distance(state: &State, id: CombatantId) -> Vec<CombatantId> {
 pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
     let id = match request.chooser {
         // ODD-R30.3, R30.5: fray has no map: the quarry stays in sight unless the DM says.
-        Chooser::Gm if request.options.contains(&Choice::Between(Between::InSight)) => {
-            return Choice::Between(Between::InSight)
-        }
+        // (The rule names the ruling: option lists are not built for every driver.)
+        Chooser::Gm if request.rule == "ODD-R30.5" => return Choice::Between(Between::InSight),
         Chooser::Gm => {
             return match state.reaction {
                 Some(Reaction::Friendly) => Choice::Parley,
