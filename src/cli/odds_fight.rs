@@ -217,7 +217,7 @@ pub(super) fn fight_text(encounter: &AnyEncounter, report: &FightReport) -> Stri
     let _ = writeln!(out, "{}", title(encounter, "The whole fight"));
     let _ = writeln!(
         out,
-        "  {} distinct end-of-round states (at most {} at once), {} branches",
+        "  {} distinct settled states (at most {} at once), {} branches",
         report.states, report.peak_states, report.branches
     );
     for (side, p) in &report.wins {

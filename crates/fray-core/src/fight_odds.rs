@@ -1,19 +1,22 @@
 //! Exact odds of whole rounds and whole fights: a dynamic programme over the distinct states
-//! a fight can stand in at the end of each round.
+//! a fight can stand in at its settled points: the end of each round, and the points inside a
+//! round that its ruleset offers ([`Ruleset::round_step`]).
 //!
-//! Within a round the rules keep locals on the call stack (an initiative just rolled, the
-//! blow being resolved), so a state in the middle of a round does not say what happens next:
-//! a round is enumerated branch by branch, by prefix replay ([`crate::odds`]), from the state
-//! it starts in. The end of a round is a settled point: the fight goes on from the state alone
-//! (`run_fight_after` resumes there, which is how a live session's checkpoints work), so the
-//! branches that end a round in equal states are merged ([`Distinct`]) and each distinct state
-//! plays the next round once. Memory is bounded by the distinct states of one round's end
-//! (a limit, then a refusal), work by a budget of branches.
+//! Between settled points the rules keep locals on the call stack (an initiative just rolled,
+//! the blow being resolved), so a state there does not say what happens next: a step is
+//! enumerated branch by branch, by prefix replay ([`crate::odds`]), from the state it starts
+//! in. A settled point is one where the fight goes on from the state alone: the end of a round
+//! (`run_fight_after` resumes there, which is how a live session's checkpoints work), and the
+//! points where a ruleset's `round_step` returns inside a round (its state records the phase:
+//! whose segment, act or blow is next). There the branches that stand in equal states are
+//! merged ([`Distinct`]) and each distinct state plays the next step once. Memory is bounded
+//! by the distinct states at one point (a limit, then a refusal), work by a budget of branches.
 
 use crate::distinct::Distinct;
 use crate::event::NullSink;
 use crate::odds::{estimate_driven, explore, probe_once, OddsError, MAX_BRANCHES, PROBES};
 use crate::ruleset::{EndReason, Ruleset};
+use crate::runner::{finished, Table};
 use crate::runner::{run_fight_counted, FightEnd, Limits};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -121,11 +124,143 @@ fn round_end(end: FightEnd, round: u32, limits: &Limits) -> RoundEnd {
     }
 }
 
+/// Most settled points inside one round ([`Ruleset::round_step`] steps): a round that does not
+/// end within them is refused, never a hang.
+pub const MAX_STEPS: usize = 1_000;
+
+/// Where a step of the programme starts: before the fight (`begin`, then round 1), at the
+/// start of a round, or at a settled point inside one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Point {
+    Begin,
+    RoundStart(u32),
+    Inside(u32),
+}
+
+impl Point {
+    /// Where the programme starts: the fight's beginning (`None`), or the start of the round
+    /// after a live session's checkpoint at the end of round `after`.
+    fn from_checkpoint(after: Option<u32>) -> Self {
+        after.map_or(Point::Begin, |r| Point::RoundStart(r + 1))
+    }
+
+    /// The round the step plays in.
+    fn round(self) -> u32 {
+        match self {
+            Point::Begin => 1,
+            Point::RoundStart(r) | Point::Inside(r) => r,
+        }
+    }
+}
+
+/// How one step ends: at a settled point inside the round, or as a round's branch ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum StepEnd {
+    Inside,
+    Round(RoundEnd),
+}
+
+/// Plays one step from `point`, with `answers` given before it, as `run_fight` plays that part
+/// of the fight (the intervention point at a round's start, `begin` before the first); returns
+/// how it ended and the answers given in all.
+fn step_play<R: Ruleset>(
+    point: Point,
+    answers: u32,
+    limits: &Limits,
+) -> impl Fn(&mut R::State, &mut dyn crate::driver::Driver<R>) -> Result<(StepEnd, u32), crate::Interrupt>
+{
+    let limits = *limits;
+    move |state, driver| {
+        let mut sink = NullSink;
+        let mut table = Table::new(driver, &mut sink, None, &limits);
+        table.set_answers(answers);
+        let end = step_in::<R>(state, &mut table, point, &limits)?;
+        Ok((end, table.answers()))
+    }
+}
+
+/// [`step_play`] on a table.
+fn step_in<R: Ruleset>(
+    state: &mut R::State,
+    table: &mut Table<'_, R>,
+    point: Point,
+    limits: &Limits,
+) -> Result<StepEnd, crate::Interrupt> {
+    // A limit reached inside the fight (answers per fight) ends it as a stalemate, as
+    // `run_fight` ends it.
+    let stopped = |what: &'static str, rounds: u32| {
+        let end = FightEnd {
+            winner: None,
+            rounds,
+            reason: EndReason::Limit,
+            limit: Some(what),
+        };
+        StepEnd::Round(round_end(end, rounds, limits))
+    };
+    let round = point.round();
+    if point == Point::Begin {
+        table.set_round(0);
+        match R::begin(state, table) {
+            Err(crate::Interrupt::Error(crate::Fault::Limit(what))) => return Ok(stopped(what, 0)),
+            other => other?,
+        }
+        if let Some(done) = finished::<R>(state, 0) {
+            return Ok(StepEnd::Round(RoundEnd::Ended(done)));
+        }
+        if limits.max_rounds == 0 {
+            return Ok(StepEnd::Round(RoundEnd::Stalemate));
+        }
+    }
+    table.set_round(round);
+    let step = if matches!(point, Point::Inside(_)) {
+        R::round_step(state, table)
+    } else {
+        table
+            .intervention_point(state)
+            .and_then(|()| R::round_step(state, table))
+    };
+    let over = match step {
+        Err(crate::Interrupt::Error(crate::Fault::Limit(what))) => return Ok(stopped(what, round)),
+        other => other?,
+    };
+    if !over {
+        return Ok(StepEnd::Inside);
+    }
+    let end = finished::<R>(state, round).unwrap_or(FightEnd {
+        winner: None,
+        rounds: round,
+        reason: EndReason::Limit,
+        limit: None,
+    });
+    Ok(StepEnd::Round(round_end(end, round, limits)))
+}
+
+/// The distinct states the programme will carry at one point, estimated from the states the
+/// probes stand in there (each counted once per probe in `seen`): Chao's estimator (bias
+/// corrected) of a population's size from the kinds sampled once (f1) and twice (f2),
+/// d + f1(f1 − 1)/(2(f2 + 1)). Where every probe stands in its own state, the probes saw only
+/// a small part of the states, and this says so; where the probes repeat states, it is about
+/// the count seen.
+fn distinct_estimate<S: Clone + std::fmt::Debug + std::hash::Hash>(seen: &Distinct<S>) -> f64 {
+    let one = BigRational::one();
+    let two = &one + &one;
+    let (mut f1, mut f2) = (0.0_f64, 0.0_f64);
+    for (_, count) in seen.iter() {
+        if *count == one {
+            f1 += 1.0;
+        } else if *count == two {
+            f2 += 1.0;
+        }
+    }
+    seen.len() as f64 + f1 * (f1 - 1.0).max(0.0) / (2.0 * (f2 + 1.0))
+}
+
 /// The branches [`fight_odds`] would play, estimated before playing any: [`PROBES`] seeded
-/// random fights, each played round by round as the programme plays them; at each round, the
-/// mean of the probes' estimates of that round's branches (Knuth's, from the state each probe
-/// stands in) times the distinct states the probes stand in (never more than the programme
-/// carries), summed over the rounds. The widths of later rounds count, not only the first's.
+/// random fights, each played step by step as the programme plays them (round by round, and
+/// from one settled point inside a round to the next); at each step, the mean of the probes'
+/// estimates of that step's branches (Knuth's, from the state each probe stands in) times the
+/// distinct states the probes stand in (never more than the programme carries), summed over
+/// the steps. The widths of later rounds count, not only the first's.
 pub fn estimate_fight<R: Ruleset>(start: &R::State, limits: &Limits) -> f64 {
     estimate_fight_after::<R>(start, None, 0, limits)
 }
@@ -134,38 +269,47 @@ pub fn estimate_fight<R: Ruleset>(start: &R::State, limits: &Limits) -> f64 {
 /// fight's beginning), with `answers` given before it.
 pub fn estimate_fight_after<R: Ruleset>(
     start: &R::State,
-    mut after: Option<u32>,
+    after: Option<u32>,
     answers: u32,
     limits: &Limits,
 ) -> f64 {
     let mut going: Vec<(u64, R::State)> = (0..PROBES).map(|p| (p, start.clone())).collect();
+    let mut point = Point::from_checkpoint(after);
     let mut total = 0.0;
     while !going.is_empty() {
-        let round = after.map_or(1, |r| r + 1);
-        let play = round_play::<R>(after, answers, limits);
-        let mut states = Distinct::new(going.len());
-        let one = BigRational::one();
-        let mut widths = 0.0;
-        let probes = going.len() as f64;
-        let mut next = Vec::with_capacity(going.len());
-        for (probe, mut state) in going {
-            states.add(&state, &one);
-            let seed = probe ^ (u64::from(round) << 32);
-            let (width, end) = probe_once::<R, (FightEnd, u32)>(&mut state, seed, &play);
-            widths += width;
-            if let Ok((end, _)) = end {
-                if round_end(end, round, limits) == RoundEnd::GoesOn {
-                    next.push((probe, state));
+        let round = point.round();
+        let mut inside = going;
+        let mut next_round = Vec::new();
+        let mut step = 0u64;
+        while !inside.is_empty() && step < MAX_STEPS as u64 {
+            let play = step_play::<R>(point, answers, limits);
+            let mut states = Distinct::new(inside.len());
+            let one = BigRational::one();
+            let mut widths = 0.0;
+            let probes = inside.len() as f64;
+            let mut deeper = Vec::with_capacity(inside.len());
+            for (probe, mut state) in inside {
+                states.add(&state, &one);
+                let seed = probe ^ (u64::from(round) << 32) ^ (step << 48);
+                let (width, end) = probe_once::<R, (StepEnd, u32)>(&mut state, seed, &play);
+                widths += width;
+                match end {
+                    Ok((StepEnd::Inside, _)) => deeper.push((probe, state)),
+                    Ok((StepEnd::Round(RoundEnd::GoesOn), _)) => next_round.push((probe, state)),
+                    _ => {}
                 }
             }
+            total += distinct_estimate(&states) * widths / probes;
+            if total > FIGHT_ESTIMATE_MARGIN * MAX_FIGHT_BRANCHES as f64 {
+                // Already past what is refused: the later steps cannot bring it back.
+                return total;
+            }
+            inside = deeper;
+            point = Point::Inside(round);
+            step += 1;
         }
-        total += states.len() as f64 * widths / probes;
-        if total > FIGHT_ESTIMATE_MARGIN * MAX_FIGHT_BRANCHES as f64 {
-            // Already past what is refused: the later rounds cannot bring it back.
-            break;
-        }
-        going = next;
-        after = Some(round);
+        going = next_round;
+        point = Point::RoundStart(round + 1);
     }
     total
 }
@@ -181,9 +325,10 @@ pub struct FightOdds {
     pub stalemate: BigRational,
     /// P(the fight ends in round r), index r (0: before the first round).
     pub ends_in_round: Vec<BigRational>,
-    /// Distinct end-of-round states explored, over all rounds.
+    /// Distinct states explored at every settled point (a round's end, and inside a round
+    /// where the ruleset offers points), over all rounds.
     pub states: usize,
-    /// The most distinct states held at one round's end.
+    /// The most distinct states held at one settled point.
     pub peak_states: usize,
     /// Branches played, over all rounds.
     pub branches: usize,
@@ -224,9 +369,10 @@ impl FightOdds {
 }
 
 /// The exact chances of the fight from `start` (its beginning) to its end or the round limit,
-/// the default tactics choosing for everyone: one round at a time over the distinct states the
-/// fight can stand in at a round's end, at most `max_states` of them at once, and at most
-/// [`MAX_FIGHT_BRANCHES`] branches in all.
+/// the default tactics choosing for everyone: one step at a time over the distinct states the
+/// fight can stand in at its settled points (a round's end, and the points inside a round its
+/// ruleset offers, [`Ruleset::round_step`]), at most `max_states` of them at one point, and at
+/// most [`MAX_FIGHT_BRANCHES`] branches in all.
 pub fn fight_odds<R: Ruleset>(
     start: &R::State,
     limits: &Limits,
@@ -241,7 +387,7 @@ pub fn fight_odds<R: Ruleset>(
 /// rounds (`ends_in_round`, the round limit).
 pub fn fight_odds_after<R: Ruleset>(
     start: &R::State,
-    mut after: Option<u32>,
+    after: Option<u32>,
     answers: u32,
     limits: &Limits,
     max_states: usize,
@@ -257,39 +403,52 @@ pub fn fight_odds_after<R: Ruleset>(
             MAX_FIGHT_BRANCHES,
         ));
     }
-    let mut layer = Distinct::new(max_states);
-    layer.add(start, &BigRational::one());
-    // For each state of the layer, the answers given before it (the answers-per-fight limit
-    // counts the whole fight), with their probabilities: branches that reach one state with
-    // different counts merge, and the counts are kept beside it.
-    let mut counts: Vec<Answers> = vec![BTreeMap::from([(answers, BigRational::one())])];
+    // Each state of a layer keeps beside it the answers given before it, with their
+    // probabilities (the answers-per-fight limit counts the whole fight): branches that reach
+    // one state with different counts merge, and the counts are kept beside it.
+    let mut layer = Step::new(max_states);
+    layer.add(start, answers, &BigRational::one());
     let mut budget = MAX_FIGHT_BRANCHES;
-    while !layer.is_empty() {
-        odds.states += layer.len();
-        odds.peak_states = odds.peak_states.max(layer.len());
-        let mut next = Step {
-            layer: Distinct::new(max_states),
-            counts: Vec::new(),
-        };
-        for (at, (state, _)) in layer.iter().enumerate() {
-            odds.branches += from_state::<R>(
-                state,
-                &counts[at],
-                after,
-                limits,
-                &mut budget,
-                &mut next,
-                &mut odds,
-            )?;
-            if next.layer.overflowed() {
-                return Err(OddsError::TooManyStates(max_states));
+    let mut point = Point::from_checkpoint(after);
+    while !layer.layer.is_empty() {
+        let round = point.round();
+        let mut next_round = Step::new(max_states);
+        let mut inside = layer;
+        let mut steps = 0;
+        while !inside.layer.is_empty() {
+            if steps == MAX_STEPS {
+                return Err(OddsError::Stopped(crate::Interrupt::Error(
+                    crate::Fault::Limit("settled points in one round"),
+                )));
             }
+            odds.states += inside.layer.len();
+            odds.peak_states = odds.peak_states.max(inside.layer.len());
+            let mut deeper = Step::new(max_states);
+            for (at, (state, _)) in inside.layer.iter().enumerate() {
+                let mut to = Next {
+                    round: &mut next_round,
+                    inside: &mut deeper,
+                };
+                odds.branches += from_state::<R>(
+                    state,
+                    &inside.counts[at],
+                    point,
+                    limits,
+                    &mut budget,
+                    &mut to,
+                    &mut odds,
+                )?;
+                if next_round.layer.overflowed() || deeper.layer.overflowed() {
+                    return Err(OddsError::TooManyStates(max_states));
+                }
+            }
+            inside = deeper;
+            point = Point::Inside(round);
+            steps += 1;
         }
-        let round = after.map_or(1, |r| r + 1);
         odds.rounds = round;
-        after = Some(round);
-        layer = next.layer;
-        counts = next.counts;
+        layer = next_round;
+        point = Point::RoundStart(round + 1);
     }
     Ok(odds)
 }
@@ -304,7 +463,32 @@ struct Step<S> {
     counts: Vec<Answers>,
 }
 
+/// Where a step's branches go: the next round's layer, or the next settled point inside this
+/// round.
+struct Next<'a, S> {
+    round: &'a mut Step<S>,
+    inside: &'a mut Step<S>,
+}
+
+impl<S: Clone + std::fmt::Debug + std::hash::Hash> Next<'_, S> {
+    /// The layer a branch that ended its step `how` goes to, if it goes on.
+    fn layer(&mut self, how: StepEnd) -> Option<&mut Step<S>> {
+        match how {
+            StepEnd::Inside => Some(self.inside),
+            StepEnd::Round(RoundEnd::GoesOn) => Some(self.round),
+            StepEnd::Round(_) => None,
+        }
+    }
+}
+
 impl<S: Clone + std::fmt::Debug + std::hash::Hash> Step<S> {
+    /// An empty layer of at most `max_states` states.
+    fn new(max_states: usize) -> Self {
+        Step {
+            layer: Distinct::new(max_states),
+            counts: Vec::new(),
+        }
+    }
     /// `probability` of reaching `state` with `answers` given.
     fn add(&mut self, state: &S, answers: u32, probability: &BigRational) -> Option<usize> {
         let at = self.layer.add(state, probability)?;
@@ -344,38 +528,40 @@ fn ended(odds: &mut FightOdds, how: RoundEnd, probability: BigRational) {
     }
 }
 
-/// Plays the next round from `state`, reached with the answer counts `counts`, into `next` and
-/// `odds`; returns the branches played. The round is played once, from the largest count: when
-/// no branch of it runs out of answers, none does from a smaller count either (the rules read
-/// nothing of the count but the limit), so every count has the same branches, its answers
-/// shifted. Otherwise each count is played on its own: exact either way.
+/// Plays the next step from `state` at `point`, reached with the answer counts `counts`, into
+/// `next` and `odds`; returns the branches played. The step is played once, from the largest
+/// count: when no branch of it runs out of answers, none does from a smaller count either (the
+/// rules read nothing of the count but the limit), so every count has the same branches, its
+/// answers shifted. Otherwise each count is played on its own: exact either way.
 fn from_state<R: Ruleset>(
     state: &R::State,
     counts: &Answers,
-    after: Option<u32>,
+    point: Point,
     limits: &Limits,
     budget: &mut usize,
-    next: &mut Step<R::State>,
+    next: &mut Next<'_, R::State>,
     odds: &mut FightOdds,
 ) -> Result<usize, OddsError> {
     let Some((&most, p_most)) = counts.iter().next_back() else {
         return Ok(0);
     };
-    // What the round from the largest count did, to apply to the smaller counts (only kept
-    // when there are some): (position in the next layer, answers given) → probability, and the
-    // ways it ended, each with its probability from `state`.
+    // What the step from the largest count did, to apply to the smaller counts (only kept
+    // when there are some): (inside the round?, position in its layer, answers given) →
+    // probability, and the ways it ended, each with its probability from `state`.
     let many = counts.len() > 1;
-    let mut goes_on: BTreeMap<(usize, u32), BigRational> = BTreeMap::new();
+    let mut goes_on: BTreeMap<(bool, usize, u32), BigRational> = BTreeMap::new();
     let mut shares = FightOdds::empty(odds.wins.len());
     let mut short = false;
-    let mut branches = one_round::<R>(state, after, most, limits, budget, |q, end, how, used| {
+    let mut branches = one_step::<R>(state, point, most, limits, budget, |q, end, how, used| {
         let probability = p_most * q;
-        if how == RoundEnd::GoesOn {
-            let at = next.add(end, most + used, &probability);
+        if let Some(layer) = next.layer(how) {
+            let at = layer.add(end, most + used, &probability);
             if let (true, Some(at)) = (many, at) {
-                *goes_on.entry((at, used)).or_insert_with(BigRational::zero) += q;
+                *goes_on
+                    .entry((how == StepEnd::Inside, at, used))
+                    .or_insert_with(BigRational::zero) += q;
             }
-        } else {
+        } else if let StepEnd::Round(how) = how {
             short |= how == RoundEnd::OutOfAnswers;
             if many {
                 ended(&mut shares, how, q.clone());
@@ -385,23 +571,62 @@ fn from_state<R: Ruleset>(
     })?;
     for (&count, p) in counts.iter().rev().skip(1) {
         if short {
-            branches +=
-                one_round::<R>(state, after, count, limits, budget, |q, end, how, used| {
-                    let probability = p * q;
-                    if how == RoundEnd::GoesOn {
-                        next.add(end, count + used, &probability);
-                    } else {
-                        ended(odds, how, probability);
-                    }
-                })?;
+            branches += one_step::<R>(state, point, count, limits, budget, |q, end, how, used| {
+                let probability = p * q;
+                if let Some(layer) = next.layer(how) {
+                    layer.add(end, count + used, &probability);
+                } else if let StepEnd::Round(how) = how {
+                    ended(odds, how, probability);
+                }
+            })?;
         } else {
-            for (&(at, used), q) in &goes_on {
-                next.add_at(at, count + used, &(p * q));
+            for (&(inside, at, used), q) in &goes_on {
+                let how = if inside {
+                    StepEnd::Inside
+                } else {
+                    StepEnd::Round(RoundEnd::GoesOn)
+                };
+                if let Some(layer) = next.layer(how) {
+                    layer.add_at(at, count + used, &(p * q));
+                }
             }
             odds.add_scaled(&shares, p);
         }
     }
     Ok(branches)
+}
+
+/// Plays one step from `state` at `point`, with `answers` given before it, against every die
+/// result, the default tactics choosing; hands each branch's probability, end state, how it
+/// ended and the answers it gave to `leaf`. Branches are counted against `budget` (at most
+/// [`MAX_BRANCHES`] for the step whatever the budget). No probes here: [`estimate_fight`] has
+/// weighed every step before the programme starts.
+fn one_step<R: Ruleset>(
+    start: &R::State,
+    point: Point,
+    answers: u32,
+    limits: &Limits,
+    budget: &mut usize,
+    mut leaf: impl FnMut(&BigRational, &R::State, StepEnd, u32),
+) -> Result<usize, OddsError> {
+    let play = step_play::<R>(point, answers, limits);
+    let mut step_budget = (*budget).min(MAX_BRANCHES);
+    let before = step_budget;
+    let result = explore::<R, (StepEnd, u32), NullSink>(
+        start,
+        &mut step_budget,
+        &mut NullSink,
+        |state, driver, _| play(state, driver),
+        |probability, state, (end, total), _| leaf(probability, state, end, total - answers),
+    );
+    *budget -= before - step_budget;
+    match result {
+        Err(OddsError::TooManyBranches(n)) if *budget > 0 => {
+            Err(OddsError::RoundTooLarge(n as f64, n))
+        }
+        Err(OddsError::TooManyBranches(_)) => Err(OddsError::FightTooLarge(MAX_FIGHT_BRANCHES)),
+        other => other,
+    }
 }
 
 /// The exact distribution of the state at the end of the first round (with `begin` before

@@ -279,6 +279,17 @@ pub trait Ruleset: Sized + 'static {
     /// Plays one round.
     fn play_round(state: &mut Self::State, table: &mut Table<'_, Self>) -> Result<(), Interrupt>;
 
+    /// Plays the round on from where `state` stands to its next settled point inside it, or to
+    /// its end: `Ok(true)` when the round is over (`play_round` is these steps one after
+    /// another). A settled point is one where the state alone says how the round goes on (it
+    /// records whose segment, act or blow is next, and what was declared): nothing of the
+    /// round is left on the stack. Exact odds (`fray odds --fight`) merge equal states there,
+    /// so its work is the distinct states at each point times the faces of the next rolls
+    /// rather than the product over the round. Default: no inner points, the whole round.
+    fn round_step(state: &mut Self::State, table: &mut Table<'_, Self>) -> Result<bool, Interrupt> {
+        Self::play_round(state, table).map(|()| true)
+    }
+
     /// Whether the fight is over.
     fn outcome(state: &Self::State) -> Outcome;
 

@@ -113,6 +113,16 @@ impl<'a, R: Ruleset> Table<'a, R> {
         self.round = round;
     }
 
+    /// Sets the answers given so far in the fight (exact odds resume a fight inside a round).
+    pub(crate) fn set_answers(&mut self, answers: u32) {
+        self.answers = answers;
+    }
+
+    /// The answers given so far in the fight.
+    pub(crate) fn answers(&self) -> u32 {
+        self.answers
+    }
+
     fn count_answer(&mut self) -> Result<(), Interrupt> {
         self.answers += 1;
         if self.answers > self.max_answers {
@@ -459,7 +469,7 @@ fn play_fight<R: Ruleset>(
     Ok(end)
 }
 
-fn finished<R: Ruleset>(state: &R::State, round: u32) -> Option<FightEnd> {
+pub(crate) fn finished<R: Ruleset>(state: &R::State, round: u32) -> Option<FightEnd> {
     let (winner, reason) = match R::outcome(state) {
         Outcome::Ongoing => return None,
         Outcome::Won(side, reason) => (Some(side), reason),

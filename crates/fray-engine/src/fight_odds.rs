@@ -53,9 +53,10 @@ pub struct FightReport {
     pub max_rounds: u32,
     /// P(the fight ends in round r), for each r that has a chance (0: before the first round).
     pub ends_in_round: Vec<(u32, BigRational)>,
-    /// Distinct end-of-round states explored, over all rounds.
+    /// Distinct states explored at every settled point (a round's end, and inside a round
+    /// where the ruleset offers points), over all rounds.
     pub states: usize,
-    /// The most distinct states held at one round's end.
+    /// The most distinct states held at one settled point.
     pub peak_states: usize,
     /// Branches played.
     pub branches: usize,

@@ -202,6 +202,8 @@ impl CombatantBuilder for Builder<'_> {
             segment: 0,
             schedule: Vec::new(),
             segment_start: Vec::new(),
+            paused: None,
+            acts_left: Vec::new(),
             asking: None,
         }
     }

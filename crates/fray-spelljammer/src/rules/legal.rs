@@ -929,6 +929,8 @@ pub(crate) mod testkit {
             segment: 11,
             schedule: Vec::new(),
             segment_start: Vec::new(),
+            paused: None,
+            acts_left: Vec::new(),
             asking: None,
         }
     }

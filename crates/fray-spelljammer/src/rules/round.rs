@@ -91,13 +91,80 @@ pub fn play_round(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> 
     round_body(state, table)
 }
 
+/// The round from where `state` stands to the end of its next action, or to the round's end:
+/// true when the round is over (`Ruleset::round_step`; the round is these steps one after
+/// another, SJ-R3). After an action nothing of the round is on the stack: the declarations,
+/// initiatives, schedule and movement plans are in the state; the segment being resolved is
+/// `State::paused`, with how everyone stood when it began (`segment_start`, SJ-A11) and the
+/// actions it has left, each with whether it could act then (`acts_left`); the part of the
+/// schedule already resolved is every action at or above that segment (an action deferred
+/// goes to a lower one), and the segment's heading is out (it is shown before any action). So
+/// the state alone says how the round goes on, and exact odds may merge equal states there.
+///
+/// At the round's end it also forgets what the next round forgets before reading it
+/// ([`clear_round`]: stun, plans, schedule), so that states that differ only there merge; the
+/// end of the round carried over (aim, hold, `Fighter::aimed`/`held`) is kept.
+pub fn round_step(state: &mut State, table: T<'_, '_>) -> Result<bool, Interrupt> {
+    if state.paused.is_none() {
+        state.round = table.round();
+    }
+    let over = body_step(state, table)?;
+    if over {
+        clear_round(state);
+    }
+    Ok(over)
+}
+
 fn round_body(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
+    while !body_step(state, table)? {}
+    Ok(())
+}
+
+/// [`round_step`] without setting the round (the ambush's surprise round is round 0).
+fn body_step(state: &mut State, table: T<'_, '_>) -> Result<bool, Interrupt> {
+    let from = match state.paused.take() {
+        Some(segment) => {
+            // Paused after an action: the segment's other actions first (its heading is out).
+            if !state.segment_start.is_empty() {
+                let mut header = SegmentHeader {
+                    segment,
+                    shown: true,
+                };
+                if take_acts(state, table, &mut header)? {
+                    state.paused = Some(segment);
+                    return Ok(false);
+                }
+            }
+            segment - 1
+        }
+        None => {
+            round_start(state, table)?;
+            state.schedule.first().map_or(10, |s| s.segment.max(10))
+        }
+    };
+    if let Some(segment) = segments(state, table, from)? {
+        state.paused = Some(segment);
+        return Ok(false);
+    }
+    table.emit(|| Event::SegmentsOver);
+    end_of_round(state, table)?;
+    Ok(true)
+}
+
+/// Forgets the last round's stun, plans and schedule, as a round begins. Nothing reads them
+/// before: the round starts here.
+fn clear_round(state: &mut State) {
     for f in state.fighters.iter_mut() {
         f.stunned = false;
         f.plan = Plan::default();
     }
     state.schedule.clear();
     state.segment = 11;
+}
+
+/// The round up to its segments: declarations, initiatives, the schedule.
+fn round_start(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
+    clear_round(state);
     hit_point_adjustments(state, table)?;
     declarations(state, table)?;
     for id in (0..state.fighters.len() as u16).map(CombatantId) {
@@ -110,9 +177,7 @@ fn round_body(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
     state
         .schedule
         .sort_by_key(|s| (std::cmp::Reverse(s.segment), s.kind != ActionKind::Free));
-    segments(state, table)?;
-    table.emit(|| Event::SegmentsOver);
-    end_of_round(state, table)
+    Ok(())
 }
 
 /// The GM's hit-point adjustments that take effect this round (SJ-G15): a gain heals (up to the
@@ -889,10 +954,17 @@ fn plan_movement(state: &mut State, id: CombatantId) {
     });
 }
 
-/// Counts down the segments. [Seed: The Initiative Round] SJ-R3
-fn segments(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
-    let top = state.schedule.first().map_or(10, |s| s.segment.max(10));
-    let mut next = 0usize;
+/// Counts down the segments from `top`, up to the end of the first on which something happens
+/// (returned: the round pauses there, [`round_step`]) or the last. [Seed: The Initiative Round]
+/// SJ-R3
+fn segments(state: &mut State, table: T<'_, '_>, top: i32) -> Result<Option<i32>, Interrupt> {
+    // The schedule is in falling segment order, and an action deferred on a segment goes to a
+    // lower one: every action above `top` is resolved, none at or below it.
+    let mut next = state
+        .schedule
+        .iter()
+        .take_while(|s| s.segment > top)
+        .count();
     for segment in (tables::LAST_SEGMENT..=top).rev() {
         state.segment = segment;
         let forced = state
@@ -950,51 +1022,69 @@ fn segments(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
                 (*s, f.is_up() && !stunned && !f.plan.actions_lost)
             })
             .collect();
+        state.acts_left = acts;
         next = end;
-        for (act, able) in acts {
-            if !able {
-                let f = state.f(act.who);
-                let reason = if f.plan.actions_lost {
-                    "its actions this round are lost"
-                } else if f.stunned {
-                    "stunned: remaining attacks lost"
-                } else {
-                    continue;
-                };
-                let rule = if f.plan.actions_lost {
-                    "SJ-R1.3"
-                } else {
-                    "SJ-R11.1"
-                };
-                header.show(table);
-                table.emit(|| Event::Skipped {
-                    who: act.who,
-                    reason,
-                    rule,
-                });
+        if take_acts(state, table, &mut header)? {
+            return Ok(Some(segment));
+        }
+    }
+    Ok(None)
+}
+
+/// Takes the actions of the segment being resolved that are left (`State::acts_left`), in
+/// order, up to the first one taken (true: the round pauses after it, a settled point,
+/// [`round_step`]); false when none is left and the segment is over. [Seed: The Initiative
+/// Round] SJ-R3, SJ-A11
+fn take_acts(
+    state: &mut State,
+    table: T<'_, '_>,
+    header: &mut SegmentHeader,
+) -> Result<bool, Interrupt> {
+    while !state.acts_left.is_empty() {
+        let (act, able) = state.acts_left.remove(0);
+        if !able {
+            let f = state.f(act.who);
+            let reason = if f.plan.actions_lost {
+                "its actions this round are lost"
+            } else if f.stunned {
+                "stunned: remaining attacks lost"
+            } else {
+                continue;
+            };
+            let rule = if f.plan.actions_lost {
+                "SJ-R1.3"
+            } else {
+                "SJ-R11.1"
+            };
+            header.show(table);
+            table.emit(|| Event::Skipped {
+                who: act.who,
+                reason,
+                rule,
+            });
+            continue;
+        }
+        // An attack that only waits again for its mover's arrival leaves no line (and no
+        // empty segment heading).
+        if let ActionKind::Attack { n, ranged: false } = act.kind {
+            if waits_silently(state, act.who, n) {
+                defer_until_arrival(state, table, act.who, n);
                 continue;
             }
-            // An attack that only waits again for its mover's arrival leaves no line (and no
-            // empty segment heading).
-            if let ActionKind::Attack { n, ranged: false } = act.kind {
-                if waits_silently(state, act.who, n) {
-                    defer_until_arrival(state, table, act.who, n);
-                    continue;
-                }
-            }
-            header.show(table);
-            match act.kind {
-                ActionKind::Attack { n, ranged } => attack(state, table, act.who, n, ranged)?,
-                ActionKind::SpellOff => strike::spell_goes_off(state, table, act.who)?,
-                ActionKind::Potion => drink(state, table, act.who)?,
-                ActionKind::PickUp => {}
-                ActionKind::Free => free_actions(state, table, act.who),
-                ActionKind::FirstAid => first_aid(state, table, act.who)?,
-            }
         }
-        state.segment_start.clear();
+        header.show(table);
+        match act.kind {
+            ActionKind::Attack { n, ranged } => attack(state, table, act.who, n, ranged)?,
+            ActionKind::SpellOff => strike::spell_goes_off(state, table, act.who)?,
+            ActionKind::Potion => drink(state, table, act.who)?,
+            ActionKind::PickUp => {}
+            ActionKind::Free => free_actions(state, table, act.who),
+            ActionKind::FirstAid => first_aid(state, table, act.who)?,
+        }
+        return Ok(true);
     }
-    Ok(())
+    state.segment_start.clear();
+    Ok(false)
 }
 
 /// A segment's heading in the log, written before the first thing that happens on it, so
