@@ -693,3 +693,26 @@ fn reserves_in_every_ruleset() {
         }
     }
 }
+
+/// Issue 16: Celesia's default tactics trip a sturdy foe when the trip is worth more than the
+/// blow (the policy in docs/celesia.md, "Default tactics"), the same way for the same seed.
+#[test]
+fn celesia_default_tactics_trip_a_sturdy_foe() {
+    let text = "schema = 1\nruleset = \"celesia\"\nname = \"trip\"\n\
+        [[sides]]\nid = \"a\"\n[[sides]]\nid = \"b\"\n\
+        [[combatants]]\nid = \"hal\"\nname = \"Hal\"\nside = \"a\"\nat = [0, 0]\n\
+        class = \"fighter\"\nlevel = 3\nhp = 30\nscores = { str = 18, dex = 14, con = 14 }\n\
+        weapon = \"longsword\"\n\
+        [[combatants]]\nid = \"orc\"\nname = \"Orc\"\nside = \"b\"\nat = [1, 0]\n\
+        monster = \"orc\"\nhp = 30\n";
+    let file = temp_file("celesia-trip.toml", text);
+    let path = file.to_string_lossy();
+    let out = fray(&["fight", &path, "--seed", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = stdout(&out);
+    assert!(
+        log.contains("Hal attacks Orc with trip (CEL-R10.6)"),
+        "{log}"
+    );
+    assert_eq!(stdout(&fray(&["fight", &path, "--seed", "1"])), log);
+}

@@ -132,6 +132,11 @@ pub enum Choice {
     /// Weakened Attack (b): up to n degree-of-success dice of the next attack not rolled
     /// (free). [CEL-R16.11]
     WeakenDegrees(u8),
+    /// Move along with the foe just bull-rushed (simple, 1 act, Provoke). [CEL-R10.2]
+    Follow,
+    /// Combat Maneuver: Overrun along a straight move to a square within speed, through every
+    /// foe's space on the way (simple, 1 act). [CEL-R10.4]
+    OverrunTo(Pos),
 }
 
 impl Choice {
@@ -158,7 +163,9 @@ impl Choice {
             | Choice::Dismount(_)
             | Choice::Ready(..)
             | Choice::Crawl(_)
-            | Choice::SteadyAim => 1,
+            | Choice::SteadyAim
+            | Choice::Follow
+            | Choice::OverrunTo(_) => 1,
             Choice::Charge(_)
             | Choice::TotalDefense
             | Choice::DirtyTrick(..)
@@ -272,6 +279,8 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::DropItem(item) => format!("drop {}", item.key()),
         Choice::WeakenAbility(n) => format!("weaken ability {n}"),
         Choice::WeakenDegrees(n) => format!("weaken degrees {n}"),
+        Choice::Follow => "follow".into(),
+        Choice::OverrunTo(p) => format!("overrun {} {}", p.x, p.y),
     }
 }
 
@@ -375,6 +384,8 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["escape"] => Choice::Escape(false),
         ["escape", "control"] => Choice::Escape(true),
         ["overrun", t] => Choice::Overrun(who(t)?),
+        ["overrun", x, y] => Choice::OverrunTo(Pos::new(number(x)?, number(y)?)),
+        ["follow"] => Choice::Follow,
         ["sunder", t, i] => Choice::Sunder(who(t)?, item(i)?, true),
         ["sunder", t, i, "spare"] => Choice::Sunder(who(t)?, item(i)?, false),
         ["drag", t, d] => Choice::Drag(
@@ -494,9 +505,9 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         _ => {
             return Err(unreadable(format!(
                 "cannot read `{input}`: expected attack WHO [FORM], shoot WHO, unarmed WHO, \
-                 approach WHO, move X Y, step DIR, charge WHO, trip WHO, bull-rush WHO, \
+                 approach WHO, move X Y, step DIR, charge WHO, trip WHO, bull-rush WHO, follow, \
                  disarm WHO ITEM [ITEM], grapple WHO, maintain pin|choke|damage FORM \
-                 lethal|nonlethal|move X Y, release, escape [control], overrun WHO, sunder WHO \
+                 lethal|nonlethal|move X Y, release, escape [control], overrun WHO|X Y, sunder WHO \
                  ITEM [spare], drag WHO DIR, reposition WHO X Y, steal WHO ITEM, pick-up ITEM, \
                  mount WHO [fast], dismount X Y [fast], knees, \
                  dirty-trick WHO CONDITION, clear WHO CONDITION, weaken N, cleave WHO, lunge, \

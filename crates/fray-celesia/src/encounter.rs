@@ -542,6 +542,7 @@ impl CombatantBuilder for Builder<'_> {
             escapes: 0,
             on_ground: Vec::new(),
             item_damage: Vec::new(),
+            follow: None,
         };
         Some((profile, fighter))
     }

@@ -11,6 +11,9 @@
 pub mod choice;
 pub mod content;
 pub mod encounter;
+#[cfg(test)]
+pub(crate) mod fixture;
+pub mod maneuver_tactics;
 pub mod rules;
 pub mod space;
 pub mod state;
@@ -171,8 +174,8 @@ impl RulesetBundle for Celesia {
     const CONTENT_FILES: &'static [(&'static str, &'static str)] = &content::CONTENT_FILES;
     /// Every rule is played at least in part; the `partial` ones are listed (docs/celesia.md
     /// says which parts: R3 has Ready but no 1-round action or haste; R6 Aid Another's degrees,
-    /// no spells; R10 every maneuver but ropes, hazards, Escape Artist, a multi-foe overrun,
-    /// moving along with a bull-rushed foe and a stolen weapon used; R12 Run and Coup de Grace;
+    /// no spells; R10 every maneuver but ropes, hazards, Escape Artist, items other than weapons
+    /// and invisible targets; R12 Run and Coup de Grace;
     /// R13 Disable Device, no 1-round action; R15 attacks of opportunity and readied actions;
     /// R16 all but Martial Power, the touch exclusion and `scaling_choose_lower`; R21 all but
     /// casting while mounted and shots per speed increment).

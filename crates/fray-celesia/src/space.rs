@@ -35,6 +35,28 @@ pub fn gap(a: Pos, sa: i32, b: Pos, sb: i32) -> i32 {
     dx.max(dy)
 }
 
+/// The nearest squares of two spaces (as for [`gap`]): the square of the space `sa` across on
+/// `a` nearest to the space `sb` across on `b`, and that space's square nearest to it. Where the
+/// spaces overlap along an axis both take the same coordinate there (the nearest of the
+/// overlap to `a`'s north-west square), so the line between the two runs straight along the
+/// other axis. Bull rush and overrun measure from them (CEL-R10.2, R10.4).
+pub fn nearest(a: Pos, sa: i32, b: Pos, sb: i32) -> (Pos, Pos) {
+    let axis = |a0: i32, sa: i32, b0: i32, sb: i32| {
+        let (a1, b1) = (a0 + sa - 1, b0 + sb - 1);
+        if a1 < b0 {
+            (a1, b0)
+        } else if b1 < a0 {
+            (a0, b1)
+        } else {
+            let c = a0.max(b0);
+            (c, c)
+        }
+    };
+    let (ax, bx) = axis(a.x, sa, b.x, sb);
+    let (ay, by) = axis(a.y, sa, b.y, sb);
+    (Pos::new(ax, ay), Pos::new(bx, by))
+}
+
 /// The squares of a space `s` across with its north-west square on `at`.
 pub fn squares(at: Pos, s: i32) -> impl Iterator<Item = Pos> {
     (0..s).flat_map(move |dy| (0..s).map(move |dx| Pos::new(at.x + dx, at.y + dy)))
@@ -59,6 +81,29 @@ pub fn ring(at: Pos, inner: i32, outer: i32) -> impl Iterator<Item = Pos> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The nearest squares: an orc east of an ogre's east column faces the ogre's square on
+    /// its own row, not the ogre's north-west corner.
+    #[test]
+    fn nearest_squares_face_each_other() {
+        let ogre = Pos::new(0, 0);
+        assert_eq!(
+            nearest(Pos::new(2, 1), 1, ogre, 2),
+            (Pos::new(2, 1), Pos::new(1, 1))
+        );
+        assert_eq!(
+            nearest(Pos::new(3, 3), 1, ogre, 2),
+            (Pos::new(3, 3), Pos::new(1, 1))
+        );
+        assert_eq!(
+            nearest(Pos::new(-1, 0), 1, ogre, 2),
+            (Pos::new(-1, 0), Pos::new(0, 0))
+        );
+        assert_eq!(
+            nearest(Pos::new(5, 5), 1, Pos::new(2, 2), 1),
+            (Pos::new(5, 5), Pos::new(2, 2))
+        );
+    }
 
     #[test]
     fn a_large_space_is_two_by_two_from_its_north_west_square() {

@@ -569,6 +569,8 @@ pub struct Fighter {
     pub weaken_ability: u8,
     /// Weakened Attack (b) declared for its next attack: n degree dice fewer. [CEL-R16.11]
     pub weaken_degrees: u8,
+    /// The bull rush it may move along with (CEL-R10.2), until it acts again.
+    pub follow: Option<Follow>,
 }
 
 /// A grapple held by its initiator. [CEL-R10.9–R10.11]
@@ -609,6 +611,20 @@ pub struct Aid {
     pub defense: bool,
     /// The bonus (a penalty when negative, CEL-A17).
     pub amount: i32,
+}
+
+/// A bull rush's push that its attacker may move along with (CEL-R10.2): the direction and
+/// squares the foe was pushed, and the attacker's act clock and turn right after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Follow {
+    /// The push's direction.
+    pub dir: fray_core::Direction,
+    /// Squares pushed.
+    pub squares: u8,
+    /// The attacker's `act_clock` right after the bull rush.
+    pub clock: u32,
+    /// The attacker's `turns` then.
+    pub turn: u32,
 }
 
 /// An item a disarm makes a foe drop: the numbered melee form or the ranged weapon.

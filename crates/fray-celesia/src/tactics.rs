@@ -4,7 +4,8 @@
 //! On its turn a mount without its rider withdraws (the free square within its speed farthest
 //! from its nearest foe), a rider with a two-handed weapon guides its mount with the knees (CEL-R21.4), a
 //! combatant stands up if prone, strikes the weakest foe in reach with its best
-//! form (a reach weapon steps back from a foe too close), shoots when no foe is in reach (a bow at any range; a thrown weapon only at foes it
+//! form (a reach weapon steps back from a foe too close), or trips or disarms it when that
+//! is worth more ([`crate::maneuver_tactics`]), picks up a weapon it dropped, shoots when no foe is in reach (a bow at any range; a thrown weapon only at foes it
 //! cannot reach this turn, since ammunition is not counted), charges with three acts left,
 //! else moves toward the nearest foe. It always takes an attack of opportunity, and takes a
 //! crippling injury (permanent) only when the damage would kill it.
@@ -78,6 +79,13 @@ fn action(state: &State, who: CombatantId) -> Choice {
             return c;
         }
     }
+    // A weapon it dropped (disarmed) lies on or next to its square: it picks it up (CEL-R9
+    // Manipulate an Item).
+    for &(item, _) in &f.on_ground {
+        if let Some(c) = legal(state, who, Choice::PickUp(item)) {
+            return c;
+        }
+    }
     // The weakest foe in reach, with the best form that reaches it.
     let pos = f.pos;
     let mut best: Option<((i32, CombatantId), Choice)> = None;
@@ -105,7 +113,8 @@ fn action(state: &State, who: CombatantId) -> Choice {
         }
     }
     if let Some((_, c)) = best {
-        return c;
+        // A trip or a disarm when it is worth more than the blow (issue 16).
+        return crate::maneuver_tactics::better(state, who, c).unwrap_or(c);
     }
     let nearest = state.nearest_foe(who);
     // Foes too close for a reach weapon (CEL-R9 Attack, Melee): step back to strike them.

@@ -720,29 +720,7 @@ pub fn maneuver(
             });
         }
         Maneuver::BullRush if success => {
-            use fray_core::Board;
-            let (from, at) = (state.f(attacker).pos, state.f(target).pos);
-            if let Some(dir) = from.direction_to(at) {
-                let squares = 1 + (total - versus) / 5;
-                let to = state.push_destination(target, dir, squares as u32);
-                if to != at {
-                    // CEL-R10.2: with Improved Bull Rush the pushed foe's movement provokes
-                    // (the attacks come before it moves; it is pushed even if one drops it).
-                    if state.p(attacker).feats.improved_bull_rush {
-                        super::round::provoke(state, table, target, None)?;
-                    }
-                    state.set_square(target, to);
-                    table.emit(|| Event::Moved {
-                        who: target,
-                        from: at,
-                        to,
-                        feet: at.feet_to(to),
-                        mode: "pushed",
-                        hidden: false,
-                        rule,
-                    });
-                }
-            }
+            super::maneuver::push(state, table, attacker, target, total - versus)?;
         }
         Maneuver::Disarm(first, second) if success => {
             drop_item(state, table, target, first, rule);

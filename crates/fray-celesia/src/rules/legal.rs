@@ -80,6 +80,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         aid_options(state, who, t, &mut candidates);
         if state.enemies(who, t) {
             candidates.push(Choice::Overrun(t));
+            super::maneuver_legal::overrun_ends(state, who, t, &mut candidates);
             if in_maneuver_reach(state, who, t) {
                 maneuver_options(state, who, t, &mut candidates);
             }
@@ -122,6 +123,9 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     }
     for &(item, _) in &state.f(who).on_ground {
         candidates.push(Choice::PickUp(item));
+    }
+    if state.f(who).follow.is_some() {
+        candidates.push(Choice::Follow);
     }
     super::ready::options(state, who, &mut candidates);
     super::simple::options(state, who, &mut candidates);
@@ -473,6 +477,8 @@ pub fn check_deed(
         | Choice::Release
         | Choice::Escape(_)
         | Choice::Overrun(_)
+        | Choice::OverrunTo(_)
+        | Choice::Follow
         | Choice::Sunder(..)
         | Choice::Drag(..)
         | Choice::Reposition(..)

@@ -130,15 +130,64 @@ impl Attempt {
     }
 }
 
+/// The nearest squares of `a`'s and `b`'s spaces (CEL-R21.3): a Large foe is measured from
+/// its square nearest the attacker, not from its north-west one.
+pub fn facing(state: &State, a: CombatantId, b: CombatantId) -> (Pos, Pos) {
+    let (fa, fb) = (state.f(a), state.f(b));
+    crate::space::nearest(fa.pos, state.side(a), fb.pos, state.side(b))
+}
+
+/// The direction a bull rush pushes `target`: straight back from `attacker`, between the
+/// nearest squares of their spaces. [CEL-R10.2, R21.3]
+pub fn push_direction(
+    state: &State,
+    attacker: CombatantId,
+    target: CombatantId,
+) -> Option<Direction> {
+    let (a, b) = facing(state, attacker, target);
+    a.direction_to(b)
+}
+
+/// An overrun's line through one foe: where it ends (the mover's space just past the foe's),
+/// where a failed one stops (just before it), and whether the squares before the foe are free.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OverrunLine {
+    /// The mover's square just beyond the foe's space.
+    pub beyond: Pos,
+    /// The mover's square just before it ("directly in front of the opponent").
+    pub before: Pos,
+    /// Every square of the line before the foe's space is free for the mover.
+    pub clear: bool,
+}
+
+/// The straight line of `mover`'s square through `target`'s space, parallel to the line between
+/// the nearest squares of their spaces (for two one-square pieces: the line through the foe's
+/// square). [CEL-R10.4, R21.3]
+pub fn overrun_line(state: &State, mover: CombatantId, target: CombatantId) -> OverrunLine {
+    let (from, at) = (state.f(mover).pos, state.f(target).pos);
+    let (sm, st) = (state.side(mover), state.side(target));
+    let (a, b) = facing(state, mover, target);
+    let through = Pos::new(from.x + b.x - a.x, from.y + b.y - a.y);
+    let overlaps = |p: Pos| crate::space::gap(p, sm, at, st) == 0;
+    let limit = from.squares_to(through) + sm + st + 1;
+    let first = (1..=limit)
+        .find(|&i| overlaps(from.point_on_line(through, i)))
+        .unwrap_or(limit);
+    let past = (first..=limit + 1)
+        .find(|&i| !overlaps(from.point_on_line(through, i)))
+        .unwrap_or(limit + 1);
+    OverrunLine {
+        beyond: from.point_on_line(through, past),
+        before: from.point_on_line(through, first - 1),
+        clear: (1..first).all(|i| state.square_free(from.point_on_line(through, i), mover)),
+    }
+}
+
 /// The square just beyond `target` on the straight line from `mover` through it, where an
 /// overrun ends, and the square just before it, where a failed one stops. [CEL-R10.4]
 pub fn overrun_squares(state: &State, mover: CombatantId, target: CombatantId) -> (Pos, Pos) {
-    let (from, at) = (state.f(mover).pos, state.f(target).pos);
-    let d = from.squares_to(at);
-    (
-        from.point_on_line(at, d + 1),
-        from.point_on_line(at, (d - 1).max(0)),
-    )
+    let line = overrun_line(state, mover, target);
+    (line.beyond, line.before)
 }
 
 /// CEL-R10.4 Overrun: `mover` moves straight through `target`'s square to the square beyond
@@ -152,45 +201,139 @@ pub fn overrun(
     target: CombatantId,
 ) -> Result<(), Interrupt> {
     let (beyond, before) = overrun_squares(state, mover, target);
+    match pass_through(state, table, mover, target)? {
+        Passed::No => super::round::move_to(state, table, mover, before, "move", "CEL-R10.4"),
+        passed => {
+            super::round::move_to(state, table, mover, beyond, "overrun", "CEL-R10.4");
+            passed.knock_prone(state, table, target);
+        }
+    }
+    Ok(())
+}
+
+/// How one foe met in an overrun was passed. [CEL-R10.4]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Passed {
+    /// It stopped the mover.
+    No,
+    /// The mover passed through.
+    Yes,
+    /// The mover passed through, 5 or more over its CMD: the foe is knocked prone.
+    Prone,
+}
+
+impl Passed {
+    /// The foe falls prone after the mover has passed, if the check beat its CMD by 5.
+    fn knock_prone(self, state: &mut State, table: &mut Table<'_, Celesia>, target: CombatantId) {
+        if self == Passed::Prone && !state.f(target).prone {
+            state.fm(target).prone = true;
+            table.emit(|| Event::Condition {
+                who: target,
+                condition: "prone",
+                gained: true,
+                rule: "CEL-R10.4",
+            });
+        }
+    }
+}
+
+/// One foe met in an overrun: it lets the mover pass (its choice), or stands in the way and
+/// the check decides (5 or more over: it is knocked prone too). [CEL-R10.4]
+fn pass_through(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    mover: CombatantId,
+    target: CombatantId,
+) -> Result<Passed, Interrupt> {
     let answer = legal::ask(
         state,
         table,
         Asking::LetPass { foe: target, mover },
         "CEL-R10.4",
     )?;
-    if answer == Choice::LetPass {
-        table.emit(|| Event::Acted {
-            who: target,
-            act: "lets pass",
-            on: Some(mover),
-            detail: String::new(),
-            rule: "CEL-R10.4",
-        });
-        super::round::move_to(state, table, mover, beyond, "overrun", "CEL-R10.4");
-        return Ok(());
-    }
+    let lets = answer == Choice::LetPass;
     table.emit(|| Event::Acted {
         who: target,
-        act: "stands in the way of",
+        act: if lets {
+            "lets pass"
+        } else {
+            "stands in the way of"
+        },
         on: Some(mover),
         detail: String::new(),
         rule: "CEL-R10.4",
     });
+    if lets {
+        return Ok(Passed::Yes);
+    }
     let checked = Attempt::new(state, mover, target, "overrun", "CEL-R10.4", true)
         .roll(state, table, mover, target)?;
-    if !checked.success() {
-        super::round::move_to(state, table, mover, before, "move", "CEL-R10.4");
-        return Ok(());
+    Ok(if !checked.success() {
+        Passed::No
+    } else if checked.excess() >= 5 {
+        Passed::Prone
+    } else {
+        Passed::Yes
+    })
+}
+
+/// The others whose spaces `mover`'s space enters moving straight to `to`, in the order it
+/// meets them, each with the step of the line where it enters it (1 = the first square).
+/// [CEL-R10.4 "over the course of this action"]
+pub fn in_the_way(state: &State, mover: CombatantId, to: Pos) -> Vec<(i32, CombatantId)> {
+    let (from, sm) = (state.f(mover).pos, state.side(mover));
+    let f = state.f(mover);
+    let mut met: Vec<(i32, CombatantId)> = Vec::new();
+    for i in 1..=from.squares_to(to) {
+        let p = from.point_on_line(to, i);
+        for o in state.ids() {
+            let fo = state.f(o);
+            let skip = o == mover || Some(o) == f.rider || Some(o) == f.riding || fo.absent();
+            if skip || met.iter().any(|&(_, m)| m == o) {
+                continue;
+            }
+            if crate::space::gap(p, sm, fo.pos, state.side(o)) == 0 {
+                met.push((i, o));
+            }
+        }
     }
-    super::round::move_to(state, table, mover, beyond, "overrun", "CEL-R10.4");
-    if checked.excess() >= 5 && !state.f(target).prone {
-        state.fm(target).prone = true;
-        table.emit(|| Event::Condition {
-            who: target,
-            condition: "prone",
-            gained: true,
-            rule: "CEL-R10.4",
-        });
+    met
+}
+
+/// CEL-R10.4 Overrun along a whole move: `mover` moves straight to `to` (within its speed),
+/// trying to pass through each foe's space on the way in the order it meets them; a foe that
+/// stops it stops the move in the last square before that foe's space where it may stand.
+pub fn overrun_to(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    mover: CombatantId,
+    to: Pos,
+) -> Result<(), Interrupt> {
+    let from = state.f(mover).pos;
+    let mut fallen = Vec::new();
+    for (step, foe) in in_the_way(state, mover, to) {
+        if state.f(foe).absent() || !state.up(foe) || !state.up(mover) {
+            continue;
+        }
+        match pass_through(state, table, mover, foe)? {
+            Passed::No => {
+                let stop = (0..step)
+                    .rev()
+                    .map(|i| from.point_on_line(to, i))
+                    .find(|&p| p == from || state.square_free(p, mover))
+                    .unwrap_or(from);
+                super::round::move_to(state, table, mover, stop, "move", "CEL-R10.4");
+                for (passed, foe) in fallen {
+                    Passed::knock_prone(passed, state, table, foe);
+                }
+                return Ok(());
+            }
+            passed => fallen.push((passed, foe)),
+        }
+    }
+    super::round::move_to(state, table, mover, to, "overrun", "CEL-R10.4");
+    for (passed, foe) in fallen {
+        Passed::knock_prone(passed, state, table, foe);
     }
     Ok(())
 }
@@ -408,8 +551,8 @@ pub fn reposition(
 }
 
 /// CEL-R10.13 Steal: success takes the chosen item from the foe (fray models weapons as the
-/// only items: none is fastened or securely worn). The thief holds it but does not fight with
-/// it (fray gives no one new attack forms in a fight).
+/// only items: none is fastened or securely worn), and the thief fights with it
+/// ([`take_up`]).
 pub fn steal(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
@@ -425,6 +568,8 @@ pub fn steal(
     let Some(name) = state.held(target, item).map(|w| w.name.clone()) else {
         return Ok(());
     };
+    let weapon = state.held(target, item).cloned();
+    let wear = state.item_damage(target, item);
     state.lose_item(target, item);
     table.emit(|| Event::Acted {
         who,
@@ -433,6 +578,144 @@ pub fn steal(
         detail: name,
         rule: "CEL-R10.13",
     });
+    if let Some(w) = weapon {
+        take_up(state, table, who, w, wear);
+    }
+    Ok(())
+}
+
+/// The most attack forms a combatant may have (the dropped-weapon record holds 64).
+const MAX_FORMS: usize = 64;
+
+/// CEL-R10.13 "you take the item": the thief fights with the stolen weapon from its next act
+/// on. A melee weapon becomes its next melee form (the form number the log gives), or gives it
+/// back a form it lost to a steal when it is the same weapon; a ranged weapon becomes its
+/// ranged weapon if it has none left (else it only holds it). The weapon keeps the damage a
+/// sunder did to it.
+fn take_up(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    w: crate::content::Weapon,
+    wear: i32,
+) {
+    let p = state.p(who);
+    let item = if w.kind.is_ranged() {
+        let none_left = p.ranged.is_none()
+            || (state.f(who).dropped_ranged && lying_at(state, who, Item::Ranged).is_none());
+        none_left.then_some(Item::Ranged)
+    } else {
+        let lost = p.melee.iter().enumerate().find(|&(i, m)| {
+            let item = Item::Melee(i as u8);
+            *m == w && state.dropped(who, item) && lying_at(state, who, item).is_none()
+        });
+        match lost {
+            Some((i, _)) => Some(Item::Melee(i as u8)),
+            None => (p.melee.len() < MAX_FORMS).then_some(Item::Melee(p.melee.len() as u8)),
+        }
+    };
+    let Some(item) = item else {
+        table.emit(|| Event::Acted {
+            who,
+            act: "holds",
+            on: None,
+            detail: format!("{}, without a use for it", w.name),
+            rule: "CEL-R10.13",
+        });
+        return;
+    };
+    let name = w.name.clone();
+    let mut profiles = state.profiles.to_vec();
+    let profile = &mut profiles[who.index()];
+    match item {
+        Item::Ranged => profile.ranged = Some(w),
+        Item::Melee(i) if usize::from(i) == profile.melee.len() => profile.melee.push(w),
+        Item::Melee(_) => {}
+    }
+    state.reach_squares = state.reach_squares.max(profile.reach_squares());
+    state.profiles = profiles.into();
+    state.pick_up(who, item);
+    let f = state.fm(who);
+    f.item_damage.retain(|(i, _)| *i != item);
+    if wear > 0 {
+        f.item_damage.push((item, wear));
+    }
+    table.emit(|| Event::Acted {
+        who,
+        act: "takes up",
+        on: None,
+        detail: format!("{name} (form {})", item.key()),
+        rule: "CEL-R10.13",
+    });
+}
+
+/// CEL-R10.2 Bull Rush, success: the foe is pushed straight back from the attacker ([`push_direction`]), 5 ft and
+/// 5 ft more per full 5 over its CMD, stopping before a taken square. With Improved Bull Rush
+/// its movement provokes (the attacks come before it moves; it is pushed even if one drops
+/// it). The attacker may then move along with it ([`follow`]).
+pub fn push(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    attacker: CombatantId,
+    target: CombatantId,
+    excess: i32,
+) -> Result<(), Interrupt> {
+    let at = state.f(target).pos;
+    let Some(dir) = push_direction(state, attacker, target) else {
+        return Ok(());
+    };
+    let squares = 1 + excess / 5;
+    let to = state.push_destination(target, dir, squares as u32);
+    if to == at {
+        return Ok(());
+    }
+    if state.p(attacker).feats.improved_bull_rush {
+        super::round::provoke(state, table, target, None)?;
+    }
+    state.set_square(target, to);
+    table.emit(|| Event::Moved {
+        who: target,
+        from: at,
+        to,
+        feet: at.feet_to(to),
+        mode: "pushed",
+        hidden: false,
+        rule: "CEL-R10.2",
+    });
+    let f = state.fm(attacker);
+    f.follow = Some(crate::state::Follow {
+        dir,
+        squares: at.squares_to(to) as u8,
+        clock: f.act_clock,
+        turn: f.turns,
+    });
+    Ok(())
+}
+
+/// CEL-R10.2 "You can choose to move along with the target if you have the necessary acts":
+/// right after a bull rush that pushed its foe (no act between), a Move (1 act, provokes
+/// like any Move, CEL-R9) the same distance in the same direction, stopping before a taken
+/// square.
+pub fn follow(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+) -> Result<(), Interrupt> {
+    let Some(along) = state.fm(who).follow.take() else {
+        return Ok(());
+    };
+    if !super::round::provoke(state, table, who, None)? {
+        return Ok(());
+    }
+    let mut to = state.f(who).pos;
+    for _ in 0..i32::from(along.squares).min(state.speed_squares(who)) {
+        let next = to.step(along.dir);
+        if !state.square_free(next, who) {
+            break;
+        }
+        to = next;
+    }
+    super::round::move_to(state, table, who, to, "moves along", "CEL-R10.2");
     Ok(())
 }
 

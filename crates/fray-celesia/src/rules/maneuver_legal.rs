@@ -3,7 +3,7 @@
 //! up (CEL-R9 Manipulate an Item), each refusal naming its rule.
 
 use super::legal::in_maneuver_reach;
-use super::{grapple, maneuver, movement};
+use super::{grapple, maneuver};
 use crate::choice::Choice;
 use crate::content::{Hands, WeaponKind};
 use crate::state::{HoldUse, State};
@@ -134,19 +134,70 @@ pub fn check(
                     "prone: stand up first (Stand Up)".to_string()
                 });
             }
-            let (beyond, _) = maneuver::overrun_squares(state, who, t);
-            let at = state.f(t).pos;
+            let line = maneuver::overrun_line(state, who, t);
+            let beyond = line.beyond;
             if beyond.squares_to(f.pos) > state.speed_squares(who) {
                 return no(explain, rule, || {
                     "the square beyond the foe is further than its speed".to_string()
                 });
             }
             Illegal::unless(
-                movement::clear_line(state, who, f.pos, at) && state.square_free(beyond, who),
+                line.clear && state.square_free(beyond, who),
                 explain,
                 rule,
                 || "no clear straight path to the foe and a free square beyond it".to_string(),
             )
+        }
+        Choice::OverrunTo(to) => {
+            let rule = "CEL-R10.4";
+            if f.prone {
+                return no(explain, rule, || {
+                    "prone: stand up first (Stand Up)".to_string()
+                });
+            }
+            let steps = f.pos.squares_to(to);
+            if steps == 0 || steps > state.speed_squares(who) {
+                return no(explain, rule, || {
+                    format!("{} {} is not within its speed", to.x, to.y)
+                });
+            }
+            if !state.square_free(to, who) {
+                return no(explain, rule, || {
+                    format!("{} {} is not free to end on", to.x, to.y)
+                });
+            }
+            let met = maneuver::in_the_way(state, who, to);
+            if met.is_empty() {
+                return no(explain, rule, || {
+                    "no foe on the way to overrun (that is a Move)".to_string()
+                });
+            }
+            for (_, o) in met {
+                if !state.enemies(who, o) || !state.up(o) {
+                    return no(explain, rule, || {
+                        format!(
+                            "{} is in the way: only foes still up are overrun",
+                            state.roster.key(o)
+                        )
+                    });
+                }
+                size_ok(o, rule)?;
+            }
+            Ok(())
+        }
+        Choice::Follow => {
+            let rule = "CEL-R10.2";
+            let right_after = f
+                .follow
+                .is_some_and(|a| a.clock == f.act_clock && a.turn == f.turns);
+            if !right_after {
+                return no(explain, rule, || {
+                    "it moves along only right after a bull rush that pushed its foe".to_string()
+                });
+            }
+            Illegal::unless(!f.prone, explain, rule, || {
+                "prone: stand up first (Stand Up)".to_string()
+            })
         }
         Choice::Sunder(t, item, _) => {
             let rule = "CEL-R10.5";
@@ -246,6 +297,20 @@ pub fn check(
     }
 }
 
+/// The ends offered for an overrun along a move through `t` (CEL-R10.4): the squares on the
+/// straight line through its space beyond it, within speed, where the move may end.
+pub fn overrun_ends(state: &State, who: CombatantId, t: CombatantId, out: &mut Vec<Choice>) {
+    let from = state.f(who).pos;
+    let beyond = maneuver::overrun_line(state, who, t).beyond;
+    let (d, speed) = (from.squares_to(beyond), state.speed_squares(who));
+    if d < 2 || d > speed {
+        return;
+    }
+    for i in d..=speed {
+        out.push(Choice::OverrunTo(from.point_on_line(beyond, i)));
+    }
+}
+
 /// What being in a grapple forbids: the grappler must continue it (or release it) before
 /// anything else at the start of its turn (CEL-R10.9); a pinned creature can only try to
 /// escape (Pathfinder's pinned, CEL-A34); a grappled one cannot move nor use two-handed
@@ -282,6 +347,8 @@ pub fn grapple_limits(
             | Choice::Run(_)
             | Choice::Overrun(_)
             | Choice::Drag(..)
+            | Choice::Follow
+            | Choice::OverrunTo(_)
     );
     if moves {
         return no(explain, "CEL-A34", || {
@@ -310,42 +377,22 @@ pub fn grapple_limits(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::Content;
+    use crate::fixture::{Fixture, FIGHTER};
     use crate::state::{Hold, Item};
     use fray_core::{Direction, Pos};
 
     /// Hal (fighter 3, longsword) at 0 0; orc 1 next to him at 1 0; orc 2 at `far`.
     fn fight(far: [i32; 2]) -> State {
-        let text = format!(
-            r#"schema = 1
-ruleset = "celesia"
-name = "test"
-[[sides]]
-id = "heroes"
-[[sides]]
-id = "orcs"
-[[combatants]]
-id = "hal"
-side = "heroes"
-at = [0, 0]
-class = "fighter"
-level = 3
-hp = 30
-scores = {{ str = 16, dex = 14, con = 14 }}
-weapon = "longsword"
-[[combatants]]
-id = "orc"
-side = "orcs"
-count = 2
-at = [[1, 0], [{}, {}]]
-monster = "orc"
-"#,
-            far[0], far[1]
-        );
-        let content = Content::embedded().expect("content");
-        crate::encounter::load("t.toml", &text, &content)
-            .expect("loads")
-            .state
+        Fixture::new()
+            .with(
+                "hal",
+                "heroes",
+                [0, 0],
+                &format!("{FIGHTER}\nscores = {{ str = 16, dex = 14, con = 14 }}"),
+            )
+            .monster("orc-1", "orcs", [1, 0], "orc")
+            .monster("orc-2", "orcs", far, "orc")
+            .state()
     }
 
     fn legal(state: &State, who: u16, c: Choice) -> Result<(), &'static str> {
@@ -364,6 +411,74 @@ monster = "orc"
             legal(&s, 0, Choice::Overrun(CombatantId(0))),
             Err("CEL-R10.4")
         );
+    }
+
+    /// CEL-R10.2, R10.4, R21.3: against a Large foe, a bull rush pushes straight back from
+    /// its square nearest the attacker, and an overrun stops in front of its space and ends
+    /// just past it (from its north-west square the push went diagonally, and the square
+    /// "in front" fell inside the ogre's space).
+    #[test]
+    fn a_large_foe_is_measured_from_its_nearest_square() {
+        let s = Fixture::new()
+            .with("hal", "heroes", [2, 1], FIGHTER)
+            .monster("ogre", "ogres", [0, 0], "ogre")
+            .with("bo", "heroes", [3, 0], FIGHTER)
+            .state();
+        let (hal, ogre, bo) = (CombatantId(0), CombatantId(1), CombatantId(2));
+        assert_eq!(
+            maneuver::push_direction(&s, hal, ogre),
+            Some(Direction::West)
+        );
+        let line = maneuver::overrun_line(&s, bo, ogre);
+        assert_eq!(
+            (line.before, line.beyond),
+            (Pos::new(2, 0), Pos::new(-1, 0))
+        );
+        assert!(line.clear);
+        assert_eq!(legal(&s, 2, Choice::Overrun(ogre)), Ok(()));
+    }
+
+    /// CEL-R10.4: an overrun along a move passes every foe on the line; an ally in the way,
+    /// or no foe at all, is refused.
+    #[test]
+    fn overrun_along_a_move_meets_each_foe_in_turn() {
+        let s = fight([2, 0]);
+        let to = Pos::new(4, 0);
+        assert_eq!(
+            maneuver::in_the_way(&s, CombatantId(0), to),
+            vec![(1, CombatantId(1)), (2, CombatantId(2))]
+        );
+        assert_eq!(legal(&s, 0, Choice::OverrunTo(to)), Ok(()));
+        assert_eq!(
+            legal(&s, 0, Choice::OverrunTo(Pos::new(0, 3))),
+            Err("CEL-R10.4")
+        );
+        assert_eq!(
+            legal(&s, 2, Choice::OverrunTo(Pos::new(-1, 0))),
+            Err("CEL-R10.4"),
+            "orc 1 is orc 2's ally"
+        );
+        let mut ends = Vec::new();
+        overrun_ends(&s, CombatantId(0), CombatantId(2), &mut ends);
+        assert!(ends.contains(&Choice::OverrunTo(Pos::new(3, 0))));
+    }
+
+    /// CEL-R10.2: moving along only right after the bull rush, in the same turn.
+    #[test]
+    fn moving_along_only_right_after_the_push() {
+        let mut s = fight([6, 6]);
+        let hal = CombatantId(0);
+        assert_eq!(legal(&s, 0, Choice::Follow), Err("CEL-R10.2"));
+        let (clock, turn) = (s.f(hal).act_clock, s.f(hal).turns);
+        s.fm(hal).follow = Some(crate::state::Follow {
+            dir: Direction::East,
+            squares: 2,
+            clock,
+            turn,
+        });
+        assert_eq!(legal(&s, 0, Choice::Follow), Ok(()));
+        s.fm(hal).act_clock += 1;
+        assert_eq!(legal(&s, 0, Choice::Follow), Err("CEL-R10.2"));
     }
 
     /// CEL-R10.12: all but the last 5 ft inside the threatened area; the last next to it.

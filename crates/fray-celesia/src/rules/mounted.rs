@@ -463,6 +463,8 @@ pub fn limits(
             | Choice::Run(_)
             | Choice::Overrun(_)
             | Choice::Drag(..)
+            | Choice::Follow
+            | Choice::OverrunTo(_)
     );
     if f.riding.is_some() && moves {
         return no(explain, "CEL-R21.2", || {
@@ -487,43 +489,21 @@ pub fn limits(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::Content;
+    use crate::fixture::{Fixture, FIGHTER};
 
     /// Kay on a light horse at 0 0 (her bow and longsword; the horse fills 0 0 to 1 1), an orc
     /// at 2 0, next to the horse's space.
     fn mounted() -> State {
-        let text = r#"schema = 1
-ruleset = "celesia"
-name = "test"
-[[sides]]
-id = "heroes"
-[[sides]]
-id = "orcs"
-[[combatants]]
-id = "kay"
-side = "heroes"
-at = [0, 0]
-class = "fighter"
-level = 3
-hp = 30
-weapon = "longsword"
-ranged = "shortbow"
-mount = "horse"
-[[combatants]]
-id = "horse"
-side = "heroes"
-at = [0, 0]
-monster = "light horse"
-[[combatants]]
-id = "orc"
-side = "orcs"
-at = [2, 0]
-monster = "orc"
-"#;
-        let content = Content::embedded().expect("content");
-        crate::encounter::load("t.toml", text, &content)
-            .expect("loads")
-            .state
+        Fixture::new()
+            .with(
+                "kay",
+                "heroes",
+                [0, 0],
+                &format!("{FIGHTER}\nranged = \"shortbow\"\nmount = \"horse\""),
+            )
+            .monster("horse", "heroes", [0, 0], "light horse")
+            .monster("orc", "orcs", [2, 0], "orc")
+            .state()
     }
 
     /// CEL-R21.8: −4 shooting while the mount has moved more than its speed, −8 while it runs;

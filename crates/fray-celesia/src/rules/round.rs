@@ -834,6 +834,8 @@ pub fn perform(
         }
         Choice::Escape(control) => super::grapple::escape(state, table, who, control)?,
         Choice::Overrun(t) => super::maneuver::overrun(state, table, who, t)?,
+        Choice::OverrunTo(to) => super::maneuver::overrun_to(state, table, who, to)?,
+        Choice::Follow => super::maneuver::follow(state, table, who)?,
         Choice::Sunder(t, item, destroy) => {
             super::maneuver::sunder(state, table, who, t, item, destroy)?;
         }
