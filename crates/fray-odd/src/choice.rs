@@ -4,7 +4,8 @@
 //! the DM's ruling after a reaction roll (`fight`, `parley`), the reactions of a pursuit
 //! (`pursue orc-2`, `drop food`, `fling treasure`, `nothing`) and the DM's ruling on what lies
 //! between quarry and pursuers (`in sight`, `out of sight`, `corner`, `stairs`, `door`,
-//! `secret door`).
+//! `secret door`), an axe's chop at an object (`chop door`) and the DM's ruling on it
+//! (`chopped through`, `holds`). [`rulings`] is the one list of the DM's rulings.
 
 use crate::state::State;
 use fray_core::catalog::name_key;
@@ -113,6 +114,35 @@ pub enum Choice {
     Lure(bool),
     /// DM: what lies between the quarry and its pursuers (ODD-R30.3, R30.5).
     Between(Between),
+    /// Chop at an object with an axe (ODD-R13): index into the encounter's objects.
+    Chop(u8),
+    /// DM: the object chopped at gives way (true) or holds for now (ODD-R13).
+    Chopped(bool),
+}
+
+/// ODD-R30.5's rulings, as choices.
+const BETWEEN: [Choice; 6] = [
+    Choice::Between(Between::InSight),
+    Choice::Between(Between::OutOfSight),
+    Choice::Between(Between::Corner),
+    Choice::Between(Between::Stairs),
+    Choice::Between(Between::Door),
+    Choice::Between(Between::SecretDoor),
+];
+
+/// The DM's rulings, by the rule that asks for them: the one list a GM question's options
+/// are built from and a GM's answer is checked against (answers are checked without an
+/// option list, which not every driver builds).
+pub fn rulings(rule: &str) -> &'static [Choice] {
+    match rule {
+        // ODD-R3.3: after the reaction roll, a fight or a parley.
+        "ODD-R3.3" => &[Choice::Fight, Choice::Parley],
+        // ODD-R30.3, R30.5: what lies between a quarry and its pursuers.
+        "ODD-R30.5" => &BETWEEN,
+        // ODD-R13: whether an axe chopped through.
+        "ODD-R13" => &[Choice::Chopped(true), Choice::Chopped(false)],
+        _ => &[],
+    }
 }
 
 /// The canonical text of a choice.
@@ -144,6 +174,15 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Lure(true) => "drop food".into(),
         Choice::Lure(false) => "fling treasure".into(),
         Choice::Between(b) => b.text().into(),
+        Choice::Chop(o) => format!(
+            "chop {}",
+            state
+                .objects
+                .get(usize::from(*o))
+                .map_or("?", |x| x.key.as_str())
+        ),
+        Choice::Chopped(true) => "chopped through".into(),
+        Choice::Chopped(false) => "holds".into(),
         Choice::Nothing => "nothing".into(),
         Choice::Fight => "fight".into(),
         Choice::Parley => "parley".into(),
@@ -230,6 +269,18 @@ pub fn parse(state: &State, text: &str) -> Result<Choice, Illegal> {
         ["retreat", "toward", t] => Choice::Retreat(Flight::Toward(who(t)?)),
         ["retreat", "to", square] => Choice::Retreat(Flight::To(square_at(square)?)),
         ["pursue", t] => Choice::Pursue(who(t)?),
+        ["chop", o] => Choice::Chop(
+            state
+                .objects
+                .iter()
+                .position(|x| x.key == *o)
+                .ok_or_else(|| Illegal {
+                    rule: "ODD-R13",
+                    reason: format!("no object `{o}` in this fight (see [[objects]])"),
+                })? as u8,
+        ),
+        ["chopped", "through"] => Choice::Chopped(true),
+        ["holds"] => Choice::Chopped(false),
         ["drop", "food"] => Choice::Lure(true),
         ["fling", "treasure"] => Choice::Lure(false),
         ["nothing"] => Choice::Nothing,
@@ -240,8 +291,9 @@ pub fn parse(state: &State, text: &str) -> Result<Choice, Illegal> {
                 "`{text}` is not a choice: expected attack X, charge X, shoot X, run toward X, \
                  cast SPELL at X, disarm X, dismount X, entangle X weapon|feet, subdue X, grapple X, \
                  parry, withdraw, withdraw attacking X, retreat [away from X|toward X|to X,Y], \
-                 pursue X, drop food, fling treasure, nothing, fight, parley, in sight, \
-                 out of sight, corner, stairs, door or secret door"
+                 chop OBJECT, pursue X, drop food, fling treasure, nothing, fight, parley, \
+                 in sight, out of sight, corner, stairs, door, secret door, chopped through \
+                 or holds"
             )))
         }
     })
@@ -265,10 +317,14 @@ pub fn answers(question: Question, choice: &Choice) -> bool {
                 | Choice::Withdraw
                 | Choice::WithdrawAttacking(_)
                 | Choice::Retreat(_)
+                | Choice::Chop(_)
                 | Choice::Nothing
         ),
         Question::Declaration => matches!(choice, Choice::Cast(..) | Choice::Nothing),
-        Question::Ruling => matches!(choice, Choice::Fight | Choice::Parley | Choice::Between(_)),
+        Question::Ruling => matches!(
+            choice,
+            Choice::Fight | Choice::Parley | Choice::Between(_) | Choice::Chopped(_)
+        ),
         Question::Reaction => matches!(
             choice,
             Choice::Attack(_) | Choice::Pursue(_) | Choice::Lure(_) | Choice::Nothing
@@ -287,6 +343,30 @@ mod tests {
         }
         assert_eq!(Between::parse("secret   door"), Some(Between::SecretDoor));
         assert_eq!(Between::parse("a trapdoor"), None);
+    }
+
+    #[test]
+    fn every_gm_ruling_answers_a_ruling_question_and_reads_back() {
+        use fray_core::catalog::ContentSet;
+        let content = crate::Content::load(&crate::content::CONTENT_FILES).expect("content");
+        let file = "schema = 1\nruleset = \"odd\"\n[[sides]]\nid = \"a\"\n[[sides]]\nid = \"b\"\n\
+                    [[combatants]]\nid = \"x\"\nside = \"a\"\nmonster = \"Orc\"\nat = [0, 0]\n\
+                    [[combatants]]\nid = \"y\"\nside = \"b\"\nmonster = \"Orc\"\nat = [1, 0]\n\
+                    [[objects]]\nid = \"door\"\nat = [0, 2]\n";
+        let state = crate::load("t.toml", file, &content).expect("loads").state;
+        assert_eq!(parse(&state, "chop door").ok(), Some(Choice::Chop(0)));
+        assert_eq!(
+            parse(&state, "chop gate").map_err(|e| e.rule),
+            Err("ODD-R13")
+        );
+        for rule in ["ODD-R3.3", "ODD-R30.5", "ODD-R13"] {
+            assert!(!rulings(rule).is_empty(), "{rule}");
+            for c in rulings(rule) {
+                assert!(answers(Question::Ruling, c), "{rule}: {c:?}");
+                assert_eq!(parse(&state, &text(&state, c)).ok(), Some(*c));
+            }
+        }
+        assert!(rulings("ODD-R16.1").is_empty());
     }
 
     #[test]

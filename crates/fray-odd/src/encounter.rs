@@ -63,7 +63,66 @@ fray_core::encounter_file! {
         reaction: Vec<crate::content::BandFile>,
         #[serde(default)]
         fumble: Vec<crate::content::BandFile>,
+        #[serde(default)]
+        objects: Vec<ObjectDef>,
     }
+}
+
+/// One `[[objects]]` entry: a thing an axe may chop (ODD-R13).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ObjectDef {
+    id: Spanned<String>,
+    name: Option<String>,
+    at: Spanned<Vec<i64>>,
+}
+
+/// ODD-R13: the `[[objects]]` an axe may chop (hawsers, wooden doors): a key unique among
+/// them, a name, a square.
+fn objects(cx: &mut Loader<'_>, defs: &[ObjectDef]) -> Vec<crate::state::Object> {
+    if defs.len() > State::MAX_OBJECTS {
+        cx.file_error(format!(
+            "{} [[objects]]: at most {} may be listed",
+            defs.len(),
+            State::MAX_OBJECTS
+        ));
+        return Vec::new();
+    }
+    let mut out: Vec<crate::state::Object> = Vec::new();
+    for (k, d) in defs.iter().enumerate() {
+        let key = d.id.get_ref().trim();
+        if key.is_empty() || key.contains(char::is_whitespace) {
+            cx.error(
+                d.id.span(),
+                format!("objects[{k}].id"),
+                "expected a key: one word, not empty",
+            );
+            continue;
+        }
+        if out.iter().any(|o| o.key == key) {
+            cx.error(
+                d.id.span(),
+                format!("objects[{k}].id"),
+                format!("`{key}` names another object already"),
+            );
+            continue;
+        }
+        let at = d.at.get_ref();
+        if at.len() != 2 || at.iter().any(|c| c.abs() > 10_000) {
+            cx.error(
+                d.at.span(),
+                format!("objects[{k}].at"),
+                "expected a square [x, y], whole numbers from -10000 to 10000",
+            );
+            continue;
+        }
+        out.push(crate::state::Object {
+            key: key.to_string(),
+            name: d.name.clone().unwrap_or_else(|| key.to_string()),
+            pos: Pos::new(at[0] as i32, at[1] as i32),
+        });
+    }
+    out
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -725,6 +784,8 @@ impl CombatantBuilder for Builder<'_> {
             set_against: None,
             pursuing: None,
             lure: None,
+            objects: Arc::new(objects(cx, &def.objects)),
+            chopped: 0,
         }
     }
 }

@@ -78,8 +78,9 @@ impl Ruleset for Odd {
                 rules::legal::check(true, state, id, request.question, choice)
             }
             Chooser::Gm => {
+                // The DM's rulings come from one list, keyed on the asking rule.
                 if request.options.contains(choice)
-                    || matches!(choice, Choice::Fight | Choice::Parley | Choice::Between(_))
+                    || choice::rulings(request.rule).contains(choice)
                 {
                     Ok(())
                 } else {
@@ -148,7 +149,7 @@ impl RulesetBundle for Odd {
         prefix: "ODD-R",
         total: 32,
         missing: &[],
-        partial: &[13],
+        partial: &[],
     };
     const CRITICALS: Criticals = Criticals::CriticalAndFumble;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;

@@ -460,6 +460,32 @@ pub struct State {
     pub pursuing: Option<CombatantId>,
     /// The lure a fleeing quarry may throw down now: food (true) or treasure (ODD-R30.4).
     pub lure: Option<bool>,
+    /// Things on the field an axe may chop (`[[objects]]`: hawsers, wooden doors, ODD-R13).
+    pub objects: Arc<Vec<Object>>,
+    /// The objects chopped through, a bit by index (the DM's ruling, ODD-R13).
+    pub chopped: u64,
+}
+
+/// A thing on the field that a combatant may `chop` with an axe (ODD-R13: "an axe is good
+/// for chopping through hawser lines or wooden doors"). fray has no walls or obstacles: what a
+/// chopped-through door or hawser opens or drops is the DM's to play.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Object {
+    /// Its key (`chop KEY`).
+    pub key: String,
+    /// Its name.
+    pub name: String,
+    /// Its square.
+    pub pos: Pos,
+}
+
+impl State {
+    /// Most objects an encounter may list (the chopped ones are a bit each).
+    pub const MAX_OBJECTS: usize = 64;
+    /// Whether object `o` has been chopped through (ODD-R13).
+    pub fn is_chopped(&self, o: u8) -> bool {
+        self.chopped & (1u64 << o) != 0
+    }
 }
 
 /// Where in the round the fight is.
@@ -528,6 +554,10 @@ impl State {
     pub fn move_inches(&self, id: CombatantId) -> i32 {
         let haste = if self.p(id).hasted { 2 } else { 1 };
         haste * self.p(id).move_in
+    }
+    /// Its group failed morale: it runs away (ODD-R5.6).
+    pub fn routed(&self, id: CombatantId) -> bool {
+        self.groups[usize::from(self.f(id).group)].routed
     }
     /// Within melee range (10 ft, ODD-R17.1).
     pub fn in_melee(&self, a: CombatantId, b: CombatantId) -> bool {

@@ -1,7 +1,7 @@
 //! The default tactics: what a sensible player (or the DM) would choose. They only choose
 //! legal options.
 
-use crate::choice::Between;
+use crate::choice::{Between, Flight};
 use crate::content::Reaction;
 use crate::rules::legal;
 use crate::state::State;
@@ -26,6 +26,8 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
         // ODD-R30.3, R30.5: fray has no map: the quarry stays in sight unless the DM says.
         // (The rule names the ruling: option lists are not built for every driver.)
         Chooser::Gm if request.rule == "ODD-R30.5" => return Choice::Between(Between::InSight),
+        // ODD-R13: the object holds unless the DM rules it chopped through.
+        Chooser::Gm if request.rule == "ODD-R13" => return Choice::Chopped(false),
         Chooser::Gm => {
             return match state.reaction {
                 Some(Reaction::Friendly) => Choice::Parley,
@@ -58,6 +60,8 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
             }
             Choice::Nothing
         }
+        // ODD-R5.6: a routed combatant runs away from the nearest foe.
+        Question::Action if state.routed(id) => Choice::Retreat(Flight::Away),
         Question::Action => {
             // In melee: the weakest foe within reach.
             let weakest = foes
@@ -69,7 +73,8 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
                 return Choice::Attack(t);
             }
             // Engaged, they do not move through the line (ODD-R17.4): only the controller does.
-            let through = |t: CombatantId| !state.in_melee(id, t) && state.engaged(id);
+            let engaged = state.engaged(id);
+            let through = |t: CombatantId| engaged && !state.in_melee(id, t);
             for make in [Choice::Shoot, Choice::Attack, Choice::Charge, Choice::Run] {
                 let skip = |t: CombatantId| make(t) == Choice::Attack(t) && through(t);
                 if let Some(&t) = foes.iter().find(|&&t| !skip(t) && ok(make(t))) {

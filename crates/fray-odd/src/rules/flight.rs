@@ -25,9 +25,19 @@ const PASS_FT: i32 = 10;
 pub fn path(state: &mut State, who: CombatantId, flight: Flight, steps: i32) -> Vec<Pos> {
     let start = state.f(who).pos;
     let mut out = Vec::new();
+    // The standing foes do not move while it runs: their squares are gathered once.
+    let foes: Vec<Pos> = match flight {
+        Flight::Away => state
+            .ids()
+            .map(|o| state.piece(o))
+            .filter(|p| p.side != state.f(who).side && p.stands)
+            .map(|p| p.square)
+            .collect(),
+        _ => Vec::new(),
+    };
     for _ in 0..steps.max(0) {
         let next = match flight {
-            Flight::Away => state.step_away(who),
+            Flight::Away => step_away(state, who, &foes),
             Flight::AwayFrom(x) => step_by(state, who, state.f(x).pos, false),
             Flight::Toward(x) => step_by(state, who, state.f(x).pos, true),
             Flight::To(p) => step_by(state, who, p, true),
@@ -38,6 +48,34 @@ pub fn path(state: &mut State, who: CombatantId, flight: Flight, steps: i32) -> 
     }
     state.set_square(who, start);
     out
+}
+
+/// The board's `step_away` (the free neighbouring square farthest from the nearest standing
+/// foe, if farther than now; ties: the first direction clockwise from north), measured against
+/// `foes`, the standing foes' squares: the same square, without a search of the board for
+/// each of the nine squares it weighs (the sim's hot spot, docs/performance.md "OD&D sim").
+fn step_away(state: &State, who: CombatantId, foes: &[Pos]) -> Option<Pos> {
+    let nearest = |at: Pos| {
+        foes.iter()
+            .map(|&p| at.squares_to(p))
+            .min()
+            .unwrap_or(i32::MAX)
+    };
+    let from = state.f(who).pos;
+    let now = nearest(from);
+    let open = state.free_neighbours(who);
+    let mut best: Option<(i32, Pos)> = None;
+    for (k, dir) in Direction::ALL.into_iter().enumerate() {
+        if !open[k] {
+            continue;
+        }
+        let next = from.step(dir);
+        let d = nearest(next);
+        if d > now && best.is_none_or(|(bd, _)| d > bd) {
+            best = Some((d, next));
+        }
+    }
+    best.map(|(_, p)| p)
 }
 
 /// The squares `who` walks to reach `to` (a strike square `squares` away at most): a step at

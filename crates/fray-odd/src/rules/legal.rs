@@ -17,8 +17,39 @@ pub fn approach(state: &State, a: CombatantId, t: CombatantId) -> Option<(Pos, i
     if state.in_melee(a, t) {
         return Some((from, 0));
     }
-    let p = state.strike_square(a, t, MELEE_SQUARES)?;
+    let p = strike_square(state, a, t)?;
     Some((p, p.squares_to(from)))
+}
+
+/// The board's `strike_square` for melee reach (the free square within [`MELEE_SQUARES`] of
+/// `t` least by (squares to `a`, square)), with the candidates tried in that order: the first
+/// free one is the same square, found without testing all 24 for occupants (the sim's hot
+/// spot, docs/performance.md "OD&D sim").
+fn strike_square(state: &State, a: CombatantId, t: CombatantId) -> Option<Pos> {
+    const SIDE: i32 = 2 * MELEE_SQUARES + 1;
+    let (from, at) = (state.f(a).pos, state.f(t).pos);
+    let mut around = [(0, at); (SIDE * SIDE) as usize];
+    let mut n = 0;
+    for dx in -MELEE_SQUARES..=MELEE_SQUARES {
+        for dy in -MELEE_SQUARES..=MELEE_SQUARES {
+            let p = Pos::new(at.x + dx, at.y + dy);
+            if p != at {
+                around[n] = (p.squares_to(from), p);
+                n += 1;
+            }
+        }
+    }
+    // The least untried candidate each time: the first is nearly always free.
+    let around = &mut around[..n];
+    for tried in 0..n {
+        let k = (tried..n).min_by_key(|&i| around[i]).unwrap_or(tried);
+        around.swap(tried, k);
+        let (_, p) = around[tried];
+        if state.square_free(p, a) {
+            return Some(p);
+        }
+    }
+    None
 }
 
 /// [`approach`], when the move it needs can be at most `squares`: a strike square is within
@@ -126,6 +157,15 @@ pub fn check(
     if let Some(inside) = state.f(who).swallowed_by {
         return swallowed(explain, state, who, inside, choice);
     }
+    // ODD-R5.6, R17.3: a routed combatant runs away; its controller chooses only the path.
+    if state.routed(who) {
+        return match *choice {
+            Choice::Retreat(way) if !state.options.mass => flight_path(explain, state, who, way),
+            _ => Illegal::refuse(explain, "ODD-R5.6", || {
+                "routed: it runs away (retreat along a flight path)".to_string()
+            }),
+        };
+    }
     let restricted = state.pressing || state.slot == Slot::Last;
     let foe_up = |t: CombatantId, rule: &'static str| {
         Illegal::unless(
@@ -172,7 +212,8 @@ pub fn check(
             },
         )
     };
-    let engaged = state.engaged(who);
+    // Asked only by the choices it matters to (it scans every combatant).
+    let engaged = || state.engaged(who);
     match *choice {
         Choice::Nothing => Ok(()),
         Choice::Attack(t) => {
@@ -197,7 +238,7 @@ pub fn check(
                 Some((_, d)) if d <= half => Ok(()),
                 // ODD-R17.1, R17.4: an engaged combatant moves only through the line, to
                 // a foe beyond it within its move, "if there is enough space".
-                _ if engaged => Illegal::refuse(explain, "ODD-R17.4", || {
+                _ if engaged() => Illegal::refuse(explain, "ODD-R17.4", || {
                     "engaged in melee: it attacks foes within 10 ft, or moves through the line \
                      to one within half its Turn movement with room to strike it"
                         .to_string()
@@ -220,7 +261,7 @@ pub fn check(
             Illegal::unless(!state.f(who).charged, explain, "ODD-R26.3", || {
                 "a charge only once per Turn".to_string()
             })?;
-            Illegal::unless(!engaged, explain, "ODD-R17.1", || {
+            Illegal::unless(!engaged(), explain, "ODD-R17.1", || {
                 "engaged in melee: no charge".to_string()
             })?;
             let full = state.move_squares(who);
@@ -263,7 +304,7 @@ pub fn check(
         Choice::Run(t) => {
             foe_up(t, "ODD-R16.1")?;
             Illegal::unless(
-                !restricted && !state.options.mass && !engaged && !state.in_melee(who, t),
+                !restricted && !state.options.mass && !engaged() && !state.in_melee(who, t),
                 explain,
                 "ODD-R17.1",
                 || "engaged in melee (or already there): no running".to_string(),
@@ -285,13 +326,13 @@ pub fn check(
             special_move(explain, state, who, t, choice)
         }
         Choice::Parry => Illegal::unless(
-            !restricted && engaged && !state.options.mass,
+            !restricted && engaged() && !state.options.mass,
             explain,
             "ODD-R24",
             || "only a combatant in melee parries".to_string(),
         ),
         Choice::Withdraw => Illegal::unless(
-            !restricted && engaged && !state.options.mass,
+            !restricted && engaged() && !state.options.mass,
             explain,
             "ODD-R17.2",
             || "only a combatant in melee withdraws".to_string(),
@@ -311,29 +352,36 @@ pub fn check(
         }
         Choice::Retreat(way) => {
             Illegal::unless(
-                !restricted && engaged && !state.options.mass,
+                !restricted && engaged() && !state.options.mass,
                 explain,
                 "ODD-R17.3",
                 || "only a combatant in melee retreats".to_string(),
             )?;
-            match way {
-                Flight::AwayFrom(t) | Flight::Toward(t) => Illegal::unless(
-                    t.index() < state.fighters.len() && t != who,
-                    explain,
-                    "ODD-R17.3",
-                    || "a flight path runs toward or away from another combatant".to_string(),
-                ),
-                Flight::Away | Flight::To(_) => Ok(()),
-            }
+            flight_path(explain, state, who, way)
         }
+        Choice::Chop(o) => super::utility::check_chop(explain, state, who, o, restricted),
         Choice::Cast(..)
         | Choice::Fight
         | Choice::Parley
         | Choice::Pursue(_)
         | Choice::Lure(_)
-        | Choice::Between(_) => {
+        | Choice::Between(_)
+        | Choice::Chopped(_) => {
             Illegal::refuse(explain, "ODD-R16.1", || "not an action".to_string())
         }
+    }
+}
+
+/// ODD-R17.3: a flight path runs toward or away from another combatant, or to a square.
+fn flight_path(explain: bool, state: &State, who: CombatantId, way: Flight) -> Result<(), Illegal> {
+    match way {
+        Flight::AwayFrom(t) | Flight::Toward(t) => Illegal::unless(
+            t.index() < state.fighters.len() && t != who,
+            explain,
+            "ODD-R17.3",
+            || "a flight path runs toward or away from another combatant".to_string(),
+        ),
+        Flight::Away | Flight::To(_) => Ok(()),
     }
 }
 
@@ -549,8 +597,12 @@ pub fn options(state: &State, who: CombatantId, question: Question, out: &mut Ve
             for t in state.ids() {
                 push(Choice::WithdrawAttacking(t), out);
             }
+            for o in 0..state.objects.len() as u8 {
+                push(Choice::Chop(o), out);
+            }
             push(Choice::Retreat(Flight::Away), out);
-            if !state.options.mass && state.engaged(who) {
+            let routed = state.routed(who);
+            if !state.options.mass && (routed || state.engaged(who)) {
                 for t in state.ids() {
                     push(Choice::Retreat(Flight::AwayFrom(t)), out);
                 }
@@ -558,12 +610,11 @@ pub fn options(state: &State, who: CombatantId, question: Question, out: &mut Ve
                     push(Choice::Retreat(Flight::Toward(t)), out);
                 }
             }
-            out.push(Choice::Nothing);
+            if !routed {
+                out.push(Choice::Nothing);
+            }
         }
-        Question::Ruling => {
-            out.push(Choice::Fight);
-            out.push(Choice::Parley);
-        }
+        Question::Ruling => out.extend_from_slice(crate::choice::rulings("ODD-R3.3")),
         Question::Reaction => {
             if let Some(t) = state.set_against {
                 out.push(Choice::Attack(t));

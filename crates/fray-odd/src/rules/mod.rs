@@ -1,6 +1,7 @@
 //! The rules of the seed, one module per part: the encounter and the round (`round`), one
 //! attack and its damage (`attack`), legality and option lists (`legal`), morale, retreat and
-//! pursuit (`morale`), flight paths and moves through a line (`flight`), the recovery of temporary damage (`recovery`), the Normal Men shortcut (`shortcut`), spells (`spells`), the seed's numbers (`tables`), the GM's interventions.
+//! pursuit (`morale`), flight paths and moves through a line (`flight`), the recovery of temporary damage (`recovery`), the Normal Men shortcut (`shortcut`), spells (`spells`), the seed's numbers (`tables`), weapon utility (`utility`: an axe's chop), the GM's
+//! interventions.
 
 pub mod attack;
 pub mod flight;
@@ -12,6 +13,7 @@ pub mod round;
 pub mod shortcut;
 pub mod spells;
 pub mod tables;
+pub mod utility;
 
 use crate::{Choice, Odd, State};
 use fray_core::protocol::{Chooser, Question};

@@ -357,7 +357,7 @@ fn chase_ends(
         None => {
             let ruling =
                 table.choose(state, Chooser::Gm, Question::Ruling, "ODD-R30.5", |out| {
-                    out.extend(Between::ALL.map(Choice::Between));
+                    out.extend_from_slice(crate::choice::rulings("ODD-R30.5"));
                 })?;
             match ruling {
                 Choice::Between(b) => b,

@@ -210,8 +210,7 @@ fn reaction(state: &mut State, table: &mut Table<'_, Odd>) -> Result<bool, Inter
         rule: "ODD-R3.2",
     });
     let ruling = table.choose(state, Chooser::Gm, Question::Ruling, "ODD-R3.3", |out| {
-        out.push(Choice::Fight);
-        out.push(Choice::Parley);
+        out.extend_from_slice(crate::choice::rulings("ODD-R3.3"));
     })?;
     if ruling != Choice::Parley {
         return Ok(false);
@@ -522,8 +521,8 @@ pub fn attack_count(state: &State, a: CombatantId, t: CombatantId) -> (i32, bool
     (if p.character { 1 } else { forms }, false)
 }
 
-/// A combatant's turn on its count: a routed one runs away (ODD-R5.6); otherwise its planned
-/// or chosen action.
+/// A combatant's turn on its count: a routed one runs away along its chosen flight path
+/// (ODD-R5.6, R17.3); otherwise its planned or chosen action.
 fn turn(state: &mut State, table: &mut Table<'_, Odd>, id: CombatantId) -> Result<(), Interrupt> {
     state.f_mut(id).round.acted = true;
     if routed(state, id) {
@@ -541,11 +540,13 @@ fn turn(state: &mut State, table: &mut Table<'_, Odd>, id: CombatantId) -> Resul
             });
             return Ok(());
         }
-        if state.engaged(id) {
-            return morale::retreat(state, table, id, Flight::Away);
-        }
-        morale::leave(state, table, id, Standing::Fled);
-        return Ok(());
+        // ODD-R5.6, R17.3: it runs along the flight path its controller chooses, engaged or
+        // not: the bystanders it passes get their free attacks (step 4).
+        let way = match ask(state, table, id, Question::Action, "ODD-R5.6")? {
+            Choice::Retreat(way) => way,
+            _ => Flight::Away,
+        };
+        return morale::retreat(state, table, id, way);
     }
     if let Some(reason) = helpless(state, id) {
         let f = state.f_mut(id);
@@ -762,6 +763,7 @@ fn perform(
             Ok(())
         }
         Choice::Retreat(way) => morale::retreat(state, table, id, way),
+        Choice::Chop(o) => super::utility::chop(state, table, id, o),
         Choice::Withdraw => {
             withdraw(state, table, id);
             Ok(())
