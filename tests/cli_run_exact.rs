@@ -6,6 +6,9 @@
 
 use std::io::Write;
 use std::process::{Command, Stdio};
+#[path = "support/wilson.rs"]
+mod wilson;
+use wilson::wilson_999;
 
 const DUEL: &str = "examples/cnc/duel.toml";
 
@@ -22,12 +25,10 @@ const ROUND_OF_MISSES: &[&str] = &[
     "1",
 ];
 
-/// `fray run DUEL` fed `lines` (fray rolls nothing: the GM types every answer); its output.
-fn run(extra: &[&str], lines: &[&str]) -> String {
-    let dir = std::env::temp_dir().join(format!("fray-run-exact-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+/// `fray run file` fed `lines` (fray rolls nothing: the GM types every answer); its output.
+fn run_file(file: &str, extra: &[&str], lines: &[&str]) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fray"))
-        .args(["run", DUEL, "--seed", "1", "--no-autosave"])
+        .args(["run", file, "--seed", "1", "--no-autosave"])
         .args(extra)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::piped())
@@ -92,9 +93,16 @@ fn ends(text: &str) -> Vec<(u32, String)> {
 
 /// The reply to the `exact` typed after `before` answers.
 fn exact_after(extra: &[&str], before: &[&str]) -> String {
+    exact_in(DUEL, extra, before, &[])
+}
+
+/// The reply to the `exact` typed in `fray run file` after `before` answers, then what the
+/// commands `after` print.
+fn exact_in(file: &str, extra: &[&str], before: &[&str], after: &[&str]) -> String {
     let mut lines = before.to_vec();
     lines.push("exact");
-    let out = run(extra, &lines);
+    lines.extend_from_slice(after);
+    let out = run_file(file, extra, &lines);
     let start = out.rfind("> exact\n").expect("the exact command echoed") + "> exact\n".len();
     out[start..].to_string()
 }
@@ -168,6 +176,57 @@ fn exact_after_the_fight_is_refused() {
     );
     assert!(
         here.starts_with("! the fight is over after round 1: nothing is left to compute\n"),
+        "{here}"
+    );
+}
+
+/// Spelljammer's duel: both marines declare an attack, West wins the initiative (5 to 3) and
+/// misses (90 on the d100).
+const SJ_DUEL: &str = "examples/spelljammer/duel.toml";
+const SJ_WEST_MISSES: &[&str] = &["attack e-marine", "attack w-marine", "5", "3", "90"];
+
+/// Inside a Spelljammer round, after West's strike (a settled point: `round_step` pauses after
+/// every action of a segment), `exact` answers from there; its chances lie inside the 99.9%
+/// intervals of 20,000 runs of the rest of the fight from the same pause (`sim`).
+#[test]
+fn exact_at_a_settled_point_inside_a_round_answers_from_there() {
+    let out = exact_in(SJ_DUEL, &[], SJ_WEST_MISSES, &["sim 20000 --seed 3"]);
+    assert!(
+        out.starts_with("From here (inside round 1, at a settled point), fray playing everyone:"),
+        "{out}"
+    );
+    let exact = chances(&out);
+    let fights = |label: &str| -> u64 {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(label))
+            .unwrap_or_else(|| panic!("no `{label}` in {out}"));
+        line[label.len()..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    for (side, label) in [("West win", "West wins"), ("East win", "East wins")] {
+        let (_, fraction) = exact.iter().find(|(w, _)| w == side).expect(side);
+        let (n, d) = fraction.split_once('/').expect("a fraction");
+        let p = n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap();
+        let (lo, hi) = wilson_999(fights(label), 20_000);
+        assert!(
+            lo <= p && p <= hi,
+            "{side}: {p} exactly, sim {lo}–{hi}\n{out}"
+        );
+    }
+}
+
+/// Between the initiatives and West's strike the rules hold the round's locals on the stack:
+/// not a settled point, so `exact` still says the fight is in the middle of the round.
+#[test]
+fn exact_between_settled_points_inside_a_round_says_so() {
+    let here = exact_in(SJ_DUEL, &[], &SJ_WEST_MISSES[..4], &[]);
+    assert!(
+        here.starts_with("! the fight is in the middle of round 1 (4 answer(s) since it began)"),
         "{here}"
     );
 }

@@ -95,7 +95,7 @@ const COMMANDS: &[(&str, &str)] = &[
     ),
     (
         "exact",
-        "who wins from here, exactly (the `fray odds --fight` programme), from a round's end",
+        "who wins from here, exactly (the `fray odds --fight` programme), from a round's end or a settled point",
     ),
     (
         "sim [N] [--seed S]",
@@ -636,8 +636,9 @@ fn odds_from_here(t: &Tracker, rest: &str) -> Result<String, String> {
 }
 
 /// `exact`: who wins from here exactly — the `fray odds --fight` programme from the end of the
-/// round the session stands at (GM only: it reads hit points). Inside a round, or when the
-/// programme refuses, says why and points at `sim`.
+/// round the session stands at, or from a settled point inside a round its ruleset offers (GM
+/// only: it reads hit points). Elsewhere inside a round, or when the programme refuses, says
+/// why and points at `sim`.
 fn exact_from_here(t: &Tracker) -> Result<String, String> {
     if t.viewer != Viewer::Gm {
         return Err(
@@ -654,9 +655,10 @@ fn exact_from_here(t: &Tracker) -> Result<String, String> {
             }
             other => other.to_string(),
         })?;
-    let from = match here.after {
-        0 => "before round 1".to_string(),
-        r => format!("at the end of round {r}"),
+    let from = match (here.inside, here.after) {
+        (Some(r), _) => format!("inside round {r}, at a settled point"),
+        (None, 0) => "before round 1".to_string(),
+        (None, r) => format!("at the end of round {r}"),
     };
     Ok(format!(
         "From here ({from}), fray playing everyone: {}",

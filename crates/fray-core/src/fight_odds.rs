@@ -14,10 +14,10 @@
 
 use crate::distinct::Distinct;
 use crate::event::NullSink;
-use crate::odds::{estimate_driven, explore, probe_once, OddsError, MAX_BRANCHES, PROBES};
+use crate::odds::{explore, probe_once, OddsError, MAX_BRANCHES, PROBES};
 use crate::ruleset::{EndReason, Ruleset};
 use crate::runner::{finished, Table};
-use crate::runner::{run_fight_counted, FightEnd, Limits};
+use crate::runner::{FightEnd, Limits};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use std::collections::BTreeMap;
@@ -47,70 +47,6 @@ pub enum RoundEnd {
 /// The limit on answers per fight, as a fight that reaches it names it.
 const ANSWERS_LIMIT: &str = "answers per fight";
 
-/// Plays the round after round `after` (or `begin` and round 1 from the start, when `after`
-/// is `None`) from `start`, with `answers` given before it (the answers-per-fight limit counts
-/// the whole fight), against every die result, the default tactics choosing; hands each
-/// branch's probability, end state, how it ended and the answers it gave to `leaf`. Branches
-/// are counted against `budget` (at most [`MAX_BRANCHES`] for the round whatever the budget).
-pub fn one_round<R: Ruleset>(
-    start: &R::State,
-    after: Option<u32>,
-    answers: u32,
-    limits: &Limits,
-    budget: &mut usize,
-    mut leaf: impl FnMut(&BigRational, &R::State, RoundEnd, u32),
-) -> Result<usize, OddsError> {
-    let round = after.map_or(1, |r| r + 1);
-    let play = round_play::<R>(after, answers, limits);
-    // Refuse at once a round that random probes say is far past the limit (as `fray odds`
-    // refuses one attack).
-    let estimate = estimate_driven::<R, (FightEnd, u32)>(start, &play);
-    if estimate > 2.0 * MAX_BRANCHES as f64 {
-        return Err(OddsError::RoundTooLarge(estimate, MAX_BRANCHES));
-    }
-    let mut round_budget = (*budget).min(MAX_BRANCHES);
-    let before = round_budget;
-    let mut sink = NullSink;
-    let result = explore::<R, (FightEnd, u32), NullSink>(
-        start,
-        &mut round_budget,
-        &mut sink,
-        |state, driver, _| play(state, driver),
-        |probability, state, (end, total), _| {
-            leaf(
-                probability,
-                state,
-                round_end(end, round, limits),
-                total - answers,
-            );
-        },
-    );
-    *budget -= before - round_budget;
-    match result {
-        Err(OddsError::TooManyBranches(n)) if *budget > 0 => {
-            Err(OddsError::RoundTooLarge(n as f64, n))
-        }
-        Err(OddsError::TooManyBranches(_)) => Err(OddsError::FightTooLarge(MAX_FIGHT_BRANCHES)),
-        other => other,
-    }
-}
-
-/// Plays the round after round `after` (or `begin` and round 1, when `after` is `None`), with
-/// `answers` given before it; returns how the fight stands and the answers given in all.
-fn round_play<R: Ruleset>(
-    after: Option<u32>,
-    answers: u32,
-    limits: &Limits,
-) -> impl Fn(&mut R::State, &mut dyn crate::driver::Driver<R>) -> Result<(FightEnd, u32), crate::Interrupt>
-{
-    let mut one = *limits;
-    one.max_rounds = after.map_or(1, |r| r + 1);
-    move |state, driver| {
-        run_fight_counted::<R>(state, after, answers, driver, &mut NullSink, &one)
-            .map_err(|halt| halt.interrupt)
-    }
-}
-
 /// How a branch of round `round` ended.
 fn round_end(end: FightEnd, round: u32, limits: &Limits) -> RoundEnd {
     if end.reason != EndReason::Limit {
@@ -131,21 +67,24 @@ pub const MAX_STEPS: usize = 1_000;
 /// Where a step of the programme starts: before the fight (`begin`, then round 1), at the
 /// start of a round, or at a settled point inside one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Point {
+pub enum Point {
+    /// Before the fight: `begin`, then round 1.
     Begin,
+    /// The start of this round (its intervention point first).
     RoundStart(u32),
+    /// A settled point inside this round, where [`Ruleset::round_step`] returned `false`.
     Inside(u32),
 }
 
 impl Point {
     /// Where the programme starts: the fight's beginning (`None`), or the start of the round
     /// after a live session's checkpoint at the end of round `after`.
-    fn from_checkpoint(after: Option<u32>) -> Self {
+    pub fn from_checkpoint(after: Option<u32>) -> Self {
         after.map_or(Point::Begin, |r| Point::RoundStart(r + 1))
     }
 
     /// The round the step plays in.
-    fn round(self) -> u32 {
+    pub fn round(self) -> u32 {
         match self {
             Point::Begin => 1,
             Point::RoundStart(r) | Point::Inside(r) => r,
@@ -241,7 +180,7 @@ fn step_in<R: Ruleset>(
 /// d + f1(f1 − 1)/(2(f2 + 1)). Where every probe stands in its own state, the probes saw only
 /// a small part of the states, and this says so; where the probes repeat states, it is about
 /// the count seen.
-fn distinct_estimate<S: Clone + std::fmt::Debug + std::hash::Hash>(seen: &Distinct<S>) -> f64 {
+fn distinct_estimate<S: Clone + Eq + std::hash::Hash>(seen: &Distinct<S>) -> f64 {
     let one = BigRational::one();
     let two = &one + &one;
     let (mut f1, mut f2) = (0.0_f64, 0.0_f64);
@@ -273,9 +212,80 @@ pub fn estimate_fight_after<R: Ruleset>(
     answers: u32,
     limits: &Limits,
 ) -> f64 {
-    let mut going: Vec<(u64, R::State)> = (0..PROBES).map(|p| (p, start.clone())).collect();
-    let mut point = Point::from_checkpoint(after);
+    estimate_fight_at::<R>(start, Point::from_checkpoint(after), answers, limits)
+}
+
+/// A probe point is *undersampled* when the distinct states estimated there exceed this many
+/// times the probes standing in it: the probes then saw only a small part of the states, and
+/// Chao's estimator, a lower bound, can be far below the true count (it cannot exceed about
+/// half the square of the probes).
+const UNDERSAMPLED: f64 = 4.0;
+
+/// The probes [`estimate_fight_at`] plays again with when a point was undersampled and the
+/// first estimate is within [`RECHECK_FRACTION`] of the budget ([`PROBES`] × 16).
+const MORE_PROBES: u64 = PROBES * 16;
+
+/// See [`MORE_PROBES`]: a first estimate past this fraction of [`MAX_FIGHT_BRANCHES`] with an
+/// undersampled point is checked with more probes.
+const RECHECK_FRACTION: f64 = 0.1;
+
+/// [`estimate_fight`] from a settled point `point` (a round's start, or a point inside a round
+/// its ruleset offers), with `answers` given before it. [`PROBES`] probes first; when some
+/// point inside a round was undersampled (far more states there than the probes standing in
+/// it could show) and the estimate is near the budget, again with [`MORE_PROBES`] probes,
+/// which see up to 256 times as many states: the larger estimate is kept. A fight whose inner
+/// points hold tens of thousands of states is thus refused before any branch is played.
+pub fn estimate_fight_at<R: Ruleset>(
+    start: &R::State,
+    point: Point,
+    answers: u32,
+    limits: &Limits,
+) -> f64 {
+    estimate_detail::<R>(start, point, answers, limits).total
+}
+
+/// What the probes say of a fight: the branches estimated in all, and at each point (round,
+/// step in the round) the mean branches of one step from a state there, where enough probes
+/// stood to say ([`PROJECTION_PROBES`]).
+struct Estimate {
+    total: f64,
+    widths: BTreeMap<(u32, u64), f64>,
+}
+
+/// Probes that must stand at a point for their mean width to project the programme's work
+/// there.
+const PROJECTION_PROBES: usize = 32;
+
+/// [`estimate_fight_at`], with the widths at each point.
+fn estimate_detail<R: Ruleset>(
+    start: &R::State,
+    point: Point,
+    answers: u32,
+    limits: &Limits,
+) -> Estimate {
+    let (first, undersampled) = estimate_with::<R>(start, point, answers, limits, PROBES);
+    if undersampled && first.total > RECHECK_FRACTION * MAX_FIGHT_BRANCHES as f64 {
+        let (second, _) = estimate_with::<R>(start, point, answers, limits, MORE_PROBES);
+        if second.total > first.total {
+            return second;
+        }
+    }
+    first
+}
+
+/// [`estimate_fight_at`] with `probes` probes; and whether some point was undersampled.
+fn estimate_with<R: Ruleset>(
+    start: &R::State,
+    from: Point,
+    answers: u32,
+    limits: &Limits,
+    probes: u64,
+) -> (Estimate, bool) {
+    let mut going: Vec<(u64, R::State)> = (0..probes).map(|p| (p, start.clone())).collect();
+    let mut point = from;
     let mut total = 0.0;
+    let mut widths = BTreeMap::new();
+    let mut undersampled = false;
     while !going.is_empty() {
         let round = point.round();
         let mut inside = going;
@@ -285,24 +295,29 @@ pub fn estimate_fight_after<R: Ruleset>(
             let play = step_play::<R>(point, answers, limits);
             let mut states = Distinct::new(inside.len());
             let one = BigRational::one();
-            let mut widths = 0.0;
+            let mut width = 0.0;
             let probes = inside.len() as f64;
             let mut deeper = Vec::with_capacity(inside.len());
             for (probe, mut state) in inside {
                 states.add(&state, &one);
                 let seed = probe ^ (u64::from(round) << 32) ^ (step << 48);
-                let (width, end) = probe_once::<R, (StepEnd, u32)>(&mut state, seed, &play);
-                widths += width;
+                let (nodes, end) = probe_once::<R, (StepEnd, u32)>(&mut state, seed, &play);
+                width += nodes;
                 match end {
                     Ok((StepEnd::Inside, _)) => deeper.push((probe, state)),
                     Ok((StepEnd::Round(RoundEnd::GoesOn), _)) => next_round.push((probe, state)),
                     _ => {}
                 }
             }
-            total += distinct_estimate(&states) * widths / probes;
+            let distinct = distinct_estimate(&states);
+            undersampled |= distinct > UNDERSAMPLED * probes;
+            total += distinct * width / probes;
+            if probes >= PROJECTION_PROBES as f64 {
+                widths.insert((round, step), width / probes);
+            }
             if total > FIGHT_ESTIMATE_MARGIN * MAX_FIGHT_BRANCHES as f64 {
                 // Already past what is refused: the later steps cannot bring it back.
-                return total;
+                return (Estimate { total, widths }, undersampled);
             }
             inside = deeper;
             point = Point::Inside(round);
@@ -311,7 +326,7 @@ pub fn estimate_fight_after<R: Ruleset>(
         going = next_round;
         point = Point::RoundStart(round + 1);
     }
-    total
+    (Estimate { total, widths }, undersampled)
 }
 
 /// The exact chances of a whole fight.
@@ -392,14 +407,33 @@ pub fn fight_odds_after<R: Ruleset>(
     limits: &Limits,
     max_states: usize,
 ) -> Result<FightOdds, OddsError> {
+    fight_odds_at::<R>(
+        start,
+        Point::from_checkpoint(after),
+        answers,
+        limits,
+        max_states,
+    )
+}
+
+/// [`fight_odds`] from the settled point `from` (a round's start, or a point inside a round
+/// where the ruleset's `round_step` paused: a live session stopped there), `answers` answers
+/// given before it.
+pub fn fight_odds_at<R: Ruleset>(
+    start: &R::State,
+    from: Point,
+    answers: u32,
+    limits: &Limits,
+    max_states: usize,
+) -> Result<FightOdds, OddsError> {
     let mut odds = FightOdds::empty(R::roster(start).sides.len());
     // Refuse at once a fight that probes say is past the budget, rather than after playing
     // the budget (tens of seconds). The estimate leans low (it counts only the states the
     // probes stand in); the margin keeps the noise of its widths from refusing a fight that fits.
-    let estimate = estimate_fight_after::<R>(start, after, answers, limits);
-    if estimate > FIGHT_ESTIMATE_MARGIN * MAX_FIGHT_BRANCHES as f64 {
+    let estimate = estimate_detail::<R>(start, from, answers, limits);
+    if estimate.total > FIGHT_ESTIMATE_MARGIN * MAX_FIGHT_BRANCHES as f64 {
         return Err(OddsError::FightEstimatedTooLarge(
-            estimate,
+            estimate.total,
             MAX_FIGHT_BRANCHES,
         ));
     }
@@ -409,7 +443,7 @@ pub fn fight_odds_after<R: Ruleset>(
     let mut layer = Step::new(max_states);
     layer.add(start, answers, &BigRational::one());
     let mut budget = MAX_FIGHT_BRANCHES;
-    let mut point = Point::from_checkpoint(after);
+    let mut point = from;
     while !layer.layer.is_empty() {
         let round = point.round();
         let mut next_round = Step::new(max_states);
@@ -417,9 +451,21 @@ pub fn fight_odds_after<R: Ruleset>(
         let mut steps = 0;
         while !inside.layer.is_empty() {
             if steps == MAX_STEPS {
-                return Err(OddsError::Stopped(crate::Interrupt::Error(
-                    crate::Fault::Limit("settled points in one round"),
-                )));
+                return Err(too_many_steps());
+            }
+            // The probes' count of states is a lower bound; the layer's is exact: refuse as
+            // soon as the layer's states times the probes' width of a step from there are
+            // past the budget, before playing them.
+            if let Some(width) = estimate.widths.get(&(round, steps as u64)) {
+                let projected = odds.branches as f64 + inside.layer.len() as f64 * width;
+                if projected > FIGHT_ESTIMATE_MARGIN * MAX_FIGHT_BRANCHES as f64 {
+                    return Err(OddsError::FightProjectedTooLarge {
+                        projected,
+                        states: inside.layer.len(),
+                        played: odds.branches,
+                        limit: MAX_FIGHT_BRANCHES,
+                    });
+                }
             }
             odds.states += inside.layer.len();
             odds.peak_states = odds.peak_states.max(inside.layer.len());
@@ -470,7 +516,7 @@ struct Next<'a, S> {
     inside: &'a mut Step<S>,
 }
 
-impl<S: Clone + std::fmt::Debug + std::hash::Hash> Next<'_, S> {
+impl<S: Clone + Eq + std::hash::Hash> Next<'_, S> {
     /// The layer a branch that ended its step `how` goes to, if it goes on.
     fn layer(&mut self, how: StepEnd) -> Option<&mut Step<S>> {
         match how {
@@ -481,7 +527,7 @@ impl<S: Clone + std::fmt::Debug + std::hash::Hash> Next<'_, S> {
     }
 }
 
-impl<S: Clone + std::fmt::Debug + std::hash::Hash> Step<S> {
+impl<S: Clone + Eq + std::hash::Hash> Step<S> {
     /// An empty layer of at most `max_states` states.
     fn new(max_states: usize) -> Self {
         Step {
@@ -630,20 +676,114 @@ fn one_step<R: Ruleset>(
 }
 
 /// The exact distribution of the state at the end of the first round (with `begin` before
-/// it), whether the fight goes on or not, at most `max_states` distinct states; and the number
-/// of branches played.
+/// it), whether the fight goes on or not, at most `max_states` distinct states at one point;
+/// and the number of branches played. Played step by step as [`fight_odds`] plays round 1:
+/// equal states merge at each settled point inside the round its ruleset offers
+/// ([`Ruleset::round_step`]), so a round too wide to play branch by branch can still be
+/// computed. Refused at once when probes estimate more than twice [`MAX_BRANCHES`], and past
+/// [`MAX_BRANCHES`] played.
 pub fn first_round<R: Ruleset>(
     start: &R::State,
     limits: &Limits,
     max_states: usize,
 ) -> Result<(Distinct<R::State>, usize), OddsError> {
+    // One round: its end is the round limit, as `fray sim --max-rounds 1` ends it.
+    let mut one = *limits;
+    one.max_rounds = 1;
+    let estimate = estimate_fight_at::<R>(start, Point::Begin, 0, &one);
+    if estimate > 2.0 * MAX_BRANCHES as f64 {
+        return Err(OddsError::RoundTooLarge(estimate, MAX_BRANCHES));
+    }
     let mut ends = Distinct::new(max_states);
     let mut budget = MAX_BRANCHES;
-    let branches = one_round::<R>(start, None, 0, limits, &mut budget, |p, end, _, _| {
-        ends.add(end, p);
-    })?;
-    if ends.overflowed() {
-        return Err(OddsError::TooManyStates(max_states));
+    let mut branches = 0;
+    let mut layer = Step::new(max_states);
+    layer.add(start, 0, &BigRational::one());
+    let mut point = Point::Begin;
+    let mut steps = 0;
+    while !layer.layer.is_empty() {
+        if steps == MAX_STEPS {
+            return Err(too_many_steps());
+        }
+        let mut deeper = Step::new(max_states);
+        for (at, (state, _)) in layer.layer.iter().enumerate() {
+            // Each answer count on its own (a round's counts are few): exact.
+            for (&count, p) in &layer.counts[at] {
+                let played = one_step::<R>(
+                    state,
+                    point,
+                    count,
+                    &one,
+                    &mut budget,
+                    |q, end, how, used| {
+                        let probability = p * q;
+                        match how {
+                            StepEnd::Inside => {
+                                deeper.add(end, count + used, &probability);
+                            }
+                            StepEnd::Round(_) => {
+                                ends.add(end, &probability);
+                            }
+                        }
+                    },
+                );
+                branches += match played {
+                    Err(OddsError::FightTooLarge(_)) => {
+                        return Err(OddsError::RoundTooLarge(MAX_BRANCHES as f64, MAX_BRANCHES))
+                    }
+                    other => other?,
+                };
+            }
+            if deeper.layer.overflowed() || ends.overflowed() {
+                return Err(OddsError::TooManyStates(max_states));
+            }
+        }
+        layer = deeper;
+        point = Point::Inside(1);
+        steps += 1;
     }
     Ok((ends, branches))
+}
+
+/// Where a live session stands inside a round, when it stands at a settled point: replays
+/// `answers` (the log's answers after the end of round `after`, or from the fight's start when
+/// `after` is `None`; `given` answers before them) step by step as the programme plays them,
+/// interventions included. When they run out exactly where a step ended inside the round
+/// (the ruleset's `round_step` paused there, so the state alone says how the round goes on),
+/// returns that state, its point and the answers given in all: the programme can start there
+/// ([`fight_odds_at`]). `None` when they run out inside a step (the rules hold locals on the
+/// stack there), go past the round's end, or do not replay.
+pub fn settled_point<R: Ruleset>(
+    start: &R::State,
+    after: Option<u32>,
+    given: u32,
+    answers: &[crate::Answer],
+    limits: &Limits,
+) -> Option<(R::State, Point, u32)> {
+    let mut state = start.clone();
+    let mut point = Point::from_checkpoint(after);
+    let mut driver = crate::driver::ReplayDriver::new(answers);
+    let mut count = given;
+    for _ in 0..MAX_STEPS {
+        let mut sink = NullSink;
+        let mut table = Table::new(&mut driver, &mut sink, None, limits);
+        table.set_answers(count);
+        let end = step_in::<R>(&mut state, &mut table, point, limits).ok()?;
+        count = table.answers();
+        if end != StepEnd::Inside {
+            return None;
+        }
+        point = Point::Inside(point.round());
+        if driver.used() == answers.len() {
+            return Some((state, point, count));
+        }
+    }
+    None
+}
+
+/// The refusal of a round that does not end within [`MAX_STEPS`] settled points.
+fn too_many_steps() -> OddsError {
+    OddsError::Stopped(crate::Interrupt::Error(crate::Fault::Limit(
+        "settled points in one round",
+    )))
 }

@@ -266,7 +266,9 @@ pub trait Ruleset: Sized + 'static {
     /// Which system this is.
     const ID: RulesetId;
     /// The whole state of a fight under these rules (positions, hit points, conditions…).
-    type State: Clone + Debug + Hash;
+    /// Equal states (`Eq`) must have the same future: exact odds merge them
+    /// ([`crate::distinct::Distinct`]), so derive `PartialEq` over every field.
+    type State: Clone + Debug + Eq + Hash;
     /// An answer to a choice request (an action, a declaration, yes/no…).
     type Choice: Clone + Debug + PartialEq;
 

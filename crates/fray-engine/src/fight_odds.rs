@@ -3,7 +3,7 @@
 //! after the first round, and each side's chance to win.
 
 use crate::odds::{failure, OddsFailure};
-use fray_core::fight_odds::{fight_odds_after, first_round};
+use fray_core::fight_odds::{fight_odds_at, first_round, Point};
 use fray_core::{Limits, Ruleset, Standing, Tally};
 use num_rational::BigRational;
 use num_traits::Zero;
@@ -145,8 +145,27 @@ pub fn fight_report_after<R: Ruleset>(
     limits: &Limits,
     max_states: usize,
 ) -> Result<FightReport, OddsFailure> {
+    fight_report_at::<R>(
+        start,
+        Point::from_checkpoint(after),
+        answers,
+        limits,
+        max_states,
+    )
+}
+
+/// The fight's exact chances from the settled point `from` (a round's start, or a point inside
+/// a round where the ruleset's `round_step` paused), with `answers` given before it, as
+/// [`fight_report`].
+pub fn fight_report_at<R: Ruleset>(
+    start: &R::State,
+    from: Point,
+    answers: u32,
+    limits: &Limits,
+    max_states: usize,
+) -> Result<FightReport, OddsFailure> {
     let roster = R::roster(start);
-    let odds = fight_odds_after::<R>(start, after, answers, limits, max_states)
+    let odds = fight_odds_at::<R>(start, from, answers, limits, max_states)
         .map_err(|e| failure(e, roster))?;
     Ok(FightReport {
         wins: roster

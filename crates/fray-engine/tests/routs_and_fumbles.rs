@@ -15,7 +15,7 @@ use fray_engine::odds::single_attack;
 use num_rational::BigRational;
 
 /// The hero (combatant 0, side 0) and two goblins (side 1).
-#[derive(Debug, Clone, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct Skirmish {
     roster: Roster,
     standing: Vec<Standing>,

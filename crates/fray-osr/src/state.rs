@@ -298,7 +298,7 @@ pub enum Asking {
 }
 
 /// The whole fight.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct State {
     /// Names.
     pub roster: Roster,

@@ -638,6 +638,11 @@ pub struct SideChance {
 pub struct ExactBody {
     /// The round that had just ended where the computation starts (0: before the first round).
     pub after_round: u32,
+    /// The round the computation starts inside, at a settled point its ruleset offers
+    /// (Spelljammer: after an action of a segment), when the fight stands there; absent at a
+    /// round's end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inside_round: Option<u32>,
     /// Each side's chance to win, in side order.
     pub sides: Vec<SideChance>,
     /// P(nobody left standing).
@@ -818,6 +823,7 @@ fn exact_body(here: &fray_engine::session::ExactHere) -> ExactBody {
     };
     ExactBody {
         after_round: here.after,
+        inside_round: here.inside,
         sides: r
             .wins
             .iter()

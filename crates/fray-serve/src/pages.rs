@@ -697,9 +697,10 @@ pub async fn exact(
     };
     match crate::api::exact_of(&id, session).await {
         Ok(x) => {
-            let from = match x.after_round {
-                0 => "before round 1".to_string(),
-                r => format!("from the end of round {r}"),
+            let from = match (x.inside_round, x.after_round) {
+                (Some(r), _) => format!("from a settled point inside round {r}"),
+                (None, 0) => "before round 1".to_string(),
+                (None, r) => format!("from the end of round {r}"),
             };
             let row = |what: String, c: &crate::api::Chance| {
                 html! { tr { th { (what) } td { (format!("{:.2}%", c.p * 100.0)) } td { (c.exact) } } }

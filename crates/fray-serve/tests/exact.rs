@@ -14,6 +14,9 @@ use serde_json::{json, Value};
 /// The C&C duel of docs/odds.md: its exact answer is known (`fray odds … --fight`).
 const DUEL: &str = include_str!("../../../examples/cnc/duel.toml");
 
+/// Spelljammer's duel, whose rounds have settled points inside them.
+const SJ_DUEL: &str = include_str!("../../../examples/spelljammer/duel.toml");
+
 async fn exact(s: &TestServer, id: &str, token: &str) -> (u16, Value) {
     s.call(
         "GET",
@@ -45,6 +48,22 @@ async fn page(s: &TestServer, path: &str) -> String {
     let response = reqwest::get(format!("{}{path}", s.base)).await.unwrap();
     assert_eq!(response.status().as_u16(), 200);
     response.text().await.unwrap()
+}
+
+/// The GM answers the pending request of fight `id` with `text`.
+async fn answer(s: &TestServer, id: &str, gm: &str, text: &str) {
+    let (_, view) = s
+        .call("GET", &format!("/api/v1/fights/{id}"), Some(gm), None)
+        .await;
+    let (status, answered) = s
+        .call(
+            "POST",
+            &format!("/api/v1/fights/{id}/answer"),
+            Some(gm),
+            Some(json!({ "version": view["version"], "answer": text })),
+        )
+        .await;
+    assert_eq!(status, 200, "{text}: {answered}");
 }
 
 fn created_ids(created: &Value) -> (String, String) {
@@ -132,18 +151,7 @@ async fn exact_odds_from_here_for_the_gm_only_within_limits() {
     );
 
     // One answer into round 1: it says so, and points at the Monte Carlo answer.
-    let (_, view) = s
-        .call("GET", &format!("/api/v1/fights/{id}"), Some(&gm), None)
-        .await;
-    let (status, answered) = s
-        .call(
-            "POST",
-            &format!("/api/v1/fights/{id}/answer"),
-            Some(&gm),
-            Some(json!({ "version": view["version"], "answer": "none" })),
-        )
-        .await;
-    assert_eq!(status, 200, "{answered}");
+    answer(&s, &id, &gm, "none").await;
     let (status, body) = exact(&s, &id, &gm).await;
     assert_eq!(status, 422, "{body}");
     let error = body["error"].as_str().unwrap();
@@ -153,6 +161,26 @@ async fn exact_odds_from_here_for_the_gm_only_within_limits() {
     );
     let html = page(&s, &format!("/fights/{id}/exact?token={gm}")).await;
     assert!(html.contains("in the middle of round 1"), "{html}");
+
+    // Inside a Spelljammer round, after West's strike (a settled point of its `round_step`):
+    // the answer from there, as `fray run`'s `exact` gives it after the same answers.
+    let (id, gm) = created_ids(&s.create(SJ_DUEL, 1).await);
+    for given in ["attack e-marine", "attack w-marine", "5", "3", "90"] {
+        answer(&s, &id, &gm, given).await;
+    }
+    let (status, body) = exact_when_done(&s, &id, &gm).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["inside_round"], 1, "{body}");
+    assert_eq!(body["after_round"], 0, "{body}");
+    assert_eq!(
+        body["sides"][0]["wins"]["exact"], "2475094520899/6400000000000",
+        "{body}"
+    );
+    let html = page(&s, &format!("/fights/{id}/exact?token={gm}")).await;
+    assert!(
+        html.contains("Who wins, exactly (from a settled point inside round 1)"),
+        "{html}"
+    );
 
     // A fight with a player side: the player's token is refused (GM-only facts), and the page
     // has no button for the player. The GM's answer: refused by the programme's limits (two

@@ -7,10 +7,11 @@
 //! drift from it.
 
 use super::Session;
-use crate::fight_odds::{fight_report_after, FightReport};
+use crate::fight_odds::{fight_report_after, fight_report_at, FightReport};
 use crate::odds::OddsFailure;
 use crate::{AnyEncounter, OddsReport};
 use fray_core::event::NullSink;
+use fray_core::fight_odds::settled_point;
 use fray_core::ruleset::{Ruleset, Situation};
 use fray_core::session::{advance, Stop};
 use fray_core::{FightEnd, Tally};
@@ -48,12 +49,15 @@ pub enum HereError {
         /// Rounds played.
         rounds: u32,
     },
-    /// The session stands inside a round: the exact programme starts only where the state
-    /// alone says what comes next (a round's end), and answers were given since the last one.
+    /// The session stands inside a round, between two settled points: the exact programme
+    /// starts only where the state alone says what comes next (a round's end, or a point inside
+    /// a round where the ruleset's `round_step` pauses), and answers were given since the last
+    /// one.
     #[error(
         "the fight is in the middle of round {round} ({answers} answer(s) since it began): the \
-         exact odds start from the end of a round, where the state alone says what comes next; \
-         ask again when round {round} ends, or take the Monte Carlo answer now"
+         exact odds start from the end of a round, or from a settled point inside one where the \
+         ruleset offers them, where the state alone says what comes next; ask again when round \
+         {round} ends, or take the Monte Carlo answer now"
     )]
     MidRound {
         /// The round being played.
@@ -73,6 +77,9 @@ pub enum HereError {
 pub struct ExactHere {
     /// The round that had just ended where the programme starts (0: before the first round).
     pub after: u32,
+    /// The round the programme starts inside, at a settled point its ruleset offers
+    /// (`Ruleset::round_step`), when the session stands there; `None` at a round's end.
+    pub inside: Option<u32>,
     /// The chances: each side's, nobody standing, stalemate; rounds counted from the fight's
     /// start.
     pub report: FightReport,
@@ -127,8 +134,10 @@ impl Session {
     /// The exact chances of the rest of the fight from here, the default tactics choosing for
     /// everyone (as `fray odds --fight`), at most `max_states` distinct states at one round's
     /// end and the programme's branch limits. Given where the fight's state alone says what
-    /// comes next: at the end of a round with no answer given since (the last checkpoint), or
-    /// before any answer at all. Refused inside a round ([`HereError::MidRound`]), once the
+    /// comes next: at the end of a round with no answer given since (the last checkpoint),
+    /// before any answer at all, or at a settled point inside a round that the ruleset offers
+    /// (`Ruleset::round_step` paused just where the answers end: Spelljammer after an action
+    /// of a segment). Refused elsewhere inside a round ([`HereError::MidRound`]), once the
     /// fight is over, and when the programme refuses ([`HereError::ExactRefused`]).
     pub fn exact_from_here(&self, max_states: usize) -> Result<ExactHere, HereError> {
         match &self.stop {
@@ -138,27 +147,52 @@ impl Session {
         }
         let last = self.checkpoints.last();
         let at_end = last.filter(|c| c.at.position == self.log.len());
-        if at_end.is_none() && !self.log.is_empty() {
-            let since = last.map_or(0, |c| c.at.position);
-            return Err(HereError::MidRound {
-                round: last.map_or(1, |c| c.at.round + 1),
-                answers: self.log.len() - since,
+        let refused = |f: OddsFailure| HereError::ExactRefused(f.to_string());
+        if at_end.is_some() || self.log.is_empty() {
+            return each_ruleset!(&self.encounter, e, R => {
+                let report = match at_end {
+                    Some(c) => {
+                        let Some(state) = c.state.downcast_ref::<<R as Ruleset>::State>() else {
+                            return Err(HereError::Run("a checkpoint of another ruleset".to_string()));
+                        };
+                        let answers = u32::try_from(c.at.position).unwrap_or(u32::MAX);
+                        fight_report_after::<R>(state, Some(c.at.round), answers, &e.limits, max_states)
+                    }
+                    None => fight_report_after::<R>(&e.state, None, 0, &e.limits, max_states),
+                }
+                .map_err(refused)?;
+                Ok(ExactHere { after: at_end.map_or(0, |c| c.at.round), inside: None, report })
             });
         }
-        let refused = |f: OddsFailure| HereError::ExactRefused(f.to_string());
+        // Inside a round: from the last checkpoint (or the start), the answers since then
+        // replayed step by step; exact only if they end where the ruleset's `round_step`
+        // paused (a settled point), never from a state with locals on the stack.
+        let since = last.map_or(0, |c| c.at.position);
+        let round = last.map_or(1, |c| c.at.round + 1);
+        let answers: Vec<fray_core::Answer> =
+            self.log[since..].iter().map(|l| l.answer.clone()).collect();
+        let mid_round = HereError::MidRound {
+            round,
+            answers: self.log.len() - since,
+        };
         each_ruleset!(&self.encounter, e, R => {
-            let report = match at_end {
-                Some(c) => {
-                    let Some(state) = c.state.downcast_ref::<<R as Ruleset>::State>() else {
-                        return Err(HereError::Run("a checkpoint of another ruleset".to_string()));
-                    };
-                    let answers = u32::try_from(c.at.position).unwrap_or(u32::MAX);
-                    fight_report_after::<R>(state, Some(c.at.round), answers, &e.limits, max_states)
-                }
-                None => fight_report_after::<R>(&e.state, None, 0, &e.limits, max_states),
-            }
-            .map_err(refused)?;
-            Ok(ExactHere { after: at_end.map_or(0, |c| c.at.round), report })
+            let start = match last {
+                Some(c) => match c.state.downcast_ref::<<R as Ruleset>::State>() {
+                    Some(state) => state,
+                    None => return Err(HereError::Run("a checkpoint of another ruleset".to_string())),
+                },
+                None => &e.state,
+            };
+            let given = u32::try_from(since).unwrap_or(u32::MAX);
+            let after = last.map(|c| c.at.round);
+            let Some((state, point, given)) =
+                settled_point::<R>(start, after, given, &answers, &e.limits)
+            else {
+                return Err(mid_round);
+            };
+            let report = fight_report_at::<R>(&state, point, given, &e.limits, max_states)
+                .map_err(refused)?;
+            Ok(ExactHere { after: round - 1, inside: Some(round), report })
         })
     }
 
