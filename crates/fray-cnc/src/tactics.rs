@@ -226,8 +226,12 @@ fn action(state: &State, me: CombatantId) -> Choice {
             && !(state.options.cover_forbids_attacks && f.cover != Cover::None)
     };
     // Focus fire: the weakest foe within reach after at most half a move.
+    let mut fists_asked = false;
     if can_melee(state, me) {
-        if let Some(t) = weakest_reachable(state, me, p.reach(), half, &may_attack) {
+        let reach = p.reach();
+        // With a 5-ft reach, the fists below would ask the same question of the same state.
+        fists_asked = reach == 5;
+        if let Some(t) = weakest_reachable(state, me, reach, half, &may_attack) {
             let two = state.options.maneuvers.two_weapon && (p.off_hand.is_some() || p.monk);
             return if two {
                 Choice::TwoWeapons(t)
@@ -249,9 +253,11 @@ fn action(state: &State, me: CombatantId) -> Choice {
             return Choice::Shoot(t);
         }
     }
-    // Disarmed: fists.
-    if let Some(t) = weakest_reachable(state, me, 5, half, &may_attack) {
-        return Choice::Pummel(t);
+    // Disarmed (or a longer reach found nobody): fists.
+    if !fists_asked {
+        if let Some(t) = weakest_reachable(state, me, 5, half, &may_attack) {
+            return Choice::Pummel(t);
+        }
     }
     match nearest_foe(state, me) {
         Some(t) => Choice::Advance(t, Pace::Run),
