@@ -13,7 +13,10 @@
 //! overlaps (or every entry, when that is fewer); the nearest-combatant search expands rings of
 //! cells outward from the searcher and stops as soon as no unexplored square can be nearer than
 //! the best found; a search that would probe too many cells reads instead every entry of the
-//! layers it searches (each layer's entries are chained, as its *roll*).
+//! layers it searches (each layer's entries are chained, as its *roll*). Each layer keeps the
+//! rectangle of cells it has occupied (grow-only): both kinds of query read only cells inside
+//! the rectangles of the layers they search, so the search for a distant foe line starts at
+//! the ring where that line begins.
 //!
 //! The index knows squares and ids only. Whether an occupant *blocks*, *stands* or is a *foe*
 //! is the ruleset's to say (see [`crate::Board`]); queries take a filter. Results never depend
@@ -156,6 +159,9 @@ struct Cells {
     /// Cells linked since the index was built span at least this rectangle (grow-only, so
     /// never too small): searches skip cells outside without probing them.
     bounds: CellBounds,
+    /// The same per slot: a search for foes starts at the ring of cells where the foes' own
+    /// rectangle begins, and an area query away from every foe probes nothing.
+    boxes: Vec<CellBounds>,
 }
 
 /// How cells are numbered.
@@ -214,6 +220,12 @@ impl Cells {
     /// The slots a search outside `skip` walks (a bit per slot; see [`skipped`]).
     #[inline]
     fn walked(&self, skip: Option<u8>) -> u64 {
+        if skip.is_none() {
+            // Every slot (a lookup or an area query of everyone: no loop).
+            return u64::MAX
+                .checked_shr(SLOTS as u32 - self.layers.len() as u32)
+                .unwrap_or(0);
+        }
         let mut mask = 0u64;
         for (k, &layer) in self.layers.iter().enumerate() {
             // The last slot of a full set also holds the layers that found no slot of their own.
@@ -224,9 +236,25 @@ impl Cells {
         mask
     }
 
-    /// The cells overlapping the squares within `radius` of `center`, clipped to the bounds
+    /// The rectangle of cells that may hold someone in the slots `walked` (see
+    /// [`Cells::walked`]; every slot when nothing is skipped).
+    #[inline]
+    fn searched(&self, skip: Option<u8>, walked: u64) -> CellBounds {
+        if skip.is_none() {
+            return self.bounds;
+        }
+        let mut b = CellBounds::default();
+        let mut slots = walked;
+        while slots != 0 {
+            b.union(self.boxes[slots.trailing_zeros() as usize]);
+            slots &= slots - 1;
+        }
+        b
+    }
+
+    /// The cells overlapping the squares within `radius` of `center`, clipped to `b`
     /// (inclusive corners), or `None` when none is inside.
-    fn area(&self, center: Pos, radius: i32) -> Option<((i32, i32), (i32, i32))> {
+    fn area(&self, center: Pos, radius: i32, b: &CellBounds) -> Option<((i32, i32), (i32, i32))> {
         let (lo, hi) = (
             cell_of(Pos::new(
                 center.x.saturating_sub(radius),
@@ -237,7 +265,6 @@ impl Cells {
                 center.y.saturating_add(radius),
             )),
         );
-        let b = &self.bounds;
         let lo = (lo.0.max(b.lo.0), lo.1.max(b.lo.1));
         let hi = (hi.0.min(b.hi.0), hi.1.min(b.hi.1));
         (lo.0 <= hi.0 && lo.1 <= hi.1).then_some((lo, hi))
@@ -264,6 +291,19 @@ impl CellBounds {
     fn include(&mut self, (cx, cy): (i32, i32)) {
         self.lo = (self.lo.0.min(cx), self.lo.1.min(cy));
         self.hi = (self.hi.0.max(cx), self.hi.1.max(cy));
+    }
+
+    /// Grows to hold `other` as well.
+    #[inline]
+    fn union(&mut self, other: CellBounds) {
+        self.lo = (self.lo.0.min(other.lo.0), self.lo.1.min(other.lo.1));
+        self.hi = (self.hi.0.max(other.hi.0), self.hi.1.max(other.hi.1));
+    }
+
+    /// Holds no cell.
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.lo.0 > self.hi.0 || self.lo.1 > self.hi.1
     }
 }
 
@@ -365,6 +405,7 @@ impl Occupancy {
         self.cells = Some(Cells {
             heads: vec![NONE; cells * layers.len()],
             occupied: vec![0; cells],
+            boxes: vec![CellBounds::default(); layers.len()],
             layers,
             grid,
             bounds: CellBounds::default(),
@@ -566,6 +607,7 @@ impl Occupancy {
             },
         };
         cells.bounds.include((cx, cy));
+        cells.boxes[k].include((cx, cy));
         let chain = c * n + k;
         let next = cells.heads[chain];
         cells.heads[chain] = e;
@@ -646,11 +688,14 @@ impl Occupancy {
     ) -> bool {
         let radius = radius.max(0);
         let near = |p: Pos| p.squares_to(center) <= radius;
-        let area = self.cells.as_ref().map(|c| (c, c.area(center, radius)));
+        let area = self.cells.as_ref().map(|c| {
+            let walked = c.walked(skip);
+            (c, walked, c.area(center, radius, &c.searched(skip, walked)))
+        });
         let every_entry = match area {
             None => true,
-            Some((_, None)) => return false,
-            Some((cells, Some((lo, hi)))) => {
+            Some((_, _, None)) => return false,
+            Some((cells, _, Some((lo, hi)))) => {
                 let probes = (i64::from(hi.0 - lo.0) + 1) * (i64::from(hi.1 - lo.1) + 1);
                 // A wide area: reading the entries is cheaper than probing cells.
                 probes * cells.layers.len() as i64 > self.entries.len() as i64
@@ -662,10 +707,9 @@ impl Occupancy {
                 .iter()
                 .any(|e| e.live && !skipped(skip, e.layer) && near(e.square) && visit(e));
         }
-        let Some((cells, Some((lo, hi)))) = area else {
+        let Some((cells, walked, Some((lo, hi)))) = area else {
             return false;
         };
-        let walked = cells.walked(skip);
         for cy in lo.1..=hi.1 {
             for cx in lo.0..=hi.0 {
                 let Some(c) = cells.number_inside(cx, cy) else {
@@ -852,8 +896,14 @@ impl Occupancy {
         .into_iter()
         .min()
         .unwrap_or(0);
-        let (lo, hi) = (cells.bounds.lo, cells.bounds.hi);
-        // Once the rings reach this far, every cell inside the bounds has been read.
+        let walked = cells.walked(skip);
+        // Only cells in the rectangle of the layers searched can hold a candidate.
+        let searched = cells.searched(skip, walked);
+        if searched.is_empty() {
+            return best;
+        }
+        let (lo, hi) = (searched.lo, searched.hi);
+        // Once the rings reach this far, every cell inside the rectangle has been read.
         let last_ring = [cx - lo.0, hi.0 - cx, cy - lo.1, hi.1 - cy]
             .into_iter()
             .max()
@@ -861,12 +911,16 @@ impl Occupancy {
         // A probe costs about as much as reading a few entries: past this many, read those of
         // the layers searched.
         let budget = self.entries.len() / 4 + 8;
-        let walked = cells.walked(skip);
         let mut probed = 0usize;
-        let mut ring = 0i32;
+        // The rings nearer than the rectangle hold nobody searched: start at its first.
+        let mut ring = [lo.0 - cx, cx - hi.0, lo.1 - cy, cy - hi.1]
+            .into_iter()
+            .max()
+            .unwrap_or(0)
+            .max(0);
         loop {
             let covered = ring.saturating_mul(CELL).saturating_add(margin);
-            // The ring's cells within the bounds (no cell outside holds anyone).
+            // The ring's cells within the rectangle (no cell outside holds anyone searched).
             let inside_y = |y: i32| lo.1 <= y && y <= hi.1;
             let inside_x = |x: i32| lo.0 <= x && x <= hi.0;
             let (x0, x1) = ((cx - ring).max(lo.0), (cx + ring).min(hi.0));
@@ -1070,7 +1124,8 @@ impl Iterator for NearbyIter {
 #[cfg(test)]
 impl Occupancy {
     /// Panics unless each cell's bits of [`Cells::occupied`] say exactly which of its chains
-    /// hold someone, and each layer's roll chains exactly its live entries.
+    /// hold someone, each layer's roll chains exactly its live entries, and each slot's
+    /// rectangle holds the cells of its live entries.
     fn assert_masks(&self) {
         // Every live entry is in its layer's roll, at its rank, and nothing else is.
         let mut listed = 0;
@@ -1089,6 +1144,15 @@ impl Occupancy {
         };
         let n = cells.layers.len();
         assert_eq!(cells.heads.len(), cells.occupied.len() * n);
+        assert_eq!(cells.boxes.len(), n);
+        // Every live entry's cell lies in its slot's rectangle (searches skip cells outside).
+        for e in self.entries.iter().filter(|e| e.live) {
+            let k = cells
+                .slot(e.layer)
+                .expect("a live entry's layer has a slot");
+            let (b, (cx, cy)) = (cells.boxes[k], cell_of(e.square));
+            assert!(b.lo.0 <= cx && cx <= b.hi.0 && b.lo.1 <= cy && cy <= b.hi.1);
+        }
         for (c, &bits) in cells.occupied.iter().enumerate() {
             for k in 0..n {
                 let linked = cells.heads[c * n + k] != NONE;
