@@ -1176,6 +1176,30 @@ mod tests {
             .collect()
     }
 
+    /// Checks that `each_within_outside` visits exactly the squares of the plain scan `all`
+    /// within `radius` of `center` whose occupants `counted` keeps (those outside layer `skip`
+    /// and still in the fight); returns them, sorted.
+    fn within_outside_matches_scan(
+        index: &Occupancy,
+        all: &[(CombatantId, Pos)],
+        center: Pos,
+        radius: i32,
+        skip: u8,
+        counted: impl Fn(CombatantId) -> bool,
+    ) -> Result<Vec<(CombatantId, Pos)>, TestCaseError> {
+        let mut seen: Vec<(CombatantId, Pos)> = Vec::new();
+        index.each_within_outside(center, radius, skip, |w, p| seen.push((w, p)));
+        seen.sort();
+        let mut expected: Vec<(CombatantId, Pos)> = all
+            .iter()
+            .copied()
+            .filter(|&(w, p)| counted(w) && p.squares_to(center) <= radius)
+            .collect();
+        expected.sort();
+        prop_assert_eq!(&seen, &expected);
+        Ok(expected)
+    }
+
     fn pos() -> impl Strategy<Value = Pos> {
         (-12i32..12, -12i32..12).prop_map(|(x, y)| Pos::new(x, y))
     }
@@ -1275,16 +1299,9 @@ mod tests {
                     let outside = |w: CombatantId, p: Pos| {
                         if counted(w) { rank(w, p) } else { None }
                     };
-                    let mut seen: Vec<(CombatantId, Pos)> = Vec::new();
-                    layered.each_within_outside(center, radius, skip, |w, p| seen.push((w, p)));
-                    seen.sort();
-                    let mut expected_seen: Vec<(CombatantId, Pos)> = all
-                        .iter()
-                        .copied()
-                        .filter(|&(w, p)| counted(w) && p.squares_to(center) <= radius)
-                        .collect();
-                    expected_seen.sort();
-                    prop_assert_eq!(&seen, &expected_seen);
+                    let expected_seen = within_outside_matches_scan(
+                        &layered, &all, center, radius, skip, counted,
+                    )?;
                     prop_assert_eq!(
                         layered.any_within_outside(center, radius, skip, |w, _| odd(w)),
                         expected_seen.iter().any(|&(w, _)| odd(w))
@@ -1359,16 +1376,7 @@ mod tests {
                     .filter_map(|&(w, p)| rank(w, p).map(|k| (p.squares_to(center), k, w)))
                     .min();
                 prop_assert_eq!(index.nearest_outside(center, i32::MAX, skip, rank), expected);
-                let mut seen: Vec<(CombatantId, Pos)> = Vec::new();
-                index.each_within_outside(center, radius, skip, |w, p| seen.push((w, p)));
-                seen.sort();
-                let mut expected_seen: Vec<(CombatantId, Pos)> = all
-                    .iter()
-                    .copied()
-                    .filter(|&(w, p)| counted(w) && p.squares_to(center) <= radius)
-                    .collect();
-                expected_seen.sort();
-                prop_assert_eq!(seen, expected_seen);
+                within_outside_matches_scan(&index, &all, center, radius, skip, counted)?;
                 let mut near: Vec<CombatantId> = all
                     .iter()
                     .filter(|(_, p)| p.squares_to(center) <= radius)
