@@ -137,6 +137,16 @@ pub enum Choice {
     /// Combat Maneuver: Overrun along a straight move to a square within speed, through every
     /// foe's space on the way (simple, 1 act). [CEL-R10.4]
     OverrunTo(Pos),
+    /// Provide First Aid: a Heal check to stabilize a dying creature next to it (standard,
+    /// 2 acts, Provoke). [CEL-R11, R17.7]
+    FirstAid(CombatantId),
+    /// A special attack option at a step below the one BAB gives, where the
+    /// `scaling_choose_lower` toggle allows it (free). [CEL-R16, CEL-A20]
+    SpecialStep(Special, u8),
+    /// Draw a Weapon into free hands (simple, 1 act, Provoke). [CEL-R9]
+    Draw(Item),
+    /// Sheathe a Weapon, freeing its hands (simple, 1 act, Provoke). [CEL-R9]
+    Sheathe(Item),
 }
 
 impl Choice {
@@ -165,13 +175,16 @@ impl Choice {
             | Choice::Crawl(_)
             | Choice::SteadyAim
             | Choice::Follow
-            | Choice::OverrunTo(_) => 1,
+            | Choice::OverrunTo(_)
+            | Choice::Draw(_)
+            | Choice::Sheathe(_) => 1,
             Choice::Charge(_)
             | Choice::TotalDefense
             | Choice::DirtyTrick(..)
             | Choice::Drag(..)
             | Choice::Reposition(..)
-            | Choice::Steal(..) => 2,
+            | Choice::Steal(..)
+            | Choice::FirstAid(_) => 2,
             // Grapple and Grapple, Continued: 2, 1 with Improved Grapple (rules::grapple::acts).
             Choice::Grapple(_) | Choice::Maintain(_) => 2,
             Choice::CoupDeGrace(..) | Choice::Run(_) => 3,
@@ -281,6 +294,10 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::WeakenDegrees(n) => format!("weaken degrees {n}"),
         Choice::Follow => "follow".into(),
         Choice::OverrunTo(p) => format!("overrun {} {}", p.x, p.y),
+        Choice::FirstAid(t) => format!("first-aid {}", k(t)),
+        Choice::SpecialStep(sp, n) => format!("{} {n}", sp.key()),
+        Choice::Draw(item) => format!("draw {}", item.key()),
+        Choice::Sheathe(item) => format!("sheathe {}", item.key()),
     }
 }
 
@@ -502,6 +519,16 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                 Choice::WeakenDegrees(n)
             }
         }
+        ["first-aid", t] => Choice::FirstAid(who(t)?),
+        ["draw", i] => Choice::Draw(item(i)?),
+        ["sheathe", i] => Choice::Sheathe(item(i)?),
+        [one, n] if Special::from_key(one).is_some_and(|s| s != Special::Lunge) => {
+            let n = number(n)?;
+            Choice::SpecialStep(
+                Special::from_key(one).unwrap_or(Special::PowerAttack),
+                u8::try_from(n).map_err(|_| unreadable(format!("no step {n}")))?,
+            )
+        }
         _ => {
             return Err(unreadable(format!(
                 "cannot read `{input}`: expected attack WHO [FORM], shoot WHO, unarmed WHO, \
@@ -516,7 +543,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                  defensively, stand up, drop prone, power-attack, precision-strike, \
                  combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end, ready \
                  foe-adjacent|foe-attacks ACTION, crawl DIR, steady aim, drop ITEM, weaken \
-                 ability|degrees N; rejoin, wait; or aoo WHO, decline, injury KIND, \
+                 ability|degrees N, first-aid WHO, power-attack|… STEP, draw ITEM, sheathe ITEM; rejoin, wait; or aoo WHO, decline, injury KIND, \
                  no injury, let-pass, block, complete WHO"
             )))
         }

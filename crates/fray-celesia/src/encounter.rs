@@ -70,6 +70,7 @@ struct OptionsDef {
     massive_before_negation: Option<bool>,
     unarmed_str_only: Option<bool>,
     minimum_damage: Option<Spanned<i64>>,
+    scaling_choose_lower: Option<bool>,
 }
 
 fray_core::combatant_entry! {
@@ -98,6 +99,9 @@ fray_core::combatant_entry! {
         #[serde(default)]
         concealed: bool,
         disable_device: Option<Spanned<i64>>,
+        heal: Option<Spanned<i64>>,
+        burn: Option<Spanned<i64>>,
+        in_hand: Option<Spanned<Vec<String>>>,
         mount: Option<Spanned<String>>,
         ride: Option<Spanned<i64>>,
         #[serde(default)]
@@ -215,6 +219,7 @@ impl Builder<'_> {
                     mount_key: None,
                     legs: mon.legs,
                     arms: mon.arms,
+                    heal: 0,
                 }
             }
             (None, Some(cl)) => {
@@ -329,6 +334,7 @@ impl Builder<'_> {
                     mount_key: None,
                     legs: 2,
                     arms: 2,
+                    heal: 0,
                 }
             }
             _ => {
@@ -394,6 +400,9 @@ impl Builder<'_> {
             errors,
         ) {
             profile.disable_device = d;
+        }
+        if let Some(h) = int(file, i, "heal", &c.heal, (-10, 60), errors) {
+            profile.heal = h;
         }
         if let Some(r) = int(file, i, "ride", &c.ride, (-10, 60), errors) {
             profile.ride = r;
@@ -478,6 +487,7 @@ impl CombatantBuilder for Builder<'_> {
             None => profile.max_hp,
         };
         let nonlethal = int(&file, i, "nonlethal", &c.nonlethal, (0, 100_000), errors).unwrap_or(0);
+        let burn = int(&file, i, "burn", &c.burn, (0, 100_000), errors).unwrap_or(0);
         let fighter = Fighter {
             side: fray_core::SideId(0),
             pos: fray_core::Pos::new(0, 0),
@@ -543,7 +553,26 @@ impl CombatantBuilder for Builder<'_> {
             on_ground: Vec::new(),
             item_damage: Vec::new(),
             follow: None,
+            burn,
+            special_steps: [0; 7],
+            hands_tracked: false,
+            sheathed: 0,
+            ranged_sheathed: false,
         };
+        let mut fighter = fighter;
+        // CEL-R9 Draw or Sheathe: what it holds at the start; the rest is put away.
+        if let Some(keys) = &c.in_hand {
+            match crate::rules::wield::start_in_hand(&profile, keys.get_ref()) {
+                Ok((sheathed, ranged)) => {
+                    fighter.hands_tracked = true;
+                    fighter.sheathed = sheathed;
+                    fighter.ranged_sheathed = ranged;
+                }
+                Err(reason) => {
+                    errors.push(file.error(keys.span(), Some(field(i, "in_hand")), &reason))
+                }
+            }
+        }
         Some((profile, fighter))
     }
 
@@ -802,6 +831,7 @@ fn read_options(file: &SourceFile<'_>, o: &OptionsDef, errors: &mut Vec<FileErro
             .massive_before_negation
             .unwrap_or(d.massive_before_negation),
         unarmed_str_only: o.unarmed_str_only.unwrap_or(d.unarmed_str_only),
+        scaling_choose_lower: o.scaling_choose_lower.unwrap_or(d.scaling_choose_lower),
         minimum_damage: num(
             "minimum_damage",
             &o.minimum_damage,

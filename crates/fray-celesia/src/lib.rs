@@ -151,6 +151,9 @@ impl Ruleset for Celesia {
         if f.nonlethal > 0 {
             out.push(format!("{} nonlethal", f.nonlethal));
         }
+        if f.burn > 0 {
+            out.push(format!("{} burn", f.burn));
+        }
         if f.injuries.count > 0 {
             out.push(format!("{} crippling injuries", f.injuries.count));
         }
@@ -177,8 +180,11 @@ impl RulesetBundle for Celesia {
     /// no spells; R10 every maneuver but ropes, hazards, Escape Artist, items other than weapons
     /// and invisible targets; R12 Run and Coup de Grace;
     /// R13 Disable Device, no 1-round action; R15 attacks of opportunity and readied actions;
-    /// R16 all but Martial Power, the touch exclusion and `scaling_choose_lower`; R21 all but
-    /// casting while mounted and shots per speed increment).
+    /// R16 all but Martial Power and the touch exclusion (no touch attacks); R7 all but a
+    /// firearm's stray-shot travel (no firearms); R9 all but Demoralize (no numbers in the
+    /// seed), Load and the actions of spells, skills, shields and animals; R17 all but CON
+    /// drain and the GM's strenuous actions; R20 all but lethal unarmed strikes and a source of
+    /// burn; R21 all but casting while mounted and shots per speed increment).
     const RULES: RuleStatus = RuleStatus {
         prefix: "CEL-R",
         total: 21,

@@ -72,6 +72,8 @@ pub struct Profile {
     pub legs: i32,
     /// Arms.
     pub arms: i32,
+    /// Heal skill bonus (the GM's number; the seed has no skill tables). [CEL-R17.7]
+    pub heal: i32,
 }
 
 impl Profile {
@@ -571,6 +573,19 @@ pub struct Fighter {
     pub weaken_degrees: u8,
     /// The bull rush it may move along with (CEL-R10.2), until it acts again.
     pub follow: Option<Follow>,
+    /// The step chosen below BAB's for each special attack in use, by `Special` order (0: BAB's
+    /// own). [CEL-A20 `scaling_choose_lower`]
+    pub special_steps: [u8; 7],
+    /// Its encounter entry says what it holds (`in_hand`): weapons not in hand are sheathed
+    /// and must be drawn. [CEL-R9 Draw or Sheathe]
+    pub hands_tracked: bool,
+    /// Melee forms put away (bit n: form n), while its hands are tracked. [CEL-R9]
+    pub sheathed: u64,
+    /// Its ranged weapon put away, while its hands are tracked. [CEL-R9]
+    pub ranged_sheathed: bool,
+    /// Burn damage taken: like nonlethal damage, counted with it for staggered and
+    /// unconscious, and healed only by a full night's rest. [CEL-R20.7]
+    pub burn: i32,
 }
 
 /// A grapple held by its initiator. [CEL-R10.9–R10.11]
@@ -783,6 +798,9 @@ pub struct Options {
     pub unarmed_str_only: bool,
     /// Least damage a hit deals (Pathfinder's 1; see docs/celesia.md).
     pub minimum_damage: i32,
+    /// A special attack's step may be chosen below the one BAB gives (CEL-A20 toggle, default
+    /// off: the step is fixed by BAB).
+    pub scaling_choose_lower: bool,
 }
 
 impl Default for Options {
@@ -797,6 +815,7 @@ impl Default for Options {
             massive_before_negation: true,
             unarmed_str_only: false,
             minimum_damage: 1,
+            scaling_choose_lower: false,
         }
     }
 }
@@ -1005,17 +1024,21 @@ impl State {
         }
     }
 
-    /// Unconscious from nonlethal damage: NL (with burn) exceeds current hit points. [CEL-R20.3]
+    /// Unconscious from nonlethal damage: NL with burn exceeds current hit points. [CEL-R20.3,
+    /// R20.7]
     pub fn knocked_out(&self, id: CombatantId) -> bool {
         let f = self.f(id);
-        nonlethal_unconscious(f.nonlethal, f.hp)
+        nonlethal_unconscious(f.nonlethal + f.burn, f.hp)
     }
 
-    /// Staggered: nonlethal damage at least half its current hit points (CEL-R20.2), four
+    /// Staggered: nonlethal damage with burn at least half its current hit points (CEL-R20.2,
+    /// R20.7), four
     /// head injuries (CEL-R18), or a failed check to keep running (CEL-R12 Run).
     pub fn staggered(&self, id: CombatantId) -> bool {
         let f = self.f(id);
-        nonlethal_staggered(f.nonlethal, f.hp) || f.injuries.staggered() || f.fatigued_until > 0
+        nonlethal_staggered(f.nonlethal + f.burn, f.hp)
+            || f.injuries.staggered()
+            || f.fatigued_until > 0
     }
 
     /// Able to act: present, not dying or dead, not unconscious.
@@ -1059,7 +1082,10 @@ impl State {
             .melee
             .iter()
             .enumerate()
-            .filter(move |(i, _)| !self.dropped(id, Item::Melee(*i as u8)))
+            .filter(move |(i, _)| {
+                !self.dropped(id, Item::Melee(*i as u8))
+                    && !self.sheathed(id, Item::Melee(*i as u8))
+            })
             .filter(move |(_, w)| match w.kind {
                 WeaponKind::Natural | WeaponKind::Unarmed => true,
                 _ if armless => true,
@@ -1074,7 +1100,7 @@ impl State {
     pub fn ranged_weapon(&self, id: CombatantId) -> Option<&Weapon> {
         let i = &self.f(id).injuries;
         let hands = i.hands.intact().min(i.arms.intact());
-        if self.f(id).dropped_ranged {
+        if self.f(id).dropped_ranged || self.sheathed(id, Item::Ranged) {
             return None;
         }
         self.p(id).ranged.as_ref().filter(|w| match w.hands {
@@ -1100,7 +1126,33 @@ impl State {
             Item::Ranged => self.p(id).ranged.as_ref()?,
         };
         let manufactured = !matches!(w.kind, WeaponKind::Natural | WeaponKind::Unarmed);
-        (manufactured && !self.dropped(id, item)).then_some(w)
+        (manufactured && !self.dropped(id, item) && !self.sheathed(id, item)).then_some(w)
+    }
+
+    /// Whether `item` is put away (only while `id`'s hands are tracked). [CEL-R9 Draw or Sheathe]
+    pub fn sheathed(&self, id: CombatantId, item: Item) -> bool {
+        let f = self.f(id);
+        f.hands_tracked
+            && match item {
+                Item::Melee(i) => i < 64 && f.sheathed & (1 << i) != 0,
+                Item::Ranged => f.ranged_sheathed,
+            }
+    }
+
+    /// Puts `item` away (`true`) or in hand. [CEL-R9 Draw or Sheathe]
+    pub fn set_sheathed(&mut self, id: CombatantId, item: Item, away: bool) {
+        let f = self.fm(id);
+        match item {
+            Item::Melee(i) if i < 64 => {
+                if away {
+                    f.sheathed |= 1 << i;
+                } else {
+                    f.sheathed &= !(1 << i);
+                }
+            }
+            Item::Melee(_) => {}
+            Item::Ranged => f.ranged_sheathed = away,
+        }
     }
 
     /// `id` gets back an item it dropped (CEL-R9 Manipulate an Item).

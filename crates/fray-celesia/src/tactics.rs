@@ -86,6 +86,10 @@ fn action(state: &State, who: CombatantId) -> Choice {
             return c;
         }
     }
+    // CEL-R9: with nothing in hand, draw a weapon.
+    if let Some(c) = crate::rules::wield::tactic(state, who) {
+        return c;
+    }
     // The weakest foe in reach, with the best form that reaches it.
     let pos = f.pos;
     let mut best: Option<((i32, CombatantId), Choice)> = None;

@@ -110,29 +110,39 @@ pub fn attack_bonus(state: &State, attacker: CombatantId, w: &Weapon, feet: i32)
         "CEL-R16.11",
         -i32::from(state.f(attacker).weakened),
     );
-    let (sp, k) = (
-        state.f(attacker).specials,
-        super::special::scaling_step(p.bab),
-    );
+    let sp = state.f(attacker).specials;
+    let k = |s: Special| super::special::step_of(state, attacker, s);
     if w.kind.is_ranged() {
         if sp.has(Special::DeadlyAim) {
-            m.push("deadly aim", "CEL-R16.3", -k);
+            m.push("deadly aim", "CEL-R16.3", -k(Special::DeadlyAim));
         }
         if sp.has(Special::RecklessAim) {
-            m.push("reckless aim", "CEL-R16.8", 2 * k);
+            m.push("reckless aim", "CEL-R16.8", 2 * k(Special::RecklessAim));
         }
     } else {
         if sp.has(Special::PowerAttack) {
-            m.push("power attack", "CEL-R16.6", -k);
+            m.push("power attack", "CEL-R16.6", -k(Special::PowerAttack));
         }
         if sp.has(Special::PrecisionStrike) {
-            m.push("precision strike", "CEL-R16.7", -k);
+            m.push(
+                "precision strike",
+                "CEL-R16.7",
+                -k(Special::PrecisionStrike),
+            );
         }
         if sp.has(Special::CombatExpertise) {
-            m.push("combat expertise", "CEL-R16.2", -k);
+            m.push(
+                "combat expertise",
+                "CEL-R16.2",
+                -k(Special::CombatExpertise),
+            );
         }
         if sp.has(Special::RecklessOffense) {
-            m.push("reckless offense", "CEL-R16.9", 2 * k);
+            m.push(
+                "reckless offense",
+                "CEL-R16.9",
+                2 * k(Special::RecklessOffense),
+            );
         }
     }
     if w.kind.is_ranged() && w.range > 0 && feet > w.range {
@@ -163,15 +173,23 @@ pub fn defense(state: &State, target: CombatantId) -> Mods {
     if f.defensive {
         m.push("fighting defensively", "CEL-R14", p.bab);
     }
-    let k = super::special::scaling_step(p.bab);
+    let k = |s: Special| super::special::step_of(state, target, s);
     if f.specials.has(Special::CombatExpertise) {
-        m.push("combat expertise", "CEL-R16.2", 3 * k);
+        m.push(
+            "combat expertise",
+            "CEL-R16.2",
+            3 * k(Special::CombatExpertise),
+        );
     }
     if f.specials.has(Special::RecklessOffense) {
-        m.push("reckless offense", "CEL-R16.9", -k);
+        m.push(
+            "reckless offense",
+            "CEL-R16.9",
+            -k(Special::RecklessOffense),
+        );
     }
     if f.specials.has(Special::RecklessAim) {
-        m.push("reckless aim", "CEL-R16.8", -k);
+        m.push("reckless aim", "CEL-R16.8", -k(Special::RecklessAim));
     }
     if f.specials.has(Special::Lunge) {
         m.push("lunge", "CEL-R16.4", -2);
@@ -185,15 +203,16 @@ fn special_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut Mods
     if sp.is_empty() {
         return;
     }
-    let k = super::special::scaling_step(state.p(attacker).bab);
+    let k = |s: Special| super::special::step_of(state, attacker, s);
     if w.kind.is_ranged() {
         if sp.has(Special::DeadlyAim) {
-            m.push("deadly aim", "CEL-R16.3", 2 * k);
+            m.push("deadly aim", "CEL-R16.3", 2 * k(Special::DeadlyAim));
         }
         return;
     }
     let half = w.kind == WeaponKind::Natural && w.secondary;
     if sp.has(Special::PowerAttack) {
+        let k = k(Special::PowerAttack);
         let one_and_a_half = (w.kind == WeaponKind::Melee && w.hands == Hands::Two)
             || (w.kind == WeaponKind::Natural && !w.secondary);
         let bonus = if half {
@@ -206,6 +225,7 @@ fn special_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut Mods
         m.push("power attack", "CEL-R16.6", bonus);
     }
     if sp.has(Special::PrecisionStrike) {
+        let k = k(Special::PrecisionStrike);
         m.push(
             "precision strike",
             "CEL-R16.7",
@@ -435,8 +455,19 @@ pub fn attack(
         }
     });
     if !hit {
-        if die == 1 {
-            stray_reckless(state, table, attacker, target, w)?;
+        let reckless_hit = die == 1 && stray_reckless(state, table, attacker, target, w)?;
+        // CEL-R7.3: a missed ranged attack flies on; a natural 1 hits nobody (CEL-A3).
+        if matches!(form, Form::Ranged) && die != 1 && !reckless_hit {
+            super::stray::stray_shot(
+                state,
+                table,
+                attacker,
+                target,
+                w,
+                die,
+                total,
+                bonus.to_vec(),
+            )?;
         }
         let f = state.fm(attacker);
         f.weakened = 0;
@@ -609,13 +640,22 @@ pub fn ability_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut 
 }
 
 /// The first usable melee form of `who` (not an unarmed strike unless armed with it) that
-/// reaches `target`: the one an attack of opportunity uses. [CEL-R15]
+/// reaches `target`: the one an attack of opportunity uses. [CEL-R15] A rider uses a weapon
+/// held in both hands only while it guides its mount with the knees (CEL-R21.4): the check is
+/// made on its own turn and lasts to that turn's end, so an attack of opportunity, on another's
+/// turn, cannot be made with it (a reading).
 pub fn opportunity_form(state: &State, who: CombatantId, target: CombatantId) -> Option<usize> {
     let gap = state.gap(who, target);
     let ius = state.p(who).feats.improved_unarmed;
+    let f = state.f(who);
+    let hands_busy = f.riding.is_some() && f.knees != Some(true);
     state
         .melee_forms(who)
-        .find(|(_, w)| (w.kind != WeaponKind::Unarmed || ius) && reaches(w, gap))
+        .find(|(_, w)| {
+            (w.kind != WeaponKind::Unarmed || ius)
+                && reaches(w, gap)
+                && !(hands_busy && super::mounted::both_hands(w))
+        })
         .map(|(i, _)| i)
 }
 
@@ -799,14 +839,14 @@ pub fn drop_item(
 /// CEL-R16.8, R16.9: a natural 1 on an attack made with Reckless Aim's (ranged) or Reckless
 /// Offense's (melee) bonus automatically hits a random creature next to the intended target
 /// that threatens it, other than the attacker (the weapon's damage, no degrees, no critical);
-/// the die picks among them in initiative order.
+/// the die picks among them in initiative order. True if it hit one.
 fn stray_reckless(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     attacker: CombatantId,
     target: CombatantId,
     w: &Weapon,
-) -> Result<(), Interrupt> {
+) -> Result<bool, Interrupt> {
     let sp = state.f(attacker).specials;
     let (reckless, rule) = if w.kind.is_ranged() {
         (sp.has(Special::RecklessAim), "CEL-R16.8")
@@ -814,7 +854,7 @@ fn stray_reckless(
         (sp.has(Special::RecklessOffense), "CEL-R16.9")
     };
     if !reckless {
-        return Ok(());
+        return Ok(false);
     }
     let near: Vec<CombatantId> = state
         .order
@@ -829,7 +869,7 @@ fn stray_reckless(
         })
         .collect();
     let (victim, picked) = match near.len() {
-        0 => return Ok(()),
+        0 => return Ok(false),
         1 => (near[0], String::new()),
         n => {
             let roll = table.roll(RollRequest::new(
@@ -858,7 +898,7 @@ fn stray_reckless(
         rule,
     });
     damage(state, table, attacker, victim, w, false, 0, rule)?;
-    Ok(())
+    Ok(true)
 }
 
 /// CEL-R12 Coup de Grace: an automatic critical hit on a helpless foe (no attack roll, so no

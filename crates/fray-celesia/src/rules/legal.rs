@@ -129,6 +129,8 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     }
     super::ready::options(state, who, &mut candidates);
     super::simple::options(state, who, &mut candidates);
+    super::first_aid::options(state, who, &mut candidates);
+    super::wield::options(state, who, &mut candidates);
     candidates.extend([
         Choice::TotalDefense,
         Choice::Defensive,
@@ -147,6 +149,13 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         Choice::Delay,
         Choice::End,
     ]);
+    // CEL-A20: with `scaling_choose_lower`, each scaling special also at every lower step.
+    if state.options.scaling_choose_lower {
+        let k = super::special::scaling_step(state.p(who).bab).min(20) as u8;
+        for sp in Special::ALL.into_iter().filter(|&s| s != Special::Lunge) {
+            candidates.extend((1..k).map(|n| Choice::SpecialStep(sp, n)));
+        }
+    }
     out.extend(
         candidates
             .into_iter()
@@ -696,6 +705,24 @@ pub fn check_deed(
         | Choice::DropItem(_)
         | Choice::WeakenAbility(_)
         | Choice::WeakenDegrees(_) => super::simple::check(explain, state, who, choice),
+        Choice::FirstAid(t) => super::first_aid::check(explain, state, who, t),
+        Choice::Draw(item) => super::wield::check(explain, state, who, item, true),
+        Choice::Sheathe(item) => super::wield::check(explain, state, who, item, false),
+        Choice::SpecialStep(sp, n) => {
+            if !state.options.scaling_choose_lower {
+                return no(explain, "CEL-A20", || {
+                    "the step is fixed by BAB (the GM's toggle `scaling_choose_lower` is off)"
+                        .to_string()
+                });
+            }
+            let k = super::special::scaling_step(state.p(who).bab);
+            if sp == Special::Lunge || n == 0 || i32::from(n) > k {
+                return no(explain, "CEL-A20", || {
+                    format!("the step is from 1 to {k}, BAB's (Lunge has none)")
+                });
+            }
+            check_deed(explain, state, who, &Choice::Special(sp))
+        }
         Choice::Delay => Illegal::unless(
             !f.acted && !state.surprise_round,
             explain,

@@ -289,6 +289,11 @@ pub fn check(
                     format!("no weapon `{}` of its lies on the ground", item.key())
                 });
             };
+            if !super::wield::room_for(state, who, item) {
+                return no(explain, rule, || {
+                    "its hands are full: sheathe or drop a weapon first".to_string()
+                });
+            }
             Illegal::unless(f.pos == at || f.pos.is_adjacent(at), explain, rule, || {
                 format!("it lies at {} {}: stand on or next to it", at.x, at.y)
             })

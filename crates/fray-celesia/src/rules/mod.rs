@@ -4,6 +4,7 @@ pub mod aid;
 pub mod attack;
 pub mod complex;
 pub mod degrees;
+pub mod first_aid;
 pub mod grapple;
 pub mod injury;
 pub mod intervene;
@@ -17,6 +18,8 @@ pub mod round;
 pub mod run;
 pub mod simple;
 pub mod special;
+pub mod stray;
+pub mod wield;
 
 use fray_core::event::Modifier;
 

@@ -656,6 +656,7 @@ pub fn can_take_opportunity(state: &State, reactor: CombatantId, actor: Combatan
         && f.total_defense == 0
         && !f.riderless
         && state.threatens(reactor, actor)
+        && attack::opportunity_form(state, reactor, actor).is_some()
 }
 
 /// Why a threatening foe gets no attack of opportunity, if it is one the log should tell.
@@ -671,6 +672,12 @@ fn no_opportunity(state: &State, reactor: CombatantId) -> Option<(&'static str, 
         Some(("flat-footed, without Combat Reflexes", "CEL-R2.5"))
     } else if f.total_defense > 0 {
         Some(("in total defense", "CEL-R11"))
+    } else if f.riding.is_some() && f.knees != Some(true) {
+        Some((
+            "its only weapon reaching the foe needs both hands, and from the saddle that needs \
+             the knees, guided on its own turn",
+            "CEL-R21.4",
+        ))
     } else {
         None
     }
@@ -897,12 +904,17 @@ pub fn perform(
                 });
             }
         }
-        Choice::Special(sp) => {
+        Choice::Special(sp) | Choice::SpecialStep(sp, _) => {
             state.fm(who).specials.add(sp);
+            // CEL-A20: a lower step, where the toggle allows it; else BAB's own.
+            state.fm(who).special_steps[sp as usize] = match choice {
+                Choice::SpecialStep(_, n) => n,
+                _ => 0,
+            };
             if sp == crate::state::Special::Lunge {
                 state.fm(who).reach_bonus = 5;
             }
-            let k = super::special::scaling_step(state.p(who).bab);
+            let k = super::special::step_of(state, who, sp);
             table.emit(|| Event::Acted {
                 who,
                 act: "uses a special attack",
@@ -934,6 +946,9 @@ pub fn perform(
         | Choice::DropItem(_)
         | Choice::WeakenAbility(_)
         | Choice::WeakenDegrees(_) => super::simple::perform(state, table, who, choice)?,
+        Choice::FirstAid(t) => super::first_aid::first_aid(state, table, who, t)?,
+        Choice::Draw(item) => super::wield::draw_or_sheathe(state, table, who, item, true)?,
+        Choice::Sheathe(item) => super::wield::draw_or_sheathe(state, table, who, item, false)?,
         _ => {}
     }
     injury::strain(state, table, who, cost);

@@ -8,6 +8,20 @@ pub fn scaling_step(bab: i32) -> i32 {
     1 + bab.max(0) / 4
 }
 
+/// CEL-R16.10, CEL-A20: the step of special attack `sp` that `who` uses: BAB's, or the
+/// lower one it chose when the `scaling_choose_lower` toggle allows it.
+pub fn step_of(
+    state: &crate::state::State,
+    who: fray_core::CombatantId,
+    sp: crate::state::Special,
+) -> i32 {
+    let k = scaling_step(state.p(who).bab);
+    match state.f(who).special_steps[sp as usize] {
+        0 => k,
+        chosen => i32::from(chosen).min(k),
+    }
+}
+
 /// CEL-R16: Martial Power's step: 1 below BAB 3, else `2 + floor((BAB − 3) / 2)`.
 pub fn martial_step(bab: i32) -> i32 {
     if bab < 3 {

@@ -1,0 +1,138 @@
+//! CEL-R7.3 stray shots: a ranged attack that misses flies on along the line from the
+//! shooter's square through its target's, and may hit a creature beyond the target, tested
+//! with the original attack roll against that creature's DV + 4 (soft cover).
+
+use super::attack::{damage, defense, degrees};
+use crate::content::Weapon;
+use crate::state::State;
+use crate::Celesia;
+use fray_core::event::{AttackResult, Event, Modifier};
+use fray_core::grid::SQUARE_FT;
+use fray_core::protocol::Interrupt;
+use fray_core::{CombatantId, Pos, Table};
+
+/// CEL-R7.3 step 3: the soft cover the original target gives a creature behind it.
+pub const STRAY_COVER: i32 = 4;
+
+/// CEL-R7.3 step 4: how far, in feet from the shooter, a missed projectile or thrown weapon
+/// flies: to the end of the range increment its target is in (fray's Celesia has no firearms
+/// or splash weapons, whose limits differ).
+pub fn travel_ft(range_increment: i32, target_ft: i32) -> i32 {
+    if range_increment <= 0 {
+        return target_ft;
+    }
+    let increment = ((target_ft + range_increment - 1) / range_increment).max(1);
+    increment * range_increment
+}
+
+/// CEL-R7.3 steps 1–2: the creatures a stray shot from `from` through `to` may hit, in the
+/// order the shot reaches them (nearest the target first): those on the squares of the line
+/// after it has left the target's space, up to `limit_ft` from the shooter, each once; on a
+/// square shared (a rider and its mount) in initiative order.
+pub fn stray_candidates(
+    state: &State,
+    attacker: CombatantId,
+    target: CombatantId,
+    limit_ft: i32,
+) -> Vec<CombatantId> {
+    let (from, to) = (state.f(attacker).pos, state.f(target).pos);
+    let line: Vec<Pos> = from.line_through(to, limit_ft / SQUARE_FT);
+    // The line counts only after it has passed through the target's space.
+    let Some(last_in_target) = line
+        .iter()
+        .rposition(|&p| state.occupancy.any_at(p, |o| o == target))
+    else {
+        return Vec::new();
+    };
+    let mut found: Vec<CombatantId> = Vec::new();
+    for &square in &line[last_in_target + 1..] {
+        let mut here: Vec<CombatantId> = Vec::new();
+        state.occupancy.each_within(square, 0, |who, _| {
+            if who != attacker
+                && who != target
+                && !state.f(who).absent()
+                && !found.contains(&who)
+                && !here.contains(&who)
+            {
+                here.push(who);
+            }
+        });
+        here.sort_by_key(|&c| state.order.iter().position(|&o| o == c));
+        found.extend(here);
+    }
+    found
+}
+
+/// CEL-R7.3: after `attacker`'s ranged attack with `w` missed `target` with the natural `die`
+/// and the `total`, tests each creature beyond the target in turn with that same roll against
+/// its DV + 4; the first hit takes the weapon's damage (degrees of success and a critical as
+/// for any hit with that roll) and ends the shot. A natural 1 hits nobody (CEL-A3).
+#[allow(clippy::too_many_arguments)]
+pub fn stray_shot(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    attacker: CombatantId,
+    target: CombatantId,
+    w: &Weapon,
+    die: u32,
+    total: i32,
+    bonus: Vec<Modifier>,
+) -> Result<(), Interrupt> {
+    let target_ft = state.feet_between(attacker, target);
+    let limit_ft = travel_ft(w.range, target_ft);
+    let candidates = stray_candidates(state, attacker, target, limit_ft);
+    for victim in candidates {
+        let mut dv_mods = defense(state, victim);
+        dv_mods.push("soft cover (the target)", "CEL-R7.3", STRAY_COVER);
+        let dv = 10 + dv_mods.total();
+        let hit = die != 1 && total >= dv;
+        let critical = hit && die >= w.threat && !state.p(victim).immune_crit;
+        let result = if critical {
+            AttackResult::Critical
+        } else if hit {
+            AttackResult::Hit
+        } else {
+            AttackResult::Miss
+        };
+        table.emit(|| Event::Attack {
+            attacker,
+            target: victim,
+            attack: format!(
+                "{} (stray shot past {}, flying to {limit_ft} ft)",
+                w.name,
+                state.roster.name(target)
+            ),
+            roll: die,
+            modifiers: bonus.clone(),
+            total,
+            defense: "DV",
+            versus: dv,
+            defense_modifiers: dv_mods.to_vec(),
+            result,
+            rule: "CEL-R7.3",
+        });
+        if hit {
+            let extra = degrees(total, dv);
+            damage(
+                state, table, attacker, victim, w, critical, extra, "CEL-R7.3",
+            )?;
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stray_shot_flies_to_the_end_of_its_increment() {
+        // A longbow (100 ft increments) shot at a target 30 ft away flies on to 100 ft; at
+        // 100 ft exactly it stops there; at 105 ft it flies to 200 ft.
+        assert_eq!(travel_ft(100, 30), 100);
+        assert_eq!(travel_ft(100, 100), 100);
+        assert_eq!(travel_ft(100, 105), 200);
+        assert_eq!(travel_ft(10, 5), 10);
+    }
+}

@@ -1,0 +1,252 @@
+//! CEL-R9 Draw or Sheathe a Weapon (simple, 1 act, Provoke) and the hands that hold weapons:
+//! for a combatant whose encounter entry says what it holds (`in_hand`), only weapons in hand
+//! can be used, a weapon held in two hands (a two-handed weapon, a bow) takes both, and a
+//! weapon is drawn into free hands. Without `in_hand`, every weapon counts as in hand (the
+//! encounter has not said otherwise).
+
+use super::round;
+use crate::choice::Choice;
+use crate::content::{Hands, Weapon, WeaponKind};
+use crate::state::{Item, State};
+use crate::Celesia;
+use fray_core::event::Event;
+use fray_core::protocol::{refuse as no, Illegal, Interrupt};
+use fray_core::{CombatantId, Table};
+
+/// Hands a manufactured weapon takes in use: two for a two-handed weapon (bows and crossbows
+/// among them), else one. [CEL-R9 Draw or Sheathe: "so that you have a free hand"]
+pub fn hands_for(w: &Weapon) -> i32 {
+    if w.hands == Hands::Two {
+        2
+    } else {
+        1
+    }
+}
+
+/// A weapon held in the hand (not a natural attack nor an unarmed strike).
+pub fn manufactured(w: &Weapon) -> bool {
+    !matches!(w.kind, WeaponKind::Natural | WeaponKind::Unarmed)
+}
+
+/// Every manufactured weapon of `who`'s profile, as items.
+fn items(state: &State, who: CombatantId) -> impl Iterator<Item = (Item, &Weapon)> {
+    let p = state.p(who);
+    let melee = p
+        .melee
+        .iter()
+        .enumerate()
+        .take(64)
+        .map(|(i, w)| (Item::Melee(i as u8), w));
+    melee
+        .chain(p.ranged.iter().map(|w| (Item::Ranged, w)))
+        .filter(|(_, w)| manufactured(w))
+}
+
+/// The weapon `item` of `who`'s profile, if it is a manufactured one.
+pub fn weapon_of(state: &State, who: CombatantId, item: Item) -> Option<&Weapon> {
+    items(state, who).find(|(i, _)| *i == item).map(|(_, w)| w)
+}
+
+/// Hands `who` has to hold weapons with (CEL-R18 hand and arm injuries).
+pub fn hands(state: &State, who: CombatantId) -> i32 {
+    let i = &state.f(who).injuries;
+    i32::from(i.hands.intact().min(i.arms.intact()))
+}
+
+/// Hands taken by the weapons `who` holds now.
+pub fn hands_busy(state: &State, who: CombatantId) -> i32 {
+    items(state, who)
+        .filter(|(item, _)| state.held(who, *item).is_some())
+        .map(|(_, w)| hands_for(w))
+        .sum()
+}
+
+/// May `who` take `item` into its hands (drawing it or picking it up)? Always while its hands
+/// are not tracked. [CEL-R9]
+pub fn room_for(state: &State, who: CombatantId, item: Item) -> bool {
+    if !state.f(who).hands_tracked {
+        return true;
+    }
+    weapon_of(state, who, item)
+        .is_some_and(|w| hands_busy(state, who) + hands_for(w) <= hands(state, who))
+}
+
+/// The Draw and Sheathe options of `who`.
+pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
+    if !state.f(who).hands_tracked {
+        return;
+    }
+    for (item, _) in items(state, who) {
+        if state.dropped(who, item) {
+            continue;
+        }
+        if state.sheathed(who, item) {
+            out.push(Choice::Draw(item));
+        } else {
+            out.push(Choice::Sheathe(item));
+        }
+    }
+}
+
+/// Whether `who` may draw or sheathe (`draw` false) `item` now. [CEL-R9]
+pub fn check(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    item: Item,
+    draw: bool,
+) -> Result<(), Illegal> {
+    let rule = "CEL-R9";
+    if !state.f(who).hands_tracked {
+        return no(explain, rule, || {
+            "its weapons all count as in hand (its entry does not say what it holds: `in_hand`)"
+                .to_string()
+        });
+    }
+    if weapon_of(state, who, item).is_none() {
+        return no(explain, rule, || {
+            format!(
+                "`{}` is not a weapon it carries (a melee form number or `ranged`)",
+                item.key()
+            )
+        });
+    }
+    if state.dropped(who, item) {
+        return no(explain, rule, || {
+            "it no longer has that weapon (dropped: pick it up)".to_string()
+        });
+    }
+    if draw {
+        if !state.sheathed(who, item) {
+            return no(explain, rule, || {
+                "that weapon is in its hand already".to_string()
+            });
+        }
+        Illegal::unless(room_for(state, who, item), explain, rule, || {
+            "its hands are full: sheathe or drop a weapon first (a two-handed weapon takes both)"
+                .to_string()
+        })
+    } else {
+        Illegal::unless(!state.sheathed(who, item), explain, rule, || {
+            "that weapon is not in its hand".to_string()
+        })
+    }
+}
+
+/// Draws (`draw`) or sheathes `item`: the action provokes first (CEL-R9), then the weapon is
+/// in hand or put away.
+pub fn draw_or_sheathe(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    item: Item,
+    draw: bool,
+) -> Result<(), Interrupt> {
+    if !round::provoke(state, table, who, None)? {
+        return Ok(());
+    }
+    state.set_sheathed(who, item, !draw);
+    let name = weapon_of(state, who, item).map(|w| w.name.clone());
+    if let Some(name) = name {
+        table.emit(|| Event::Acted {
+            who,
+            act: if draw { "draws" } else { "sheathes" },
+            on: None,
+            detail: name,
+            rule: "CEL-R9",
+        });
+    }
+    Ok(())
+}
+
+/// Reads an encounter's `in_hand` list of items (`"0"`, `"ranged"`) into the sheathed ones:
+/// every manufactured weapon not listed. `Err` names what is wrong.
+pub fn start_in_hand(
+    profile: &crate::state::Profile,
+    keys: &[String],
+) -> Result<(u64, bool), String> {
+    let mut listed: Vec<Item> = Vec::new();
+    let mut busy = 0;
+    for key in keys {
+        let item = match key.as_str() {
+            "ranged" => Item::Ranged,
+            n => Item::Melee(n.parse::<u8>().map_err(|_| {
+                format!("`{n}`: name a weapon by its melee form number or `ranged`")
+            })?),
+        };
+        let w = match item {
+            Item::Melee(i) => profile.melee.get(usize::from(i)),
+            Item::Ranged => profile.ranged.as_ref(),
+        };
+        let Some(w) = w.filter(|w| manufactured(w)) else {
+            return Err(format!("`{key}` is not a weapon it carries in hand"));
+        };
+        if listed.contains(&item) {
+            return Err(format!("`{key}` is listed twice"));
+        }
+        listed.push(item);
+        busy += hands_for(w);
+    }
+    let have = profile.arms.min(2);
+    if busy > have {
+        return Err(format!(
+            "these weapons take {busy} hands and it has {have} (a two-handed weapon takes both)"
+        ));
+    }
+    let mut sheathed = 0u64;
+    for (i, w) in profile.melee.iter().enumerate().take(64) {
+        if manufactured(w) && !listed.contains(&Item::Melee(i as u8)) {
+            sheathed |= 1 << i;
+        }
+    }
+    let ranged =
+        profile.ranged.as_ref().is_some_and(manufactured) && !listed.contains(&Item::Ranged);
+    Ok((sheathed, ranged))
+}
+
+/// The default tactics' use of this module: a combatant whose hands are tracked and hold no
+/// weapon draws one, its first melee weapon if it has room, else its ranged weapon.
+pub fn tactic(state: &State, who: CombatantId) -> Option<Choice> {
+    if !state.f(who).hands_tracked || hands_busy(state, who) > 0 {
+        return None;
+    }
+    let mut drawable = items(state, who).map(|(item, _)| Choice::Draw(item));
+    drawable.find(|c| match c {
+        Choice::Draw(item) => check(false, state, who, *item, true).is_ok(),
+        _ => false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fray_core::DamageDice;
+
+    fn weapon(hands: Hands, kind: WeaponKind) -> Weapon {
+        Weapon {
+            name: "w".into(),
+            damage: DamageDice {
+                count: 1,
+                sides: 8,
+                bonus: 0,
+            },
+            kind,
+            hands,
+            threat: 20,
+            multiplier: 2,
+            reach: 5,
+            reach_only: false,
+            range: 0,
+            nonlethal: false,
+            secondary: false,
+        }
+    }
+
+    #[test]
+    fn a_two_handed_weapon_takes_both_hands() {
+        assert_eq!(hands_for(&weapon(Hands::Two, WeaponKind::Projectile)), 2);
+        assert_eq!(hands_for(&weapon(Hands::One, WeaponKind::Melee)), 1);
+        assert_eq!(hands_for(&weapon(Hands::Light, WeaponKind::Melee)), 1);
+        assert!(!manufactured(&weapon(Hands::Light, WeaponKind::Natural)));
+    }
+}
