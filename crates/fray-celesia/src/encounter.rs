@@ -558,6 +558,7 @@ impl CombatantBuilder for Builder<'_> {
             hands_tracked: false,
             sheathed: 0,
             ranged_sheathed: false,
+            move_at: None,
         };
         let mut fighter = fighter;
         // CEL-R9 Draw or Sheathe: what it holds at the start; the rest is put away.

@@ -583,6 +583,9 @@ pub struct Fighter {
     pub sheathed: u64,
     /// Its ranged weapon put away, while its hands are tracked. [CEL-R9]
     pub ranged_sheathed: bool,
+    /// Its turn count and act clock right after its last Move, while no act has followed it
+    /// and no weapon has been drawn with it (BAB +1: a free draw with the Move). [CEL-R9]
+    pub move_at: Option<(u32, u32)>,
     /// Burn damage taken: like nonlethal damage, counted with it for staggered and
     /// unconscious, and healed only by a full night's rest. [CEL-R20.7]
     pub burn: i32,

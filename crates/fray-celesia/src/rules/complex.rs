@@ -53,6 +53,7 @@ pub fn cost(state: &State, who: CombatantId, choice: &Choice) -> i32 {
         None => match *choice {
             Choice::Grapple(_) => super::grapple::acts(state, who, None),
             Choice::Maintain(use_) => super::grapple::acts(state, who, Some(use_)),
+            Choice::Draw(_) => super::wield::draw_acts(state, who),
             _ => choice.acts(),
         },
     }

@@ -714,6 +714,7 @@ pub fn perform(
         injury::strain(state, table, who, cost);
         return Ok(());
     }
+    super::wield::note_move(state, who, &choice);
     match choice {
         Choice::Attack(t, form) => {
             let out = attack::attack(

@@ -133,8 +133,36 @@ pub fn check(
     }
 }
 
+/// Remembers that `who` has just moved (a Move simple action), for a draw combined with it.
+pub fn note_move(state: &mut State, who: CombatantId, choice: &Choice) {
+    if matches!(choice, Choice::Draw(_)) {
+        return;
+    }
+    let f = state.fm(who);
+    f.move_at =
+        matches!(choice, Choice::MoveTo(_) | Choice::Approach(_)).then_some((f.turns, f.act_clock));
+}
+
+/// CEL-R9: "If you have a base attack bonus of +1 or higher, you may draw a weapon as a free
+/// action combined with the Move simple action": right after its Move (no act between), once
+/// per Move.
+pub fn draws_with_move(state: &State, who: CombatantId) -> bool {
+    let f = state.f(who);
+    state.p(who).bab >= 1 && f.move_at == Some((f.turns, f.act_clock))
+}
+
+/// Acts a draw costs now: none when combined with a Move, else 1 (simple). [CEL-R9]
+pub fn draw_acts(state: &State, who: CombatantId) -> i32 {
+    if draws_with_move(state, who) {
+        0
+    } else {
+        1
+    }
+}
+
 /// Draws (`draw`) or sheathes `item`: the action provokes first (CEL-R9), then the weapon is
-/// in hand or put away.
+/// in hand or put away. A draw combined with a Move (BAB +1) is a free part of that Move, which
+/// has provoked already.
 pub fn draw_or_sheathe(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
@@ -142,7 +170,10 @@ pub fn draw_or_sheathe(
     item: Item,
     draw: bool,
 ) -> Result<(), Interrupt> {
-    if !round::provoke(state, table, who, None)? {
+    let with_move = draw && draws_with_move(state, who);
+    // One weapon per Move: the next draw is an action of its own.
+    state.fm(who).move_at = None;
+    if !with_move && !round::provoke(state, table, who, None)? {
         return Ok(());
     }
     state.set_sheathed(who, item, !draw);
@@ -152,7 +183,11 @@ pub fn draw_or_sheathe(
             who,
             act: if draw { "draws" } else { "sheathes" },
             on: None,
-            detail: name,
+            detail: if with_move {
+                format!("{name}, a free action with its Move (BAB +1)")
+            } else {
+                name
+            },
             rule: "CEL-R9",
         });
     }
