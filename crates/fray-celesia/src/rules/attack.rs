@@ -458,16 +458,7 @@ pub fn attack(
         let reckless_hit = die == 1 && stray_reckless(state, table, attacker, target, w)?;
         // CEL-R7.3: a missed ranged attack flies on; a natural 1 hits nobody (CEL-A3).
         if matches!(form, Form::Ranged) && die != 1 && !reckless_hit {
-            super::stray::stray_shot(
-                state,
-                table,
-                attacker,
-                target,
-                w,
-                die,
-                total,
-                bonus.to_vec(),
-            )?;
+            super::stray::stray_shot(state, table, attacker, target, w, die, total, &bonus)?;
         }
         let f = state.fm(attacker);
         f.weakened = 0;

@@ -3,13 +3,14 @@
 //! with the original attack roll against that creature's DV + 4 (soft cover).
 
 use super::attack::{damage, defense, degrees};
+use super::Mods;
 use crate::content::Weapon;
 use crate::state::State;
 use crate::Celesia;
-use fray_core::event::{AttackResult, Event, Modifier};
+use fray_core::event::{AttackResult, Event};
 use fray_core::grid::SQUARE_FT;
 use fray_core::protocol::Interrupt;
-use fray_core::{CombatantId, Pos, Table};
+use fray_core::{CombatantId, Table};
 
 /// CEL-R7.3 step 3: the soft cover the original target gives a creature behind it.
 pub const STRAY_COVER: i32 = 4;
@@ -36,29 +37,31 @@ pub fn stray_candidates(
     limit_ft: i32,
 ) -> Vec<CombatantId> {
     let (from, to) = (state.f(attacker).pos, state.f(target).pos);
-    let line: Vec<Pos> = from.line_through(to, limit_ft / SQUARE_FT);
-    // The line counts only after it has passed through the target's space.
-    let Some(last_in_target) = line
-        .iter()
-        .rposition(|&p| state.occupancy.any_at(p, |o| o == target))
-    else {
-        return Vec::new();
-    };
     let mut found: Vec<CombatantId> = Vec::new();
-    for &square in &line[last_in_target + 1..] {
-        let mut here: Vec<CombatantId> = Vec::new();
+    if from == to {
+        return found;
+    }
+    // The line counts only once it has passed through the target's space (a straight line
+    // leaves a box once); nothing is allocated until a creature is found.
+    let mut in_target = false;
+    let mut past = false;
+    for i in 1..=(limit_ft / SQUARE_FT).max(0) {
+        let square = from.point_on_line(to, i);
+        if !past {
+            let here = state.occupancy.any_at(square, |o| o == target);
+            in_target |= here;
+            past = in_target && !here;
+            if !past {
+                continue;
+            }
+        }
+        let start = found.len();
         state.occupancy.each_within(square, 0, |who, _| {
-            if who != attacker
-                && who != target
-                && !state.f(who).absent()
-                && !found.contains(&who)
-                && !here.contains(&who)
-            {
-                here.push(who);
+            if who != attacker && who != target && !state.f(who).absent() && !found.contains(&who) {
+                found.push(who);
             }
         });
-        here.sort_by_key(|&c| state.order.iter().position(|&o| o == c));
-        found.extend(here);
+        found[start..].sort_by_key(|&c| state.order.iter().position(|&o| o == c));
     }
     found
 }
@@ -76,7 +79,7 @@ pub fn stray_shot(
     w: &Weapon,
     die: u32,
     total: i32,
-    bonus: Vec<Modifier>,
+    bonus: &Mods,
 ) -> Result<(), Interrupt> {
     let target_ft = state.feet_between(attacker, target);
     let limit_ft = travel_ft(w.range, target_ft);
@@ -103,7 +106,7 @@ pub fn stray_shot(
                 state.roster.name(target)
             ),
             roll: die,
-            modifiers: bonus.clone(),
+            modifiers: bonus.to_vec(),
             total,
             defense: "DV",
             versus: dv,
