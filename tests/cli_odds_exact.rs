@@ -151,24 +151,23 @@ fn spelljammer_fight_odds_agree_with_the_simulator() {
 }
 
 /// Where one round of a small duel is far too wide to enumerate, `--fight` says so at once and
-/// points to the simulator (never a hang, never a wrong answer).
+/// points to the simulator (never a hang, never a wrong answer). OSR's duel has no settled
+/// points inside its rounds yet (Celesia's and Spelljammer's are answered, above and below).
 #[test]
 fn fights_too_wide_to_enumerate_are_refused_at_once_with_the_way_out() {
-    for ruleset in ["osr", "celesia"] {
-        let file = format!("examples/{ruleset}/duel.toml");
-        let start = Instant::now();
-        let err = refused_for_sim(&["odds", &file, "--fight"]);
-        // Refused by the probes of one round, or of the whole fight (which come first).
-        assert!(
-            err.contains("branches in one round") || err.contains("(0 played, at most"),
-            "{err}"
-        );
-        assert!(
-            start.elapsed() < Duration::from_secs(5),
-            "{file}: {:?}",
-            start.elapsed()
-        );
-    }
+    let file = "examples/osr/duel.toml";
+    let start = Instant::now();
+    let err = refused_for_sim(&["odds", file, "--fight"]);
+    // Refused by the probes of one round, or of the whole fight (which come first).
+    assert!(
+        err.contains("branches in one round") || err.contains("(0 played, at most"),
+        "{err}"
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{file}: {:?}",
+        start.elapsed()
+    );
 }
 
 /// A full-strength C&C duel (a kobold and a goblin with their own hit points and no round limit
@@ -692,4 +691,13 @@ fn bad_requests_are_refused_with_a_reason() {
         "--max-states",
         "1",
     ]);
+}
+
+/// Celesia's round is merged before every turn and after every act (`rules::round::round_step`):
+/// the initiative d20s and three acts a turn, a d20 and damage each, would be too wide for one
+/// round otherwise. Fighters of CON 6 are dying at −6 hp (CEL-R17.3), so the duel is over in a
+/// few rounds.
+#[test]
+fn celesia_fight_odds_agree_with_the_simulator() {
+    fight_agrees_with_sim("examples/celesia/duel-exact.toml");
 }

@@ -891,6 +891,22 @@ pub struct State {
     pub devices: Arc<[Device]>,
     /// Which devices are disabled.
     pub disabled: Vec<bool>,
+    /// A regular round paused after an action (exact odds' settled points,
+    /// `rules::round::round_step`); `None` between rounds.
+    pub paused: Option<Paused>,
+}
+
+/// Where a regular round stands when it pauses before a turn or after an action
+/// (`rules::round::round_step`): whose turn it is, and the turns still to come after it, in the
+/// order the round began with (a delayed turn's new place counts from the next round, CEL-R1.7).
+/// [CEL-R1.2, R3]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Paused {
+    /// Whose turn it is, paused after one of its actions; `None` between turns (the next is the
+    /// first of `rest`).
+    pub who: Option<CombatantId>,
+    /// The turns of the round still to come after it.
+    pub rest: Vec<CombatantId>,
 }
 
 impl State {
@@ -920,6 +936,7 @@ impl State {
             asking: Asking::Nothing,
             devices: Arc::from(Vec::new()),
             disabled: Vec::new(),
+            paused: None,
         }
     }
 

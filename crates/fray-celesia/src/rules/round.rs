@@ -7,7 +7,7 @@
 use super::attack::{self, Form};
 use super::{complex, injury, legal, movement};
 use crate::choice::Choice;
-use crate::state::{Asking, Band, State};
+use crate::state::{Asking, Band, Paused, State};
 use crate::Celesia;
 use fray_core::event::Event;
 use fray_core::protocol::{Interrupt, RollPurpose, RollRequest};
@@ -173,26 +173,90 @@ fn expire_tricks(
     }
 }
 
-/// One regular round: each combatant's turn in the fixed order. [CEL-R1.2]
+/// One regular round: each combatant's turn in the fixed order (the steps of [`round_step`] one
+/// after another). [CEL-R1.2]
 pub fn play_round(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
-    state.round = table.round();
-    let round = state.round;
-    play_turns(state, table)?;
-    expire_tricks(
-        state,
-        table,
-        fray_core::conditions::Moment::EndOfRound(round),
-    );
+    while !turns_step(state, table)? {}
     Ok(())
 }
 
-/// The turns of a regular round.
-fn play_turns(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
-    let order = state.order.clone();
-    for who in order {
+/// The regular round from where `state` stands to the end of its next action, or to the round's
+/// end: true when the round is over (`Ruleset::round_step`; [`play_round`] is these steps one
+/// after another, CEL-R1.2, R3). It pauses before every turn of a regular round (at its start
+/// too: the initiative rolled before round 1 is merged before any act) and after every action
+/// of a regular turn (a delayed turn taken on rejoining, CEL-R1.7, and the surprise round are
+/// played whole). There nothing of the round is left on the stack: whose turn it is (if one is
+/// under way) and the turns still to come, in the order the round began with, are
+/// `State::paused`; the turn before and its delayed combatants' rejoining are over; the acts
+/// left, the attacks made this turn, a readied action, a delay, a complex action's acts and
+/// every effect of the action are in the state; a reaction it provoked (an attack of opportunity, a readied action, CEL-R3.9, R15)
+/// is resolved within the action, so none is pending; the turn goes on as the loop over acts
+/// goes on (a readied action ends it, then the end of the turn and the delayed combatants'
+/// rejoining). So the state alone says how the round goes on, and exact odds may merge equal
+/// states there.
+///
+/// At every such point and at the round's end it also forgets what no rule reads again
+/// ([`forget_unread`]), so that states that differ only there merge. The round's end
+/// has nothing else to forget: every per-turn record is reset at its owner's next turn, and a
+/// foe may read it before (a charge, total defense, a reaction).
+pub fn round_step(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<bool, Interrupt> {
+    let over = turns_step(state, table)?;
+    forget_unread(state);
+    Ok(over)
+}
+
+/// Forgets what no rule reads again: the initiative totals once the order is fixed (read only
+/// to sort it, CEL-R1.2, R21.2); of a natural initiative die, all once its owner's first regular
+/// turn has begun and it is not delaying (read only for that turn's acts, CEL-R1.4, R1.5; a
+/// delayed turn taken on rejoining counts its acts then, CEL-R1.7), and before that all but a
+/// natural 1 or 20; the damage dealt and taken (tallies for reports, never read by a rule).
+fn forget_unread(state: &mut State) {
+    for f in state.fighters.iter_mut() {
+        f.initiative = 0;
+        let first_turn_due = f.turns == 0 || f.delaying;
+        if !(first_turn_due && matches!(f.initiative_die, 1 | 20)) {
+            f.initiative_die = 0;
+        }
+        f.dealt = 0;
+        f.taken = 0;
+    }
+}
+
+/// [`round_step`] without forgetting anything (ordinary play keeps the state as it was).
+fn turns_step(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<bool, Interrupt> {
+    // Pause before the next turn: at the round's start and after a turn, not on resuming there.
+    let (mut rest, mut pause) = match state.paused.take() {
+        Some(Paused {
+            who: Some(who),
+            rest,
+        }) => {
+            if act_loop(state, table, who, true)? {
+                state.paused = Some(Paused {
+                    who: Some(who),
+                    rest,
+                });
+                return Ok(false);
+            }
+            close_turn(state, table, who);
+            rejoin(state, table, who)?;
+            (rest, true)
+        }
+        Some(Paused { who: None, rest }) => (rest, false),
+        None => {
+            state.round = table.round();
+            (state.order.clone(), true)
+        }
+    };
+    while !rest.is_empty() {
         if Celesia::outcome(state) != Outcome::Ongoing {
             break;
         }
+        if pause {
+            state.paused = Some(Paused { who: None, rest });
+            return Ok(false);
+        }
+        pause = true;
+        let who = rest.remove(0);
         if state.f(who).delaying {
             // Its turn comes up again while it still delays: the delayed turn is lost, and a
             // new one begins (it may delay again).
@@ -205,10 +269,22 @@ fn play_turns(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), I
                 rule: "CEL-R1.7",
             });
         }
-        turn(state, table, who)?;
+        if open_turn(state, table, who, true)? {
+            state.paused = Some(Paused {
+                who: Some(who),
+                rest,
+            });
+            return Ok(false);
+        }
         rejoin(state, table, who)?;
     }
-    Ok(())
+    let round = state.round;
+    expire_tricks(
+        state,
+        table,
+        fray_core::conditions::Moment::EndOfRound(round),
+    );
+    Ok(true)
 }
 
 /// CEL-R1.7: at the end of any other combatant's turn, each delaying combatant (in initiative
@@ -255,7 +331,7 @@ fn rejoin(
             rule: "CEL-R1.7",
         });
         table.emit(|| Event::TurnStarted { who });
-        actions(state, table, who)?;
+        actions(state, table, who, false)?;
         end_of_turn(state, table, who);
         after = who;
     }
@@ -457,8 +533,19 @@ pub fn turn(
     table: &mut Table<'_, Celesia>,
     who: CombatantId,
 ) -> Result<(), Interrupt> {
+    open_turn(state, table, who, false).map(|_| ())
+}
+
+/// A turn of `who` from its start; with `pause`, it pauses after its first action (true: the
+/// rest is [`act_loop`] and [`close_turn`], [`round_step`]). [CEL-R3]
+fn open_turn(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    pause: bool,
+) -> Result<bool, Interrupt> {
     if state.f(who).absent() {
-        return Ok(());
+        return Ok(false);
     }
     table.emit(|| Event::TurnStarted { who });
     expire_tricks(
@@ -467,25 +554,35 @@ pub fn turn(
         fray_core::conditions::Moment::StartOfTurn(who, state.round),
     );
     if start_of_turn(state, table, who)? {
-        actions(state, table, who)?;
+        if actions(state, table, who, pause)? {
+            return Ok(true);
+        }
     } else {
         // A turn without acts breaks any run of consecutive acts. [CEL-R3.1]
         state.fm(who).act_clock += 1;
     }
-    if state.f(who).delaying {
-        table.emit(|| Event::TurnEnded { who });
-        return Ok(());
-    }
-    end_of_turn(state, table, who);
-    Ok(())
+    close_turn(state, table, who);
+    Ok(false)
 }
 
-/// The act budget and the actions of a turn, asked one by one while acts remain.
+/// The turn's end once its actions are done: a delaying combatant's turn ends without its
+/// reaction (CEL-R1.7, A43), any other's with [`end_of_turn`].
+fn close_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId) {
+    if state.f(who).delaying {
+        table.emit(|| Event::TurnEnded { who });
+        return;
+    }
+    end_of_turn(state, table, who);
+}
+
+/// The act budget and the actions of a turn, asked one by one while acts remain; with
+/// `pause`, it pauses after the first action (true, [`act_loop`]).
 fn actions(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     who: CombatantId,
-) -> Result<(), Interrupt> {
+    pause: bool,
+) -> Result<bool, Interrupt> {
     let (acts, why) = budget(state, who);
     state.fm(who).acts_left = acts;
     table.emit(|| Event::Acted {
@@ -502,6 +599,18 @@ fn actions(
         },
         rule: "CEL-R3.2",
     });
+    act_loop(state, table, who, pause)
+}
+
+/// `who`'s actions while acts remain, each asked and performed; with `pause`, it returns true
+/// after an action that leaves the turn going on or not (the loop resumes from the state,
+/// [`round_step`]), false when the turn's actions are done. [CEL-R3, R3.2, R3.9, R1.7]
+fn act_loop(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    pause: bool,
+) -> Result<bool, Interrupt> {
     while state.f(who).acts_left > 0 && state.up(who) {
         table.intervention_point(state)?;
         if Celesia::outcome(state) != Outcome::Ongoing || !state.up(who) {
@@ -539,8 +648,11 @@ fn actions(
             // CEL-R3.9: once it readies an action, its turn ends.
             break;
         }
+        if pause {
+            return Ok(true);
+        }
     }
-    Ok(())
+    Ok(false)
 }
 
 /// End of turn: the charge's advantage ends; a reaction until the start of the next turn (in
