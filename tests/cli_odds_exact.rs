@@ -151,8 +151,9 @@ fn spelljammer_fight_odds_agree_with_the_simulator() {
 }
 
 /// Where one round of a small duel is far too wide to enumerate, `--fight` says so at once and
-/// points to the simulator (never a hang, never a wrong answer). OSR's duel has no settled
-/// points inside its rounds yet (Celesia's and Spelljammer's are answered, above and below).
+/// points to the simulator (never a hang, never a wrong answer). OSR's armed duel: a sloppy
+/// fumble's free attacks may chain without end (OSR-R18.1, OSR-A10), so its rounds are not
+/// split (`free_attacks_may_chain`) and the probes refuse it at once.
 #[test]
 fn fights_too_wide_to_enumerate_are_refused_at_once_with_the_way_out() {
     let file = "examples/osr/duel.toml";
@@ -700,4 +701,12 @@ fn bad_requests_are_refused_with_a_reason() {
 #[test]
 fn celesia_fight_odds_agree_with_the_simulator() {
     fight_agrees_with_sim("examples/celesia/duel-exact.toml");
+}
+
+/// OSR's round is merged after the declarations and initiatives and after every action of the
+/// countdown (`rules::round::round_step`, OSR-R3 to R5). The bout is bare-handed: between armed
+/// fighters a sloppy fumble's free attack (OSR-R18.1, OSR-A10) may fumble in turn, without end.
+#[test]
+fn osr_fight_odds_agree_with_the_simulator() {
+    fight_agrees_with_sim("examples/osr/duel-exact.toml");
 }

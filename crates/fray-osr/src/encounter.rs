@@ -587,6 +587,7 @@ impl CombatantBuilder for Builder<'_> {
             number: 0,
             areas: fray_core::Areas::default(),
             asking: None,
+            paused: crate::state::Paused::No,
             single: false,
         }
     }

@@ -51,6 +51,12 @@ impl Ruleset for Osr {
         rules::round::play_round(state, table)
     }
 
+    /// Paused after the declarations and initiatives and after each action of the countdown
+    /// (OSR-R3 to R5; see `rules::round::round_step`).
+    fn round_step(state: &mut State, table: &mut Table<'_, Self>) -> Result<bool, Interrupt> {
+        rules::round::round_step(state, table)
+    }
+
     fn outcome(state: &State) -> Outcome {
         state.outcome_by_side()
     }

@@ -297,6 +297,29 @@ pub enum Asking {
     },
 }
 
+/// A settled point inside a round at which the round stands paused, for exact odds
+/// (`rules::round::round_step`): what is left of the countdown (OSR-R5). Ordinary play goes
+/// through these points without stopping; between rounds the round is not paused.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub enum Paused {
+    /// Not paused: the next step starts a round.
+    #[default]
+    No,
+    /// In the countdown (OSR-R5): declared and initiative rolled, or after an action on the
+    /// number being resolved (`State::number`).
+    Countdown {
+        /// The numbers not yet begun, highest first.
+        numbers: Vec<i32>,
+        /// The combatants acting on the current number who have not yet been taken, in order
+        /// (each still checked, as it comes, for having acted and for standing when the number
+        /// began).
+        actors: Vec<CombatantId>,
+    },
+    /// After the countdown: held sets that no charge came for act (OSR-A39), looked at from
+    /// this combatant on.
+    Held(u16),
+}
+
 /// The whole fight.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct State {
@@ -322,6 +345,8 @@ pub struct State {
     pub areas: fray_core::Areas,
     /// The pending question.
     pub asking: Option<Asking>,
+    /// Where the round stands paused, at a settled point inside it (exact odds only).
+    pub paused: Paused,
     /// Playing one attack alone for `fray odds`: a fumble's free attack by the target (another
     /// attack, which could fumble in turn) is not played.
     pub single: bool,
@@ -333,6 +358,7 @@ impl std::hash::Hash for State {
         self.round.hash(h);
         self.number.hash(h);
         self.asking.hash(h);
+        self.paused.hash(h);
     }
 }
 

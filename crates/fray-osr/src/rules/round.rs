@@ -6,7 +6,7 @@ use super::attack::{self, Form, Strike};
 use super::{legal, movement};
 use crate::choice::{Action, Item};
 use crate::content::SpellEffect;
-use crate::state::{Asking, State, Tending};
+use crate::state::{Asking, Paused, State, Tending};
 use crate::{Choice, Osr};
 use fray_core::event::{Event, Modifier, Subject};
 use fray_core::protocol::RollPurpose;
@@ -78,22 +78,184 @@ pub fn acts(state: &State, id: CombatantId) -> bool {
     f.is_up() && !(state.round == 1 && f.surprised)
 }
 
-/// One round.
+/// One round: [`round_step`]'s steps one after another, without stopping.
 pub fn play_round(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), Interrupt> {
     state.round = table.round();
-    let round = state.round;
+    while !body_step(state, table)? {}
+    Ok(())
+}
+
+/// The round from where `state` stands to its next settled point, or to its end: true when
+/// the round is over (`Ruleset::round_step`; [`play_round`] is these steps one after another,
+/// so ordinary play is unchanged). The settled points are after the declarations and
+/// initiatives (OSR-R3, R4), and after each action of the countdown (OSR-R5), on a number or
+/// among the held sets acting at its end (OSR-A39).
+///
+/// At those points nothing of the round is on the stack: the declarations, initiatives and
+/// who has acted are in each fighter's plan; what is left of the countdown is
+/// `State::paused` (the numbers not yet begun and, on the current number `State::number`,
+/// the actors not yet taken, in the order they were sorted in when the number began, or the
+/// next combatant the held sets are looked at from); who stood when the number began is
+/// `State::up_at_number` (simultaneity, OSR-A32) and the moves made on it are
+/// `Fighter::moved_on_number`/`moved_feet`; a delayed spell's effect on its target's
+/// standing (OSR-A53) is applied before the pause. The round's heading (the order of the
+/// countdown) is out before the first point. So the state alone says how the round goes on,
+/// and exact odds may merge equal states there. Where two foes each carry a weapon, a sloppy
+/// fumble's free attacks may chain without end ([`free_attacks_may_chain`]): the round is
+/// then played whole, as one step.
+///
+/// Here, not in ordinary play, it also forgets at every point what no rule reads (the damage
+/// tallies, a dead combatant's hit points: [`forget_tallies`]; inside the round, the values
+/// of the initiative numbers, of which only the order is read: [`rank_numbers`]), and at the
+/// round's end what the next round resets before reading ([`forget_round`]), so that states
+/// that differ only there merge.
+pub fn round_step(state: &mut State, table: &mut Table<'_, Osr>) -> Result<bool, Interrupt> {
+    let over = if state.paused == Paused::No && free_attacks_may_chain(state) {
+        play_round(state, table)?;
+        true
+    } else {
+        if state.paused == Paused::No {
+            state.round = table.round();
+        }
+        body_step(state, table)?
+    };
+    forget_tallies(state);
+    if over {
+        forget_round(state);
+    } else {
+        rank_numbers(state);
+    }
+    Ok(over)
+}
+
+/// Whether a sloppy fumble's free attack (OSR-R18.1, OSR-A10) could be answered by another, and
+/// that one by another, without end: two foes still in the fight that each carry a weapon (a
+/// melee form or a missile weapon; bare hands make no free attack, [`attack::free_forms`]).
+/// Such a chain lies inside one action, where nothing can be merged, and no enumeration of it
+/// ends; [`round_step`] then offers no point inside the round, so that the probes of exact
+/// odds weigh the whole round and refuse the fight at once (as before points were offered),
+/// rather than after playing the budget.
+fn free_attacks_may_chain(state: &State) -> bool {
+    let armed = |id: CombatantId| {
+        let (f, p) = (state.f(id), state.p(id));
+        !f.dead && !f.fled && (!p.melee.is_empty() || p.missile.is_some())
+    };
+    state
+        .ids()
+        .any(|a| armed(a) && state.ids().any(|b| state.foes(a, b) && armed(b)))
+}
+
+/// One step of the round (see [`round_step`]), the round already set.
+fn body_step(state: &mut State, table: &mut Table<'_, Osr>) -> Result<bool, Interrupt> {
+    match std::mem::take(&mut state.paused) {
+        Paused::No => {
+            round_start(state, table)?;
+            let numbers = countdown_numbers(state, table);
+            if numbers.is_empty() {
+                // Nobody acts: no countdown, not even the held sets' end (OSR-A39).
+                end_of_round(state, table)?;
+                return Ok(true);
+            }
+            state.paused = Paused::Countdown {
+                numbers,
+                actors: Vec::new(),
+            };
+            Ok(false)
+        }
+        Paused::Countdown { numbers, actors } => {
+            if countdown(state, table, numbers, actors)? {
+                return Ok(false);
+            }
+            held_sets(state, table, 0)
+        }
+        Paused::Held(from) => held_sets(state, table, from),
+    }
+}
+
+/// The last round's plans, dodges, charges and disrupted casting forgotten as a round begins
+/// (the initiative kept when it is rolled once, OSR-A2 toggle). Nothing reads them before.
+fn clear_round(state: &mut State) {
+    let once = state.options.initiative_once;
     for f in &mut state.fighters {
-        let keep = if state.options.initiative_once {
-            f.plan.initiative
-        } else {
-            0
-        };
+        let keep = if once { f.plan.initiative } else { 0 };
         f.plan = Default::default();
         f.plan.initiative = keep;
         f.dodging = false;
         f.charging = false;
         f.attacked_casting = false;
     }
+}
+
+/// Exact odds only ([`round_step`]), at a round's end: forgets what the next round resets
+/// before any rule reads it, so that end states that differ only there merge: the plans,
+/// dodges, charges and disrupted casting ([`clear_round`]), the number being resolved, who
+/// stood when it began, and the moves made on it (each set again as a number begins, before
+/// it is read).
+fn forget_round(state: &mut State) {
+    clear_round(state);
+    state.number = 0;
+    state.up_at_number.clear();
+    for f in &mut state.fighters {
+        f.moved_on_number = false;
+        f.moved_feet = 0;
+    }
+}
+
+/// Exact odds only ([`round_step`]), at every settled point: forgets what no rule reads, so
+/// that states that differ only there merge: the damage dealt and taken (a report's tallies)
+/// and a dead combatant's hit points (death is final, OSR-A28; nothing reads them but a
+/// report).
+fn forget_tallies(state: &mut State) {
+    for f in &mut state.fighters {
+        f.dealt = 0;
+        f.taken = 0;
+        if f.dead {
+            f.hp = 0;
+        }
+    }
+}
+
+/// Exact odds only ([`round_step`]), at a settled point inside a round: the initiative
+/// numbers (every fighter's initiative and moved action, the number being resolved, the
+/// numbers not yet begun) replaced by their ranks among themselves, 1 the lowest, so that
+/// states whose numbers stand in the same order merge. Only their order is read (the
+/// countdown, OSR-R5; a set against a charge, OSR-R15.2; an interception, OSR-R12.1; a delayed
+/// spell, OSR-R28.5), never their values. Not with initiative rolled once for the fight (OSR-A2
+/// toggle): its numbers are kept across rounds to meet new rolls, and 0 marks "not rolled".
+fn rank_numbers(state: &mut State) {
+    if state.options.initiative_once {
+        return;
+    }
+    let mut values: Vec<i32> = Vec::with_capacity(2 * state.fighters.len() + 1);
+    for f in &state.fighters {
+        values.push(f.plan.initiative);
+        values.extend(f.plan.moved_to);
+    }
+    values.push(state.number);
+    if let Paused::Countdown { numbers, .. } = &state.paused {
+        values.extend(numbers.iter().copied());
+    }
+    values.sort_unstable();
+    values.dedup();
+    let rank = |v: i32| values.binary_search(&v).map_or(v, |r| r as i32 + 1);
+    for f in &mut state.fighters {
+        f.plan.initiative = rank(f.plan.initiative);
+        f.plan.moved_to = f.plan.moved_to.map(rank);
+    }
+    state.number = rank(state.number);
+    if let Paused::Countdown { numbers, .. } = &mut state.paused {
+        for n in numbers {
+            *n = rank(*n);
+        }
+    }
+}
+
+/// The round up to its countdown: the last round forgotten, surprise over in round 2
+/// (OSR-R2.4), the hold checks (OSR-A19), every declaration first (OSR-R3), then 1d6 + DEX
+/// initiative (OSR-R4).
+fn round_start(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), Interrupt> {
+    let round = state.round;
+    clear_round(state);
     if round == 2 {
         for id in state.ids().collect::<Vec<_>>() {
             if state.f(id).surprised {
@@ -165,8 +327,7 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), I
             rule: "OSR-R4.1",
         });
     }
-    countdown(state, table)?;
-    end_of_round(state, table)
+    Ok(())
 }
 
 /// The number on which `id` acts this round.
@@ -184,8 +345,9 @@ fn number_of(state: &State, id: CombatantId) -> i32 {
     }
 }
 
-/// OSR-R5: the countdown from the highest number down, nobody skipped (OSR-R4.5).
-fn countdown(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), Interrupt> {
+/// OSR-R5: the numbers the countdown goes through, from the highest down, nobody skipped
+/// (OSR-R4.5), shown with who acts on each.
+fn countdown_numbers(state: &State, table: &mut Table<'_, Osr>) -> Vec<i32> {
     let mut numbers: Vec<i32> = state
         .ids()
         .filter(|&i| acts(state, i))
@@ -193,7 +355,7 @@ fn countdown(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), Interr
         .collect();
     numbers.sort_unstable_by(|a, b| b.cmp(a));
     numbers.dedup();
-    if let Some(&lowest) = numbers.last() {
+    if !numbers.is_empty() {
         // Built only when the log is kept (a simulation keeps none).
         table.emit(|| Event::Order {
             groups: numbers
@@ -206,50 +368,85 @@ fn countdown(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), Interr
                 })
                 .collect(),
         });
-        let mut actors: Vec<CombatantId> = Vec::new();
-        for n in numbers.iter().copied() {
-            state.number = n;
-            table.intervention_point(state)?;
-            let mut up = std::mem::take(&mut state.up_at_number);
-            up.clear();
-            up.extend(state.fighters.iter().map(|f| f.is_up()));
-            state.up_at_number = up;
-            actors.clear();
-            actors.extend(state.ids().filter(|&i| {
-                state.up_at_number[i.index()]
-                    && !state.f(i).plan.done
-                    && number_of(state, i) == n
-                    && acts_now(state, i)
-            }));
-            simultaneous_order(state, &mut actors);
-            // OSR-A53: a delayed spell resolves just before its target's action, not with it.
-            actors.sort_by_key(|&i| !delayed_from_earlier(state, i));
-            simultaneous_moves(state, table, &actors)?;
-            for &id in &actors {
-                if state.f(id).plan.done || !state.up_at_number[id.index()] {
-                    continue;
-                }
-                let delayed = delayed_from_earlier(state, id);
-                state.f_mut(id).plan.done = true;
-                perform(state, table, id)?;
-                // OSR-A53: what a delayed spell did counts before its target acts.
-                if let (true, Action::CastDelayed(_, _, t)) = (delayed, state.f(id).plan.action) {
-                    state.up_at_number[t.index()] = state.f(t).is_up();
-                }
+    }
+    numbers
+}
+
+/// OSR-R5: the countdown on from `actors` (left to take on the current number) and `numbers`
+/// (not yet begun), up to the end of the next action (true: the round pauses there,
+/// `State::paused`, [`round_step`]) or of the last number (false).
+fn countdown(
+    state: &mut State,
+    table: &mut Table<'_, Osr>,
+    mut numbers: Vec<i32>,
+    mut actors: Vec<CombatantId>,
+) -> Result<bool, Interrupt> {
+    loop {
+        while !actors.is_empty() {
+            let id = actors.remove(0);
+            if state.f(id).plan.done || !state.up_at_number[id.index()] {
+                continue;
             }
-            if n == lowest {
-                break;
+            let delayed = delayed_from_earlier(state, id);
+            state.f_mut(id).plan.done = true;
+            perform(state, table, id)?;
+            // OSR-A53: what a delayed spell did counts before its target acts.
+            if let (true, Action::CastDelayed(_, _, t)) = (delayed, state.f(id).plan.action) {
+                state.up_at_number[t.index()] = state.f(t).is_up();
             }
+            state.paused = Paused::Countdown { numbers, actors };
+            return Ok(true);
         }
-        // Held sets that no charge came for act at the end (OSR-A39).
-        for id in state.ids().collect::<Vec<_>>() {
-            if acts(state, id) && !state.f(id).plan.done && state.f(id).is_up() {
-                state.f_mut(id).plan.done = true;
-                perform(state, table, id)?;
-            }
+        if numbers.is_empty() {
+            return Ok(false);
+        }
+        let n = numbers.remove(0);
+        begin_number(state, table, n, &mut actors)?;
+    }
+}
+
+/// Begins number `n` of the countdown: the GM may step in, who stands now is noted
+/// (simultaneity, OSR-A32), and those acting on it are put in `actors`, in the order they are
+/// resolved, their moves to melee made together (OSR-R4.3).
+fn begin_number(
+    state: &mut State,
+    table: &mut Table<'_, Osr>,
+    n: i32,
+    actors: &mut Vec<CombatantId>,
+) -> Result<(), Interrupt> {
+    state.number = n;
+    table.intervention_point(state)?;
+    let mut up = std::mem::take(&mut state.up_at_number);
+    up.clear();
+    up.extend(state.fighters.iter().map(|f| f.is_up()));
+    state.up_at_number = up;
+    actors.clear();
+    actors.extend(state.ids().filter(|&i| {
+        state.up_at_number[i.index()]
+            && !state.f(i).plan.done
+            && number_of(state, i) == n
+            && acts_now(state, i)
+    }));
+    simultaneous_order(state, actors);
+    // OSR-A53: a delayed spell resolves just before its target's action, not with it.
+    actors.sort_by_key(|&i| !delayed_from_earlier(state, i));
+    simultaneous_moves(state, table, actors)
+}
+
+/// After the countdown, held sets that no charge came for act (OSR-A39), looked at from
+/// combatant `from` on, up to the end of the next one's action (false: the round pauses
+/// there, [`round_step`]); then the end of the round (true).
+fn held_sets(state: &mut State, table: &mut Table<'_, Osr>, from: u16) -> Result<bool, Interrupt> {
+    for id in state.ids().skip(usize::from(from)) {
+        if acts(state, id) && !state.f(id).plan.done && state.f(id).is_up() {
+            state.f_mut(id).plan.done = true;
+            perform(state, table, id)?;
+            state.paused = Paused::Held(id.0 + 1);
+            return Ok(false);
         }
     }
-    Ok(())
+    end_of_round(state, table)?;
+    Ok(true)
 }
 
 /// A set weapon waits for a declared charger with equal or lower initiative (OSR-R15.2).
