@@ -1311,16 +1311,14 @@ impl State {
         self.occupancy.within(centre, radius + side / 2, counts)
     }
 
-    /// Standing foes of `id` within `radius` squares, in id order.
-    pub fn foes_within(&self, id: CombatantId, radius: i32) -> Vec<CombatantId> {
+    /// Standing foes of `id` within `radius` squares, in id order (held inline: no list is
+    /// allocated, see [`fray_core::occupancy::Nearby`]).
+    pub fn foes_within(&self, id: CombatantId, radius: i32) -> fray_core::occupancy::Nearby {
         let (pos, side) = (self.f(id).pos, self.f(id).side);
-        self.occupancy
-            .within(pos, radius + self.side(id) - 1, |o| {
-                let f = self.f(o);
-                f.side != side && self.up(o) && self.gap(id, o) <= radius
-            })
-            .into_iter()
-            .collect()
+        self.occupancy.within(pos, radius + self.side(id) - 1, |o| {
+            let f = self.f(o);
+            f.side != side && self.up(o) && self.gap(id, o) <= radius
+        })
     }
 }
 

@@ -179,7 +179,7 @@ pub fn end(
 /// Ends the grapples that can no longer be held: either side down or gone, or the two no
 /// longer next to each other (pushed or moved apart). [CEL-R10.9]
 pub fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) {
-    for who in state.ids().collect::<Vec<_>>() {
+    for who in state.ids() {
         let Some(hold) = state.f(who).hold else {
             continue;
         };

@@ -200,7 +200,7 @@ fn fall(
 /// 50 (75 with a military saddle), else falls and takes 1d6, and its mount, without it, avoids
 /// combat (R21.11).
 pub fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
-    for rider in state.ids().collect::<Vec<_>>() {
+    for rider in state.ids() {
         let Some(mount) = state.f(rider).riding else {
             continue;
         };

@@ -21,11 +21,21 @@ fn frame(from: Pos, toward: Pos, p: Pos) -> (i32, i32) {
     (p.y - from.y, forward)
 }
 
-/// Free squares from which a melee form of `who` reaches `target`, within `max` squares of
-/// `who`'s square (ordered: nearest to the mover first). A ridden mount goes where its rider's
-/// forms reach (the rider attacks at the end of the mount's move or charge, CEL-R21.6, R21.7:
-/// a lance strikes from 10 ft).
-fn strike_squares(state: &State, who: CombatantId, target: CombatantId, max: i32) -> Vec<Pos> {
+/// The first free square, in the order nearest to the mover first (then straightness, then
+/// the mover's frame), within `max` squares of `who`'s square from which a melee form of `who`
+/// reaches `target` and which `also` accepts. A ridden mount goes where its rider's forms reach
+/// (the rider attacks at the end of the mount's move or charge, CEL-R21.6, R21.7: a lance strikes
+/// from 10 ft). A search for the least key, without a sorted list: the key is a total order (it
+/// ends with the square), so the least square passing every test is the first of the sorted
+/// list; the costlier tests run only for a square that would beat the best so far, and `also`
+/// only for the best one (if it refuses it, the search runs again without it).
+fn strike_square(
+    state: &State,
+    who: CombatantId,
+    target: CombatantId,
+    max: i32,
+    mut also: impl FnMut(Pos) -> bool,
+) -> Option<Pos> {
     let from = state.f(who).pos;
     let at = state.f(target).pos;
     let striker = state
@@ -44,25 +54,36 @@ fn strike_squares(state: &State, who: CombatantId, target: CombatantId, max: i32
         -reach - (state.side(who) - 1),
         reach + state.side(target) - 1,
     );
-    let mut out: Vec<(i32, i64, (i32, i32), Pos)> = Vec::new();
-    for dx in near..=far {
-        for dy in near..=far {
-            let p = Pos::new(at.x + dx, at.y + dy);
-            if p.squares_to(from) > max {
-                continue;
+    let mut refused: Vec<Pos> = Vec::new();
+    loop {
+        let mut best: Option<(Key, Pos)> = None;
+        for dx in near..=far {
+            for dy in near..=far {
+                let p = Pos::new(at.x + dx, at.y + dy);
+                let d = p.squares_to(from);
+                if d > max {
+                    continue;
+                }
+                let key = (d, euclid(p, from), frame(from, at, p));
+                if best.is_some_and(|b| (key, p) >= b) || refused.contains(&p) {
+                    continue;
+                }
+                let gap = state.gap_from(who, p, target);
+                if !state.melee_forms(striker).any(|(_, w)| reaches(w, gap)) {
+                    continue;
+                }
+                if p != from && !state.square_free(p, who) {
+                    continue;
+                }
+                best = Some((key, p));
             }
-            if p != from && !state.square_free(p, who) {
-                continue;
-            }
-            let gap = state.gap_from(who, p, target);
-            if !state.melee_forms(striker).any(|(_, w)| reaches(w, gap)) {
-                continue;
-            }
-            out.push((p.squares_to(from), euclid(p, from), frame(from, at, p), p));
         }
+        let (_, p) = best?;
+        if also(p) {
+            return Some(p);
+        }
+        refused.push(p);
     }
-    out.sort();
-    out.into_iter().map(|(_, _, _, p)| p).collect()
 }
 
 /// Where a Move toward `target` ends: the nearest square within speed from which `who` can
@@ -72,7 +93,7 @@ pub fn approach(state: &State, who: CombatantId, target: CombatantId) -> Option<
     let from = state.f(who).pos;
     let at = state.f(target).pos;
     let speed = state.speed_squares(who);
-    if let Some(p) = strike_squares(state, who, target, speed).into_iter().next() {
+    if let Some(p) = strike_square(state, who, target, speed, |_| true) {
         return (p != from).then_some(p);
     }
     let now = state.gap(who, target);
@@ -120,7 +141,7 @@ pub fn charge(state: &State, who: CombatantId, target: CombatantId) -> Option<Po
         return None;
     }
     let max = 2 * state.speed_squares(who);
-    strike_squares(state, who, target, max)
-        .into_iter()
-        .find(|&p| p != from && clear_line(state, who, from, p))
+    strike_square(state, who, target, max, |p| {
+        p != from && clear_line(state, who, from, p)
+    })
 }
