@@ -25,21 +25,25 @@ impl Pos {
     }
 
     /// Distance in squares (Chebyshev).
+    #[inline]
     pub fn squares_to(self, other: Pos) -> i32 {
         (self.x - other.x).abs().max((self.y - other.y).abs())
     }
 
     /// Distance in feet.
+    #[inline]
     pub fn feet_to(self, other: Pos) -> i32 {
         self.squares_to(other) * SQUARE_FT
     }
 
     /// True when the squares touch (including diagonally) and differ.
+    #[inline]
     pub fn is_adjacent(self, other: Pos) -> bool {
         self != other && self.squares_to(other) == 1
     }
 
     /// True when `other` is within `reach_ft` feet (a 5-ft reach covers adjacent squares).
+    #[inline]
     pub fn within_reach(self, other: Pos, reach_ft: i32) -> bool {
         self != other && self.feet_to(other) <= reach_ft.max(SQUARE_FT)
     }
@@ -85,6 +89,7 @@ impl Pos {
 
     /// The `i`-th square (`i` ≥ 1) on the straight line from `self` through `through`
     /// (integer rounding, half away from zero). `self` if the two are equal.
+    #[inline]
     pub fn point_on_line(self, through: Pos, i: i32) -> Pos {
         let (dx, dy) = (through.x - self.x, through.y - self.y);
         let steps = dx.abs().max(dy.abs());
@@ -98,6 +103,7 @@ impl Pos {
     }
 }
 
+#[inline]
 fn div_round(num: i32, den: i32) -> i32 {
     let q = (2 * num.abs() + den) / (2 * den);
     if num < 0 {
