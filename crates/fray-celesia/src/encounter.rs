@@ -559,6 +559,7 @@ impl CombatantBuilder for Builder<'_> {
             sheathed: 0,
             ranged_sheathed: false,
             move_at: None,
+            one_round: None,
         };
         let mut fighter = fighter;
         // CEL-R9 Draw or Sheathe: what it holds at the start; the rest is put away.

@@ -589,6 +589,8 @@ pub struct Fighter {
     /// Burn damage taken: like nonlethal damage, counted with it for staggered and
     /// unconscious, and healed only by a full night's rest. [CEL-R20.7]
     pub burn: i32,
+    /// The 1-round action it is performing, until it completes. [CEL-R3.7]
+    pub one_round: Option<crate::rules::one_round::OneRound>,
 }
 
 /// A grapple held by its initiator. [CEL-R10.9–R10.11]

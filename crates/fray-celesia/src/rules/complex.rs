@@ -42,13 +42,16 @@ pub fn kept(state: &State, who: CombatantId, kind: TaskKind) -> u8 {
 }
 
 /// Acts this choice takes now: a complex action takes every act left this turn, up to the
-/// acts it still needs (at least 1, so that none left refuses it); others their category's.
-/// [CEL-R3.1, R3.8]
+/// acts it still needs (at least 1, so that none left refuses it); a 1-round action 3, or the
+/// turn's last 1 or 2 (CEL-R3.7); others their category's. [CEL-R3.1, R3.8]
 pub fn cost(state: &State, who: CombatantId, choice: &Choice) -> i32 {
     match task_of(state, choice) {
         Some((kind, needed, _)) => {
             let still = i32::from(needed - kept(state, who, kind).min(needed));
             state.f(who).acts_left.min(still).max(1)
+        }
+        None if super::one_round::kind(state, who, choice).is_some() => {
+            super::one_round::cost(state.f(who).acts_left)
         }
         None => match *choice {
             Choice::Grapple(_) => super::grapple::acts(state, who, None),

@@ -235,6 +235,9 @@ pub fn check_action(
             )
         });
     }
+    if super::one_round::kind(state, who, choice).is_some() {
+        super::one_round::check(explain, state, who)?;
+    }
     if cost > 1 && state.staggered(who) {
         return no(explain, "CEL-R20.2", || {
             "a staggered creature takes only a single simple action".to_string()

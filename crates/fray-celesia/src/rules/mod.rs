@@ -13,6 +13,7 @@ pub mod maneuver;
 pub mod maneuver_legal;
 pub mod mounted;
 pub mod movement;
+pub mod one_round;
 pub mod ready;
 pub mod round;
 pub mod run;

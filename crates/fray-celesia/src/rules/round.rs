@@ -143,7 +143,7 @@ fn surprise_round(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(
     }
     state.surprise_round = false;
     for who in state.ids().collect::<Vec<_>>() {
-        if state.f(who).aware && state.up(who) {
+        if state.f(who).aware && state.up(who) && !super::one_round::performing(state, who) {
             let n = state.p(who).reactions_per_round();
             state.fm(who).reactions = n;
         }
@@ -469,6 +469,8 @@ fn start_of_turn(
     if bleed > 0 && !state.f(who).dead {
         injury::lose_hp(state, table, who, bleed, "bleed", "CEL-R18");
     }
+    // CEL-R3.7: a 1-round action taken whole takes effect now (lost if its actor is down).
+    super::one_round::at_turn_start(state, table, who)?;
     match state.band(who) {
         Band::Dead => return Ok(false),
         Band::Dying => {
@@ -560,6 +562,9 @@ fn open_turn(
     } else {
         // A turn without acts breaks any run of consecutive acts. [CEL-R3.1]
         state.fm(who).act_clock += 1;
+        // A split 1-round action cannot be completed in a turn without acts. [CEL-R3.7]
+        state.fm(who).acts_left = 0;
+        super::one_round::finish_split(state, table, who)?;
     }
     close_turn(state, table, who);
     Ok(false)
@@ -599,6 +604,8 @@ fn actions(
         },
         rule: "CEL-R3.2",
     });
+    // CEL-R3.7, A12: a split 1-round action takes the turn's first acts and takes effect.
+    super::one_round::finish_split(state, table, who)?;
     act_loop(state, table, who, pause)
 }
 
@@ -671,7 +678,8 @@ fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: Combatant
     // Acts left unspent come between the acts before and after them. [CEL-R3.1]
     f.act_clock += f.acts_left.max(0) as u32;
     f.acts_left = 0;
-    if !state.surprise_round && state.up(who) {
+    // CEL-R3.7: no reactions while it performs a 1-round action.
+    if !state.surprise_round && state.up(who) && !super::one_round::performing(state, who) {
         let n = state.p(who).reactions_per_round();
         state.fm(who).reactions = n;
     }
@@ -821,6 +829,11 @@ pub fn perform(
         return Ok(());
     }
     let from = state.f(who).pos;
+    if super::one_round::kind(state, who, &choice).is_some() {
+        super::one_round::begin(state, table, who, choice, cost)?;
+        injury::strain(state, table, who, cost);
+        return Ok(());
+    }
     if complex::task_of(state, &choice).is_some() {
         complex::commit(state, table, who, choice, cost)?;
         injury::strain(state, table, who, cost);
