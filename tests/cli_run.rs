@@ -751,3 +751,57 @@ fn a_players_status_hides_the_foes_hit_points() {
     t.send("quit");
     t.finish();
 }
+
+/// Issue 16, CEL-G11 and G13: in a Celesia fight the GM adjusts a combatant's DV at the prompt
+/// (`cond WHO dv+N`: cover, whose values the seed does not give, or any ruling); the status
+/// shows it, a bad number is refused with the form to type, `cond WHO -dv` ends it, and undo
+/// takes it back.
+#[test]
+fn the_gm_adjusts_a_celesia_dv_at_the_prompt() {
+    let dir = temp_dir("celesia-dv");
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/celesia/duel.toml");
+    let mut t = Tracker::start(
+        &[file.to_str().unwrap(), "--seed", "3", "--no-autosave"],
+        &dir,
+    );
+    t.until_prompt();
+    // The two initiative dice (fray rolls them); the GM's interventions come once round 1 is
+    // under way.
+    t.send("r");
+    t.until_prompt();
+    t.send("r");
+    t.until_prompt();
+    t.send("cond e-fighter dv+4");
+    let chunk = t.until_prompt();
+    assert!(
+        chunk.contains("GM intervention: cond e-fighter dv+4"),
+        "{chunk}"
+    );
+    assert!(
+        chunk.contains("East fighter is now DV-adjusted (GM)"),
+        "{chunk}"
+    );
+    t.send("status");
+    let status = t.until_prompt();
+    assert!(status.contains("DV +4 (GM)"), "{status}");
+    t.send("cond e-fighter dv+99");
+    let refused = t.until_prompt();
+    assert!(
+        refused.contains("! ") && refused.contains("dv+N"),
+        "{refused}"
+    );
+    t.send("cond e-fighter -dv");
+    let ended = t.until_prompt();
+    assert!(
+        ended.contains("GM intervention: cond e-fighter -dv"),
+        "{ended}"
+    );
+    t.send("status");
+    assert!(!t.until_prompt().contains("(GM)"));
+    t.send("undo");
+    t.until_prompt();
+    t.send("status");
+    assert!(t.until_prompt().contains("DV +4 (GM)"));
+    t.send("quit");
+    t.finish();
+}

@@ -149,7 +149,40 @@ pub enum Choice {
     Sheathe(Item),
 }
 
+/// The free actions of CEL-R14 and elsewhere that fray plays, by the word the GM names them
+/// with (`strenuous_free_actions`, CEL-G4).
+pub const FREE_ACTIONS: [&str; 10] = [
+    "release",
+    "fast-mount",
+    "fast-dismount",
+    "knees",
+    "fight-defensively",
+    "drop-prone",
+    "special-attack",
+    "cleave",
+    "weaken",
+    "drop",
+];
+
 impl Choice {
+    /// The free action this is (a word of [`FREE_ACTIONS`]), if it is one: counted against
+    /// `free_actions_per_turn` (CEL-G2) and strenuous where the GM says (CEL-G4).
+    pub fn free_action(self) -> Option<&'static str> {
+        Some(match self {
+            Choice::Release => "release",
+            Choice::FastMount(_) => "fast-mount",
+            Choice::FastDismount(_) => "fast-dismount",
+            Choice::Knees => "knees",
+            Choice::Defensive => "fight-defensively",
+            Choice::DropProne => "drop-prone",
+            Choice::Special(_) | Choice::SpecialStep(..) => "special-attack",
+            Choice::Cleave(_) => "cleave",
+            Choice::Weaken(_) | Choice::WeakenAbility(_) | Choice::WeakenDegrees(_) => "weaken",
+            Choice::DropItem(_) => "drop",
+            _ => return None,
+        })
+    }
+
     /// Acts the action costs (0: free or not an action). [CEL-R3.1]
     pub fn acts(self) -> i32 {
         match self {

@@ -71,6 +71,12 @@ struct OptionsDef {
     unarmed_str_only: Option<bool>,
     minimum_damage: Option<Spanned<i64>>,
     scaling_choose_lower: Option<bool>,
+    free_actions_per_turn: Option<Spanned<i64>>,
+    strenuous_free_actions: Option<Spanned<Vec<String>>>,
+    cmd_base: Option<Spanned<i64>>,
+    flanking: Option<bool>,
+    bleed_timing: Option<Spanned<String>>,
+    weakened_attack_inverted: Option<bool>,
 }
 
 fray_core::combatant_entry! {
@@ -560,6 +566,8 @@ impl CombatantBuilder for Builder<'_> {
             ranged_sheathed: false,
             move_at: None,
             one_round: None,
+            free_actions: 0,
+            gm_dv: 0,
         };
         let mut fighter = fighter;
         // CEL-R9 Draw or Sheathe: what it holds at the start; the rest is put away.
@@ -813,6 +821,40 @@ fn read_options(file: &SourceFile<'_>, o: &OptionsDef, errors: &mut Vec<FileErro
             }
         }
     }
+    // CEL-G4: the free actions the GM deems strenuous, by the words of `Choice::free_action`.
+    let mut strenuous = Vec::new();
+    if let Some(list) = &o.strenuous_free_actions {
+        for name in list.get_ref() {
+            match crate::choice::FREE_ACTIONS.iter().find(|&&f| f == name) {
+                Some(&f) if !strenuous.contains(&f) => strenuous.push(f),
+                Some(_) => {}
+                None => errors.push(file.error(
+                    list.span(),
+                    Some("options.strenuous_free_actions".into()),
+                    format!(
+                        "`{name}` is not a free action; the free actions are: {}",
+                        crate::choice::FREE_ACTIONS.join(", ")
+                    ),
+                )),
+            }
+        }
+    }
+    // CEL-G12: when bleeding comes.
+    let bleed_at_turn_end = match &o.bleed_timing {
+        None => d.bleed_at_turn_end,
+        Some(t) => match t.get_ref().as_str() {
+            "turn-start" => false,
+            "turn-end" => true,
+            _ => {
+                errors.push(file.error(
+                    t.span(),
+                    Some("options.bleed_timing".into()),
+                    "expected \"turn-start\" (the default) or \"turn-end\"",
+                ));
+                d.bleed_at_turn_end
+            }
+        },
+    };
     Options {
         flatfooted_until_regular_turn: o
             .flatfooted_until_regular_turn
@@ -842,5 +884,22 @@ fn read_options(file: &SourceFile<'_>, o: &OptionsDef, errors: &mut Vec<FileErro
             d.minimum_damage,
             errors,
         ),
+        free_actions_per_turn: o.free_actions_per_turn.as_ref().map(|_| {
+            num(
+                "free_actions_per_turn",
+                &o.free_actions_per_turn,
+                0,
+                20,
+                0,
+                errors,
+            ) as u8
+        }),
+        strenuous_free_actions: strenuous,
+        cmd_base: num("cmd_base", &o.cmd_base, 0, 30, d.cmd_base, errors),
+        flanking: o.flanking.unwrap_or(d.flanking),
+        bleed_at_turn_end,
+        weakened_attack_inverted: o
+            .weakened_attack_inverted
+            .unwrap_or(d.weakened_attack_inverted),
     }
 }

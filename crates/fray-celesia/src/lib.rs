@@ -116,6 +116,9 @@ impl Ruleset for Celesia {
         } else if state.staggered(who) {
             out.push("staggered".into());
         }
+        if f.gm_dv != 0 {
+            out.push(format!("DV {:+} (GM)", f.gm_dv));
+        }
         for (on, name) in [
             (f.flat_footed, "flat-footed"),
             (f.prone, "prone"),

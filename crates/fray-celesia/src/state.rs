@@ -591,6 +591,10 @@ pub struct Fighter {
     pub burn: i32,
     /// The 1-round action it is performing, until it completes. [CEL-R3.7]
     pub one_round: Option<crate::rules::one_round::OneRound>,
+    /// Free actions taken this turn (counted against `free_actions_per_turn`). [CEL-G2]
+    pub free_actions: u8,
+    /// The GM's adjustment to its DV (`cond WHO dv+N`): cover, or any ruling. [CEL-G11, G13]
+    pub gm_dv: i32,
 }
 
 /// A grapple held by its initiator. [CEL-R10.9–R10.11]
@@ -806,6 +810,23 @@ pub struct Options {
     /// A special attack's step may be chosen below the one BAB gives (CEL-A20 toggle, default
     /// off: the step is fixed by BAB).
     pub scaling_choose_lower: bool,
+    /// Free actions a combatant may take in a turn (CEL-G2; default none: "as many free
+    /// actions in a turn as you wish").
+    pub free_actions_per_turn: Option<u8>,
+    /// The free actions (by their [`crate::choice::Choice::free_action`] word) the GM deems
+    /// strenuous: each costs a disabled creature 1 hit point, as an act does (CEL-G4, CEL-R17.2;
+    /// default none).
+    pub strenuous_free_actions: Vec<&'static str>,
+    /// The base of CMD (CEL-A7, G7; default 10).
+    pub cmd_base: i32,
+    /// Flanking gives advantage (CEL-A35, G7; default on, Pathfinder's opposite sides).
+    pub flanking: bool,
+    /// Bleeding comes at the end of the bleeder's turn instead of its start (CEL-G12; default
+    /// off: the start of its turn).
+    pub bleed_at_turn_end: bool,
+    /// Weakened Attack's step gives +1 to the attack roll instead of −1 (CEL-A10 toggle, G8;
+    /// default off: the seed's literal −1).
+    pub weakened_attack_inverted: bool,
 }
 
 impl Default for Options {
@@ -821,6 +842,12 @@ impl Default for Options {
             unarmed_str_only: false,
             minimum_damage: 1,
             scaling_choose_lower: false,
+            free_actions_per_turn: None,
+            strenuous_free_actions: Vec::new(),
+            cmd_base: 10,
+            flanking: true,
+            bleed_at_turn_end: false,
+            weakened_attack_inverted: false,
         }
     }
 }

@@ -84,6 +84,31 @@ pub fn roll_d20(
     }
 }
 
+/// The roll confirming a critical threat under `crit_confirmation` (CEL-A3): a second d20 with
+/// the attack's `net` advantage count and its `bonus`, against the same `dv` (a natural 20
+/// confirms, a natural 1 does not). Returns whether it is confirmed and the log's words for it.
+pub fn confirm_critical(
+    table: &mut Table<'_, Celesia>,
+    attacker: CombatantId,
+    net: i32,
+    bonus: i32,
+    dv: i32,
+) -> Result<(bool, String), Interrupt> {
+    let (confirm, pool) = roll_d20(table, attacker, net, RollPurpose::Attack, "CEL-A3")?;
+    let total = confirm as i32 + bonus;
+    let confirmed = confirm == 20 || (confirm != 1 && total >= dv);
+    let text = format!(
+        "; critical confirmation (CEL-A3): {}d20 {confirm} {bonus:+} = {total} vs {dv}: {}",
+        pool.map(|p| format!("{p}; ")).unwrap_or_default(),
+        if confirmed {
+            "confirmed"
+        } else {
+            "not confirmed"
+        }
+    );
+    Ok((confirmed, text))
+}
+
 /// The attack bonus of `w` for `attacker` at `feet` from its target. [CEL-R4.1, R4.2, A1, A2]
 pub fn attack_bonus(state: &State, attacker: CombatantId, w: &Weapon, feet: i32) -> Mods {
     let p = state.p(attacker);
@@ -105,10 +130,16 @@ pub fn attack_bonus(state: &State, attacker: CombatantId, w: &Weapon, feet: i32)
         }
     }
     m.push("size", "CEL-R4.1", p.size.modifier());
+    // CEL-R16.11, A10: −1 per step; +1 under the GM's `weakened_attack_inverted` (CEL-G8).
+    let step = if state.options.weakened_attack_inverted {
+        1
+    } else {
+        -1
+    };
     m.push(
         "weakened attack",
         "CEL-R16.11",
-        -i32::from(state.f(attacker).weakened),
+        step * i32::from(state.f(attacker).weakened),
     );
     let sp = state.f(attacker).specials;
     let k = |s: Special| super::special::step_of(state, attacker, s);
@@ -194,6 +225,7 @@ pub fn defense(state: &State, target: CombatantId) -> Mods {
     if f.specials.has(Special::Lunge) {
         m.push("lunge", "CEL-R16.4", -2);
     }
+    m.push("GM's ruling", "CEL-G11", f.gm_dv);
     m
 }
 
@@ -235,7 +267,9 @@ fn special_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut Mods
 }
 
 /// Is `ally` (a friend of the attacker) on the far side of `target` from `attacker`, both
-/// threatening it? [CEL-A35]
+/// threatening it? [CEL-A35] The ally threatens with a melee form it could strike with now
+/// ([`opportunity_form`]): a rider whose only reaching weapon needs both hands, its hand on
+/// the reins (no `knees` this turn, CEL-R21.4), threatens nobody and flanks nobody.
 fn flanks(state: &State, attacker: CombatantId, target: CombatantId) -> bool {
     let (t, s) = (state.f(target).pos, state.side(target));
     // Which side of the target's space a square lies on, per axis (CEL-R21.3: a Large
@@ -259,7 +293,11 @@ fn flanks(state: &State, attacker: CombatantId, target: CombatantId) -> bool {
             o != attacker && o != target && state.f(o).side == side
         })
         .into_iter()
-        .any(|o| beside(state.f(o).pos) == (-sx, -sy) && state.threatens(o, target))
+        .any(|o| {
+            beside(state.f(o).pos) == (-sx, -sy)
+                && state.threatens(o, target)
+                && opportunity_form(state, o, target).is_some()
+        })
 }
 
 /// Is `target` engaged in melee with an ally of `attacker` less than 10 ft from it? [CEL-R7.2]
@@ -300,7 +338,7 @@ fn sources(
     if ft.injuries.blind() {
         adv.add("blind target");
     }
-    if melee && flanks(state, attacker, target) {
+    if melee && state.options.flanking && flanks(state, attacker, target) {
         adv.add("flanked target");
     }
     if melee && state.helpless(target) {
@@ -415,9 +453,11 @@ pub fn attack(
     // A natural 20 always hits, a natural 1 always misses (CEL-A3).
     let hit = die == 20 || (die != 1 && total >= dv);
     let mut critical = hit && die >= w.threat && !state.p(target).immune_crit;
+    let mut confirmation = None;
     if critical && state.options.crit_confirmation {
-        let (confirm, _) = roll_d20(table, attacker, net, RollPurpose::Attack, "CEL-A3")?;
-        critical = confirm == 20 || (confirm != 1 && confirm as i32 + bonus.total() >= dv);
+        let (confirmed, text) = confirm_critical(table, attacker, net, bonus.total(), dv)?;
+        critical = confirmed;
+        confirmation = Some(text);
     }
     let result = if critical {
         AttackResult::Critical
@@ -440,6 +480,9 @@ pub fn attack(
         if let Some(pool) = &pool {
             name.push_str(&format!("; {pool}"));
         }
+        if let Some(text) = &confirmation {
+            name.push_str(text);
+        }
         Event::Attack {
             attacker,
             target,
@@ -458,7 +501,7 @@ pub fn attack(
         let reckless_hit = die == 1 && stray_reckless(state, table, attacker, target, w)?;
         // CEL-R7.3: a missed ranged attack flies on; a natural 1 hits nobody (CEL-A3).
         if matches!(form, Form::Ranged) && die != 1 && !reckless_hit {
-            super::stray::stray_shot(state, table, attacker, target, w, die, total, &bonus)?;
+            super::stray::stray_shot(state, table, attacker, target, w, die, total, &bonus, net)?;
         }
         let f = state.fm(attacker);
         f.weakened = 0;
@@ -673,6 +716,7 @@ pub fn cmd(state: &State, who: CombatantId, trip: bool) -> Mods {
     let (p, f) = (state.p(who), state.f(who));
     let mut m = Mods::default();
     m.push("BAB", "CEL-A7", p.bab);
+    m.push("the GM's CMD base", "CEL-G7", state.options.cmd_base - 10);
     m.push("STR", "CEL-A7", p.m(STR));
     let denied = (f.flat_footed && !p.feats.uncanny_dodge)
         || state.helpless(who)

@@ -19,6 +19,57 @@ fn combatant(state: &State, iv: &Intervention, key: &str) -> Result<CombatantId,
         .ok_or_else(|| iv.refused(format!("no combatant `{key}` in this fight")))
 }
 
+/// Largest DV adjustment the GM can make at once.
+const MAX_DV_ADJUSTMENT: i32 = 50;
+
+/// `cond WHO dv+N` / `cond WHO dv-N`: the GM's adjustment to a combatant's DV, replacing any
+/// earlier one, until `cond WHO -dv` (cover and concealment, whose values the seed does not give
+/// but for the stray shot's +4, CEL-G11; any DV, CEL-G13). Logged as a condition (`DV +2 (the
+/// GM's ruling)`) and shown in the DV's modifiers of every attack on it.
+fn adjust_dv(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    intervention: &Intervention,
+    id: CombatantId,
+    condition: &str,
+    gained: bool,
+) -> Result<(), Interrupt> {
+    let name = state.roster.name(id);
+    if !gained {
+        if state.f(id).gm_dv == 0 {
+            return Err(intervention.refused(format!("{name}'s DV has no GM adjustment")));
+        }
+        state.fm(id).gm_dv = 0;
+        table.emit(|| Event::Condition {
+            who: id,
+            condition: "DV-adjusted (GM)",
+            gained: false,
+            rule: "CEL-G13",
+        });
+        return Ok(());
+    }
+    let change = condition[2..]
+        .trim_start_matches('+')
+        .parse::<i32>()
+        .ok()
+        .filter(|n| *n != 0 && n.abs() <= MAX_DV_ADJUSTMENT);
+    let Some(change) = change else {
+        return Err(intervention.refused(format!(
+            "`cond WHO dv+N` or `dv-N`: N a whole number from 1 to {MAX_DV_ADJUSTMENT}, e.g. \
+             `cond {} dv+4` (cover)",
+            state.roster.key(id)
+        )));
+    };
+    state.fm(id).gm_dv = change;
+    table.emit(|| Event::Condition {
+        who: id,
+        condition: "DV-adjusted (GM)",
+        gained: true,
+        rule: "CEL-G13",
+    });
+    Ok(())
+}
+
 /// Applies one intervention. [CEL-G13]
 pub fn intervene(
     state: &mut State,
@@ -63,6 +114,9 @@ pub fn intervene(
             ..
         } => {
             let id = combatant(state, intervention, who)?;
+            if condition == "dv" || condition.starts_with("dv+") || condition.starts_with("dv-") {
+                return adjust_dv(state, table, intervention, id, condition, *gained);
+            }
             // Prone, or total concealment (CEL-G11: the GM says who has it).
             fn flag<'s>(s: &'s mut State, id: CombatantId, name: &str) -> Option<&'s mut bool> {
                 match name {
@@ -73,8 +127,8 @@ pub fn intervene(
             }
             let Some(current) = flag(state, id, condition).map(|f| *f) else {
                 return refuse(format!(
-                    "`{condition}` is not a condition the GM can set in Celesia yet; prone and \
-                     concealed are"
+                    "`{condition}` is not a condition the GM can set in Celesia yet; prone, \
+                     concealed and dv+N / dv-N are"
                 ));
             };
             if current == *gained {

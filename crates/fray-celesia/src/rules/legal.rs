@@ -238,6 +238,17 @@ pub fn check_action(
     if super::one_round::kind(state, who, choice).is_some() {
         super::one_round::check(explain, state, who)?;
     }
+    if let (Some(limit), Some(free)) = (state.options.free_actions_per_turn, choice.free_action()) {
+        if f.free_actions >= limit {
+            return no(explain, "CEL-G2", || {
+                format!(
+                    "the GM allows {limit} free action{} a turn (`free_actions_per_turn`), and \
+                     this turn's are taken: no {free}",
+                    if limit == 1 { "" } else { "s" }
+                )
+            });
+        }
+    }
     if cost > 1 && state.staggered(who) {
         return no(explain, "CEL-R20.2", || {
             "a staggered creature takes only a single simple action".to_string()

@@ -463,11 +463,11 @@ fn start_of_turn(
             });
         }
     }
-    // Bleeding at the start of its turn (CEL-G12 default).
-    let bleed = state.f(who).bleed;
+    // Bleeding at the start of its turn (CEL-G12 default; `bleed_timing = "turn-end"`: at
+    // its end).
     let was = state.band(who);
-    if bleed > 0 && !state.f(who).dead {
-        injury::lose_hp(state, table, who, bleed, "bleed", "CEL-R18");
+    if !state.options.bleed_at_turn_end {
+        bleed(state, table, who);
     }
     // CEL-R3.7: a 1-round action taken whole takes effect now (lost if its actor is down).
     super::one_round::at_turn_start(state, table, who)?;
@@ -662,9 +662,20 @@ fn act_loop(
     Ok(false)
 }
 
+/// Bleeding (from a severed part) costs its hit points. [CEL-R18, CEL-G12]
+fn bleed(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId) {
+    let bleed = state.f(who).bleed;
+    if bleed > 0 && !state.f(who).dead {
+        injury::lose_hp(state, table, who, bleed, "bleed", "CEL-R18");
+    }
+}
+
 /// End of turn: the charge's advantage ends; a reaction until the start of the next turn (in
 /// the surprise round, when that round is over). [CEL-R11, R3.3, R3.11]
 fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId) {
+    if state.options.bleed_at_turn_end {
+        bleed(state, table, who);
+    }
     if state.f(who).hold.is_some() && !state.f(who).maintained {
         // CEL-R10.9: a grapple not continued at the start of the turn is not held.
         super::grapple::end(state, table, who, "not continued this turn", "CEL-R10.9");
@@ -674,6 +685,7 @@ fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: Combatant
     f.reach_bonus = 0;
     f.control = None;
     f.knees = None;
+    f.free_actions = 0;
     f.cleave_from = None;
     // Acts left unspent come between the acts before and after them. [CEL-R3.1]
     f.act_clock += f.acts_left.max(0) as u32;
@@ -867,7 +879,15 @@ pub fn perform(
                 who,
                 act: "weakens its next attack",
                 on: None,
-                detail: format!("-{n} attack, -{} damage (at least 0)", 2 * i32::from(n)),
+                detail: format!(
+                    "{}{n} attack, -{} damage (at least 0)",
+                    if state.options.weakened_attack_inverted {
+                        "+"
+                    } else {
+                        "-"
+                    },
+                    2 * i32::from(n)
+                ),
                 rule: "CEL-R16.11",
             });
         }
@@ -1078,11 +1098,40 @@ pub fn perform(
         _ => {}
     }
     injury::strain(state, table, who, cost);
+    free_action_taken(state, table, who, choice);
     super::grapple::tidy(state, table);
     super::mounted::tidy(state, table)?;
     // CEL-R3.9: foes that readied an action for "if a foe moves adjacent to me".
     super::ready::after_move(state, table, who, from)?;
     Ok(())
+}
+
+/// A free action counts against the GM's limit (CEL-G2), and one the GM deems strenuous costs
+/// a disabled creature 1 hit point, as an act does (CEL-G4, CEL-R17.2).
+fn free_action_taken(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    choice: Choice,
+) {
+    let Some(free) = choice.free_action() else {
+        return;
+    };
+    let f = state.fm(who);
+    f.free_actions = f.free_actions.saturating_add(1);
+    if state.options.strenuous_free_actions.contains(&free)
+        && state.band(who) == Band::Disabled
+        && !state.f(who).dead
+    {
+        injury::lose_hp(
+            state,
+            table,
+            who,
+            1,
+            "a free action the GM deems strenuous, while disabled",
+            "CEL-G4",
+        );
+    }
 }
 
 /// CEL-R16.1 Cleave: a free melee attack with the form that hit, on a foe next to the one hit;

@@ -2,7 +2,7 @@
 //! shooter's square through its target's, and may hit a creature beyond the target, tested
 //! with the original attack roll against that creature's DV + 4 (soft cover).
 
-use super::attack::{damage, defense, degrees};
+use super::attack::{confirm_critical, damage, defense, degrees};
 use super::Mods;
 use crate::content::Weapon;
 use crate::state::State;
@@ -26,17 +26,25 @@ pub fn travel_ft(range_increment: i32, target_ft: i32) -> i32 {
     increment * range_increment
 }
 
-/// CEL-R7.3 steps 1–2: the creatures a stray shot from `from` through `to` may hit, in the
-/// order the shot reaches them (nearest the target first): those on the squares of the line
-/// after it has left the target's space, up to `limit_ft` from the shooter, each once; on a
-/// square shared (a rider and its mount) in initiative order.
+/// CEL-R7.3 steps 1–2: the creatures a stray shot may hit, in the order the shot reaches them
+/// (nearest the target first): those on the squares of the line after it has left the target's
+/// space, up to `limit_ft` from the shooter, each once; on a square shared (a rider and its
+/// mount) in initiative order. The line runs from the middle of the shooter's square through
+/// the middle of the target's (the seed's words); for a Large shooter or target (CEL-R21.3, a
+/// rider sharing its mount's space) those are the squares of the two spaces nearest each other,
+/// the squares distances are measured between (`space::nearest`), not the north-west corners.
 pub fn stray_candidates(
     state: &State,
     attacker: CombatantId,
     target: CombatantId,
     limit_ft: i32,
 ) -> Vec<CombatantId> {
-    let (from, to) = (state.f(attacker).pos, state.f(target).pos);
+    let (from, to) = crate::space::nearest(
+        state.f(attacker).pos,
+        state.side(attacker),
+        state.f(target).pos,
+        state.side(target),
+    );
     let mut found: Vec<CombatantId> = Vec::new();
     if from == to {
         return found;
@@ -69,7 +77,11 @@ pub fn stray_candidates(
 /// CEL-R7.3: after `attacker`'s ranged attack with `w` missed `target` with the natural `die`
 /// and the `total`, tests each creature beyond the target in turn with that same roll against
 /// its DV + 4; the first hit takes the weapon's damage (degrees of success and a critical as
-/// for any hit with that roll) and ends the shot. A natural 1 hits nobody (CEL-A3).
+/// for any hit with that roll) and ends the shot. A natural 1 hits nobody (CEL-A3). Under
+/// `crit_confirmation` (CEL-A3) a critical is confirmed by a second roll with the original
+/// attack's `net` advantage count (a reading: the stray shot is that attack, rolled once,
+/// flying on; its sources were judged against the intended target) and its bonuses, against
+/// the same DV + 4.
 #[allow(clippy::too_many_arguments)]
 pub fn stray_shot(
     state: &mut State,
@@ -80,6 +92,7 @@ pub fn stray_shot(
     die: u32,
     total: i32,
     bonus: &Mods,
+    net: i32,
 ) -> Result<(), Interrupt> {
     let target_ft = state.feet_between(attacker, target);
     let limit_ft = travel_ft(w.range, target_ft);
@@ -89,7 +102,13 @@ pub fn stray_shot(
         dv_mods.push("soft cover (the target)", "CEL-R7.3", STRAY_COVER);
         let dv = 10 + dv_mods.total();
         let hit = die != 1 && total >= dv;
-        let critical = hit && die >= w.threat && !state.p(victim).immune_crit;
+        let mut critical = hit && die >= w.threat && !state.p(victim).immune_crit;
+        let mut confirmation = String::new();
+        if critical && state.options.crit_confirmation {
+            let (confirmed, text) = confirm_critical(table, attacker, net, bonus.total(), dv)?;
+            critical = confirmed;
+            confirmation = text;
+        }
         let result = if critical {
             AttackResult::Critical
         } else if hit {
@@ -101,7 +120,7 @@ pub fn stray_shot(
             attacker,
             target: victim,
             attack: format!(
-                "{} (stray shot past {}, flying to {limit_ft} ft)",
+                "{} (stray shot past {}, flying to {limit_ft} ft){confirmation}",
                 w.name,
                 state.roster.name(target)
             ),
