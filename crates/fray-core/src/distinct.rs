@@ -10,6 +10,11 @@
 //! `Hash` may skip fields; that costs comparisons, never soundness). The comparison costs one
 //! `==` per state in the bucket, no text: the `Debug` text compared before cost about 14 µs a
 //! branch on Spelljammer's duel.
+//!
+//! The fight programme ([`crate::fight_odds`]) adds a ruleset's canonical key of each state
+//! that reaches a settled point, not the state itself ([`crate::Ruleset::odds_key`]: the state
+//! with what no rule reads again forgotten, default the state itself), so states that differ
+//! only in such fields (damage tallies, a dead combatant's hit points) are one entry here.
 
 use num_rational::BigRational;
 use std::collections::hash_map::DefaultHasher;

@@ -299,7 +299,8 @@ fn estimate_with<R: Ruleset>(
             let probes = inside.len() as f64;
             let mut deeper = Vec::with_capacity(inside.len());
             for (probe, mut state) in inside {
-                states.add(&state, &one);
+                // Counted as the programme counts them: by their canonical key.
+                states.add(&*R::odds_key(&state), &one);
                 let seed = probe ^ (u64::from(round) << 32) ^ (step << 48);
                 let (nodes, end) = probe_once::<R, (StepEnd, u32)>(&mut state, seed, &play);
                 width += nodes;
@@ -643,10 +644,11 @@ fn from_state<R: Ruleset>(
 }
 
 /// Plays one step from `state` at `point`, with `answers` given before it, against every die
-/// result, the default tactics choosing; hands each branch's probability, end state, how it
-/// ended and the answers it gave to `leaf`. Branches are counted against `budget` (at most
-/// [`MAX_BRANCHES`] for the step whatever the budget). No probes here: [`estimate_fight`] has
-/// weighed every step before the programme starts.
+/// result, the default tactics choosing; hands each branch's probability, end state (its
+/// canonical key, [`Ruleset::odds_key`]), how it ended and the answers it gave to `leaf`.
+/// Branches are counted against `budget` (at most [`MAX_BRANCHES`] for the step whatever the
+/// budget). No probes here: [`estimate_fight`] has weighed every step before the programme
+/// starts.
 fn one_step<R: Ruleset>(
     start: &R::State,
     point: Point,
@@ -663,7 +665,9 @@ fn one_step<R: Ruleset>(
         &mut step_budget,
         &mut NullSink,
         |state, driver, _| play(state, driver),
-        |probability, state, (end, total), _| leaf(probability, state, end, total - answers),
+        |probability, state, (end, total), _| {
+            leaf(probability, &R::odds_key(state), end, total - answers)
+        },
     );
     *budget -= before - step_budget;
     match result {

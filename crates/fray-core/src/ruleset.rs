@@ -4,6 +4,7 @@ use crate::protocol::{ChoiceRequest, Illegal, Interrupt};
 use crate::roster::Roster;
 use crate::runner::Table;
 use crate::SideId;
+use std::borrow::Cow;
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -290,6 +291,17 @@ pub trait Ruleset: Sized + 'static {
     /// rather than the product over the round. Default: no inner points, the whole round.
     fn round_step(state: &mut Self::State, table: &mut Table<'_, Self>) -> Result<bool, Interrupt> {
         Self::play_round(state, table).map(|()| true)
+    }
+
+    /// The state exact odds keep for `state` at a settled point (a round's end, or a point
+    /// inside a round, [`Ruleset::round_step`]): `state` with what can change neither its
+    /// future nor the odds reported forgotten (damage tallies, a dead combatant's hit
+    /// points…), so that states that differ only there merge ([`crate::distinct::Distinct`]).
+    /// It must keep every field a rule may read again, and each ruleset that overrides it
+    /// proves so field by field in its doc comment; `fray odds --round` reports the figures
+    /// of the kept state. Default: the state itself.
+    fn odds_key(state: &Self::State) -> Cow<'_, Self::State> {
+        Cow::Borrowed(state)
     }
 
     /// Whether the fight is over.

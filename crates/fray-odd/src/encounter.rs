@@ -786,6 +786,7 @@ impl CombatantBuilder for Builder<'_> {
             lure: None,
             objects: Arc::new(objects(cx, &def.objects)),
             chopped: 0,
+            paused: crate::state::Paused::No,
         }
     }
 }

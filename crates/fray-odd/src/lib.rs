@@ -48,6 +48,18 @@ impl Ruleset for Odd {
         rules::round::play_round(state, table)
     }
 
+    /// Settled points after the declarations and first attacks and after each turn on an
+    /// initiative count (ODD-R4, R16; see `rules::round::round_step`).
+    fn round_step(state: &mut State, table: &mut Table<'_, Self>) -> Result<bool, Interrupt> {
+        rules::round::round_step(state, table)
+    }
+
+    /// Tallies, the dead's hit points, expired round marks and initiative values forgotten
+    /// (see `rules::odds_key::odds_key`).
+    fn odds_key(state: &State) -> std::borrow::Cow<'_, State> {
+        rules::odds_key::odds_key(state)
+    }
+
     fn outcome(state: &State) -> Outcome {
         state.outcome_by_side()
     }

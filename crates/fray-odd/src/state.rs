@@ -464,6 +464,33 @@ pub struct State {
     pub objects: Arc<Vec<Object>>,
     /// The objects chopped through, a bit by index (the DM's ruling, ODD-R13).
     pub chopped: u64,
+    /// Where the round stands paused at a settled point of exact odds
+    /// (`rules::round::round_step`); [`Paused::No`] outside one.
+    pub paused: Paused,
+}
+
+/// What is left of a round paused at a settled point inside it (`rules::round::round_step`):
+/// the initiative counts not begun and, on the count being played (`State::slot`), its actors
+/// as they stood when it began and how many have taken their turn.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub enum Paused {
+    /// Not paused: the round has not begun, or is over.
+    #[default]
+    No,
+    /// After the spell declarations and the fighters' first attacks (ODD-R29, R4.6): these
+    /// initiative counts are still to be played, highest first.
+    Counts(Vec<i32>),
+    /// After a turn on the count `State::slot` names (ODD-R4.1): its actors, in roster order
+    /// as they stood when it began (a combatant felled on its count still acts), the first
+    /// `taken` of them done; then the counts after it.
+    Turns {
+        /// The count's actors.
+        actors: Vec<CombatantId>,
+        /// How many of them have taken their turn.
+        taken: usize,
+        /// The counts not begun, highest first.
+        counts: Vec<i32>,
+    },
 }
 
 /// A thing on the field that a combatant may `chop` with an axe (ODD-R13: "an axe is good

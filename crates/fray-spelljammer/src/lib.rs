@@ -54,6 +54,12 @@ impl Ruleset for Spelljammer {
         rules::round::round_step(state, table)
     }
 
+    /// Tallies and how far below 0 the fallen stand forgotten (see
+    /// `rules::odds_key::odds_key`).
+    fn odds_key(state: &State) -> std::borrow::Cow<'_, State> {
+        rules::odds_key::odds_key(state)
+    }
+
     fn outcome(state: &State) -> Outcome {
         state.outcome_by_side()
     }

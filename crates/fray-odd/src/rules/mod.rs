@@ -1,6 +1,6 @@
 //! The rules of the seed, one module per part: the encounter and the round (`round`), one
 //! attack and its damage (`attack`), legality and option lists (`legal`), morale, retreat and
-//! pursuit (`morale`), flight paths and moves through a line (`flight`), the recovery of temporary damage (`recovery`), the Normal Men shortcut (`shortcut`), spells (`spells`), the seed's numbers (`tables`), weapon utility (`utility`: an axe's chop), the GM's
+//! pursuit (`morale`), the canonical key of exact odds (`odds_key`), flight paths and moves through a line (`flight`), the recovery of temporary damage (`recovery`), the Normal Men shortcut (`shortcut`), spells (`spells`), the seed's numbers (`tables`), weapon utility (`utility`: an axe's chop), the GM's
 //! interventions.
 
 pub mod attack;
@@ -8,6 +8,7 @@ pub mod flight;
 pub mod intervene;
 pub mod legal;
 pub mod morale;
+pub mod odds_key;
 pub mod recovery;
 pub mod round;
 pub mod shortcut;

@@ -8,7 +8,7 @@ use super::legal::approach;
 use super::{ask, flight, morale, spells, tables};
 use crate::choice::Flight;
 use crate::content::Reaction;
-use crate::state::{Form, Round, Slot, State, Surprise};
+use crate::state::{Form, Paused, Round, Slot, State, Surprise};
 use crate::{Choice, Odd};
 use fray_core::board::Board;
 use fray_core::event::{Event, Subject};
@@ -352,9 +352,68 @@ fn surprise_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), I
     Ok(())
 }
 
-/// One round (§1 MELEE ROUND). Mass combat plays its own body (ODD-R31.7).
+/// One round (§1 MELEE ROUND): [`round_step`]'s steps one after another, without stopping.
+/// Mass combat plays its own body (ODD-R31.7).
 pub fn play_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Interrupt> {
     state.round = table.round();
+    while !body_step(state, table)? {}
+    Ok(())
+}
+
+/// The round from where `state` stands to its next settled point, or to its end: true when
+/// the round is over (`Ruleset::round_step`; [`play_round`] is these steps one after another,
+/// so ordinary play is unchanged). The settled points are after the spell declarations and
+/// the multi-attack fighters' first attacks (ODD-R29, R4.6), and after each turn taken on an
+/// initiative count (ODD-R4.1, R16.1).
+///
+/// At those points nothing of the round is on the stack, so the state alone says how the
+/// round goes on and exact odds may merge equal states there: the declarations, the first
+/// attacks' plans and the attacks kept for the end (`Fighter::round`: `casting`, `planned`,
+/// `last_attacks`, `acted`) are in the state; the initiative counts not begun (fixed, as
+/// `play_round` fixes them, when the counts begin) and, on the count being played
+/// (`State::slot`), its actors as they stood when it began (a combatant felled on its own
+/// count still acts) with how many have taken their turn are `State::paused`; a turn's
+/// series of attacks, its reach and spear reactions and its pursuit are played inside the
+/// turn; what the count does after its turns (the spells going off, the grapples, the morale
+/// checks, the GM's intervention point) reads only the state. The fighters' last attacks
+/// (ODD-R4.6) and the closing morale checks are one step; mass combat's round (ODD-R31.7) and
+/// the surprise round (in `begin`) are played whole.
+pub fn round_step(state: &mut State, table: &mut Table<'_, Odd>) -> Result<bool, Interrupt> {
+    if state.paused == Paused::No {
+        state.round = table.round();
+    }
+    body_step(state, table)
+}
+
+/// One step of the round (see [`round_step`]), the round already set.
+fn body_step(state: &mut State, table: &mut Table<'_, Odd>) -> Result<bool, Interrupt> {
+    let paused = match std::mem::take(&mut state.paused) {
+        Paused::No => {
+            if round_start(state, table)? {
+                return Ok(true);
+            }
+            state.paused = Paused::Counts(counts(state));
+            return Ok(false);
+        }
+        Paused::Counts(left) => count_turns(state, table, left, None)?,
+        Paused::Turns {
+            actors,
+            taken,
+            counts,
+        } => count_turns(state, table, counts, Some((actors, taken)))?,
+    };
+    if paused {
+        return Ok(false);
+    }
+    last_attacks(state, table)?;
+    Ok(true)
+}
+
+/// The round up to its initiative counts: the marks of the last round cleared, temporary
+/// damage regained, initiative rolled again where it is, the order, then the spell
+/// declarations and the multi-attack fighters' first attacks (ODD-R29, R4.6, ODD-A8, A32).
+/// True when the round was mass combat's, played whole (ODD-R31.7).
+fn round_start(state: &mut State, table: &mut Table<'_, Odd>) -> Result<bool, Interrupt> {
     for f in &mut state.fighters {
         f.round = Round::default();
     }
@@ -365,7 +424,8 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), I
     }
     order_event(state, table);
     if state.options.mass {
-        return mass_round(state, table);
+        mass_round(state, table)?;
+        return Ok(true);
     }
     declare_spells(state, table)?;
     // ODD-R4.6, ODD-A8, A32: multi-attack fighters attack first (and last).
@@ -410,23 +470,56 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), I
         }
         morale::checks(state, table, false)?;
     }
-    for c in counts(state) {
-        if over(state) {
-            break;
-        }
-        state.slot = Slot::Count(c);
-        let actors: Vec<CombatantId> = state
-            .ids()
-            .filter(|&id| {
-                let f = state.f(id);
-                f.is_up() && f.initiative == c && !f.round.acted
-            })
-            .collect();
-        for &id in &actors {
+    Ok(false)
+}
+
+/// The initiative counts `counts` (highest first), each its actors' turns, then its spells,
+/// grapples, morale checks and intervention point (ODD-R4.1, R29, R28, R5); `resume`: the
+/// count `State::slot` names was paused after the first `taken` of its `actors`' turns, and
+/// `counts` are those after it. Returns true when it paused after a turn (`State::paused`,
+/// [`round_step`]), false when the counts are over.
+fn count_turns(
+    state: &mut State,
+    table: &mut Table<'_, Odd>,
+    counts: Vec<i32>,
+    mut resume: Option<(Vec<CombatantId>, usize)>,
+) -> Result<bool, Interrupt> {
+    let mut next = 0;
+    loop {
+        let (actors, from) = match resume.take() {
+            Some(paused) => paused,
+            None => {
+                let Some(&c) = counts.get(next) else {
+                    return Ok(false);
+                };
+                next += 1;
+                if over(state) {
+                    return Ok(false);
+                }
+                state.slot = Slot::Count(c);
+                let actors: Vec<CombatantId> = state
+                    .ids()
+                    .filter(|&id| {
+                        let f = state.f(id);
+                        f.is_up() && f.initiative == c && !f.round.acted
+                    })
+                    .collect();
+                (actors, 0)
+            }
+        };
+        let mut taken = from;
+        while let Some(&id) = actors.get(taken) {
+            taken += 1;
             if state.f(id).round.casting.is_some() || !foe_left(state, id) {
                 continue;
             }
             turn(state, table, id)?;
+            state.paused = Paused::Turns {
+                taken,
+                actors,
+                counts: counts[next..].to_vec(),
+            };
+            return Ok(true);
         }
         for &id in &actors {
             if state.f(id).round.casting.is_some() {
@@ -438,6 +531,11 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), I
         morale::checks(state, table, false)?;
         table.intervention_point(state)?;
     }
+}
+
+/// The multi-attack fighters' attacks kept for the end of the round (ODD-R4.6, ODD-A8), then
+/// the closing morale checks.
+fn last_attacks(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Interrupt> {
     state.slot = Slot::Last;
     for c in counts(state) {
         for id in state.ids().collect::<Vec<_>>() {

@@ -1,9 +1,10 @@
 //! The rules of the seed, one module per part: the round and its segments, strikes and damage,
-//! tables, legality.
+//! tables, legality, the canonical key of exact odds (`odds_key`).
 
 pub mod intervene;
 pub mod legal;
 pub mod movement;
+pub mod odds_key;
 pub mod round;
 pub mod strike;
 pub mod tables;
