@@ -656,13 +656,12 @@ impl Occupancy {
         skip: Option<u8>,
         mut visit: impl FnMut(&Entry) -> bool,
     ) -> bool {
+        // One test of the loop below (no separate test for an empty cell: the loop's own
+        // exit is the only branch a probe of an empty cell takes).
         let mut slots = walked & cells.occupied[c];
-        if slots == 0 {
-            return false;
-        }
-        let heads = &cells.heads[c * cells.layers.len()..];
+        let base = c * cells.layers.len();
         while slots != 0 {
-            let mut at = heads[slots.trailing_zeros() as usize];
+            let mut at = cells.heads[base + slots.trailing_zeros() as usize];
             slots &= slots - 1;
             while at != NONE {
                 let e = &self.entries[at as usize];
@@ -710,8 +709,10 @@ impl Occupancy {
         let Some((cells, walked, Some((lo, hi)))) = area else {
             return false;
         };
-        for cy in lo.1..=hi.1 {
-            for cx in lo.0..=hi.0 {
+        // Half-open ranges (`hi` is a cell of the bounds, so `hi + 1` cannot overflow): an
+        // inclusive range's loop takes an extra, poorly predicted test per row and cell.
+        for cy in lo.1..hi.1 + 1 {
+            for cx in lo.0..hi.0 + 1 {
                 let Some(c) = cells.number_inside(cx, cy) else {
                     continue;
                 };
