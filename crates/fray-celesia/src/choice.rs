@@ -147,6 +147,9 @@ pub enum Choice {
     Draw(Item),
     /// Sheathe a Weapon, freeing its hands (simple, 1 act, Provoke). [CEL-R9]
     Sheathe(Item),
+    /// Cast the numbered spell of `State::spellbook` on a target (or itself), defensively
+    /// (`true`, CEL-R14) or not: acts by its casting time, Provoke. [CEL-R9–R13]
+    Cast(u8, Option<CombatantId>, bool),
 }
 
 /// The free actions of CEL-R14 and elsewhere that fray plays, by the word the GM names them
@@ -331,6 +334,23 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::SpecialStep(sp, n) => format!("{} {n}", sp.key()),
         Choice::Draw(item) => format!("draw {}", item.key()),
         Choice::Sheathe(item) => format!("sheathe {}", item.key()),
+        Choice::Cast(i, t, defensively) => {
+            let mut text = format!(
+                "cast {}",
+                state
+                    .spellbook
+                    .get(usize::from(*i))
+                    .map_or("?".to_string(), |s| s.key())
+            );
+            if let Some(t) = t {
+                text.push(' ');
+                text.push_str(&k(t));
+            }
+            if *defensively {
+                text.push_str(" defensively");
+            }
+            text
+        }
     }
 }
 
@@ -555,6 +575,31 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["first-aid", t] => Choice::FirstAid(who(t)?),
         ["draw", i] => Choice::Draw(item(i)?),
         ["sheathe", i] => Choice::Sheathe(item(i)?),
+        ["cast", spell, rest @ ..] if rest.len() <= 2 => {
+            let found = state
+                .spellbook
+                .iter()
+                .position(|s| s.key().eq_ignore_ascii_case(spell))
+                .ok_or_else(|| {
+                    let keys: Vec<String> = state.spellbook.iter().map(|s| s.key()).collect();
+                    unreadable(format!(
+                        "no spell `{spell}` among the encounter's{}",
+                        fray_core::loader::did_you_mean(spell, keys.iter().map(String::as_str))
+                    ))
+                })?;
+            let (target, defensively) = match rest {
+                [] => (None, false),
+                ["defensively"] => (None, true),
+                [t] => (Some(who(t)?), false),
+                [t, "defensively"] => (Some(who(t)?), true),
+                _ => {
+                    return Err(unreadable(
+                        "cast SPELL [TARGET] [defensively]".to_string(),
+                    ))
+                }
+            };
+            Choice::Cast(found as u8, target, defensively)
+        }
         [one, n] if Special::from_key(one).is_some_and(|s| s != Special::Lunge) => {
             let n = number(n)?;
             Choice::SpecialStep(
@@ -576,7 +621,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                  defensively, stand up, drop prone, power-attack, precision-strike, \
                  combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end, ready \
                  foe-adjacent|foe-attacks ACTION, crawl DIR, steady aim, drop ITEM, weaken \
-                 ability|degrees N, first-aid WHO, power-attack|… STEP, draw ITEM, sheathe ITEM; rejoin, wait; or aoo WHO, decline, injury KIND, \
+                 ability|degrees N, first-aid WHO, power-attack|… STEP, draw ITEM, sheathe ITEM, cast SPELL [WHO] [defensively]; rejoin, wait; or aoo WHO, decline, injury KIND, \
                  no injury, let-pass, block, complete WHO"
             )))
         }

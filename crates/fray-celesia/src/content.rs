@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use toml::Spanned;
 
 /// The embedded content files, `(path, text)`.
-pub const CONTENT_FILES: [(&str, &str); 4] = [
+pub const CONTENT_FILES: [(&str, &str); 5] = [
     (
         "content/celesia/weapons.toml",
         include_str!("../../../content/celesia/weapons.toml"),
@@ -29,6 +29,10 @@ pub const CONTENT_FILES: [(&str, &str); 4] = [
     (
         "content/celesia/monsters.toml",
         include_str!("../../../content/celesia/monsters.toml"),
+    ),
+    (
+        "content/celesia/spells.toml",
+        include_str!("../../../content/celesia/spells.toml"),
     ),
 ];
 
@@ -359,6 +363,8 @@ pub struct Content {
     pub classes: Catalog<Class>,
     /// Creatures.
     pub monsters: Catalog<Monster>,
+    /// Spells (sample content, `crate::spell`).
+    pub spells: Catalog<crate::spell::Spell>,
 }
 
 /// The tables of one content file (or an encounter's own definitions).
@@ -375,6 +381,8 @@ pub struct ContentFile {
     pub(crate) class: Vec<ClassFile>,
     #[serde(default)]
     pub(crate) monster: Vec<MonsterFile>,
+    #[serde(default)]
+    pub(crate) spell: Vec<crate::spell::SpellFile>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -909,6 +917,7 @@ impl ContentFile {
             && self.shield.is_empty()
             && self.class.is_empty()
             && self.monster.is_empty()
+            && self.spell.is_empty()
     }
 }
 
@@ -994,6 +1003,21 @@ impl ContentSet for Content {
                     shield,
                     file,
                     s.name.span(),
+                    format!("{at}.name"),
+                    errors,
+                );
+            }
+        }
+        for (i, sp) in parsed.spell.iter().enumerate() {
+            let at = format!("spell[{i}]");
+            if let Some(spell) = crate::spell::read(file, &at, sp, errors) {
+                let key = spell.key();
+                self.spells.insert(
+                    "spell",
+                    &key,
+                    spell,
+                    file,
+                    sp.name_span(),
                     format!("{at}.name"),
                     errors,
                 );
@@ -1085,6 +1109,7 @@ impl ContentSet for Content {
         self.shields.seal();
         self.classes.seal();
         self.monsters.seal();
+        self.spells.seal();
     }
 
     fn defines_nothing(parsed: &ContentFile) -> bool {

@@ -113,6 +113,13 @@ fray_core::combatant_entry! {
         #[serde(default)]
         military_saddle: bool,
         combat_trained: Option<bool>,
+        #[serde(default)]
+        spells: Vec<Spanned<String>>,
+        caster_level: Option<Spanned<i64>>,
+        spell_dc: Option<Spanned<i64>>,
+        concentration: Option<Spanned<i64>>,
+        reflex: Option<Spanned<i64>>,
+        will: Option<Spanned<i64>>,
     }
 }
 
@@ -226,6 +233,9 @@ impl Builder<'_> {
                     legs: mon.legs,
                     arms: mon.arms,
                     heal: 0,
+                    reflex: 0,
+                    will: 0,
+                    magic: Default::default(),
                 }
             }
             (None, Some(cl)) => {
@@ -341,6 +351,9 @@ impl Builder<'_> {
                     legs: 2,
                     arms: 2,
                     heal: 0,
+                    reflex: 0,
+                    will: 0,
+                    magic: Default::default(),
                 }
             }
             _ => {
@@ -433,7 +446,97 @@ impl Builder<'_> {
                 )),
             }
         }
+        profile.reflex = int(file, i, "reflex", &c.reflex, (-10, 40), errors)
+            .unwrap_or_else(|| crate::state::modifier(profile.scores[crate::state::DEX]));
+        profile.will = int(file, i, "will", &c.will, (-10, 40), errors)
+            .unwrap_or_else(|| crate::state::modifier(profile.scores[crate::state::WIS]));
+        if let Some(magic) = self.magic(file, i, c, errors) {
+            profile.magic = std::sync::Arc::new(magic);
+        }
         (errors.len() == before).then_some(profile)
+    }
+
+    /// A caster's `spells` (from the content's spells) with its `caster_level`, `spell_dc` and
+    /// `concentration` (default: the caster level). [CEL-R6, R14]
+    fn magic(
+        &self,
+        file: &SourceFile<'_>,
+        i: usize,
+        c: &CombatantDef,
+        errors: &mut Vec<FileError>,
+    ) -> Option<crate::state::Magic> {
+        let caster_level = int(file, i, "caster_level", &c.caster_level, (1, 40), errors);
+        let spell_dc = int(file, i, "spell_dc", &c.spell_dc, (1, 100), errors);
+        let concentration = int(
+            file,
+            i,
+            "concentration",
+            &c.concentration,
+            (-10, 60),
+            errors,
+        );
+        if c.spells.is_empty() {
+            for (name, v) in [
+                ("caster_level", &c.caster_level),
+                ("spell_dc", &c.spell_dc),
+                ("concentration", &c.concentration),
+            ] {
+                if let Some(v) = v {
+                    errors.push(file.error(
+                        v.span(),
+                        Some(field(i, name)),
+                        "only a caster (a combatant with `spells`) has this",
+                    ));
+                }
+            }
+            return None;
+        }
+        let mut spells = Vec::new();
+        for (j, name) in c.spells.iter().enumerate().take(64) {
+            match self.content.spells.get(name.get_ref()) {
+                Some(sp) => spells.push(sp.clone()),
+                None => errors.push(file.error(
+                    name.span(),
+                    Some(format!("combatants[{i}].spells[{j}]")),
+                    self.content.spells.unknown(
+                        "spell",
+                        name.get_ref(),
+                        "content/celesia/spells.toml",
+                    ),
+                )),
+            }
+        }
+        if c.spells.len() > 64 {
+            errors.push(file.error(
+                c.spells[64].span(),
+                Some(field(i, "spells")),
+                "at most 64 spells",
+            ));
+        }
+        let Some(caster_level) = caster_level else {
+            errors.push(file.error(
+                c.id_span(),
+                Some(field(i, "caster_level")),
+                "a caster needs `caster_level` (CEL-R6: degrees change it)",
+            ));
+            return None;
+        };
+        let needs_dc = spells.iter().any(|s| s.save.is_some());
+        if needs_dc && spell_dc.is_none() {
+            errors.push(file.error(
+                c.id_span(),
+                Some(field(i, "spell_dc")),
+                "a caster of a spell that allows a save needs `spell_dc` (the seed gives no \
+                 formula: \"The spell DC is 17\")",
+            ));
+            return None;
+        }
+        Some(crate::state::Magic {
+            spells,
+            caster_level,
+            spell_dc: spell_dc.unwrap_or(0),
+            concentration: concentration.unwrap_or(caster_level),
+        })
     }
 }
 
@@ -450,6 +553,7 @@ impl CombatantBuilder for Builder<'_> {
             shield: def.shield.clone(),
             class: def.class.clone(),
             monster: def.monster.clone(),
+            spell: Vec::new(),
         };
         if let Cow::Owned(content) = self.content.with_inline(&cx.file, &inline, &mut cx.errors) {
             self.content = Cow::Owned(content);
@@ -568,6 +672,7 @@ impl CombatantBuilder for Builder<'_> {
             one_round: None,
             free_actions: 0,
             gm_dv: 0,
+            haste: None,
         };
         let mut fighter = fighter;
         // CEL-R9 Draw or Sheathe: what it holds at the start; the rest is put away.
@@ -610,6 +715,15 @@ impl CombatantBuilder for Builder<'_> {
         );
         state.disabled = vec![false; devices.len()];
         state.devices = devices.into();
+        let mut book: Vec<crate::spell::Spell> = Vec::new();
+        for p in state.profiles.iter() {
+            for sp in &p.magic.spells {
+                if !book.iter().any(|b| b.name == sp.name) {
+                    book.push(sp.clone());
+                }
+            }
+        }
+        state.spellbook = book.into();
         seat_riders(&file, def, &mut state, &mut cx.errors);
         fill_spaces(&file, def, &mut state, &mut cx.errors);
         state

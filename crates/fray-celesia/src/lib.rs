@@ -16,6 +16,7 @@ pub(crate) mod fixture;
 pub mod maneuver_tactics;
 pub mod rules;
 pub mod space;
+pub mod spell;
 pub mod state;
 pub mod tactics;
 
@@ -183,15 +184,15 @@ impl RulesetBundle for Celesia {
     type Content = Content;
     const CONTENT_FILES: &'static [(&'static str, &'static str)] = &content::CONTENT_FILES;
     /// Every rule is played at least in part; the `partial` ones are listed (docs/celesia.md
-    /// says which parts: R3 has Ready but no 1-round action or haste; R6 Aid Another's degrees,
-    /// no spells; R10 every maneuver but ropes, hazards, Escape Artist, items other than weapons
+    /// says which parts: R3 all but readying a complex action; R6 all but Aid Another on a skill
+    /// or against a spell; R10 every maneuver but ropes, hazards, Escape Artist, items other than weapons
     /// and invisible targets; R12 Run and Coup de Grace;
-    /// R13 Disable Device, no 1-round action; R15 attacks of opportunity and readied actions;
-    /// R16 all but Martial Power and the touch exclusion (no touch attacks); R7 all but a
+    /// R13 Disable Device and 1-round spells, no firearms or Find Tracks; R15 attacks of
+    /// opportunity and readied actions, no counterspells; R16 all but Martial Power; R7 all but a
     /// firearm's stray-shot travel (no firearms); R9 all but Demoralize (no numbers in the
     /// seed), Load and the actions of spells, skills, shields and animals; R17 all but CON
     /// drain and the GM's strenuous actions; R20 all but lethal unarmed strikes and a source of
-    /// burn; R21 all but casting while mounted and shots per speed increment).
+    /// burn; R21 all but shots per speed increment).
     const RULES: RuleStatus = RuleStatus {
         prefix: "CEL-R",
         total: 21,

@@ -74,6 +74,13 @@ pub struct Profile {
     pub arms: i32,
     /// Heal skill bonus (the GM's number; the seed has no skill tables). [CEL-R17.7]
     pub heal: i32,
+    /// Reflex and Will save bonuses (the GM's numbers, by default the DEX and WIS modifiers:
+    /// the seed gives no save progression). [CEL-R6.2]
+    pub reflex: i32,
+    /// Will save bonus.
+    pub will: i32,
+    /// Its spells and how it casts them (none for most). [CEL-R6, R9–R14]
+    pub magic: std::sync::Arc<Magic>,
 }
 
 impl Profile {
@@ -438,6 +445,20 @@ impl Specials {
     }
 }
 
+/// A caster's spells, caster level, spell DC and concentration bonus (the GM's numbers: the
+/// seed names them, "The spell DC is 17", but gives no formula). [CEL-R6, R14, R21.9]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Magic {
+    /// Its spells, in the order the encounter lists them.
+    pub spells: Vec<crate::spell::Spell>,
+    /// Caster level.
+    pub caster_level: i32,
+    /// The DC of saves against its spells.
+    pub spell_dc: i32,
+    /// Concentration check bonus (casting defensively, casting on a moving mount).
+    pub concentration: i32,
+}
+
 /// What changes during a fight.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Fighter {
@@ -595,6 +616,9 @@ pub struct Fighter {
     pub free_actions: u8,
     /// The GM's adjustment to its DV (`cond WHO dv+N`): cover, or any ruling. [CEL-G11, G13]
     pub gm_dv: i32,
+    /// Hasted by this caster until the start of the caster's turn in this round. [CEL-R3.4,
+    /// A39]
+    pub haste: Option<(CombatantId, u32)>,
 }
 
 /// A grapple held by its initiator. [CEL-R10.9–R10.11]
@@ -916,6 +940,9 @@ pub struct State {
     pub reach_squares: i32,
     /// The pending request's subject.
     pub asking: Asking,
+    /// Every spell some combatant of the encounter knows, once each, in the order they are
+    /// first listed: `Choice::Cast` names one by its place here. [CEL-R9–R13]
+    pub spellbook: Arc<[crate::spell::Spell]>,
     /// The devices of the encounter. [CEL-R13]
     pub devices: Arc<[Device]>,
     /// Which devices are disabled.
@@ -966,6 +993,7 @@ impl State {
             devices: Arc::from(Vec::new()),
             disabled: Vec::new(),
             paused: None,
+            spellbook: Arc::from(Vec::new()),
         }
     }
 

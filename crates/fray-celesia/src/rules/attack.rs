@@ -141,9 +141,22 @@ pub fn attack_bonus(state: &State, attacker: CombatantId, w: &Weapon, feet: i32)
         "CEL-R16.11",
         step * i32::from(state.f(attacker).weakened),
     );
+    special_attack_mods(state, attacker, w.kind.is_ranged(), &mut m);
+    if w.kind.is_ranged() && w.range > 0 && feet > w.range {
+        let beyond = (feet - 1) / w.range;
+        m.push("range", "CEL-A2", beyond * state.options.range_penalty);
+    }
+    m
+}
+
+/// The attack-roll side of the special attack options in use: Deadly Aim and Reckless Aim on a
+/// ranged attack roll, Power Attack, Precision Strike, Combat Expertise and Reckless Offense on
+/// a melee one (touch attacks too: only their damage bonus is excluded, CEL-R16.3, R16.6, R16.7).
+/// [CEL-R16]
+pub fn special_attack_mods(state: &State, attacker: CombatantId, ranged: bool, m: &mut Mods) {
     let sp = state.f(attacker).specials;
     let k = |s: Special| super::special::step_of(state, attacker, s);
-    if w.kind.is_ranged() {
+    if ranged {
         if sp.has(Special::DeadlyAim) {
             m.push("deadly aim", "CEL-R16.3", -k(Special::DeadlyAim));
         }
@@ -176,11 +189,6 @@ pub fn attack_bonus(state: &State, attacker: CombatantId, w: &Weapon, feet: i32)
             );
         }
     }
-    if w.kind.is_ranged() && w.range > 0 && feet > w.range {
-        let beyond = (feet - 1) / w.range;
-        m.push("range", "CEL-A2", beyond * state.options.range_penalty);
-    }
-    m
 }
 
 /// The target's DV against this attack, as modifiers over 10. [CEL-R2.5, R11, R14, A34]
@@ -316,7 +324,7 @@ fn into_melee(state: &State, attacker: CombatantId, target: CombatantId) -> bool
 }
 
 /// Advantage and disadvantage sources of this attack. [CEL-R4.5 table; R11; R14; R18; R7.2]
-fn sources(
+pub fn sources(
     state: &State,
     attacker: CombatantId,
     target: CombatantId,

@@ -131,6 +131,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     super::simple::options(state, who, &mut candidates);
     super::first_aid::options(state, who, &mut candidates);
     super::wield::options(state, who, &mut candidates);
+    super::spell::options(state, who, &mut candidates);
     candidates.extend([
         Choice::TotalDefense,
         Choice::Defensive,
@@ -722,6 +723,7 @@ pub fn check_deed(
         Choice::FirstAid(t) => super::first_aid::check(explain, state, who, t),
         Choice::Draw(item) => super::wield::check(explain, state, who, item, true),
         Choice::Sheathe(item) => super::wield::check(explain, state, who, item, false),
+        Choice::Cast(..) => super::spell::check(explain, state, who, choice),
         Choice::SpecialStep(sp, n) => {
             if !state.options.scaling_choose_lower {
                 return no(explain, "CEL-A20", || {

@@ -19,6 +19,7 @@ pub mod round;
 pub mod run;
 pub mod simple;
 pub mod special;
+pub mod spell;
 pub mod stray;
 pub mod wield;
 

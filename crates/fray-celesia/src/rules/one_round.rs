@@ -48,7 +48,7 @@ pub struct Kind {
 }
 
 /// Every 1-round action fray plays. [CEL-R13]
-pub const ACTIONS: &[Kind] = &[];
+pub const ACTIONS: &[Kind] = &[super::spell::ONE_ROUND];
 
 /// A 1-round action under way. [CEL-R3.7]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -116,11 +116,15 @@ pub fn begin(
             )
         } else {
             format!(
-                "{} ({text}): {done} of {ACTS} acts, split; it takes effect when the first {} \
-                 act{} of its next turn complete it; no reactions until then",
+                "{} ({text}): {done} of {ACTS} acts, split; it takes effect when {} of its next \
+                 turn complete{} it; no reactions until then",
                 k.name,
-                ACTS - done,
-                if ACTS - done == 1 { "" } else { "s" }
+                if ACTS - done == 1 {
+                    "the first act"
+                } else {
+                    "the first 2 acts"
+                },
+                if ACTS - done == 1 { "s" } else { "" }
             )
         },
         rule: "CEL-R3.7",

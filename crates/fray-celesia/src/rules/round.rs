@@ -349,9 +349,17 @@ pub fn budget(state: &State, who: CombatantId) -> (i32, Vec<&'static str>) {
         return (2, why);
     }
     let mut acts = 3;
-    if f.turns == 1 && f.initiative_die == 20 {
+    // CEL-R3.4, A40: extra-act effects do not stack: at most +1 (the combatant picks one).
+    let natural_20 = f.turns == 1 && f.initiative_die == 20;
+    match (natural_20, f.haste.is_some()) {
+        (true, false) => why.push("+1 natural 20 on initiative (CEL-R1.4)"),
+        (false, true) => why.push("+1 haste (CEL-R3.4)"),
+        (true, true) => why
+            .push("+1 haste or natural 20 on initiative: extra acts do not stack (CEL-R3.4, A40)"),
+        (false, false) => {}
+    }
+    if natural_20 || f.haste.is_some() {
         acts += 1;
-        why.push("+1 natural 20 on initiative (CEL-R1.4)");
     }
     if f.turns == 1 && f.initiative_die == 1 {
         acts -= 1;
@@ -555,6 +563,9 @@ fn open_turn(
         table,
         fray_core::conditions::Moment::StartOfTurn(who, state.round),
     );
+    if state.fighters.iter().any(|f| f.haste.is_some()) {
+        super::spell::expire_haste(state, table, who);
+    }
     if start_of_turn(state, table, who)? {
         if actions(state, table, who, pause)? {
             return Ok(true);
@@ -795,7 +806,9 @@ pub fn can_take_opportunity(state: &State, reactor: CombatantId, actor: Combatan
 fn no_opportunity(state: &State, reactor: CombatantId) -> Option<(&'static str, &'static str)> {
     let f = state.f(reactor);
     let feats = state.p(reactor).feats;
-    if f.reactions <= 0 {
+    if f.one_round.is_some() {
+        Some(("performing a 1-round action: no reactions", "CEL-R3.7"))
+    } else if f.reactions <= 0 {
         (state.f(reactor).turns > 0 || f.aware).then_some((
             "no reaction left (one comes at the end of its turn)",
             "CEL-R3.11",
@@ -841,6 +854,14 @@ pub fn perform(
         return Ok(());
     }
     let from = state.f(who).pos;
+    if let Choice::Cast(..) = choice {
+        // A 1-round spell begins there too (CEL-R13): the casting asks its provocation first.
+        super::spell::cast(state, table, who, choice, cost)?;
+        injury::strain(state, table, who, cost);
+        super::grapple::tidy(state, table);
+        super::mounted::tidy(state, table)?;
+        return Ok(());
+    }
     if super::one_round::kind(state, who, &choice).is_some() {
         super::one_round::begin(state, table, who, choice, cost)?;
         injury::strain(state, table, who, cost);

@@ -1,0 +1,646 @@
+//! Casting a spell (`cast SPELL [TARGET] [defensively]`): its acts by casting time (CEL-R9 Cast
+//! a Swift Spell, R11 standard, R12 full, R13 1-round through `rules::one_round`), the attacks
+//! of opportunity it provokes before it starts (CEL-R3.5; the spell's attack roll provokes no
+//! second time), Cast Defensively (CEL-R14, A9), the concentration check on a moving mount
+//! (CEL-R21.9), the touch attack against touch DV (CEL-R4.4), the save, the caster-level
+//! degrees of both (CEL-R6.1–R6.3, A16) and the effect: damage dice or haste (CEL-R3.4, A40).
+//! Special attack options keep their attack-roll side on a touch attack and never add their
+//! damage (CEL-R16.3, R16.6, R16.7).
+//!
+//! Adopted readings (the seed is silent): touch DV is DV without armour, shield and natural
+//! armour bonuses; a melee touch attack adds BAB + STR + DEX + size (CEL-R4.1), a ranged touch
+//! attack BAB + DEX + size (the Combat Statistics formula: a ray is no projectile); a spell's
+//! attack is not a weapon's, so it has no critical hit (the seed's criticals multiply weapon
+//! damage); natural 20 and 1 hit and miss (CEL-A3). Spells have no slots or uses per day in
+//! fray (the seed has none); a lost spell is the casting's acts spent for nothing.
+
+use super::{attack, degrees, injury, one_round, round, CheckKind, Mods};
+use crate::choice::Choice;
+use crate::content::{Hands, Weapon, WeaponKind};
+use crate::spell::{Casting, OnSave, Range, Save, Spell, TouchAttack};
+use crate::state::{State, DEX, STR};
+use crate::Celesia;
+use fray_core::event::{AttackResult, Event, Modifier, Subject};
+use fray_core::protocol::{refuse as no, Illegal, Interrupt, RollPurpose, RollRequest};
+use fray_core::{CombatantId, DamageDice, Table};
+
+/// The 1-round spells, as a 1-round action (CEL-R13 Cast a 1-round Action Spell). The casting
+/// asks its own provocation (or casts defensively) before the action begins.
+pub const ONE_ROUND: one_round::Kind = one_round::Kind {
+    is: is_one_round,
+    provokes: false,
+    name: "casts a 1-round spell",
+    rule: "CEL-R13",
+    effect: one_round_effect,
+};
+
+fn is_one_round(state: &State, _: CombatantId, choice: &Choice) -> bool {
+    matches!(*choice, Choice::Cast(i, ..)
+        if state.spellbook.get(usize::from(i)).is_some_and(|s| s.casting == Casting::OneRound))
+}
+
+fn one_round_effect(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    choice: Choice,
+) -> Result<(), Interrupt> {
+    if let Choice::Cast(i, target, _) = choice {
+        resolve(state, table, who, usize::from(i), target)?;
+    }
+    Ok(())
+}
+
+/// Does `who` know spell `i` of the spellbook?
+fn knows(state: &State, who: CombatantId, i: usize) -> bool {
+    let Some(spell) = state.spellbook.get(i) else {
+        return false;
+    };
+    state
+        .p(who)
+        .magic
+        .spells
+        .iter()
+        .any(|s| s.name == spell.name)
+}
+
+/// The casting options of `who`: each spell it knows on each target it may aim it at, plainly
+/// and defensively (only legal ones are kept by the caller).
+pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
+    if state.p(who).magic.spells.is_empty() {
+        return;
+    }
+    for i in 0..state.spellbook.len().min(usize::from(u8::MAX)) {
+        if !knows(state, who, i) {
+            continue;
+        }
+        let targets: Vec<Option<CombatantId>> = match state.spellbook[i].range {
+            Range::Personal => vec![None],
+            _ => state
+                .ids()
+                .filter(|&t| !state.f(t).absent())
+                .map(Some)
+                .collect(),
+        };
+        for t in targets {
+            out.push(Choice::Cast(i as u8, t, false));
+            out.push(Choice::Cast(i as u8, t, true));
+        }
+    }
+}
+
+/// Whether `who` may cast now as `choice` says (acts aside): it knows the spell, the target
+/// fits the spell's range. [CEL-R9–R13]
+pub fn check(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    choice: &Choice,
+) -> Result<(), Illegal> {
+    let Choice::Cast(i, target, _) = *choice else {
+        return Ok(());
+    };
+    let i = usize::from(i);
+    if !knows(state, who, i) {
+        return no(explain, "CEL-R9", || {
+            "it does not know that spell (its `spells` list it)".to_string()
+        });
+    }
+    let spell = &state.spellbook[i];
+    match (spell.range, target) {
+        (Range::Personal, None) => Ok(()),
+        (Range::Personal, Some(_)) => no(explain, "CEL-R9", || {
+            format!(
+                "{} is a personal spell: cast it without a target",
+                spell.name
+            )
+        }),
+        (_, None) => no(explain, "CEL-R9", || {
+            format!("name the target of {}", spell.name)
+        }),
+        (range, Some(t)) => in_range(explain, state, who, t, spell, range),
+    }
+}
+
+fn in_range(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    t: CombatantId,
+    spell: &Spell,
+    range: Range,
+) -> Result<(), Illegal> {
+    if state.f(t).absent() {
+        return no(explain, "CEL-R9", || {
+            format!("{} is no longer in the fight", state.roster.key(t))
+        });
+    }
+    if t == who && (spell.attack.is_some() || spell.save.is_some()) {
+        return no(explain, "CEL-R9", || {
+            "a spell with an attack or a save is not cast on oneself".to_string()
+        });
+    }
+    match range {
+        Range::Touch => Illegal::unless(
+            t == who || state.gap(who, t) <= 1,
+            explain,
+            "CEL-R6.1",
+            || {
+                format!(
+                    "{} is a touch spell: {} is not next to it",
+                    spell.name,
+                    state.roster.key(t)
+                )
+            },
+        ),
+        Range::Feet(ft) => {
+            let d = state.feet_between(who, t);
+            Illegal::unless(d <= ft, explain, "CEL-R6.2", || {
+                format!("{d} ft is beyond the range of {}, {ft} ft", spell.name)
+            })
+        }
+        Range::Personal => Ok(()),
+    }
+}
+
+/// Casts: defensively (a concentration check, DC 15 + 2 × level; failed, the spell is lost) or
+/// with its attacks of opportunity first; on a mount that moves, the concentration check of
+/// CEL-R21.9; then a 1-round spell begins (`rules::one_round`) and any other takes effect.
+/// `acts`: the acts paid. [CEL-R3.5, R9–R14, R21.9, A9]
+pub fn cast(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    choice: Choice,
+    acts: i32,
+) -> Result<(), Interrupt> {
+    let Choice::Cast(i, target, defensively) = choice else {
+        return Ok(());
+    };
+    let spell = state.spellbook[usize::from(i)].clone();
+    if defensively {
+        let dc = 15 + 2 * spell.level;
+        if !concentrate(state, table, who, &spell, dc, "cast defensively", "CEL-R14")? {
+            return Ok(());
+        }
+    } else if spell.provoke && !round::provoke(state, table, who, None)? {
+        return Ok(());
+    }
+    if let Some((dc, why)) = moving_mount_dc(state, who, &spell) {
+        if !concentrate(state, table, who, &spell, dc, why, "CEL-R21.9")? {
+            return Ok(());
+        }
+    }
+    if spell.casting == Casting::OneRound {
+        return one_round::begin(state, table, who, choice, acts);
+    }
+    let (act, rule) = match (spell.casting, target.is_some()) {
+        (Casting::Simple, false) => ("casts a swift spell", "CEL-R9"),
+        (Casting::Simple, true) => ("casts a swift spell on", "CEL-R9"),
+        (Casting::Standard, false) => ("casts a standard-action spell", "CEL-R11"),
+        (Casting::Standard, true) => ("casts a standard-action spell on", "CEL-R11"),
+        (_, false) => ("casts a full-action spell", "CEL-R12"),
+        (_, true) => ("casts a full-action spell on", "CEL-R12"),
+    };
+    table.emit(|| Event::Acted {
+        who,
+        act,
+        on: target,
+        detail: format!(
+            "{} (level {}){}",
+            spell.name,
+            spell.level,
+            if defensively { ", defensively" } else { "" }
+        ),
+        rule,
+    });
+    resolve(state, table, who, usize::from(i), target)
+}
+
+/// CEL-R21.9: a rider casting while its mount moves makes a concentration check: DC 10 + spell
+/// level when the mount moved more than its speed this turn (it moves both before and after
+/// the casting: fray's mount takes its whole turn before its rider's, CEL-R21.2), DC 15 + level
+/// while it runs. Up to its speed: no check.
+pub fn moving_mount_dc(
+    state: &State,
+    who: CombatantId,
+    spell: &Spell,
+) -> Option<(i32, &'static str)> {
+    let mount = state.f(who).riding?;
+    let m = state.f(mount);
+    if m.running {
+        Some((15 + spell.level, "cast on a running mount"))
+    } else if m.moved_ft > state.p(mount).speed {
+        Some((10 + spell.level, "cast on a moving mount"))
+    } else {
+        None
+    }
+}
+
+/// A concentration check against `dc`; failed, the spell is lost. [CEL-R14, R21.9]
+fn concentrate(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    spell: &Spell,
+    dc: i32,
+    purpose: &'static str,
+    rule: &'static str,
+) -> Result<bool, Interrupt> {
+    let held = super::D20Check {
+        purpose,
+        modifier: "concentration",
+        bonus: state.p(who).magic.concentration,
+        dc,
+        kind: CheckKind::Skill { physical: false },
+        results: ("the spell holds", "the spell is lost"),
+        rule,
+    }
+    .roll(state, table, who)?;
+    if !held {
+        table.emit(|| Event::Forgone {
+            who,
+            what: "spell",
+            on: None,
+            reason: format!("{} is lost: the concentration check failed", spell.name),
+            rule,
+        });
+    }
+    Ok(held)
+}
+
+/// The spell takes effect: its touch attack, its save, the caster level with their degrees,
+/// then its damage or haste. [CEL-R6, R3.4, R16]
+pub fn resolve(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    i: usize,
+    target: Option<CombatantId>,
+) -> Result<(), Interrupt> {
+    let spell = state.spellbook[i].clone();
+    let t = target.unwrap_or(who);
+    if let Err(why) = in_range(true, state, who, t, &spell, spell.range) {
+        table.emit(|| Event::Forgone {
+            who,
+            what: "spell",
+            on: target,
+            reason: format!("{} has no effect: {}", spell.name, why.reason),
+            rule: why.rule,
+        });
+        return Ok(());
+    }
+    let attack = match spell.attack {
+        Some(kind) => match touch_attack(state, table, who, t, &spell, kind)? {
+            Some(hit) => Some(hit),
+            None => return Ok(()),
+        },
+        None => None,
+    };
+    let dc = state.p(who).magic.spell_dc;
+    let save = match spell.save {
+        Some((kind, _)) => Some((saving_throw(state, table, t, &spell, kind, dc)?, dc)),
+        None => None,
+    };
+    let cl = state.p(who).magic.caster_level;
+    let effective = degrees::effective_caster_level(cl, attack, save);
+    if effective != cl {
+        let (a, s) = (
+            attack.map_or(0, |(r, dv)| degrees::spell_attack_delta(r, dv)),
+            save.map_or(0, |(r, dc)| degrees::save_delta(r, dc)),
+        );
+        table.emit(|| Event::Acted {
+            who,
+            act: "casts at a changed caster level on",
+            on: Some(t),
+            detail: format!(
+                "{}: caster level {cl}{}{} = {effective}",
+                spell.name,
+                if a != 0 {
+                    format!(" {a:+} (attack)")
+                } else {
+                    String::new()
+                },
+                if s != 0 {
+                    format!(" {s:+} (save)")
+                } else {
+                    String::new()
+                },
+            ),
+            rule: "CEL-R6.3",
+        });
+    }
+    let saved = save.is_some_and(|(r, dc)| r >= dc);
+    if spell.haste_rounds_per_level > 0 {
+        return haste(state, table, who, t, &spell, effective);
+    }
+    let Some(dice) = spell.damage else {
+        return Ok(());
+    };
+    let on_save = spell.save.map(|(_, o)| o);
+    if saved && on_save == Some(OnSave::Negates) {
+        table.emit(|| Event::Forgone {
+            who,
+            what: "spell",
+            on: Some(t),
+            reason: format!("{}: the save negates it", spell.name),
+            rule: "CEL-R6.2",
+        });
+        return Ok(());
+    }
+    let levels = if spell.max_levels > 0 {
+        effective.min(spell.max_levels)
+    } else {
+        effective
+    };
+    let times = if spell.per_level { levels } else { 1 };
+    let count = (i32::from(dice.count) * times).clamp(1, 200) as u16;
+    let rolled = table.roll(RollRequest::new(
+        count,
+        dice.sides,
+        Some(who),
+        RollPurpose::Damage,
+        "CEL-R6",
+    ))? as i32;
+    let mut mods = Mods::default();
+    mods.push("spell", "", dice.bonus);
+    let full = (rolled + mods.total()).max(0);
+    let amount = if saved && on_save == Some(OnSave::Half) {
+        mods.push("half (save)", "CEL-R6.2", full / 2 - full);
+        full / 2
+    } else {
+        full
+    };
+    injury::take_damage(
+        state,
+        table,
+        t,
+        Some(who),
+        injury::Blow {
+            roll: rolled,
+            mods,
+            amount,
+            nonlethal: false,
+        },
+        "CEL-R6",
+    )?;
+    Ok(())
+}
+
+/// The spell's touch attack: `Some((total, touch DV))` on a hit, `None` on a miss (logged).
+/// [CEL-R4.4, R6.1, R16, A3]
+fn touch_attack(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    t: CombatantId,
+    spell: &Spell,
+    kind: TouchAttack,
+) -> Result<Option<(i32, i32)>, Interrupt> {
+    let ranged = kind == TouchAttack::Ranged;
+    let p = state.p(who);
+    let mut bonus = Mods::default();
+    bonus.push("BAB", "CEL-R4.3", p.bab);
+    if !ranged {
+        bonus.push("STR", "CEL-R4.1", p.m(STR));
+    }
+    bonus.push("DEX", "CEL-R4.1", p.m(DEX));
+    bonus.push("size", "CEL-R4.1", p.size.modifier());
+    attack::special_attack_mods(state, who, ranged, &mut bonus);
+    let touch = touch_weapon(spell, ranged);
+    let (adv, dis) = attack::sources(state, who, t, &touch);
+    let net = adv.count() - dis.count();
+    let (die, pool) = attack::roll_d20(table, who, net, RollPurpose::Attack, "CEL-R4.5")?;
+    let total = die as i32 + bonus.total();
+    let mut dv_mods = attack::defense(state, t);
+    dv_mods.push(
+        "touch: no armour, shield or natural armour",
+        "CEL-R4.4",
+        -state.p(t).dv_bonus,
+    );
+    let dv = 10 + dv_mods.total();
+    let hit = die == 20 || (die != 1 && total >= dv);
+    table.emit(|| {
+        let mut name = format!(
+            "{} ({} touch)",
+            spell.name,
+            if ranged { "ranged" } else { "melee" }
+        );
+        if adv.count() > 0 {
+            name.push_str(&format!("; advantage: {}", adv.text()));
+        }
+        if dis.count() > 0 {
+            name.push_str(&format!("; disadvantage: {}", dis.text()));
+        }
+        if let Some(pool) = &pool {
+            name.push_str(&format!("; {pool}"));
+        }
+        Event::Attack {
+            attacker: who,
+            target: t,
+            attack: name,
+            roll: die,
+            modifiers: bonus.to_vec(),
+            total,
+            defense: "touch DV",
+            versus: dv,
+            defense_modifiers: dv_mods.to_vec(),
+            result: if hit {
+                AttackResult::Hit
+            } else {
+                AttackResult::Miss
+            },
+            rule: "CEL-R6.1",
+        }
+    });
+    Ok(hit.then_some((total, dv)))
+}
+
+/// A stand-in weapon for the advantage table's melee/ranged rows of a touch attack.
+fn touch_weapon(spell: &Spell, ranged: bool) -> Weapon {
+    Weapon {
+        name: spell.name.clone(),
+        damage: DamageDice {
+            count: 0,
+            sides: 1,
+            bonus: 0,
+        },
+        kind: if ranged {
+            WeaponKind::Projectile
+        } else {
+            WeaponKind::Melee
+        },
+        hands: Hands::Light,
+        threat: 21,
+        multiplier: 1,
+        reach: 5,
+        reach_only: false,
+        range: match spell.range {
+            Range::Feet(ft) => ft,
+            _ => 0,
+        },
+        nonlethal: false,
+        secondary: false,
+    }
+}
+
+/// The target's save against the spell (its disadvantage from conditions, CEL-R4.5): the
+/// total. [CEL-R6.2]
+fn saving_throw(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    t: CombatantId,
+    spell: &Spell,
+    kind: Save,
+    dc: i32,
+) -> Result<i32, Interrupt> {
+    let bonus = match kind {
+        Save::Fort => state.p(t).fort,
+        Save::Reflex => state.p(t).reflex,
+        Save::Will => state.p(t).will,
+    };
+    let (roll, dice) = super::roll_check_die(state, table, t, CheckKind::Save, "CEL-R6.2")?;
+    let total = roll as i32 + bonus;
+    let success = total >= dc;
+    table.emit(|| Event::Check {
+        who: Subject::Combatant(t),
+        purpose: "spell save",
+        dice,
+        roll,
+        modifiers: vec![Modifier::new(kind.name(), "", bonus)],
+        total,
+        against: "DC",
+        target: dc,
+        under: false,
+        success: Some(success),
+        result: format!(
+            "{} {}",
+            spell.name,
+            match (success, spell.save.map(|s| s.1)) {
+                (true, Some(OnSave::Half)) => "(half)",
+                (true, _) => "(negated)",
+                (false, _) => "(full effect)",
+            }
+        ),
+        rule: "CEL-R6.2",
+    });
+    Ok(total)
+}
+
+/// Haste on `t` for the spell's rounds per (effective) caster level: +1 act each round, not
+/// stacking with another extra-act effect (`round::budget`); it ends at the start of the
+/// caster's turn that many rounds on. [CEL-R3.4, A39, A40]
+fn haste(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    t: CombatantId,
+    spell: &Spell,
+    effective: i32,
+) -> Result<(), Interrupt> {
+    let rounds = (spell.haste_rounds_per_level * effective).clamp(1, 10_000) as u32;
+    let until = state.round.saturating_add(rounds);
+    let was = state.f(t).haste.is_some();
+    state.fm(t).haste = Some((who, until));
+    if !was {
+        table.emit(|| Event::Condition {
+            who: t,
+            condition: "hasted",
+            gained: true,
+            rule: "CEL-R3.4",
+        });
+    }
+    table.emit(|| Event::Acted {
+        who,
+        act: "hastes",
+        on: Some(t),
+        detail: format!(
+            "+1 act each round for {rounds} round{} (until the start of the caster's turn in \
+             round {until})",
+            if rounds == 1 { "" } else { "s" }
+        ),
+        rule: "CEL-R3.4",
+    });
+    Ok(())
+}
+
+/// At the start of `caster`'s turn: the haste it cast that is over ends. [CEL-R3.4, A39]
+pub fn expire_haste(state: &mut State, table: &mut Table<'_, Celesia>, caster: CombatantId) {
+    let round = state.round;
+    for t in state.ids().collect::<Vec<_>>() {
+        if state
+            .f(t)
+            .haste
+            .is_some_and(|(by, until)| by == caster && round >= until)
+        {
+            state.fm(t).haste = None;
+            table.emit(|| Event::Condition {
+                who: t,
+                condition: "hasted",
+                gained: false,
+                rule: "CEL-R3.4",
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture::{Fixture, FIGHTER};
+    use fray_core::catalog::ContentSet;
+
+    /// CEL-R21.9: no check while the mount moved up to its speed; DC 10 + level once it moved
+    /// more (both before and after the casting); DC 15 + level while it runs.
+    #[test]
+    fn casting_on_a_moving_mount() {
+        let mut s = Fixture::new()
+            .with(
+                "kay",
+                "heroes",
+                [0, 0],
+                &format!(
+                    "{FIGHTER}\nmount = \"horse\"\nspells = [\"fireball\"]\ncaster_level = 5\n\
+                     spell_dc = 15"
+                ),
+            )
+            .monster("horse", "heroes", [0, 0], "light horse")
+            .monster("orc", "orcs", [9, 0], "orc")
+            .state();
+        let (kay, horse) = (CombatantId(0), CombatantId(1));
+        let fireball = s.spellbook[0].clone();
+        assert_eq!(fireball.level, 3);
+        let speed = s.p(horse).speed;
+        s.fm(horse).moved_ft = speed;
+        assert_eq!(moving_mount_dc(&s, kay, &fireball), None);
+        s.fm(horse).moved_ft = speed + 5;
+        assert_eq!(moving_mount_dc(&s, kay, &fireball).map(|d| d.0), Some(13));
+        s.fm(horse).running = true;
+        assert_eq!(moving_mount_dc(&s, kay, &fireball).map(|d| d.0), Some(18));
+        let orc = CombatantId(2);
+        assert_eq!(moving_mount_dc(&s, orc, &fireball), None, "on foot");
+    }
+
+    /// Spells are checked on load: a melee touch spell needs touch range, a save needs its
+    /// outcome, one effect only; each error names the file, line and field.
+    #[test]
+    fn bad_spells_are_refused_with_their_field() {
+        let text = "[[spell]]\nname = \"zap\"\nlevel = 1\ncasting = \"standard\"\n\
+                    range = \"ranged\"\nrange_ft = 30\nattack = \"melee touch\"\n\
+                    save = \"will\"\ndamage = \"1d6\"\n";
+        let err = crate::content::Content::load(&[("bad.toml", text)])
+            .expect_err("refused")
+            .to_string();
+        assert!(err.contains("bad.toml:5"), "{err}");
+        assert!(err.contains("spell[0].range"), "{err}");
+        assert!(err.contains("spell[0].on_save"), "{err}");
+        let text = "[[spell]]\nname = \"zap\"\nlevel = 12\ncasting = \"2-rounds\"\n\
+                    range = \"touch\"\nhaste_rounds_per_level = 1\ndamage = \"1d6\"\n";
+        let err = crate::content::Content::load(&[("bad.toml", text)])
+            .expect_err("refused")
+            .to_string();
+        assert!(err.contains("spell[0].level"), "{err}");
+        assert!(err.contains("spell[0].casting"), "{err}");
+        assert!(err.contains("one effect"), "{err}");
+    }
+}

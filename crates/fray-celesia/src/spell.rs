@@ -1,0 +1,365 @@
+//! Spells as effect data (`content/celesia/spells.toml`, `[[spell]]`): what the seed's rules
+//! need of a spell — its level, casting time (CEL-R9 swift = simple, R11 standard, R12 full,
+//! R13 1-round), whether casting provokes (R3.5), its range, a touch attack or a save with its
+//! outcome (R6, R16), and its effect: damage dice (per caster level where the spell says) or
+//! haste (R3.4). The seed lists no spells: the file's spells are sample content with
+//! Pathfinder's numbers.
+
+use fray_core::span::{FileError, SourceFile};
+use fray_core::DamageDice;
+use serde::Deserialize;
+use toml::Spanned;
+
+/// Casting time. [CEL-R3.6, R9, R11, R12, R13]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Casting {
+    /// Swift: a simple action, 1 act (Cast a Swift Spell, CEL-R9).
+    Simple,
+    /// Standard: 2 consecutive acts (CEL-R11).
+    Standard,
+    /// Full: 3 consecutive acts (CEL-R12).
+    Full,
+    /// 1 round: a 1-round action (CEL-R13, R3.7).
+    OneRound,
+}
+
+impl Casting {
+    const KEYS: [(&'static str, Casting); 4] = [
+        ("simple", Casting::Simple),
+        ("standard", Casting::Standard),
+        ("full", Casting::Full),
+        ("1-round", Casting::OneRound),
+    ];
+    /// Its key in the file.
+    pub fn key(self) -> &'static str {
+        Casting::KEYS
+            .iter()
+            .find(|(_, c)| *c == self)
+            .map_or("?", |(k, _)| k)
+    }
+    /// Acts (a 1-round action: 3, or the turn's last 1–2 split, `rules::one_round`).
+    pub fn acts(self) -> i32 {
+        match self {
+            Casting::Simple => 1,
+            Casting::Standard => 2,
+            Casting::Full | Casting::OneRound => 3,
+        }
+    }
+}
+
+/// Range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Range {
+    /// The caster only.
+    Personal,
+    /// Touch: a creature next to the caster.
+    Touch,
+    /// Up to this many feet.
+    Feet(i32),
+}
+
+/// The attack roll a spell makes. [CEL-R6.1]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TouchAttack {
+    /// Melee touch attack.
+    Melee,
+    /// Ranged touch attack.
+    Ranged,
+}
+
+/// A saving throw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Save {
+    /// Fortitude.
+    Fort,
+    /// Reflex.
+    Reflex,
+    /// Will.
+    Will,
+}
+
+impl Save {
+    /// Its name in the log.
+    pub fn name(self) -> &'static str {
+        match self {
+            Save::Fort => "Fort",
+            Save::Reflex => "Reflex",
+            Save::Will => "Will",
+        }
+    }
+}
+
+/// What a successful save does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OnSave {
+    /// Half damage (rounded down).
+    Half,
+    /// No effect.
+    Negates,
+}
+
+/// A spell.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Spell {
+    /// Name (its key in `spells = [...]` and in `cast NAME`, spaces as `-`).
+    pub name: String,
+    /// Spell level (0–9): concentration DCs (CEL-R14, R21.9).
+    pub level: i32,
+    /// Casting time.
+    pub casting: Casting,
+    /// Casting it provokes (the Cast rows of CEL-R9–R13 all do).
+    pub provoke: bool,
+    /// Range.
+    pub range: Range,
+    /// Its attack roll, if any.
+    pub attack: Option<TouchAttack>,
+    /// Its save and what success does, if any.
+    pub save: Option<(Save, OnSave)>,
+    /// Damage dice: per caster level when `per_level`.
+    pub damage: Option<DamageDice>,
+    /// The damage dice are rolled once per (effective) caster level.
+    pub per_level: bool,
+    /// The most caster levels the damage counts (0: no cap).
+    pub max_levels: i32,
+    /// Haste for this many rounds per (effective) caster level (0: not haste). [CEL-R3.4]
+    pub haste_rounds_per_level: i32,
+}
+
+impl Spell {
+    /// Its key in choices: the name with spaces as `-`.
+    pub fn key(&self) -> String {
+        self.name.to_ascii_lowercase().replace(' ', "-")
+    }
+}
+
+/// One `[[spell]]` of a content file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SpellFile {
+    name: Spanned<String>,
+    level: Spanned<i64>,
+    casting: Spanned<String>,
+    provoke: Option<bool>,
+    range: Spanned<String>,
+    range_ft: Option<Spanned<i64>>,
+    attack: Option<Spanned<String>>,
+    save: Option<Spanned<String>>,
+    on_save: Option<Spanned<String>>,
+    damage: Option<Spanned<String>>,
+    #[serde(default)]
+    per_level: bool,
+    max_levels: Option<Spanned<i64>>,
+    haste_rounds_per_level: Option<Spanned<i64>>,
+    #[allow(dead_code)]
+    description: Option<String>,
+}
+
+fn pick<T: Copy>(
+    file: &SourceFile<'_>,
+    field: String,
+    v: &Spanned<String>,
+    table: &[(&str, T)],
+    errors: &mut Vec<FileError>,
+) -> Option<T> {
+    let found = table.iter().find(|(k, _)| *k == v.get_ref().as_str());
+    if found.is_none() {
+        errors.push(file.error(
+            v.span(),
+            Some(field),
+            format!(
+                "unknown value `{}`; expected one of {}",
+                v.get_ref(),
+                fray_core::loader::one_of(table.iter().map(|(k, _)| *k))
+            ),
+        ));
+    }
+    found.map(|(_, t)| *t)
+}
+
+impl SpellFile {
+    /// Where its name is.
+    pub(crate) fn name_span(&self) -> std::ops::Range<usize> {
+        self.name.span()
+    }
+}
+
+/// Reads and checks one `[[spell]]` (`at`: `spell[3]`), every error with its file, line and
+/// field.
+pub(crate) fn read(
+    file: &SourceFile<'_>,
+    at: &str,
+    s: &SpellFile,
+    errors: &mut Vec<FileError>,
+) -> Option<Spell> {
+    let before = errors.len();
+    let f = |name: &str| format!("{at}.{name}");
+    let int = |name: &str, v: &Option<Spanned<i64>>, lo, hi, d, errors: &mut Vec<FileError>| {
+        crate::content::check_int(file, &f(name), v, (lo, hi, d), errors)
+    };
+    let level = int("level", &Some(s.level.clone()), 0, 9, 0, errors);
+    let casting = pick(file, f("casting"), &s.casting, &Casting::KEYS, errors);
+    let range = match s.range.get_ref().as_str() {
+        "personal" | "touch" if s.range_ft.is_some() => {
+            errors.push(file.error(
+                s.range_ft.as_ref().map_or(0..0, |r| r.span()),
+                Some(f("range_ft")),
+                "`range_ft` goes with `range = \"ranged\"` only",
+            ));
+            None
+        }
+        "personal" => Some(Range::Personal),
+        "touch" => Some(Range::Touch),
+        "ranged" => match &s.range_ft {
+            Some(_) => Some(Range::Feet(int(
+                "range_ft",
+                &s.range_ft,
+                5,
+                10_000,
+                5,
+                errors,
+            ))),
+            None => {
+                errors.push(file.error(
+                    s.range.span(),
+                    Some(f("range_ft")),
+                    "a ranged spell needs `range_ft`, its range in feet",
+                ));
+                None
+            }
+        },
+        other => {
+            errors.push(file.error(
+                s.range.span(),
+                Some(f("range")),
+                format!("unknown value `{other}`; expected one of personal, touch, ranged"),
+            ));
+            None
+        }
+    };
+    let attack = s.attack.as_ref().and_then(|a| {
+        pick(
+            file,
+            f("attack"),
+            a,
+            &[
+                ("melee touch", TouchAttack::Melee),
+                ("ranged touch", TouchAttack::Ranged),
+            ],
+            errors,
+        )
+    });
+    match (attack, range) {
+        (Some(TouchAttack::Melee), Some(r)) if r != Range::Touch => errors.push(file.error(
+            s.range.span(),
+            Some(f("range")),
+            "a melee touch attack needs `range = \"touch\"`",
+        )),
+        (Some(TouchAttack::Ranged), Some(r)) if !matches!(r, Range::Feet(_)) => {
+            errors.push(file.error(
+                s.range.span(),
+                Some(f("range")),
+                "a ranged touch attack needs `range = \"ranged\"` and `range_ft`",
+            ))
+        }
+        _ => {}
+    }
+    let save_kind = s.save.as_ref().and_then(|v| {
+        pick(
+            file,
+            f("save"),
+            v,
+            &[
+                ("fort", Save::Fort),
+                ("reflex", Save::Reflex),
+                ("will", Save::Will),
+            ],
+            errors,
+        )
+    });
+    let on_save = s.on_save.as_ref().and_then(|v| {
+        pick(
+            file,
+            f("on_save"),
+            v,
+            &[("half", OnSave::Half), ("negates", OnSave::Negates)],
+            errors,
+        )
+    });
+    let save = match (save_kind, on_save, &s.save, &s.on_save) {
+        (Some(k), Some(o), _, _) => Some((k, o)),
+        (_, _, Some(v), None) => {
+            errors.push(file.error(
+                v.span(),
+                Some(f("on_save")),
+                "a save needs `on_save`: half or negates",
+            ));
+            None
+        }
+        (_, _, None, Some(v)) => {
+            errors.push(file.error(
+                v.span(),
+                Some(f("save")),
+                "`on_save` needs `save`: fort, reflex or will",
+            ));
+            None
+        }
+        _ => None,
+    };
+    let damage = s.damage.as_ref().and_then(|d| {
+        let dice = DamageDice::parse_dice(d.get_ref());
+        if dice.is_none() {
+            errors.push(file.error(
+                d.span(),
+                Some(f("damage")),
+                "expected damage dice like `1d6` or `2d4+1`",
+            ));
+        }
+        dice
+    });
+    let max_levels = int("max_levels", &s.max_levels, 0, 40, 0, errors);
+    let haste = int(
+        "haste_rounds_per_level",
+        &s.haste_rounds_per_level,
+        1,
+        100,
+        0,
+        errors,
+    );
+    if s.damage.is_some() == (haste > 0) {
+        errors.push(file.error(
+            s.name.span(),
+            Some(f("damage")),
+            "a spell has one effect: `damage` or `haste_rounds_per_level`",
+        ));
+    }
+    if s.per_level && s.damage.is_none() {
+        errors.push(file.error(
+            s.name.span(),
+            Some(f("per_level")),
+            "`per_level` goes with `damage`",
+        ));
+    }
+    if range == Some(Range::Personal) && (s.attack.is_some() || s.save.is_some()) {
+        errors.push(file.error(
+            s.range.span(),
+            Some(f("range")),
+            "a personal spell makes no attack and allows no save",
+        ));
+    }
+    if errors.len() > before {
+        return None;
+    }
+    Some(Spell {
+        name: s.name.get_ref().clone(),
+        level,
+        casting: casting?,
+        provoke: s.provoke.unwrap_or(true),
+        range: range?,
+        attack,
+        save,
+        damage,
+        per_level: s.per_level,
+        max_levels,
+        haste_rounds_per_level: haste,
+    })
+}
