@@ -150,6 +150,16 @@ pub enum Choice {
     /// Cast the numbered spell of `State::spellbook` on a target (or itself), defensively
     /// (`true`, CEL-R14) or not: acts by its casting time, Provoke. [CEL-R9–R13]
     Cast(u8, Option<CombatantId>, bool),
+    /// Load its ranged weapon with a bolt, barrel or cartridge (a repeating crossbow: a case);
+    /// the acts its weapon's rule gives (Provoke). [CEL-R9, R11, R12, R13]
+    Load,
+    /// Prepare a Flask of Oil as a Splash Weapon (standard, 2 acts, Provoke). [CEL-R11]
+    Prepare,
+    /// Multiweapon Fighting: the main-hand form, then the off-hand form, at the foe (simple,
+    /// 1 act). [CEL-R9]
+    Multiweapon(CombatantId, u8, u8),
+    /// Draw two light or one-handed weapons in the time of one (Two-Weapon Fighting). [CEL-R9]
+    DrawTwo(Item, Item),
 }
 
 /// The free actions of CEL-R14 and elsewhere that fray plays, by the word the GM names them
@@ -213,6 +223,8 @@ impl Choice {
             | Choice::Follow
             | Choice::OverrunTo(_)
             | Choice::Draw(_)
+            | Choice::DrawTwo(..)
+            | Choice::Multiweapon(..)
             | Choice::Sheathe(_) => 1,
             Choice::Charge(_)
             | Choice::TotalDefense
@@ -351,6 +363,10 @@ pub fn text(state: &State, choice: &Choice) -> String {
             }
             text
         }
+        Choice::Load => "load".into(),
+        Choice::Prepare => "prepare".into(),
+        Choice::Multiweapon(t, main, off) => format!("multiweapon {} {main} {off}", k(t)),
+        Choice::DrawTwo(a, b) => format!("draw {} {}", a.key(), b.key()),
     }
 }
 
@@ -600,6 +616,16 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
             };
             Choice::Cast(found as u8, target, defensively)
         }
+        ["load"] => Choice::Load,
+        ["prepare"] => Choice::Prepare,
+        ["draw", a, b] => Choice::DrawTwo(item(a)?, item(b)?),
+        ["multiweapon", t, main, off] => {
+            let form = |w: &str| {
+                let n = number(w)?;
+                u8::try_from(n).map_err(|_| unreadable(format!("no attack form {n}")))
+            };
+            Choice::Multiweapon(who(t)?, form(main)?, form(off)?)
+        }
         [one, n] if Special::from_key(one).is_some_and(|s| s != Special::Lunge) => {
             let n = number(n)?;
             Choice::SpecialStep(
@@ -621,7 +647,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                  defensively, stand up, drop prone, power-attack, precision-strike, \
                  combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end, ready \
                  foe-adjacent|foe-attacks ACTION, crawl DIR, steady aim, drop ITEM, weaken \
-                 ability|degrees N, first-aid WHO, power-attack|… STEP, draw ITEM, sheathe ITEM, cast SPELL [WHO] [defensively]; rejoin, wait; or aoo WHO, decline, injury KIND, \
+                 ability|degrees N, first-aid WHO, power-attack|… STEP, draw ITEM [ITEM], sheathe ITEM, load, prepare, multiweapon WHO MAIN OFF, cast SPELL [WHO] [defensively]; rejoin, wait; or aoo WHO, decline, injury KIND, \
                  no injury, let-pass, block, complete WHO"
             )))
         }

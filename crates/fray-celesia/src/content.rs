@@ -151,6 +151,53 @@ impl Hands {
     }
 }
 
+/// How a ranged weapon is loaded before each shot (CEL-R9, R11, R12, R13 "Load …"); `None`
+/// for a bow (Draw and Nock an Arrow is free, CEL-R14), a sling or a thrown weapon.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Loading {
+    /// Nothing to load: each shot only draws its ammunition (free, CEL-R9, R14).
+    None,
+    /// A hand or light crossbow: simple; free with Rapid Reload. [CEL-R9]
+    LightCrossbow,
+    /// A heavy crossbow: standard; simple with Rapid Reload. [CEL-R11]
+    HeavyCrossbow,
+    /// A repeating crossbow: a new case of 5 bolts, standard; simple with Rapid Reload. [CEL-R11]
+    RepeatingCrossbow,
+    /// A simple firearm, a barrel at a time: one-handed full (CEL-R12), two-handed 1-round
+    /// (CEL-R13); Rapid Reload or a cartridge one step less, both two steps less.
+    SimpleFirearm,
+    /// A martial firearm, a cartridge at a time: simple; free with Rapid Reload, at most 3
+    /// cartridges a turn. [CEL-R9]
+    MartialFirearm,
+}
+
+impl Loading {
+    /// Every kind.
+    pub const ALL: [Loading; 6] = [
+        Loading::None,
+        Loading::LightCrossbow,
+        Loading::HeavyCrossbow,
+        Loading::RepeatingCrossbow,
+        Loading::SimpleFirearm,
+        Loading::MartialFirearm,
+    ];
+    /// Name in files.
+    pub fn key(self) -> &'static str {
+        match self {
+            Loading::None => "none",
+            Loading::LightCrossbow => "light crossbow",
+            Loading::HeavyCrossbow => "heavy crossbow",
+            Loading::RepeatingCrossbow => "repeating crossbow",
+            Loading::SimpleFirearm => "simple firearm",
+            Loading::MartialFirearm => "martial firearm",
+        }
+    }
+    /// A firearm (its stray shots fly further, CEL-R7.3).
+    pub fn firearm(self) -> bool {
+        matches!(self, Loading::SimpleFirearm | Loading::MartialFirearm)
+    }
+}
+
 /// A weapon (or natural attack form).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Weapon {
@@ -176,13 +223,23 @@ pub struct Weapon {
     pub nonlethal: bool,
     /// A secondary natural attack (CEL-A14; data only for now).
     pub secondary: bool,
+    /// How it is loaded (ranged weapons). [CEL-R9–R13 Load]
+    pub load: Loading,
+    /// Barrels, cartridges or bolts it holds loaded (1 unless the weapon says; a repeating
+    /// crossbow's case holds 5). [CEL-R11, R12, R13 Load]
+    pub capacity: u8,
+    /// A splash weapon (a thrown flask): its stray shot is not stopped at the end of its range
+    /// increment (CEL-R7.3); a flask of oil must be prepared first (CEL-R11).
+    pub splash: bool,
 }
 
 impl Weapon {
-    /// Maximum range in feet: 5 increments thrown, 10 projectile. [CEL-R7.1]
+    /// Maximum range in feet: 5 increments thrown, 10 projectile, 5 for a simple firearm
+    /// (CEL-R7.1, R7.3 "five for simple firearms, ten for martial firearms").
     pub fn max_range(&self) -> i32 {
         match self.kind {
             WeaponKind::Thrown => 5 * self.range,
+            WeaponKind::Projectile if self.load == Loading::SimpleFirearm => 5 * self.range,
             WeaponKind::Projectile => 10 * self.range,
             _ => 0,
         }
@@ -201,6 +258,9 @@ impl Weapon {
             range: 0,
             nonlethal: true,
             secondary: false,
+            load: Loading::None,
+            capacity: 1,
+            splash: false,
         }
     }
 }
@@ -261,11 +321,19 @@ pub struct Feats {
     pub improved_bull_rush: bool,
     /// Improved Drag: the dragged foe's movement provokes. [CEL-R10.8]
     pub improved_drag: bool,
+    /// Rapid Reload (with its ranged weapon): loading takes less. [CEL-R9, R11–R13 Load]
+    pub rapid_reload: bool,
+    /// Quick Draw: draw a weapon as a free action without provoking. [CEL-R9 Draw or Sheathe]
+    pub quick_draw: bool,
+    /// Two-Weapon Fighting: draw two light or one-handed weapons at once. [CEL-R9]
+    pub two_weapon_fighting: bool,
+    /// Multiweapon Fighting: lighter off-hand penalties. [CEL-R9 Multiweapon Fighting]
+    pub multiweapon_fighting: bool,
 }
 
 impl Feats {
     /// The names files use.
-    pub const NAMES: [&'static str; 9] = [
+    pub const NAMES: [&'static str; 13] = [
         "combat reflexes",
         "improved unarmed strike",
         "precise shot",
@@ -275,6 +343,10 @@ impl Feats {
         "greater grapple",
         "improved bull rush",
         "improved drag",
+        "rapid reload",
+        "quick draw",
+        "two-weapon fighting",
+        "multiweapon fighting",
     ];
     /// Sets a feat by name; false when unknown.
     pub fn set(&mut self, name: &str) -> bool {
@@ -288,6 +360,10 @@ impl Feats {
             "greater-grapple" => self.greater_grapple = true,
             "improved-bull-rush" => self.improved_bull_rush = true,
             "improved-drag" => self.improved_drag = true,
+            "rapid-reload" => self.rapid_reload = true,
+            "quick-draw" => self.quick_draw = true,
+            "two-weapon-fighting" => self.two_weapon_fighting = true,
+            "multiweapon-fighting" => self.multiweapon_fighting = true,
             _ => return false,
         }
         true
@@ -304,6 +380,10 @@ impl Feats {
             self.greater_grapple,
             self.improved_bull_rush,
             self.improved_drag,
+            self.rapid_reload,
+            self.quick_draw,
+            self.two_weapon_fighting,
+            self.multiweapon_fighting,
         ];
         Feats::NAMES
             .iter()
@@ -401,6 +481,10 @@ pub(crate) struct WeaponFile {
     pub(crate) nonlethal: bool,
     #[serde(default)]
     pub(crate) secondary: bool,
+    pub(crate) load: Option<Spanned<String>>,
+    pub(crate) capacity: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub(crate) splash: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -624,6 +708,41 @@ pub(crate) fn read_weapon(
         errors,
     );
     let range = check_int(file, &format!("{at}.range"), &w.range, (0, 1000, 0), errors);
+    let loads: Vec<(&'static str, Loading)> = Loading::ALL.iter().map(|k| (k.key(), *k)).collect();
+    let load = keyword(
+        file,
+        &format!("{at}.load"),
+        &w.load,
+        &loads,
+        Loading::None,
+        errors,
+    );
+    let default_capacity = if load == Loading::RepeatingCrossbow {
+        5
+    } else {
+        1
+    };
+    let capacity = check_int(
+        file,
+        &format!("{at}.capacity"),
+        &w.capacity,
+        (1, 12, default_capacity),
+        errors,
+    );
+    if load != Loading::None && kind != WeaponKind::Projectile {
+        errors.push(file.error(
+            w.name.span(),
+            Some(format!("{at}.load")),
+            "only a projectile weapon (a crossbow or a firearm) is loaded",
+        ));
+    }
+    if w.splash && kind != WeaponKind::Thrown {
+        errors.push(file.error(
+            w.name.span(),
+            Some(format!("{at}.splash")),
+            "a splash weapon is thrown (`kind = \"thrown\"`)",
+        ));
+    }
     if kind.is_ranged() && range == 0 {
         errors.push(file.error(
             w.name.span(),
@@ -646,6 +765,9 @@ pub(crate) fn read_weapon(
         range,
         nonlethal: w.nonlethal || kind == WeaponKind::Unarmed,
         secondary: w.secondary,
+        load,
+        capacity: capacity as u8,
+        splash: w.splash,
     })
 }
 
@@ -742,6 +864,9 @@ impl Content {
                         range: 0,
                         nonlethal: false,
                         secondary: a.secondary,
+                        load: Loading::None,
+                        capacity: 1,
+                        splash: false,
                     })
                 }
                 _ => {

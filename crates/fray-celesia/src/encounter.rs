@@ -77,6 +77,8 @@ struct OptionsDef {
     flanking: Option<bool>,
     bleed_timing: Option<Spanned<String>>,
     weakened_attack_inverted: Option<bool>,
+    splash_stray_increments: Option<Spanned<i64>>,
+    multiweapon_repeat: Option<bool>,
 }
 
 fray_core::combatant_entry! {
@@ -106,6 +108,10 @@ fray_core::combatant_entry! {
         concealed: bool,
         disable_device: Option<Spanned<i64>>,
         heal: Option<Spanned<i64>>,
+        ammo: Option<Spanned<i64>>,
+        loaded: Option<Spanned<i64>>,
+        #[serde(default)]
+        cartridges: bool,
         burn: Option<Spanned<i64>>,
         in_hand: Option<Spanned<Vec<String>>>,
         mount: Option<Spanned<String>>,
@@ -236,6 +242,7 @@ impl Builder<'_> {
                     reflex: 0,
                     will: 0,
                     magic: Default::default(),
+                    cartridges: false,
                 }
             }
             (None, Some(cl)) => {
@@ -354,6 +361,7 @@ impl Builder<'_> {
                     reflex: 0,
                     will: 0,
                     magic: Default::default(),
+                    cartridges: false,
                 }
             }
             _ => {
@@ -423,6 +431,7 @@ impl Builder<'_> {
         if let Some(h) = int(file, i, "heal", &c.heal, (-10, 60), errors) {
             profile.heal = h;
         }
+        profile.cartridges = c.cartridges;
         if let Some(r) = int(file, i, "ride", &c.ride, (-10, 60), errors) {
             profile.ride = r;
         }
@@ -673,6 +682,12 @@ impl CombatantBuilder for Builder<'_> {
             free_actions: 0,
             gm_dv: 0,
             haste: None,
+            ammo: None,
+            loaded: 0,
+            free_loads: 0,
+            prepared: false,
+            multiweapon_turn: None,
+            hand: None,
         };
         let mut fighter = fighter;
         // CEL-R9 Draw or Sheathe: what it holds at the start; the rest is put away.
@@ -686,6 +701,29 @@ impl CombatantBuilder for Builder<'_> {
                 Err(reason) => {
                     errors.push(file.error(keys.span(), Some(field(i, "in_hand")), &reason))
                 }
+            }
+        }
+        // CEL-R9–R13: ammunition counted where the entry gives it, and what is loaded at the
+        // start (a weapon that is loaded starts full unless `loaded` says less).
+        match crate::rules::ammo::start(
+            &profile,
+            int(&file, i, "ammo", &c.ammo, (0, 10_000), errors),
+            int(&file, i, "loaded", &c.loaded, (0, 12), errors),
+        ) {
+            Ok((ammo, loaded)) => {
+                fighter.ammo = ammo;
+                fighter.loaded = loaded;
+            }
+            Err((key, reason)) => {
+                let span = match key {
+                    "loaded" => c.loaded.as_ref().map(|s| s.span()),
+                    _ => c.ammo.as_ref().map(|s| s.span()),
+                };
+                errors.push(file.error(
+                    span.unwrap_or_else(|| c.id_span()),
+                    Some(field(i, key)),
+                    &reason,
+                ));
             }
         }
         Some((profile, fighter))
@@ -1015,5 +1053,14 @@ fn read_options(file: &SourceFile<'_>, o: &OptionsDef, errors: &mut Vec<FileErro
         weakened_attack_inverted: o
             .weakened_attack_inverted
             .unwrap_or(d.weakened_attack_inverted),
+        multiweapon_repeat: o.multiweapon_repeat.unwrap_or(d.multiweapon_repeat),
+        splash_stray_increments: num(
+            "splash_stray_increments",
+            &o.splash_stray_increments,
+            0,
+            4,
+            d.splash_stray_increments,
+            errors,
+        ),
     }
 }

@@ -187,17 +187,17 @@ impl RulesetBundle for Celesia {
     /// says which parts: R3 all but readying a complex action; R6 all but Aid Another on a skill
     /// or against a spell; R10 every maneuver but ropes, hazards, Escape Artist, items other than weapons
     /// and invisible targets; R12 Run and Coup de Grace;
-    /// R13 Disable Device and 1-round spells, no firearms or Find Tracks; R15 attacks of
-    /// opportunity and readied actions, no counterspells; R16 all but Martial Power; R7 all but a
-    /// firearm's stray-shot travel (no firearms); R9 all but Demoralize (no numbers in the
-    /// seed), Load and the actions of spells, skills, shields and animals; R17 all but CON
+    /// R13 Disable Device, 1-round spells and Load a Two-Handed Simple Firearm, no Find Tracks;
+    /// R15 attacks of opportunity and readied actions, no counterspells; R16 all but Martial
+    /// Power; R9 all but Demoralize (no numbers in the seed) and the actions of skills, shields
+    /// and animals; R17 all but CON
     /// drain and the GM's strenuous actions; R20 all but lethal unarmed strikes and a source of
     /// burn; R21 all but shots per speed increment).
     const RULES: RuleStatus = RuleStatus {
         prefix: "CEL-R",
         total: 21,
         missing: &[],
-        partial: &[3, 6, 7, 9, 10, 11, 12, 13, 14, 15, 16, 17, 20, 21],
+        partial: &[3, 6, 9, 10, 11, 12, 13, 14, 15, 16, 17, 20, 21],
     };
     const CRITICALS: Criticals = Criticals::Critical;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;

@@ -81,6 +81,9 @@ pub struct Profile {
     pub will: i32,
     /// Its spells and how it casts them (none for most). [CEL-R6, R9–R14]
     pub magic: std::sync::Arc<Magic>,
+    /// Its firearm ammunition is cartridges (encounter `cartridges = true`): a simple firearm
+    /// loads one step faster. [CEL-R12, R13 Load a … Simple Firearm]
+    pub cartridges: bool,
 }
 
 impl Profile {
@@ -619,6 +622,21 @@ pub struct Fighter {
     /// Hasted by this caster until the start of the caster's turn in this round. [CEL-R3.4,
     /// A39]
     pub haste: Option<(CombatantId, u32)>,
+    /// Ammunition (or thrown weapons) left for its ranged weapon; `None`: not counted (its
+    /// entry gives no `ammo`). [CEL-R9 Draw or Sheathe: drawing ammunition]
+    pub ammo: Option<u16>,
+    /// Barrels, cartridges or bolts loaded in its ranged weapon (a weapon with `load`).
+    /// [CEL-R9–R13 Load]
+    pub loaded: u8,
+    /// Cartridges loaded as free actions (Rapid Reload) this turn: at most 3. [CEL-R9]
+    pub free_loads: u8,
+    /// Its flask of oil is prepared with a fuse and may be thrown. [CEL-R11]
+    pub prepared: bool,
+    /// The turn count of its last Multiweapon Fighting action (once per turn). [CEL-R9]
+    pub multiweapon_turn: Option<u32>,
+    /// The attack being made is a Multiweapon Fighting one: its penalty, and whether it is an
+    /// off-hand attack (half the positive STR and DEX on damage). [CEL-R9, R5.1]
+    pub hand: Option<(i32, bool)>,
 }
 
 /// A grapple held by its initiator. [CEL-R10.9–R10.11]
@@ -851,6 +869,13 @@ pub struct Options {
     /// Weakened Attack's step gives +1 to the attack roll instead of −1 (CEL-A10 toggle, G8;
     /// default off: the seed's literal −1).
     pub weakened_attack_inverted: bool,
+    /// Range increments a missed splash weapon flies on past the one its target is in, up to
+    /// its maximum range (CEL-R7.3 names splash weapons an exception without saying how far
+    /// they fly; default 4, the firearms' number; 0: like any thrown weapon).
+    pub splash_stray_increments: i32,
+    /// With the Multiweapon Fighting feat, the action may be taken more than once a turn (the
+    /// seed's "and meet certain requirements" are the GM's to judge; default off).
+    pub multiweapon_repeat: bool,
 }
 
 impl Default for Options {
@@ -872,6 +897,8 @@ impl Default for Options {
             flanking: true,
             bleed_at_turn_end: false,
             weakened_attack_inverted: false,
+            splash_stray_increments: 4,
+            multiweapon_repeat: false,
         }
     }
 }

@@ -144,6 +144,10 @@ fn action(state: &State, who: CombatantId) -> Choice {
             if let Some(c) = legal(state, who, Choice::Shoot(t)) {
                 return c;
             }
+            // CEL-R9–R13: an empty crossbow or firearm is loaded (a flask prepared) first.
+            if let Some(c) = crate::rules::ammo::tactic(state, who) {
+                return c;
+            }
         }
     }
     if let Some(t) = nearest {

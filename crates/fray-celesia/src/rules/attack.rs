@@ -130,6 +130,10 @@ pub fn attack_bonus(state: &State, attacker: CombatantId, w: &Weapon, feet: i32)
         }
     }
     m.push("size", "CEL-R4.1", p.size.modifier());
+    if let Some((penalty, off)) = state.f(attacker).hand {
+        let name = if off { "off hand" } else { "main hand" };
+        m.push(name, "CEL-R9", penalty);
+    }
     // CEL-R16.11, A10: −1 per step; +1 under the GM's `weakened_attack_inverted` (CEL-G8).
     let step = if state.options.weakened_attack_inverted {
         1
@@ -250,7 +254,9 @@ fn special_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut Mods
         }
         return;
     }
-    let half = w.kind == WeaponKind::Natural && w.secondary;
+    // CEL-R16.6, R16.7: halved with a secondary natural weapon or an off-hand weapon.
+    let off_hand = state.f(attacker).hand.is_some_and(|(_, off)| off);
+    let half = (w.kind == WeaponKind::Natural && w.secondary) || off_hand;
     if sp.has(Special::PowerAttack) {
         let k = k(Special::PowerAttack);
         let one_and_a_half = (w.kind == WeaponKind::Melee && w.hands == Hands::Two)
@@ -423,6 +429,13 @@ pub fn attack(
         },
     };
     let feet = state.feet_between(attacker, target);
+    // CEL-R9: the shot draws its ammunition (or fires what is loaded) as it is made.
+    let left = if matches!(form, Form::Ranged) {
+        super::ammo::spend_shot(state, attacker);
+        super::ammo::left_text(state, attacker)
+    } else {
+        None
+    };
     let mut bonus = attack_bonus(state, attacker, w, feet);
     // Aid Another on this attack roll, and on the target's DV against it (CEL-R9, R6.4).
     let aided = super::aid::take(state, attacker, target, false);
@@ -479,6 +492,9 @@ pub fn attack(
             Some(l) => format!("{} ({l})", w.name),
             None => w.name.clone(),
         };
+        if let Some(left) = &left {
+            name.push_str(&format!(" (now {left})"));
+        }
         if adv.count() > 0 {
             name.push_str(&format!("; advantage: {}", adv.text()));
         }
@@ -650,6 +666,12 @@ pub fn damage(
 pub fn ability_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut Mods) {
     let p = state.p(attacker);
     let (s, d, wis) = (p.m(STR), p.m(DEX), p.m(WIS));
+    if state.f(attacker).hand.is_some_and(|(_, off)| off) && !w.kind.is_ranged() {
+        // CEL-R5.1, R9 Multiweapon Fighting: half the positive STR and DEX, penalties in full.
+        m.push("½ STR (off hand)", "CEL-R5.1", super::multiweapon::half(s));
+        m.push("½ DEX (off hand)", "CEL-R5.1", super::multiweapon::half(d));
+        return;
+    }
     match w.kind {
         WeaponKind::Melee if w.hands == Hands::Two => {
             m.push("1.5 × STR", "CEL-R5.1", one_and_a_half(s));

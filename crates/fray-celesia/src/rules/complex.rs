@@ -56,11 +56,12 @@ pub fn cost(state: &State, who: CombatantId, choice: &Choice) -> i32 {
         None => match *choice {
             Choice::Grapple(_) => super::grapple::acts(state, who, None),
             Choice::Maintain(use_) => super::grapple::acts(state, who, Some(use_)),
-            Choice::Draw(_) => super::wield::draw_acts(state, who),
             Choice::Cast(i, ..) => state
                 .spellbook
                 .get(usize::from(i))
                 .map_or(2, |s| s.casting.acts()),
+            Choice::Draw(_) | Choice::DrawTwo(..) => super::wield::draw_acts(state, who),
+            Choice::Load | Choice::Prepare => super::ammo::acts(state, who, choice),
             _ => choice.acts(),
         },
     }

@@ -77,6 +77,9 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         candidates.push(Choice::BullRush(t));
         disarm_options(state, t, &mut candidates);
         candidates.push(Choice::Cleave(t));
+        if state.enemies(who, t) {
+            super::multiweapon::options(state, who, t, &mut candidates);
+        }
         aid_options(state, who, t, &mut candidates);
         if state.enemies(who, t) {
             candidates.push(Choice::Overrun(t));
@@ -132,6 +135,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     super::first_aid::options(state, who, &mut candidates);
     super::wield::options(state, who, &mut candidates);
     super::spell::options(state, who, &mut candidates);
+    super::ammo::options(state, who, &mut candidates);
     candidates.extend([
         Choice::TotalDefense,
         Choice::Defensive,
@@ -350,7 +354,8 @@ pub fn check_deed(
             let d = state.feet_between(who, t);
             Illegal::unless(d <= w.max_range(), explain, "CEL-R7.1", || {
                 format!("{d} ft is beyond the {} ft maximum range", w.max_range())
-            })
+            })?;
+            super::ammo::check_shot(explain, state, who, w)
         }
         Choice::Approach(t) => {
             target_ok(t, "CEL-R9")?;
@@ -722,6 +727,12 @@ pub fn check_deed(
         | Choice::WeakenDegrees(_) => super::simple::check(explain, state, who, choice),
         Choice::FirstAid(t) => super::first_aid::check(explain, state, who, t),
         Choice::Draw(item) => super::wield::check(explain, state, who, item, true),
+        Choice::Load | Choice::Prepare => super::ammo::check(explain, state, who, choice),
+        Choice::DrawTwo(a, b) => super::wield::check_two(explain, state, who, a, b),
+        Choice::Multiweapon(t, main, off) => {
+            target_ok(t, "CEL-R9")?;
+            super::multiweapon::check(explain, state, who, t, (main, off))
+        }
         Choice::Sheathe(item) => super::wield::check(explain, state, who, item, false),
         Choice::Cast(..) => super::spell::check(explain, state, who, choice),
         Choice::SpecialStep(sp, n) => {

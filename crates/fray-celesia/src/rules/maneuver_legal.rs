@@ -372,6 +372,8 @@ pub fn grapple_limits(
         Choice::Shoot(_) => state
             .ranged_weapon(who)
             .is_some_and(|w| w.hands == crate::content::Hands::Two),
+        // CEL-R9 Multiweapon Fighting with a held weapon in each hand.
+        Choice::Multiweapon(_, a, b) => super::multiweapon::both_held(state, who, a, b),
         _ => false,
     };
     Illegal::unless(!two_handed, explain, "CEL-A34", || {

@@ -1,6 +1,7 @@
 //! The rules of Legends of Celesia combat, one module per part of the seed.
 
 pub mod aid;
+pub mod ammo;
 pub mod attack;
 pub mod complex;
 pub mod degrees;
@@ -13,6 +14,7 @@ pub mod maneuver;
 pub mod maneuver_legal;
 pub mod mounted;
 pub mod movement;
+pub mod multiweapon;
 pub mod one_round;
 pub mod ready;
 pub mod round;

@@ -441,6 +441,17 @@ pub fn limits(
                 });
             }
         }
+        Choice::Multiweapon(_, a, b)
+            if f.riding.is_some()
+                && f.knees != Some(true)
+                && super::multiweapon::both_held(state, who, a, b) =>
+        {
+            return no(explain, "CEL-R21.4", || {
+                "a weapon in each hand from the saddle: guide the mount with the knees first \
+                 (`knees`, a DC 5 Ride check, free)"
+                    .to_string()
+            });
+        }
         Choice::Shoot(_)
             if f.riding.is_some()
                 && f.knees != Some(true)

@@ -48,7 +48,16 @@ pub struct Kind {
 }
 
 /// Every 1-round action fray plays. [CEL-R13]
-pub const ACTIONS: &[Kind] = &[super::spell::ONE_ROUND];
+pub const ACTIONS: &[Kind] = &[
+    super::spell::ONE_ROUND,
+    Kind {
+        is: super::ammo::one_round_load,
+        provokes: true,
+        name: "loads a two-handed simple firearm",
+        rule: "CEL-R13",
+        effect: super::ammo::complete_load,
+    },
+];
 
 /// A 1-round action under way. [CEL-R3.7]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

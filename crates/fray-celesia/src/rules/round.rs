@@ -404,6 +404,8 @@ fn start_of_turn(
     f.maintained = false;
     f.escapes = 0;
     f.moved_ft = 0;
+    // CEL-R9 Load a Martial Firearm: Rapid Reload's three cartridges are counted a turn.
+    f.free_loads = 0;
     let (charged, total_defense, defensive) = (f.charged, f.total_defense, f.defensive);
     f.charged = false;
     f.total_defense = 0;
@@ -1116,6 +1118,11 @@ pub fn perform(
         Choice::FirstAid(t) => super::first_aid::first_aid(state, table, who, t)?,
         Choice::Draw(item) => super::wield::draw_or_sheathe(state, table, who, item, true)?,
         Choice::Sheathe(item) => super::wield::draw_or_sheathe(state, table, who, item, false)?,
+        Choice::Load | Choice::Prepare => super::ammo::perform(state, table, who, choice)?,
+        Choice::DrawTwo(a, b) => super::wield::draw_two(state, table, who, a, b)?,
+        Choice::Multiweapon(t, main, off) => {
+            super::multiweapon::perform(state, table, who, t, (main, off))?;
+        }
         _ => {}
     }
     injury::strain(state, table, who, cost);

@@ -481,6 +481,9 @@ fn touch_weapon(spell: &Spell, ranged: bool) -> Weapon {
         },
         nonlethal: false,
         secondary: false,
+        load: crate::content::Loading::None,
+        capacity: 1,
+        splash: false,
     }
 }
 

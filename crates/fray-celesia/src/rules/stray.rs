@@ -16,8 +16,8 @@ use fray_core::{CombatantId, Table};
 pub const STRAY_COVER: i32 = 4;
 
 /// CEL-R7.3 step 4: how far, in feet from the shooter, a missed projectile or thrown weapon
-/// flies: to the end of the range increment its target is in (fray's Celesia has no firearms
-/// or splash weapons, whose limits differ).
+/// flies: to the end of the range increment its target is in (firearms and splash weapons fly
+/// further: `ammo::stray_travel_ft`).
 pub fn travel_ft(range_increment: i32, target_ft: i32) -> i32 {
     if range_increment <= 0 {
         return target_ft;
@@ -95,7 +95,7 @@ pub fn stray_shot(
     net: i32,
 ) -> Result<(), Interrupt> {
     let target_ft = state.feet_between(attacker, target);
-    let limit_ft = travel_ft(w.range, target_ft);
+    let limit_ft = super::ammo::stray_travel_ft(state, w, target_ft);
     let candidates = stray_candidates(state, attacker, target, limit_ft);
     for victim in candidates {
         let mut dv_mods = defense(state, victim);

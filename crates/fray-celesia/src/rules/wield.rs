@@ -86,6 +86,18 @@ pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
             out.push(Choice::Sheathe(item));
         }
     }
+    // CEL-R9: two at once with Two-Weapon Fighting.
+    if state.p(who).feats.two_weapon_fighting {
+        let away: Vec<Item> = items(state, who)
+            .filter(|(i, _)| state.sheathed(who, *i) && !state.dropped(who, *i))
+            .map(|(i, _)| i)
+            .collect();
+        for (n, &a) in away.iter().enumerate() {
+            for &b in &away[n + 1..] {
+                out.push(Choice::DrawTwo(a, b));
+            }
+        }
+    }
 }
 
 /// Whether `who` may draw or sheathe (`draw` false) `item` now. [CEL-R9]
@@ -135,7 +147,7 @@ pub fn check(
 
 /// Remembers that `who` has just moved (a Move simple action), for a draw combined with it.
 pub fn note_move(state: &mut State, who: CombatantId, choice: &Choice) {
-    if matches!(choice, Choice::Draw(_)) {
+    if matches!(choice, Choice::Draw(_) | Choice::DrawTwo(..)) {
         return;
     }
     let f = state.fm(who);
@@ -151,9 +163,10 @@ pub fn draws_with_move(state: &State, who: CombatantId) -> bool {
     state.p(who).bab >= 1 && f.move_at == Some((f.turns, f.act_clock))
 }
 
-/// Acts a draw costs now: none when combined with a Move, else 1 (simple). [CEL-R9]
+/// Acts a draw costs now: none when combined with a Move or with Quick Draw, else 1 (simple).
+/// [CEL-R9]
 pub fn draw_acts(state: &State, who: CombatantId) -> i32 {
-    if draws_with_move(state, who) {
+    if draws_with_move(state, who) || state.p(who).feats.quick_draw {
         0
     } else {
         1
@@ -170,28 +183,100 @@ pub fn draw_or_sheathe(
     item: Item,
     draw: bool,
 ) -> Result<(), Interrupt> {
-    let with_move = draw && draws_with_move(state, who);
+    draw_items(state, table, who, &[item], draw)
+}
+
+/// Draws (or sheathes) `items` at once: one weapon, or two with Two-Weapon Fighting. Quick
+/// Draw makes a draw free and provoke nothing; a draw combined with a Move (BAB +1) is a free
+/// part of that Move, which has provoked already. [CEL-R9]
+fn draw_items(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    items: &[Item],
+    draw: bool,
+) -> Result<(), Interrupt> {
+    let quick = draw && state.p(who).feats.quick_draw;
+    let with_move = draw && !quick && draws_with_move(state, who);
     // One weapon per Move: the next draw is an action of its own.
     state.fm(who).move_at = None;
-    if !with_move && !round::provoke(state, table, who, None)? {
+    if !with_move && !quick && !round::provoke(state, table, who, None)? {
         return Ok(());
     }
-    state.set_sheathed(who, item, !draw);
-    let name = weapon_of(state, who, item).map(|w| w.name.clone());
-    if let Some(name) = name {
-        table.emit(|| Event::Acted {
-            who,
-            act: if draw { "draws" } else { "sheathes" },
-            on: None,
-            detail: if with_move {
-                format!("{name}, a free action with its Move (BAB +1)")
-            } else {
-                name
-            },
-            rule: "CEL-R9",
+    let mut names: Vec<String> = Vec::new();
+    for &item in items {
+        state.set_sheathed(who, item, !draw);
+        names.extend(weapon_of(state, who, item).map(|w| w.name.clone()));
+    }
+    let name = names.join(" and ");
+    let how = if quick {
+        ", a free action provoking nothing (Quick Draw)"
+    } else if with_move {
+        ", a free action with its Move (BAB +1)"
+    } else {
+        ""
+    };
+    let two = if items.len() > 1 {
+        " at once (Two-Weapon Fighting)"
+    } else {
+        ""
+    };
+    table.emit(|| Event::Acted {
+        who,
+        act: if draw { "draws" } else { "sheathes" },
+        on: None,
+        detail: format!("{name}{two}{how}"),
+        rule: "CEL-R9",
+    });
+    Ok(())
+}
+
+/// CEL-R9: "If you have the Two-Weapon Fighting feat, you can draw two light or one-handed
+/// weapons in the time it would normally take you to draw one."
+pub fn check_two(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    a: Item,
+    b: Item,
+) -> Result<(), Illegal> {
+    let rule = "CEL-R9";
+    if !state.p(who).feats.two_weapon_fighting {
+        return no(explain, rule, || {
+            "drawing two weapons at once takes the Two-Weapon Fighting feat".to_string()
         });
     }
-    Ok(())
+    if a == b {
+        return no(explain, rule, || "name two different weapons".to_string());
+    }
+    check(explain, state, who, a, true)?;
+    check(explain, state, who, b, true)?;
+    let (wa, wb) = (weapon_of(state, who, a), weapon_of(state, who, b));
+    let (Some(wa), Some(wb)) = (wa, wb) else {
+        return no(explain, rule, || "not two weapons it carries".to_string());
+    };
+    if wa.hands == Hands::Two || wb.hands == Hands::Two {
+        return no(explain, rule, || {
+            "only light or one-handed weapons are drawn two at once".to_string()
+        });
+    }
+    Illegal::unless(
+        hands_busy(state, who) + 2 <= hands(state, who),
+        explain,
+        rule,
+        || "its hands are not both free for two weapons".to_string(),
+    )
+}
+
+/// Draws two weapons at once (Two-Weapon Fighting). [CEL-R9]
+pub fn draw_two(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    a: Item,
+    b: Item,
+) -> Result<(), Interrupt> {
+    draw_items(state, table, who, &[a, b], true)
 }
 
 /// Reads an encounter's `in_hand` list of items (`"0"`, `"ranged"`) into the sheathed ones:
@@ -274,6 +359,9 @@ mod tests {
             range: 0,
             nonlethal: false,
             secondary: false,
+            load: crate::content::Loading::None,
+            capacity: 1,
+            splash: false,
         }
     }
 
