@@ -60,6 +60,19 @@ impl Ruleset for Celesia {
     }
 
     fn outcome(state: &State) -> Outcome {
+        // Ongoing while two sides have someone standing (asked after every action: the
+        // shared reckoning builds every piece, `up` and all, before it looks at the side).
+        let mut standing = None;
+        for who in state.ids() {
+            let side = state.f(who).side;
+            if standing.is_some_and(|s| s == side) || !state.stands(who) {
+                continue;
+            }
+            if standing.is_some() {
+                return Outcome::Ongoing;
+            }
+            standing = Some(side);
+        }
         state.outcome_by_side()
     }
 
@@ -229,7 +242,42 @@ impl Board for State {
     /// rider avoids combat (CEL-R21.11): it no longer counts as standing for its side.
     fn piece(&self, who: CombatantId) -> Piece {
         let f = self.f(who);
-        Piece::new(f.side, f.pos, self.up(who) && !f.riderless, !f.absent())
+        Piece::new(f.side, f.pos, self.stands(who), !f.absent())
+    }
+    // The parts of `piece` on their own (the shared searches ask for one at a time; `up`
+    // is the costly one).
+    fn side_of(&self, who: CombatantId) -> fray_core::SideId {
+        self.f(who).side
+    }
+    fn square_of(&self, who: CombatantId) -> fray_core::Pos {
+        self.f(who).pos
+    }
+    #[inline]
+    fn stands(&self, who: CombatantId) -> bool {
+        !self.f(who).riderless && self.up(who)
+    }
+    fn blocks(&self, who: CombatantId) -> bool {
+        !self.f(who).absent()
+    }
+    /// [`Board::nearest_foe`], searching outside the mover's side's layer (`State::new` puts
+    /// each side in its own layer, sides never change, and no side is numbered as high as
+    /// `OUT_OF_FIGHT`: at most 32 sides): friends are not even looked at.
+    fn nearest_foe(&self, who: CombatantId) -> Option<CombatantId> {
+        let (side, square) = (self.f(who).side, self.f(who).pos);
+        self.occupancy
+            .nearest_outside(square, i32::MAX, side.0, |other, _| {
+                (self.f(other).side != side && self.stands(other)).then_some(())
+            })
+            .map(|(_, (), id)| id)
+    }
+    /// [`Board::nearest_foe_distance`], searching outside the side's layer (as `nearest_foe`).
+    fn nearest_foe_distance(&self, who: CombatantId, at: fray_core::Pos) -> Option<i32> {
+        let side = self.f(who).side;
+        self.occupancy
+            .nearest_outside(at, i32::MAX, side.0, |other, _| {
+                (self.f(other).side != side && self.stands(other)).then_some(())
+            })
+            .map(|(d, (), _)| d)
     }
     /// Up, down (dying, unconscious) or dead — or gone, on the GM's word.
     fn standing(&self, who: CombatantId) -> fray_core::Standing {

@@ -13,6 +13,7 @@ use fray_core::Pos;
 pub const FACING: Direction = Direction::North;
 
 /// Squares on each side of the space of a creature of `size`. [CEL-R21.3]
+#[inline]
 pub fn side(size: Size) -> i32 {
     match size {
         Size::Small | Size::Medium => 1,
@@ -29,6 +30,7 @@ pub fn footprint(size: Size) -> Footprint {
 
 /// Squares between the nearest squares of a space `sa` squares across with its north-west
 /// square on `a` and one `sb` across on `b` (Chebyshev): 0 when they overlap, 1 when they touch.
+#[inline]
 pub fn gap(a: Pos, sa: i32, b: Pos, sb: i32) -> i32 {
     let dx = (b.x - (a.x + sa - 1)).max(a.x - (b.x + sb - 1)).max(0);
     let dy = (b.y - (a.y + sa - 1)).max(a.y - (b.y + sb - 1)).max(0);

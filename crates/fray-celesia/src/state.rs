@@ -92,6 +92,7 @@ impl Profile {
         modifier(self.scores[ix])
     }
     /// CON score (the dying thresholds, CEL-R17).
+    #[inline]
     pub fn con(&self) -> i32 {
         self.scores[CON]
     }
@@ -823,6 +824,7 @@ pub struct Device {
 
 impl Fighter {
     /// Dead or gone.
+    #[inline]
     pub fn absent(&self) -> bool {
         self.dead || self.gone.is_some()
     }
@@ -1025,6 +1027,7 @@ impl State {
     }
 
     /// A combatant's record.
+    #[inline]
     pub fn f(&self, id: CombatantId) -> &Fighter {
         &self.fighters[id.index()]
     }
@@ -1033,6 +1036,7 @@ impl State {
         &mut self.fighters[id.index()]
     }
     /// A combatant's statistics.
+    #[inline]
     pub fn p(&self, id: CombatantId) -> &Profile {
         &self.profiles[id.index()]
     }
@@ -1075,6 +1079,7 @@ impl State {
     }
 
     /// Squares across `id`'s space: its size's, or its mount's while it rides. [CEL-R21.3]
+    #[inline]
     pub fn side(&self, id: CombatantId) -> i32 {
         let size = match self.f(id).riding {
             Some(mount) => self.p(mount).size,
@@ -1084,11 +1089,13 @@ impl State {
     }
 
     /// Squares between the nearest squares of `a`'s and `b`'s spaces (0: they overlap).
+    #[inline]
     pub fn gap(&self, a: CombatantId, b: CombatantId) -> i32 {
         self.gap_from(a, self.f(a).pos, b)
     }
 
     /// [`State::gap`] with `a` standing on `at`.
+    #[inline]
     pub fn gap_from(&self, a: CombatantId, at: Pos, b: CombatantId) -> i32 {
         crate::space::gap(at, self.side(a), self.f(b).pos, self.side(b))
     }
@@ -1106,7 +1113,20 @@ impl State {
         let blocks = |o: CombatantId| {
             o != who && Some(o) != rider && Some(o) != mount && !self.f(o).absent()
         };
-        crate::space::squares(at, self.side(who)).all(|p| !self.occupancy.any_at(p, blocks))
+        // The squares of `space::squares`, in its order, without its iterator chain (this runs
+        // for every square a move or a strike-square search looks at).
+        let s = self.side(who);
+        for dy in 0..s {
+            for dx in 0..s {
+                if self
+                    .occupancy
+                    .any_at(Pos::new(at.x + dx, at.y + dy), blocks)
+                {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// True when `a` and `b` are on different sides.
@@ -1115,6 +1135,7 @@ impl State {
     }
 
     /// The band of its hit points. [CEL-R17, CEL-A11]
+    #[inline]
     pub fn band(&self, id: CombatantId) -> Band {
         let (f, c) = (self.f(id), self.p(id).con());
         if f.dead || f.hp <= -2 * c {
@@ -1130,6 +1151,7 @@ impl State {
 
     /// Unconscious from nonlethal damage: NL with burn exceeds current hit points. [CEL-R20.3,
     /// R20.7]
+    #[inline]
     pub fn knocked_out(&self, id: CombatantId) -> bool {
         let f = self.f(id);
         nonlethal_unconscious(f.nonlethal + f.burn, f.hp)
@@ -1146,6 +1168,7 @@ impl State {
     }
 
     /// Able to act: present, not dying or dead, not unconscious.
+    #[inline]
     pub fn up(&self, id: CombatantId) -> bool {
         !self.f(id).absent()
             && matches!(self.band(id), Band::Healthy | Band::Disabled)
@@ -1398,10 +1421,12 @@ impl State {
     /// Standing foes of `id` within `radius` squares, in id order (held inline: no list is
     /// allocated, see [`fray_core::occupancy::Nearby`]).
     pub fn foes_within(&self, id: CombatantId, radius: i32) -> fray_core::occupancy::Nearby {
-        let (pos, side) = (self.f(id).pos, self.f(id).side);
-        self.occupancy.within(pos, radius + self.side(id) - 1, |o| {
+        let (pos, side, size) = (self.f(id).pos, self.f(id).side, self.side(id));
+        self.occupancy.within(pos, radius + size - 1, |o| {
             let f = self.f(o);
-            f.side != side && self.up(o) && self.gap(id, o) <= radius
+            f.side != side
+                && crate::space::gap(pos, size, f.pos, self.side(o)) <= radius
+                && self.up(o)
         })
     }
 }
@@ -1424,6 +1449,7 @@ pub fn nonlethal_staggered(nonlethal: i32, hp: i32) -> bool {
 }
 
 /// Unconscious by nonlethal damage: NL > current hit points. [CEL-R20.3]
+#[inline]
 pub fn nonlethal_unconscious(nonlethal: i32, hp: i32) -> bool {
     nonlethal > 0 && nonlethal > hp
 }

@@ -110,6 +110,7 @@ pub fn confirm_critical(
 }
 
 /// The attack bonus of `w` for `attacker` at `feet` from its target. [CEL-R4.1, R4.2, A1, A2]
+#[inline]
 pub fn attack_bonus(state: &State, attacker: CombatantId, w: &Weapon, feet: i32) -> Mods {
     let p = state.p(attacker);
     let mut m = Mods::default();
@@ -196,6 +197,7 @@ pub fn special_attack_mods(state: &State, attacker: CombatantId, ranged: bool, m
 }
 
 /// The target's DV against this attack, as modifiers over 10. [CEL-R2.5, R11, R14, A34]
+#[inline]
 pub fn defense(state: &State, target: CombatantId) -> Mods {
     let (p, f) = (state.p(target), state.f(target));
     let mut m = Mods::default();

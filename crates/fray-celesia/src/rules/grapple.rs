@@ -179,6 +179,10 @@ pub fn end(
 /// Ends the grapples that can no longer be held: either side down or gone, or the two no
 /// longer next to each other (pushed or moved apart). [CEL-R10.9]
 pub fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) {
+    // Run after every action: no hold (most fights) is one quick pass.
+    if state.fighters.iter().all(|f| f.hold.is_none()) {
+        return;
+    }
     for who in state.ids() {
         let Some(hold) = state.f(who).hold else {
             continue;

@@ -200,6 +200,10 @@ fn fall(
 /// 50 (75 with a military saddle), else falls and takes 1d6, and its mount, without it, avoids
 /// combat (R21.11).
 pub fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
+    // Run after every action: nobody riding (most fights) is one quick pass.
+    if state.fighters.iter().all(|f| f.riding.is_none()) {
+        return Ok(());
+    }
     for rider in state.ids() {
         let Some(mount) = state.f(rider).riding else {
             continue;

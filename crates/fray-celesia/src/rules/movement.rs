@@ -106,15 +106,13 @@ pub fn approach(state: &State, who: CombatantId, target: CombatantId) -> Option<
                 Pos::new(from.x - ring, from.y + k),
                 Pos::new(from.x + ring, from.y + k),
             ] {
-                if !state.square_free(p, who) {
-                    continue;
-                }
+                // The free test (the costly one) only for a square that would be the best.
                 let key = (
                     state.gap_from(who, p, target),
                     euclid(p, at),
                     frame(from, at, p),
                 );
-                if key.0 < now && best.is_none_or(|(b, _)| key < b) {
+                if key.0 < now && best.is_none_or(|(b, _)| key < b) && state.square_free(p, who) {
                     best = Some((key, p));
                 }
             }

@@ -166,7 +166,8 @@ fn expire_tricks(
     table: &mut Table<'_, Celesia>,
     moment: fray_core::conditions::Moment,
 ) {
-    for id in state.ids().collect::<Vec<_>>() {
+    // `ids` borrows nothing of the state (a fixed range): no list of ids is collected.
+    for id in state.ids() {
         if !state.f(id).tricks.is_empty() {
             state.fm(id).tricks.expire(id, moment, table);
         }

@@ -10,7 +10,7 @@ use crate::Celesia;
 use fray_core::event::{AttackResult, Event};
 use fray_core::grid::SQUARE_FT;
 use fray_core::protocol::Interrupt;
-use fray_core::{CombatantId, Table};
+use fray_core::{CombatantId, Pos, Table};
 
 /// CEL-R7.3 step 3: the soft cover the original target gives a creature behind it.
 pub const STRAY_COVER: i32 = 4;
@@ -49,18 +49,26 @@ pub fn stray_candidates(
     if from == to {
         return found;
     }
+    let n = (limit_ft / SQUARE_FT).max(0);
     // The line counts only once it has passed through the target's space (a straight line
-    // leaves a box once); nothing is allocated until a creature is found.
-    let mut in_target = false;
+    // leaves a box once); nothing is allocated until a creature is found. `entered`: the last
+    // square of the line seen in the target's space, until the line is past it.
+    let mut entered: Option<i32> = None;
     let mut past = false;
-    for i in 1..=(limit_ft / SQUARE_FT).max(0) {
+    let mut visit = |i: i32| {
         let square = from.point_on_line(to, i);
         if !past {
             let here = state.occupancy.any_at(square, |o| o == target);
-            in_target |= here;
-            past = in_target && !here;
-            if !past {
-                continue;
+            match entered {
+                // An unvisited square between two visited ones has nobody on it: the line left
+                // the target's space there if it skipped one after the last in it.
+                Some(last) if !(here && i == last + 1) => past = true,
+                _ => {
+                    if here {
+                        entered = Some(i);
+                    }
+                    return;
+                }
             }
         }
         let start = found.len();
@@ -70,8 +78,57 @@ pub fn stray_candidates(
             }
         });
         found[start..].sort_by_key(|&c| state.order.iter().position(|&o| o == c));
+    };
+    // Only the squares of the line someone stands on are visited, found from the occupants (a
+    // handful) instead of probing every square out to the limit; past `LINE_HITS` of them,
+    // every square.
+    let mut hits = [0i32; LINE_HITS];
+    let mut len = 0;
+    let mut every_square = false;
+    for who in 0..state.occupancy.len() as u16 {
+        for p in state.occupancy.squares_of(CombatantId(who)) {
+            let Some(i) = index_on_line(from, to, n, p) else {
+                continue;
+            };
+            if len == LINE_HITS {
+                every_square = true;
+            } else {
+                hits[len] = i;
+                len += 1;
+            }
+        }
+    }
+    if every_square {
+        (1..=n).for_each(&mut visit);
+    } else {
+        let hits = &mut hits[..len];
+        hits.sort_unstable();
+        let mut last = 0;
+        for &i in hits.iter() {
+            if i != last {
+                visit(i);
+                last = i;
+            }
+        }
     }
     found
+}
+
+/// How many occupied squares of a stray shot's line [`stray_candidates`] lists before it
+/// walks every square instead.
+const LINE_HITS: usize = 32;
+
+/// The `i` (1 ≤ `i` ≤ `n`) for which `square` is the `i`-th of the line from `from` through
+/// `to` ([`Pos::point_on_line`]), if any. Along its longer axis the line moves one square a
+/// step, so only one `i` can be it.
+fn index_on_line(from: Pos, to: Pos, n: i32, square: Pos) -> Option<i32> {
+    let (dx, dy) = (to.x - from.x, to.y - from.y);
+    let i = if dx.abs() >= dy.abs() {
+        (square.x - from.x) * dx.signum()
+    } else {
+        (square.y - from.y) * dy.signum()
+    };
+    ((1..=n).contains(&i) && from.point_on_line(to, i) == square).then_some(i)
 }
 
 /// CEL-R7.3: after `attacker`'s ranged attack with `w` missed `target` with the natural `die`
