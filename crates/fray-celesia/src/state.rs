@@ -1418,16 +1418,49 @@ impl State {
         self.occupancy.within(centre, radius + side / 2, counts)
     }
 
-    /// Standing foes of `id` within `radius` squares, in id order (held inline: no list is
-    /// allocated, see [`fray_core::occupancy::Nearby`]).
-    pub fn foes_within(&self, id: CombatantId, radius: i32) -> fray_core::occupancy::Nearby {
+    /// Is anyone with a square within `radius` squares of some square of `id`'s space someone
+    /// for whom `counts` holds? The area of [`State::near`], without listing who is in it:
+    /// stops at the first.
+    pub fn any_near(
+        &self,
+        id: CombatantId,
+        radius: i32,
+        mut counts: impl FnMut(CombatantId) -> bool,
+    ) -> bool {
+        let side = self.side(id);
+        let at = self.f(id).pos;
+        let (centre, radius) = if side == 1 {
+            (at, radius)
+        } else {
+            (
+                Pos::new(at.x + side / 2, at.y + side / 2),
+                radius + side / 2,
+            )
+        };
+        self.occupancy.any_within(centre, radius, |o, _| counts(o))
+    }
+
+    /// Calls `visit` with each standing foe of `id` within `radius` squares, in no particular
+    /// order (a foe of several squares may come once per square). The search does not look at
+    /// `id`'s own side: `State::new` puts each side in its own layer of the occupancy index, sides
+    /// never change, and no side is numbered as high as `OUT_OF_FIGHT` (at most 32 sides).
+    pub fn each_foe_within(
+        &self,
+        id: CombatantId,
+        radius: i32,
+        mut visit: impl FnMut(CombatantId),
+    ) {
         let (pos, side, size) = (self.f(id).pos, self.f(id).side, self.side(id));
-        self.occupancy.within(pos, radius + size - 1, |o| {
-            let f = self.f(o);
-            f.side != side
-                && crate::space::gap(pos, size, f.pos, self.side(o)) <= radius
-                && self.up(o)
-        })
+        self.occupancy
+            .each_within_outside(pos, radius + size - 1, side.0, |o, _| {
+                let f = self.f(o);
+                if f.side != side
+                    && crate::space::gap(pos, size, f.pos, self.side(o)) <= radius
+                    && self.up(o)
+                {
+                    visit(o);
+                }
+            });
     }
 }
 

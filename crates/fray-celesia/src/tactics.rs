@@ -92,8 +92,13 @@ fn action(state: &State, who: CombatantId) -> Choice {
     }
     // The weakest foe in reach, with the best form that reaches it.
     let pos = f.pos;
+    // The least key wins whatever order the foes come in (the key ends with the foe's id).
     let mut best: Option<((i32, CombatantId), Choice)> = None;
-    for t in state.foes_within(who, state.reach_squares) {
+    state.each_foe_within(who, state.reach_squares, |t| {
+        if best.is_some_and(|((_, b), _)| b == t) {
+            // The best already: a foe of several squares comes once per square.
+            return;
+        }
         let gap = state.gap(who, t);
         let form = state
             .melee_forms(who)
@@ -115,7 +120,7 @@ fn action(state: &State, who: CombatantId) -> Choice {
                 best = Some((key, c));
             }
         }
-    }
+    });
     if let Some((_, c)) = best {
         // A trip or a disarm when it is worth more than the blow (issue 16).
         return crate::maneuver_tactics::better(state, who, c).unwrap_or(c);

@@ -304,31 +304,28 @@ fn flanks(state: &State, attacker: CombatantId, target: CombatantId) -> bool {
     };
     let (sx, sy) = beside(state.f(attacker).pos);
     let side = state.f(attacker).side;
-    state
-        .near(target, state.reach_squares, |o| {
-            o != attacker && o != target && state.f(o).side == side
-        })
-        .into_iter()
-        .any(|o| {
-            beside(state.f(o).pos) == (-sx, -sy)
-                && state.threatens(o, target)
-                && opportunity_form(state, o, target).is_some()
-        })
+    state.any_near(target, state.reach_squares, |o| {
+        o != attacker
+            && o != target
+            && state.f(o).side == side
+            && beside(state.f(o).pos) == (-sx, -sy)
+            && state.threatens(o, target)
+            && opportunity_form(state, o, target).is_some()
+    })
 }
 
 /// Is `target` engaged in melee with an ally of `attacker` less than 10 ft from it? [CEL-R7.2]
 fn into_melee(state: &State, attacker: CombatantId, target: CombatantId) -> bool {
     let side = state.f(attacker).side;
     let size = state.p(target).size;
-    state
-        .near(target, 1, |o| {
-            o != attacker && o != target && state.f(o).side == side && state.up(o)
-        })
-        .into_iter()
-        .any(|o| {
-            (state.threatens(o, target) || state.threatens(target, o))
-                && (size as i32) < state.p(o).size as i32 + 3
-        })
+    state.any_near(target, 1, |o| {
+        o != attacker
+            && o != target
+            && state.f(o).side == side
+            && state.up(o)
+            && (state.threatens(o, target) || state.threatens(target, o))
+            && (size as i32) < state.p(o).size as i32 + 3
+    })
 }
 
 /// Advantage and disadvantage sources of this attack. [CEL-R4.5 table; R11; R14; R18; R7.2]
