@@ -50,10 +50,9 @@ fn strike_square(
         .unwrap_or(1)
         .clamp(1, 6);
     // CEL-R21.3: the squares around the target's whole space, for the mover's whole space.
-    let (near, far) = (
-        -reach - (state.side(who) - 1),
-        reach + state.side(target) - 1,
-    );
+    // `State::gap_from` with the two sides looked up once.
+    let (sides, target_side) = (state.side(who), state.side(target));
+    let (near, far) = (-reach - (sides - 1), reach + target_side - 1);
     let mut refused: Vec<Pos> = Vec::new();
     loop {
         let mut best: Option<(Key, Pos)> = None;
@@ -68,7 +67,7 @@ fn strike_square(
                 if best.is_some_and(|b| (key, p) >= b) || refused.contains(&p) {
                     continue;
                 }
-                let gap = state.gap_from(who, p, target);
+                let gap = crate::space::gap(p, sides, at, target_side);
                 if !state.melee_forms(striker).any(|(_, w)| reaches(w, gap)) {
                     continue;
                 }
@@ -97,6 +96,8 @@ pub fn approach(state: &State, who: CombatantId, target: CombatantId) -> Option<
         return (p != from).then_some(p);
     }
     let now = state.gap(who, target);
+    // `State::gap_from` with the two sides looked up once.
+    let (sides, target_side) = (state.side(who), state.side(target));
     for ring in (1..=speed).rev() {
         let mut best: Option<(Key, Pos)> = None;
         for k in -ring..=ring {
@@ -108,7 +109,7 @@ pub fn approach(state: &State, who: CombatantId, target: CombatantId) -> Option<
             ] {
                 // The free test (the costly one) only for a square that would be the best.
                 let key = (
-                    state.gap_from(who, p, target),
+                    crate::space::gap(p, sides, at, target_side),
                     euclid(p, at),
                     frame(from, at, p),
                 );
