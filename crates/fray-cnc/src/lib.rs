@@ -48,6 +48,10 @@ impl Ruleset for Cnc {
         rules::round::play_round(state, table)
     }
 
+    fn round_step(state: &mut State, table: &mut Table<'_, Self>) -> Result<bool, Interrupt> {
+        rules::round::round_step(state, table)
+    }
+
     fn outcome(state: &State) -> Outcome {
         state.outcome_by_side()
     }

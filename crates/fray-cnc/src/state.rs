@@ -530,6 +530,10 @@ pub struct State {
     pub reach_squares: i32,
     /// Whether anyone may be holding anyone (see [`HoldsSeen`]).
     pub holds_seen: HoldsSeen,
+    /// Where a round stands when it pauses at a settled point inside it (exact odds,
+    /// `rules::round::round_step`): the initiative groups still to act, in order. `None`
+    /// outside a round and in ordinary play.
+    pub paused: Option<crate::rules::round::Order>,
 }
 
 /// Set once anyone in the fight has been held (and never cleared): while it is not, a move
@@ -608,6 +612,7 @@ impl State {
             occupancy,
             reach_squares,
             holds_seen,
+            paused: None,
         }
     }
 

@@ -113,6 +113,111 @@ fn reset_round(state: &mut State) {
 
 /// One round. [Seed: 2. Initiative; 3. Combat Actions; spec §1]
 pub fn play_round(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
+    let order = round_head(state, table)?;
+    act_in_order(state, table, &order)?;
+    end_of_round(state, table);
+    Ok(())
+}
+
+/// The round from where `state` stands to its next settled point, or to its end: true when
+/// the round is over (`Ruleset::round_step`; [`play_round`] is the same code without pausing,
+/// so ordinary play is unchanged). The settled points are after the announcements, the
+/// initiative and the disengagements ([`round_head`]: CNC-R6.1, CNC-R17, CNC-R2, CNC-A14), and
+/// after each initiative group has acted (CNC-R2.2, CNC-R4).
+///
+/// At those points nothing of the round is on the stack, so the state alone says how the rest
+/// of the fight goes: the announcements are each fighter's `declared` and its conditions, who
+/// has acted is `acted`, the shield's attackers, dodges, free attacks and a negated charge are
+/// in the fighter; the groups still to act, in order, are `State::paused` (the initiative rolls
+/// themselves are read only to make that order, CNC-R2.1–R2.3, and are not kept); a group's
+/// simultaneity (`ready`, the view of its movers) begins and ends within its step.
+///
+/// Here, not in ordinary play, it also forgets what no rule reads again, so that states that
+/// differ only there merge ([`forget_unread`]): the group numbers of the order left, the damage
+/// tallies, a shield-less fighter's attackers, and, where nothing could reach them
+/// ([`fallen_unread`]), a grievously wounded body's hit points and facing; and at the round's
+/// end what the next round resets before reading ([`reset_round`]).
+pub fn round_step(state: &mut State, table: T<'_, '_>) -> Result<bool, Interrupt> {
+    let over = match state.paused.take() {
+        None => {
+            let order = round_head(state, table)?;
+            state.paused = Some(order);
+            false
+        }
+        Some(order) => {
+            let now = order.groups().next().map_or(0, <[_]>::len);
+            act_group(state, table, &order.0[..now])?;
+            if now == order.0.len() {
+                end_of_round(state, table);
+                true
+            } else {
+                state.paused = Some(Order(order.0[now..].to_vec()));
+                false
+            }
+        }
+    };
+    forget_unread(state, over);
+    Ok(over)
+}
+
+/// Exact odds only ([`round_step`]): forgets what no rule reads again, so that states that
+/// differ only there merge. At every point: the damage dealt and taken (tallies for reports);
+/// the attackers of a fighter without a shield (read only for a shield's cover, CNC-R16.3);
+/// where [`fallen_unread`], a grievously wounded body's hit points (−1 to −6, no subdual
+/// damage: set to −1, the band kept) and facing; the group numbers of the order left,
+/// renumbered from 0 in order (only which neighbours share a number is read:
+/// [`Order::groups`]). At a round's end: this round's records, which the next round resets
+/// before any rule reads them ([`reset_round`]).
+fn forget_unread(state: &mut State, over: bool) {
+    for (f, p) in state.fighters.iter_mut().zip(state.profiles.iter()) {
+        f.dealt = 0;
+        f.taken = 0;
+        if p.shield.is_none() {
+            f.attackers = [None; 3];
+        }
+    }
+    if fallen_unread(state) {
+        for f in &mut state.fighters {
+            if !f.dead && f.gone.is_none() && (-6..=-1).contains(&f.hp) && f.subdual_taken == 0 {
+                f.hp = -1;
+                f.facing = fray_core::Direction::North;
+            }
+        }
+    }
+    if let Some(order) = &mut state.paused {
+        let (mut number, mut last) = (0, None);
+        for (group, _) in &mut order.0 {
+            if last.is_some_and(|l| l != *group) {
+                number += 1;
+            }
+            last = Some(*group);
+            *group = number;
+        }
+    }
+    if over {
+        reset_round(state);
+    }
+}
+
+/// Whether nothing can read a grievously wounded combatant's hit points (−1 to −6) or facing
+/// again, so that [`forget_unread`] may set them to −1 and north: nobody in the fight has a
+/// missile weapon (a stray missile strikes whoever lies in its path, CNC-R8.4, CNC-A12), a
+/// spell, an item or an ability (healing, CNC-R18; an effect on whoever is present). Otherwise
+/// such a combatant is out of reach of every rule: an attack needs a target still in the fight
+/// (CNC-R20.1, `legal`), the band does not bleed (CNC-R19: only −7 to −9 does) and is not
+/// aided (only the mortally wounded are), and a foe's facing is read only when it is attacked
+/// (flank and rear, CNC-R17.5, R17.6). Its band, and so its standing, is kept.
+fn fallen_unread(state: &State) -> bool {
+    state.profiles.iter().all(|p| {
+        p.ranged.is_none() && p.spells.is_empty() && p.items.is_empty() && p.abilities.is_empty()
+    })
+}
+
+/// The round up to its first action: this round's records reset, the announcements
+/// (CNC-R6.1, CNC-R17), the initiative (CNC-R2) and the disengagements, which resolve first
+/// (CNC-A14). Returns the order of action.
+#[inline]
+fn round_head(state: &mut State, table: T<'_, '_>) -> Result<Order, Interrupt> {
     let round = table.round();
     state.round = round;
     reset_round(state);
@@ -162,10 +267,7 @@ pub fn play_round(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> 
             _ => {}
         }
     }
-    // 6. Actions in order.
-    act_in_order(state, table, &order)?;
-    end_of_round(state, table);
-    Ok(())
+    Ok(order)
 }
 
 fn declare(state: &mut State, table: T<'_, '_>, id: CombatantId, choice: Choice, round: u32) {
@@ -201,7 +303,7 @@ fn declare(state: &mut State, table: T<'_, '_>, id: CombatantId, choice: Choice,
 
 /// The order of action: combatants in order, each with its group number; a group (equal
 /// numbers) acts simultaneously.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Order(pub Vec<(u32, CombatantId)>);
 
 impl Order {
@@ -403,48 +505,59 @@ fn order_groups_by_tuples(mut rolled: Vec<(i32, i32, CombatantId)>) -> Order {
     Order(out)
 }
 
+/// 6. Actions in order: each initiative group in turn.
 fn act_in_order(state: &mut State, table: T<'_, '_>, order: &Order) -> Result<(), Interrupt> {
     for group in order.groups() {
-        // Creatures acting simultaneously all act, even if one fells another (spec §1 step 6).
-        for (_, id) in group {
-            let f = state.f_mut(*id);
-            f.ready = f.is_up();
-        }
-        let mut view = GroupView::new(state, group);
-        for (_, id) in group {
-            if !state.f(*id).ready {
-                let f = state.f(*id);
-                if (!f.dead || f.hp > -10) && f.gone.is_none() {
-                    table.emit(|| Event::Skipped {
-                        who: *id,
-                        reason: "down before its turn",
-                        rule: "CNC-R20.1",
-                    });
-                }
-                continue;
-            }
-            view.prepare(state, *id);
-            let result = turn(state, table, *id);
-            if view.settle(state, *id) {
-                table.emit(|| Event::Forgone {
+        act_group(state, table, group)?;
+    }
+    Ok(())
+}
+
+/// One initiative group acts: creatures acting simultaneously all act, even if one fells
+/// another (spec §1 step 6, CNC-R2.2).
+#[inline]
+fn act_group(
+    state: &mut State,
+    table: T<'_, '_>,
+    group: &[(u32, CombatantId)],
+) -> Result<(), Interrupt> {
+    for (_, id) in group {
+        let f = state.f_mut(*id);
+        f.ready = f.is_up();
+    }
+    let mut view = GroupView::new(state, group);
+    for (_, id) in group {
+        if !state.f(*id).ready {
+            let f = state.f(*id);
+            if (!f.dead || f.hp > -10) && f.gone.is_none() {
+                table.emit(|| Event::Skipped {
                     who: *id,
-                    what: "move",
-                    on: None,
-                    reason: "a simultaneous mover took the same square; it stays where it began"
-                        .into(),
-                    rule: "CNC-R2.2",
+                    reason: "down before its turn",
+                    rule: "CNC-R20.1",
                 });
             }
-            if result.is_err() {
-                view.reveal(state);
-                return result;
-            }
+            continue;
         }
-        view.reveal(state);
-        for (_, id) in group {
-            state.f_mut(*id).ready = false;
-            state.refresh_layer(*id);
+        view.prepare(state, *id);
+        let result = turn(state, table, *id);
+        if view.settle(state, *id) {
+            table.emit(|| Event::Forgone {
+                who: *id,
+                what: "move",
+                on: None,
+                reason: "a simultaneous mover took the same square; it stays where it began".into(),
+                rule: "CNC-R2.2",
+            });
         }
+        if result.is_err() {
+            view.reveal(state);
+            return result;
+        }
+    }
+    view.reveal(state);
+    for (_, id) in group {
+        state.f_mut(*id).ready = false;
+        state.refresh_layer(*id);
     }
     Ok(())
 }
