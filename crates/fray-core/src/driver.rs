@@ -50,6 +50,21 @@ pub trait Driver<R: Ruleset> {
     fn round_over(&mut self, state: &R::State, round: u32) {
         let _ = (state, round);
     }
+    /// An exact enumeration's driver only: the rolls answered so far on the branch, which names
+    /// a node of its tree ([`crate::Table::recurrence`]). `None` (the default) for every driver
+    /// that plays one path (play, simulation, a replay, the probes): no cycle needs solving.
+    fn position(&self) -> Option<u32> {
+        None
+    }
+    /// An exact enumeration's driver only: a node of a cycle stands here
+    /// ([`crate::Table::recurrence`]), the last of `path` (key, state and position of each node
+    /// of the cycle on this branch, outermost first), reached from the scope that began after
+    /// `scope` rolls. True when the enumeration has solved that node already: the branch stops
+    /// there. False by default.
+    fn recurrent_node(&mut self, scope: u32, path: &[(u64, R::State, u32)]) -> bool {
+        let _ = (scope, path);
+        false
+    }
 }
 
 /// Rolls a pool with the seeded source, one face per die in order (a plain pool draws exactly

@@ -10,14 +10,14 @@
 
 use crate::driver::Driver;
 use crate::event::{Event, EventSink, VecSink};
-use crate::protocol::Pause;
 use crate::protocol::{ChoiceRequest, Interrupt, Keep, RollRequest, Rolled};
+use crate::protocol::{Fault, Pause};
 use crate::ruleset::Ruleset;
 use crate::runner::{Limits, Table};
 use fray_dice::{Dice, Expr, Select, SelectKind};
 use num_bigint::BigUint;
 use num_rational::BigRational;
-use num_traits::{One, Zero};
+use num_traits::{One, Signed, Zero};
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
@@ -81,6 +81,9 @@ pub enum OddsError {
         /// The limit.
         limit: usize,
     },
+    /// The rules come back to the same state with certainty: a cycle with no way out.
+    #[error("the rules go round a cycle that never ends (every branch comes back to the same state): no exact answer")]
+    EndlessCycle,
     /// Too many distinct states at one step of a state-merging computation.
     #[error("more than {0} distinct states: too large to compute exactly (estimate it instead with `fray sim FILE --target-ci 0.01`)")]
     TooManyStates(usize),
@@ -145,16 +148,49 @@ pub fn pool_pmf(request: &RollRequest) -> Result<Vec<(u32, BigRational)>, OddsEr
         .collect())
 }
 
-struct PrefixDriver<'a> {
+/// The identity of a cycle's node ([`Table::recurrence`]): the rolls before its scope began,
+/// and the key and state of each node of the cycle down to it.
+type NodeId<S> = (Vec<u32>, Vec<(u64, S)>);
+
+struct PrefixDriver<'a, S> {
     prefix: &'a [u32],
     next: usize,
+    /// The nodes solved so far, by identity: their place in [`explore`]'s table of results.
+    solved: &'a HashMap<NodeId<S>, usize>,
+    /// A node first reached at the end of `prefix` (opened by this play): its identity and the
+    /// positions of the cycle's nodes down to it.
+    opened: Option<(NodeId<S>, Vec<u32>)>,
+    /// A solved node this play reached: its results and the positions of the cycle's nodes
+    /// down to it.
+    hit: Option<(usize, Vec<u32>)>,
 }
 
-impl<R: Ruleset> Driver<R> for PrefixDriver<'_> {
+impl<R: Ruleset> Driver<R> for PrefixDriver<'_, R::State> {
     fn wants_options(&self) -> bool {
         false
     }
     fn needs_checking(&self) -> bool {
+        false
+    }
+    fn position(&self) -> Option<u32> {
+        Some(self.next as u32)
+    }
+    fn recurrent_node(&mut self, scope: u32, path: &[(u64, R::State, u32)]) -> bool {
+        let before = self.prefix[..(scope as usize).min(self.prefix.len())].to_vec();
+        let id: NodeId<R::State> = (
+            before,
+            path.iter().map(|(k, s, _)| (*k, s.clone())).collect(),
+        );
+        let positions = path.iter().map(|(_, _, p)| *p).collect();
+        if let Some(&at) = self.solved.get(&id) {
+            self.hit = Some((at, positions));
+            return true;
+        }
+        // Its probability is the branch's own when it stands past the whole prefix: it is
+        // opened by the one play that first reaches it.
+        if self.next == self.prefix.len() && self.opened.is_none() {
+            self.opened = Some((id, positions));
+        }
         false
     }
     fn roll(&mut self, request: &RollRequest) -> Result<Rolled, Interrupt> {
@@ -325,7 +361,14 @@ pub(crate) type PmfCache = HashMap<(u16, u16, Keep), Vec<(u32, BigRational)>>;
 /// first, smallest totals first; hands each finished branch (its probability, end state, what
 /// `play` returned and the sink it wrote to) to `leaf`. Counts each branch against `budget`
 /// and fails once it is spent; returns the number of branches explored.
-pub(crate) fn explore<R: Ruleset, T, K: EventSink>(
+///
+/// Where the rules may go round a cycle without end inside the play ([`Table::recurrence`]),
+/// a branch that comes back to a node it passed (same place, equal state, the same work
+/// after it) is not followed: its probability is the cycle's weight at that node
+/// ([`Recurrent`]), and each branch under the node that left the cycle is weighed by
+/// 1 / (1 − the node's weight of coming back), the exact sum of the geometric series of going
+/// round it any number of times.
+pub(crate) fn explore<R: Ruleset, T: Clone, K: EventSink + Clone>(
     start: &R::State,
     budget: &mut usize,
     sink: &mut K,
@@ -336,7 +379,16 @@ pub(crate) fn explore<R: Ruleset, T, K: EventSink>(
     let mut pmf_cache = PmfCache::new();
     let mut pending: Vec<(Vec<u32>, BigRational)> = vec![(Vec::new(), BigRational::one())];
     let mut explored = 0usize;
+    // The cycle's nodes whose subtrees are being explored, outermost first: depth first, a
+    // node's subtree is explored in one stretch, so it is over when a branch outside it comes.
+    let mut open: Vec<Recurrent<R::State, T, K>> = Vec::new();
+    // The nodes solved: identity → what one branch reaching it gives, per unit of probability.
+    let mut solved: HashMap<NodeId<R::State>, usize> = HashMap::new();
+    let mut results: Vec<Vec<Held<R::State, T, K>>> = Vec::new();
     while let Some((prefix, probability)) = pending.pop() {
+        while open.last().is_some_and(|node| !node.holds(&prefix)) {
+            close(&mut open, &mut solved, &mut results, &mut leaf)?;
+        }
         explored += 1;
         if *budget == 0 {
             return Err(OddsError::TooManyBranches(limit));
@@ -346,9 +398,52 @@ pub(crate) fn explore<R: Ruleset, T, K: EventSink>(
         let mut driver = PrefixDriver {
             prefix: &prefix,
             next: 0,
+            solved: &solved,
+            opened: None,
+            hit: None,
         };
-        match play(&mut state, &mut driver, sink) {
-            Ok(result) => leaf(&probability, &state, result, sink),
+        let played = play(&mut state, &mut driver, sink);
+        let (opened, hit) = (driver.opened.take(), driver.hit.take());
+        if let Some((id, positions)) = opened {
+            open.push(Recurrent {
+                prefix: prefix.clone(),
+                probability: probability.clone(),
+                back: BigRational::zero(),
+                held: Vec::new(),
+                id,
+                positions,
+            });
+        }
+        match played {
+            Err(Interrupt::Error(Fault::Recurrence { .. })) if hit.is_some() => {
+                // A node solved before: what it gives, for this branch's probability, its
+                // returns mapped to this branch's nodes of the cycle.
+                let Some((at, positions)) = hit else {
+                    unreachable!()
+                };
+                for item in &results[at] {
+                    let item = match item {
+                        Held::Leaf(q, state, result, sink) => Held::Leaf(
+                            &probability * q,
+                            state.clone(),
+                            result.clone(),
+                            sink.clone(),
+                        ),
+                        Held::Back(depth, q) => {
+                            Held::Back(positions[*depth as usize], &probability * q)
+                        }
+                    };
+                    deliver(&mut open, item, &mut leaf)?;
+                }
+            }
+            Ok(result) => deliver(
+                &mut open,
+                Held::Leaf(probability, state, result, sink.clone()),
+                &mut leaf,
+            )?,
+            Err(Interrupt::Error(Fault::Recurrence { at })) => {
+                deliver(&mut open, Held::Back(at, probability), &mut leaf)?
+            }
             Err(Interrupt::Pause(Pause::Roll(request))) => {
                 // Checked before the pool's counts are computed (they cost count² · sides).
                 let totals = usize::from(request.kept_count()) * usize::from(request.sides).max(1);
@@ -369,7 +464,113 @@ pub(crate) fn explore<R: Ruleset, T, K: EventSink>(
             Err(other) => return Err(OddsError::Stopped(other)),
         }
     }
+    while !open.is_empty() {
+        close(&mut open, &mut solved, &mut results, &mut leaf)?;
+    }
     Ok(explored)
+}
+
+/// A node of a cycle in [`explore`]'s tree ([`Table::recurrence`]): the rolls that reach it,
+/// its probability, the probability of the branches under it that came back to it, what its
+/// subtree gave (held until the subtree is over), its identity and the positions of the
+/// cycle's nodes down to it.
+struct Recurrent<S, T, K> {
+    prefix: Vec<u32>,
+    probability: BigRational,
+    back: BigRational,
+    held: Vec<Held<S, T, K>>,
+    id: NodeId<S>,
+    positions: Vec<u32>,
+}
+
+/// What a node's subtree gave: a finished branch, or a branch that came back to an outer node
+/// of its cycle (named by its position, or in a solved node's results by its depth in the
+/// cycle), each with its probability.
+enum Held<S, T, K> {
+    Leaf(BigRational, S, T, K),
+    Back(u32, BigRational),
+}
+
+impl<S, T, K> Recurrent<S, T, K> {
+    /// Whether the branch `prefix` lies in this node's subtree.
+    fn holds(&self, prefix: &[u32]) -> bool {
+        prefix.len() > self.prefix.len() && prefix.starts_with(&self.prefix)
+    }
+}
+
+/// Hands what a branch gave to the innermost open node (or, a finished branch with none open,
+/// delivers it). A return goes to the node it names when that is the innermost; through the
+/// inner ones otherwise (weighed by their cycles too when they close).
+fn deliver<S, T, K>(
+    open: &mut [Recurrent<S, T, K>],
+    item: Held<S, T, K>,
+    leaf: &mut impl FnMut(&BigRational, &S, T, &K),
+) -> Result<(), OddsError> {
+    match (item, open.last_mut()) {
+        (Held::Back(at, p), Some(node)) if node.prefix.len() as u32 == at => node.back += p,
+        (Held::Back(at, p), Some(node)) if node.prefix.len() as u32 > at => {
+            node.held.push(Held::Back(at, p))
+        }
+        (Held::Back(at, _), _) => {
+            return Err(OddsError::Stopped(Interrupt::Error(Fault::Recurrence {
+                at,
+            })))
+        }
+        (leaf_item @ Held::Leaf(..), Some(node)) => node.held.push(leaf_item),
+        (Held::Leaf(p, state, result, sink), None) => leaf(&p, &state, result, &sink),
+    }
+    Ok(())
+}
+
+/// Closes the innermost open node: with w the probability of coming back to it from it
+/// (its branches that came back, over its own probability), going round the cycle any number
+/// of times before leaving by a branch b has probability p(b) (1 + w + w² + …) = p(b) / (1 − w),
+/// so every branch it held is weighed by 1 / (1 − w) and handed on ([`deliver`]); what it gives
+/// per unit of probability is kept for the other branches that reach an equal node. w = 1 is
+/// a cycle that never ends: refused.
+fn close<S: Clone + Eq + std::hash::Hash, T: Clone, K: Clone>(
+    open: &mut Vec<Recurrent<S, T, K>>,
+    solved: &mut HashMap<NodeId<S>, usize>,
+    results: &mut Vec<Vec<Held<S, T, K>>>,
+    leaf: &mut impl FnMut(&BigRational, &S, T, &K),
+) -> Result<(), OddsError> {
+    let Some(node) = open.pop() else {
+        return Ok(());
+    };
+    let stay = BigRational::one() - &node.back / &node.probability;
+    if !stay.is_positive() {
+        return Err(OddsError::EndlessCycle);
+    }
+    // Each held branch, weighed by the cycle, per unit of the node's probability.
+    let per_unit = stay.recip() / &node.probability;
+    let mut result = Vec::with_capacity(node.held.len());
+    for item in &node.held {
+        result.push(match item {
+            Held::Leaf(p, state, r, sink) => {
+                Held::Leaf(p * &per_unit, state.clone(), r.clone(), sink.clone())
+            }
+            Held::Back(at, p) => {
+                let depth =
+                    node.positions
+                        .iter()
+                        .position(|q| q == at)
+                        .ok_or(OddsError::Stopped(Interrupt::Error(Fault::Recurrence {
+                            at: *at,
+                        })))?;
+                Held::Back(depth as u32, p * &per_unit)
+            }
+        });
+    }
+    for item in node.held {
+        let item = match item {
+            Held::Leaf(p, state, r, sink) => Held::Leaf(p / &stay, state, r, sink),
+            Held::Back(at, p) => Held::Back(at, p / &stay),
+        };
+        deliver(open, item, leaf)?;
+    }
+    solved.insert(node.id, results.len());
+    results.push(result);
+    Ok(())
 }
 
 #[cfg(test)]

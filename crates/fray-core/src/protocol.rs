@@ -478,6 +478,13 @@ pub enum Fault {
     BadAnswer(crate::answer::AnswerError),
     /// A work limit was hit (e.g. answers per fight).
     Limit(&'static str),
+    /// Exact enumeration only ([`crate::Table::recurrence`]): the branch came back to the node
+    /// where `at` rolls had been answered on it, in an equal state with the same work left, so
+    /// the enumerator sums the cycle (a geometric series) rather than following it.
+    Recurrence {
+        /// The rolls answered on the branch when it first stood at the node.
+        at: u32,
+    },
 }
 
 impl Interrupt {

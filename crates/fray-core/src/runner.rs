@@ -71,6 +71,10 @@ pub struct Table<'a, R: Ruleset> {
     max_answers: u32,
     scratch: Vec<R::Choice>,
     events: bool,
+    /// The nodes this branch may come back to ([`Table::recurrence`]): key, state, position.
+    recurrent: Vec<(u64, R::State, u32)>,
+    /// Where the stretch that may lead to a cycle began ([`Table::recurrence_scope`]).
+    scope: Option<u32>,
 }
 
 impl<R: Ruleset> std::fmt::Debug for Table<'_, R> {
@@ -100,6 +104,8 @@ impl<'a, R: Ruleset> Table<'a, R> {
             max_answers: limits.max_answers,
             scratch: Vec::new(),
             events,
+            recurrent: Vec::new(),
+            scope: None,
         }
     }
 
@@ -121,6 +127,57 @@ impl<'a, R: Ruleset> Table<'a, R> {
     /// The answers given so far in the fight.
     pub(crate) fn answers(&self) -> u32 {
         self.answers
+    }
+
+    /// The start of a stretch of play that may lead to a cycle ([`Table::recurrence`]), when
+    /// none is under way: the rules promise that once the cycle is left, what follows does not
+    /// depend on the rolls answered since this mark except through the state. Exact odds then
+    /// solve the cycle's nodes once for every branch from here that reaches them with an equal
+    /// state. Nothing elsewhere.
+    pub fn recurrence_scope(&mut self) {
+        if self.recurrent.is_empty() {
+            self.scope = self.driver.position();
+        }
+    }
+
+    /// The head of a cycle the rules may go round without end inside one action (OSR's chain of
+    /// free attacks after sloppy fumbles, OSR-R18.1): `key` names the place (who strikes whom),
+    /// `state` is the whole state there. The rules promise that what follows the call depends
+    /// only on `key` and `state` until [`Table::leave_recurrence`], and after it as after the
+    /// outermost call (nothing of the cycle is left on the stack to do). In an exact
+    /// enumeration, a call that meets an earlier one of the same branch, not yet left, with the
+    /// same key and an equal state returns [`Fault::Recurrence`]: the branch has come back to
+    /// that node, and the enumerator sums the cycle exactly (`crate::odds`); so does a node the
+    /// enumerator has already solved from the same [`Table::recurrence_scope`]. Everywhere else
+    /// (play, simulation, replay, probes) it does nothing: the cycle is played as it comes.
+    /// Returns the mark to leave with.
+    pub fn recurrence(&mut self, key: u64, state: &R::State) -> Result<usize, Interrupt> {
+        let mark = self.recurrent.len();
+        let Some(position) = self.driver.position() else {
+            return Ok(mark);
+        };
+        if let Some(&(_, _, at)) = self
+            .recurrent
+            .iter()
+            .find(|(k, s, _)| *k == key && s == state)
+        {
+            return Err(Interrupt::Error(Fault::Recurrence { at }));
+        }
+        self.recurrent.push((key, state.clone(), position));
+        let scope = self.scope.unwrap_or(self.recurrent[0].2);
+        if self.driver.recurrent_node(scope, &self.recurrent) {
+            return Err(Interrupt::Error(Fault::Recurrence { at: position }));
+        }
+        Ok(mark)
+    }
+
+    /// The cycle entered at `mark` ([`Table::recurrence`]) is left: its nodes are forgotten, so
+    /// a later, unrelated cycle with the same key and state is not taken for a return.
+    pub fn leave_recurrence(&mut self, mark: usize) {
+        self.recurrent.truncate(mark);
+        if mark == 0 {
+            self.scope = None;
+        }
     }
 
     fn count_answer(&mut self) -> Result<(), Interrupt> {

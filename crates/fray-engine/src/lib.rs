@@ -331,6 +331,9 @@ pub fn explain(interrupt: &Interrupt, roster: &Roster) -> String {
             format!("illegal choice `{text}` for {}: {illegal}", who(*chooser))
         }
         Interrupt::Error(Fault::Limit(what)) => format!("limit reached: {what}"),
+        Interrupt::Error(Fault::Recurrence { at }) => {
+            format!("an exact enumeration's branch came back to the node after roll {at}")
+        }
     }
 }
 

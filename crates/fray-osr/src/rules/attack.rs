@@ -302,6 +302,9 @@ pub fn attack(
     {
         state.f_mut(target).attacked_casting = true;
     }
+    // A natural 1 may start a chain of free attacks (OSR-R18.1): once it is over, nothing of
+    // this attack is read but the state (a fumble's swing is the same whatever its rolls).
+    table.recurrence_scope();
     let roll = table.roll_dice(1, 20, Some(attacker), RollPurpose::Attack, strike.rule)?;
     let total = roll as i32 + m.total();
     let result = if roll == 20 {
@@ -770,8 +773,26 @@ pub fn free_forms(state: &State, by: CombatantId, at: CombatantId) -> Vec<Form> 
     out
 }
 
-/// The sloppy attack's free attack, asked of the fumbler's target (OSR-R18.1, OSR-A10).
+/// The sloppy attack's free attack, asked of the fumbler's target (OSR-R18.1, OSR-A10). Its
+/// own fumble may give the fumbler a free attack back, and so on without end inside one
+/// action: nothing is done after a free attack but to return, so what follows one depends
+/// only on who strikes whom and the state, and exact odds sum the chain where it comes back to
+/// an equal state ([`Table::recurrence`]).
 fn free_attack(
+    state: &mut State,
+    table: &mut Table<'_, Osr>,
+    by: CombatantId,
+    at: CombatantId,
+) -> Result<(), Interrupt> {
+    let key = (by.index() as u64) << 32 | at.index() as u64;
+    let mark = table.recurrence(key, state)?;
+    free_attack_of(state, table, by, at)?;
+    table.leave_recurrence(mark);
+    Ok(())
+}
+
+/// [`free_attack`], played.
+fn free_attack_of(
     state: &mut State,
     table: &mut Table<'_, Osr>,
     by: CombatantId,

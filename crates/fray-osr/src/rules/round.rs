@@ -131,10 +131,13 @@ pub fn round_step(state: &mut State, table: &mut Table<'_, Osr>) -> Result<bool,
 /// Whether a sloppy fumble's free attack (OSR-R18.1, OSR-A10) could be answered by another, and
 /// that one by another, without end: two foes still in the fight that each carry a weapon (a
 /// melee form or a missile weapon; bare hands make no free attack, [`attack::free_forms`]).
-/// Such a chain lies inside one action, where nothing can be merged, and no enumeration of it
-/// ends; [`round_step`] then offers no point inside the round, so that the probes of exact
-/// odds weigh the whole round and refuse the fight at once (as before points were offered),
-/// rather than after playing the budget.
+/// Such a chain lies inside one action, where nothing can be merged between steps. Exact odds
+/// sum it where it comes back to an equal state (`attack::free_attack`,
+/// `fray_core::Table::recurrence`), but the cycle's weights, 1 / (1 − w), give fractions whose
+/// size grows at every step, and the armed duel did not finish in 20 minutes on a loaded
+/// machine (issue 17, s27): [`round_step`] still offers no point inside the round here, so that
+/// the probes of exact odds weigh the whole round and refuse the fight at once, rather than
+/// after minutes.
 fn free_attacks_may_chain(state: &State) -> bool {
     let armed = |id: CombatantId| {
         let (f, p) = (state.f(id), state.p(id));
