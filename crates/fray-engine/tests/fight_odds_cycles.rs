@@ -98,7 +98,7 @@ impl Ruleset for Throws {
     }
     fn outcome(state: &Table2) -> Outcome {
         match state.winner {
-            Some(w) => Outcome::Won(SideId(w.into()), fray_core::EndReason::Defeated),
+            Some(w) => Outcome::Won(SideId(w), fray_core::EndReason::Defeated),
             None => Outcome::Ongoing,
         }
     }
