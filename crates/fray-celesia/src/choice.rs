@@ -614,7 +614,9 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                     ))
                 }
             };
-            Choice::Cast(found as u8, target, defensively)
+            let found = u8::try_from(found)
+                .map_err(|_| unreadable(format!("spell `{spell}` is past the 256th")))?;
+            Choice::Cast(found, target, defensively)
         }
         ["load"] => Choice::Load,
         ["prepare"] => Choice::Prepare,
