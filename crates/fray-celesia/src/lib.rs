@@ -62,16 +62,19 @@ impl Ruleset for Celesia {
     fn outcome(state: &State) -> Outcome {
         // Ongoing while two sides have someone standing (asked after every action: the
         // shared reckoning builds every piece, `up` and all, before it looks at the side).
+        // Records and statistics side by side (`Board::stands` without an id lookup each).
+        let n = state.fighters.len().min(state.profiles.len());
+        let (fighters, profiles) = (&state.fighters[..n], &state.profiles[..n]);
         let mut standing = None;
-        for who in state.ids() {
-            let side = state.f(who).side;
-            if standing.is_some_and(|s| s == side) || !state.stands(who) {
+        for i in 0..n {
+            let (f, p) = (&fighters[i], &profiles[i]);
+            if standing == Some(f.side) || f.riderless || !state::up_of(f, p) {
                 continue;
             }
             if standing.is_some() {
                 return Outcome::Ongoing;
             }
-            standing = Some(side);
+            standing = Some(f.side);
         }
         state.outcome_by_side()
     }

@@ -33,9 +33,9 @@
 
 use crate::choice::Choice;
 use crate::content::{Weapon, WeaponKind};
-use crate::rules::attack::{ability_damage, attack_bonus, cmb, cmd, defense};
+use crate::rules::attack::{ability_damage, attack_bonus_into, cmb_into, cmd_into, defense_into};
 use crate::rules::legal::check_action;
-use crate::rules::Mods;
+use crate::rules::Total;
 use crate::state::{Item, State};
 use fray_core::CombatantId;
 
@@ -62,16 +62,20 @@ fn fumble(bonus: i32, versus: i32) -> f64 {
 
 /// The mean damage of a hit with `w`: mean dice + ability and weapon bonuses. [CEL-R5]
 fn mean_damage(state: &State, who: CombatantId, w: &Weapon) -> f64 {
-    let mut m = Mods::default();
+    let mut m = Total::default();
     ability_damage(state, who, w, &mut m);
     let dice = f64::from(w.damage.count) * (f64::from(w.damage.sides) + 1.0) / 2.0;
-    (dice + f64::from(m.total() + w.damage.bonus)).max(0.0)
+    (dice + f64::from(m.0 + w.damage.bonus)).max(0.0)
 }
 
 /// `who`'s chances to hit `target` with `w`: plain, and with advantage (a prone foe).
 fn hits(state: &State, who: CombatantId, target: CombatantId, w: &Weapon) -> (f64, f64) {
-    let bonus = attack_bonus(state, who, w, state.feet_between(who, target)).total();
-    let dv = 10 + defense(state, target).total();
+    // Totals only (`Total`): the rules' modifiers, without a list of their names.
+    let mut bonus = Total::default();
+    attack_bonus_into(state, who, w, state.feet_between(who, target), &mut bonus);
+    let mut defense = Total::default();
+    defense_into(state, target, &mut defense);
+    let (bonus, dv) = (bonus.0, 10 + defense.0);
     (chance(bonus, dv, 0, true), chance(bonus, dv, 1, true))
 }
 
@@ -113,8 +117,10 @@ pub fn better(state: &State, who: CombatantId, attack: Choice) -> Option<Choice>
     let (a, up) = hits(state, who, t, w);
     let plain = a * d;
     let e = threat(state, t, who);
-    let check = cmb(state, who).total();
-    let versus = 10 + cmd(state, t, false).total();
+    let (mut check, mut defense) = (Total::default(), Total::default());
+    cmb_into(state, who, &mut check);
+    cmd_into(state, t, false, &mut defense);
+    let (check, versus) = (check.0, 10 + defense.0);
     let mut best: Option<(f64, Choice)> = None;
     if trippable {
         // +2 CMD per leg beyond two against a trip (CEL-R10.6).

@@ -1137,16 +1137,7 @@ impl State {
     /// The band of its hit points. [CEL-R17, CEL-A11]
     #[inline]
     pub fn band(&self, id: CombatantId) -> Band {
-        let (f, c) = (self.f(id), self.p(id).con());
-        if f.dead || f.hp <= -2 * c {
-            Band::Dead
-        } else if f.hp <= -c {
-            Band::Dying
-        } else if f.hp <= 0 {
-            Band::Disabled
-        } else {
-            Band::Healthy
-        }
+        band_of(self.f(id), self.p(id))
     }
 
     /// Unconscious from nonlethal damage: NL with burn exceeds current hit points. [CEL-R20.3,
@@ -1170,9 +1161,7 @@ impl State {
     /// Able to act: present, not dying or dead, not unconscious.
     #[inline]
     pub fn up(&self, id: CombatantId) -> bool {
-        !self.f(id).absent()
-            && matches!(self.band(id), Band::Healthy | Band::Disabled)
-            && !self.knocked_out(id)
+        up_of(self.f(id), self.p(id))
     }
 
     /// Helpless (dying or unconscious; CEL-A34).
@@ -1479,6 +1468,30 @@ pub fn reaches_plus(w: &Weapon, gap: i32, extra: i32) -> bool {
 /// Staggered by nonlethal damage: NL ≥ half the current hit points. [CEL-R20.2]
 pub fn nonlethal_staggered(nonlethal: i32, hp: i32) -> bool {
     nonlethal > 0 && 2 * nonlethal >= hp
+}
+
+/// [`State::band`] from the combatant's record and statistics. [CEL-R17, CEL-A11]
+#[inline]
+pub fn band_of(f: &Fighter, p: &Profile) -> Band {
+    let c = p.con();
+    if f.dead || f.hp <= -2 * c {
+        Band::Dead
+    } else if f.hp <= -c {
+        Band::Dying
+    } else if f.hp <= 0 {
+        Band::Disabled
+    } else {
+        Band::Healthy
+    }
+}
+
+/// [`State::up`] from the combatant's record and statistics: present, not dying or dead, not
+/// unconscious from nonlethal damage.
+#[inline]
+pub fn up_of(f: &Fighter, p: &Profile) -> bool {
+    !f.absent()
+        && matches!(band_of(f, p), Band::Healthy | Band::Disabled)
+        && !nonlethal_unconscious(f.nonlethal + f.burn, f.hp)
 }
 
 /// Unconscious by nonlethal damage: NL > current hit points. [CEL-R20.3]

@@ -2,7 +2,7 @@
 //! (CEL-R4.5), the hit against DV (CEL-R4.4, CEL-A3), criticals (CEL-R5.6), degrees of success
 //! (CEL-R5.5), damage by wield and kind (CEL-R5.1–R5.4) and where it goes (see [`super::injury`]).
 
-use super::{injury, Mods, Sources};
+use super::{injury, ModifierSink, Mods, Sources};
 use crate::content::{Hands, Weapon, WeaponKind};
 use crate::state::{modifier, reaches, Special, State, DEX, STR, WIS};
 use crate::Celesia;
@@ -112,8 +112,22 @@ pub fn confirm_critical(
 /// The attack bonus of `w` for `attacker` at `feet` from its target. [CEL-R4.1, R4.2, A1, A2]
 #[inline]
 pub fn attack_bonus(state: &State, attacker: CombatantId, w: &Weapon, feet: i32) -> Mods {
-    let p = state.p(attacker);
     let mut m = Mods::default();
+    attack_bonus_into(state, attacker, w, feet, &mut m);
+    m
+}
+
+/// [`attack_bonus`] added to `m` (an attack builds its modifiers in one place instead of
+/// copying them back from each part).
+#[inline]
+pub fn attack_bonus_into(
+    state: &State,
+    attacker: CombatantId,
+    w: &Weapon,
+    feet: i32,
+    m: &mut impl ModifierSink,
+) {
+    let p = state.p(attacker);
     m.push("BAB", "CEL-R4.3", p.bab);
     match w.kind {
         WeaponKind::Projectile => {
@@ -146,19 +160,23 @@ pub fn attack_bonus(state: &State, attacker: CombatantId, w: &Weapon, feet: i32)
         "CEL-R16.11",
         step * i32::from(state.f(attacker).weakened),
     );
-    special_attack_mods(state, attacker, w.kind.is_ranged(), &mut m);
+    special_attack_mods(state, attacker, w.kind.is_ranged(), m);
     if w.kind.is_ranged() && w.range > 0 && feet > w.range {
         let beyond = (feet - 1) / w.range;
         m.push("range", "CEL-A2", beyond * state.options.range_penalty);
     }
-    m
 }
 
 /// The attack-roll side of the special attack options in use: Deadly Aim and Reckless Aim on a
 /// ranged attack roll, Power Attack, Precision Strike, Combat Expertise and Reckless Offense on
 /// a melee one (touch attacks too: only their damage bonus is excluded, CEL-R16.3, R16.6, R16.7).
 /// [CEL-R16]
-pub fn special_attack_mods(state: &State, attacker: CombatantId, ranged: bool, m: &mut Mods) {
+pub fn special_attack_mods(
+    state: &State,
+    attacker: CombatantId,
+    ranged: bool,
+    m: &mut impl ModifierSink,
+) {
     let sp = state.f(attacker).specials;
     let k = |s: Special| super::special::step_of(state, attacker, s);
     if ranged {
@@ -199,8 +217,15 @@ pub fn special_attack_mods(state: &State, attacker: CombatantId, ranged: bool, m
 /// The target's DV against this attack, as modifiers over 10. [CEL-R2.5, R11, R14, A34]
 #[inline]
 pub fn defense(state: &State, target: CombatantId) -> Mods {
-    let (p, f) = (state.p(target), state.f(target));
     let mut m = Mods::default();
+    defense_into(state, target, &mut m);
+    m
+}
+
+/// [`defense`] added to `m` (built in place, as [`attack_bonus_into`]).
+#[inline]
+pub fn defense_into(state: &State, target: CombatantId, m: &mut impl ModifierSink) {
+    let (p, f) = (state.p(target), state.f(target));
     m.push("armour, shield, natural", "", p.dv_bonus);
     let dex = p.m(DEX).min(p.max_dex);
     // A runner loses its DEX bonus until the start of its next turn (CEL-R12 Run).
@@ -240,7 +265,6 @@ pub fn defense(state: &State, target: CombatantId) -> Mods {
         m.push("lunge", "CEL-R16.4", -2);
     }
     m.push("GM's ruling", "CEL-G11", f.gm_dv);
-    m
 }
 
 /// The damage bonus of the special attack options in use. [CEL-R16.3, R16.6, R16.7]
@@ -337,8 +361,9 @@ pub fn sources(
 ) -> (Sources, Sources) {
     let (fa, ft) = (state.f(attacker), state.f(target));
     let melee = !w.kind.is_ranged();
-    let mut adv = Sources::default();
-    let mut dis = Sources::default();
+    // Built in the returned pair itself (not copied into it at the end).
+    let mut both = (Sources::default(), Sources::default());
+    let (adv, dis) = (&mut both.0, &mut both.1);
     if melee && fa.charge_target == Some(target) {
         adv.add("charging");
     }
@@ -400,7 +425,7 @@ pub fn sources(
     {
         dis.add("broken weapon");
     }
-    (adv, dis)
+    both
 }
 
 /// Makes one attack of `attacker` on `target` with `form`, and deals its damage. `label` names
@@ -435,7 +460,8 @@ pub fn attack(
     } else {
         None
     };
-    let mut bonus = attack_bonus(state, attacker, w, feet);
+    let mut bonus = Mods::default();
+    attack_bonus_into(state, attacker, w, feet, &mut bonus);
     // Aid Another on this attack roll, and on the target's DV against it (CEL-R9, R6.4).
     let aided = super::aid::take(state, attacker, target, false);
     bonus.push("aid another", "CEL-R9", aided);
@@ -467,7 +493,8 @@ pub fn attack(
     let net = adv.count() - dis.count();
     let (die, pool) = roll_d20(table, attacker, net, RollPurpose::Attack, "CEL-R4.5")?;
     let total = die as i32 + bonus.total();
-    let mut dv_mods = defense(state, target);
+    let mut dv_mods = Mods::default();
+    defense_into(state, target, &mut dv_mods);
     dv_mods.push("aid another", "CEL-R9", guarded);
     let dv = 10 + dv_mods.total();
     // A natural 20 always hits, a natural 1 always misses (CEL-A3).
@@ -662,7 +689,7 @@ pub fn damage(
 }
 
 /// The ability bonus to damage by wield and kind. [CEL-R5.1–R5.4, A15]
-pub fn ability_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut Mods) {
+pub fn ability_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut impl ModifierSink) {
     let p = state.p(attacker);
     let (s, d, wis) = (p.m(STR), p.m(DEX), p.m(WIS));
     if state.f(attacker).hand.is_some_and(|(_, off)| off) && !w.kind.is_ranged() {
@@ -729,21 +756,32 @@ pub fn special_size(size: crate::content::Size) -> i32 {
 
 /// CMB = BAB + STR + DEX + special size modifier. [CEL-R10.1]
 pub fn cmb(state: &State, who: CombatantId) -> Mods {
-    let p = state.p(who);
     let mut m = Mods::default();
+    cmb_into(state, who, &mut m);
+    m
+}
+
+/// [`cmb`] added to `m`.
+pub fn cmb_into(state: &State, who: CombatantId, m: &mut impl ModifierSink) {
+    let p = state.p(who);
     m.push("BAB", "CEL-R10.1", p.bab);
     m.push("STR", "CEL-R10.1", p.m(STR));
     m.push("DEX", "CEL-R10.1", p.m(DEX));
     m.push("special size", "CEL-R10.1", special_size(p.size));
-    m
 }
 
 /// CMD = 10 + BAB + STR + DEX + special size modifier (CEL-A7), with the dodge bonuses of Total
 /// Defense and Fighting Defensively, no positive DEX when denied it, and +2 per leg beyond two
 /// against a trip (CEL-R10.6).
 pub fn cmd(state: &State, who: CombatantId, trip: bool) -> Mods {
-    let (p, f) = (state.p(who), state.f(who));
     let mut m = Mods::default();
+    cmd_into(state, who, trip, &mut m);
+    m
+}
+
+/// [`cmd`] added to `m`.
+pub fn cmd_into(state: &State, who: CombatantId, trip: bool, m: &mut impl ModifierSink) {
+    let (p, f) = (state.p(who), state.f(who));
     m.push("BAB", "CEL-A7", p.bab);
     m.push("the GM's CMD base", "CEL-G7", state.options.cmd_base - 10);
     m.push("STR", "CEL-A7", p.m(STR));
@@ -763,7 +801,6 @@ pub fn cmd(state: &State, who: CombatantId, trip: bool) -> Mods {
     if trip {
         m.push("legs beyond two", "CEL-R10.6", 2 * (p.legs - 2).max(0));
     }
-    m
 }
 
 /// A combat maneuver.

@@ -75,15 +75,53 @@ impl Mods {
     }
 }
 
-/// Reasons for advantage or disadvantage, counted once each (CEL-A5).
+/// Where a roll's named modifiers go: [`Mods`] keeps them for the log, [`Total`] only sums them
+/// (the default tactics weigh totals and never log them, so they build no list).
+pub trait ModifierSink {
+    /// Adds a modifier.
+    fn push(&mut self, label: &'static str, rule: &'static str, value: i32);
+}
+
+impl ModifierSink for Mods {
+    #[inline]
+    fn push(&mut self, label: &'static str, rule: &'static str, value: i32) {
+        Mods::push(self, label, rule, value);
+    }
+}
+
+/// The sum of modifiers without their names: the same as [`Mods::total`] of the same pushes
+/// (a zero one adds nothing there either; past twelve, `Mods` sums into its last).
 #[derive(Debug, Clone, Copy, Default)]
+pub struct Total(pub i32);
+
+impl ModifierSink for Total {
+    #[inline]
+    fn push(&mut self, _label: &'static str, _rule: &'static str, value: i32) {
+        self.0 += value;
+    }
+}
+
+/// Reasons for advantage or disadvantage, counted once each (CEL-A5).
+#[derive(Debug, Clone, Copy)]
 pub struct Sources {
     items: [&'static str; 10],
     len: usize,
 }
 
+impl Default for Sources {
+    /// None. Written out (not derived) so that it is built in place, as [`Mods::default`].
+    #[inline]
+    fn default() -> Self {
+        Sources {
+            items: [""; 10],
+            len: 0,
+        }
+    }
+}
+
 impl Sources {
     /// Adds a source once.
+    #[inline]
     pub fn add(&mut self, name: &'static str) {
         if !self.items[..self.len].contains(&name) && self.len < self.items.len() {
             self.items[self.len] = name;
@@ -91,6 +129,7 @@ impl Sources {
         }
     }
     /// How many distinct sources.
+    #[inline]
     pub fn count(&self) -> i32 {
         self.len as i32
     }

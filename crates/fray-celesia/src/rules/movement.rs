@@ -34,6 +34,7 @@ fn strike_square(
     who: CombatantId,
     target: CombatantId,
     max: i32,
+    free: impl Fn(Pos) -> bool,
     mut also: impl FnMut(Pos) -> bool,
 ) -> Option<Pos> {
     let from = state.f(who).pos;
@@ -53,9 +54,15 @@ fn strike_square(
     // `State::gap_from` with the two sides looked up once.
     let (sides, target_side) = (state.side(who), state.side(target));
     let (near, far) = (-reach - (sides - 1), reach + target_side - 1);
-    let mut refused: Vec<Pos> = Vec::new();
+    // The gaps some melee form reaches, looked up once (no gap in the box exceeds its width).
+    let width = far - near + 1;
+    let reaches_gap = GapSet::new(width, |gap| {
+        state.melee_forms(striker).any(|(_, w)| reaches(w, gap))
+    });
+    // Squares refused by `also`, by their place in the box (at most 17 × 17).
+    let mut refused = BoxSet::default();
     loop {
-        let mut best: Option<(Key, Pos)> = None;
+        let mut best: Option<(Key, Pos, usize)> = None;
         for dx in near..=far {
             for dy in near..=far {
                 let p = Pos::new(at.x + dx, at.y + dy);
@@ -64,24 +71,144 @@ fn strike_square(
                     continue;
                 }
                 let key = (d, euclid(p, from), frame(from, at, p));
-                if best.is_some_and(|b| (key, p) >= b) || refused.contains(&p) {
+                let place = ((dx - near) * width + (dy - near)) as usize;
+                if best.is_some_and(|(k, q, _)| (key, p) >= (k, q)) || refused.has(place) {
                     continue;
                 }
                 let gap = crate::space::gap(p, sides, at, target_side);
-                if !state.melee_forms(striker).any(|(_, w)| reaches(w, gap)) {
+                if !reaches_gap.has(gap) {
                     continue;
                 }
-                if p != from && !state.square_free(p, who) {
+                if p != from && !free(p) {
                     continue;
                 }
-                best = Some((key, p));
+                best = Some((key, p, place));
             }
         }
-        let (_, p) = best?;
+        let (_, p, place) = best?;
         if also(p) {
             return Some(p);
         }
-        refused.push(p);
+        refused.add(place);
+    }
+}
+
+/// The gaps (in squares, `0..width`) that some weapon reaches, as bits: the strike-square
+/// search asks about the same few gaps for every square of its box.
+struct GapSet {
+    bits: u64,
+    width: i32,
+}
+
+impl GapSet {
+    fn new(width: i32, mut reaches: impl FnMut(i32) -> bool) -> GapSet {
+        let width = width.clamp(0, 64);
+        let bits = (0..width).fold(0u64, |b, g| if reaches(g) { b | 1 << g } else { b });
+        GapSet { bits, width }
+    }
+    /// Does a weapon reach `gap`? (Every gap of the box is below its width.)
+    fn has(&self, gap: i32) -> bool {
+        (0..self.width).contains(&gap) && self.bits >> gap & 1 == 1
+    }
+}
+
+/// A set of places in a search box of at most 17 × 17 squares (reach up to 6 squares and two
+/// spaces up to 3 across: 2·6 + 3 + 3 − 1).
+#[derive(Default)]
+struct BoxSet([u64; 5]);
+
+impl BoxSet {
+    fn add(&mut self, place: usize) {
+        if let Some(w) = self.0.get_mut(place / 64) {
+            *w |= 1 << (place % 64);
+        }
+    }
+    fn has(&self, place: usize) -> bool {
+        self.0
+            .get(place / 64)
+            .is_some_and(|w| w >> (place % 64) & 1 == 1)
+    }
+}
+
+/// The squares of those standing in `who`'s way ([`State::space_free`]'s test: others present,
+/// its own rider or mount aside), read once for a search that tests many squares; past
+/// [`Blockers::MAX`] squares it asks the state each time.
+#[derive(Debug)]
+pub struct Blockers {
+    who: CombatantId,
+    side: i32,
+    squares: [Pos; Blockers::MAX],
+    len: usize,
+    overflow: bool,
+}
+
+impl Blockers {
+    /// At most this many squares are kept.
+    const MAX: usize = 32;
+
+    /// The blockers of `who` now.
+    pub fn of(state: &State, who: CombatantId) -> Blockers {
+        let f = state.f(who);
+        let (rider, mount) = (f.rider, f.riding);
+        let mut b = Blockers {
+            who,
+            side: state.side(who),
+            squares: [Pos::new(0, 0); Blockers::MAX],
+            len: 0,
+            overflow: false,
+        };
+        // Every occupied square (the whole board is within this radius of any square).
+        state.occupancy.each_within(f.pos, i32::MAX / 4, |o, sq| {
+            if o == who || Some(o) == rider || Some(o) == mount || state.f(o).absent() {
+                return;
+            }
+            if b.len == Blockers::MAX {
+                b.overflow = true;
+            } else {
+                b.squares[b.len] = sq;
+                b.len += 1;
+            }
+        });
+        b
+    }
+
+    /// Is `at` free for the mover to stand on? The same answer as [`State::space_free`].
+    pub fn free(&self, state: &State, at: Pos) -> bool {
+        if self.overflow {
+            return state.space_free(at, self.who);
+        }
+        let s = self.side;
+        !self.squares[..self.len]
+            .iter()
+            .any(|q| (at.x..at.x + s).contains(&q.x) && (at.y..at.y + s).contains(&q.y))
+    }
+
+    /// Is the straight line from `from` to `to` free for the mover (the end excluded)? The
+    /// same answer as [`clear_line`]: instead of testing each square of the line against every
+    /// blocker, each blocker's square is tested against the few squares of the line whose
+    /// space could hold it. Along its longer axis the line moves one square a step
+    /// ([`Pos::point_on_line`]), so a space `s` across on its `i`-th square holds `q` only for
+    /// the `s` steps `i` that put that axis's coordinate within `s − 1` before `q`'s.
+    pub fn line_clear(&self, state: &State, from: Pos, to: Pos) -> bool {
+        if self.overflow {
+            return clear_line(state, self.who, from, to);
+        }
+        let (n, s) = (from.squares_to(to), self.side);
+        let (dx, dy) = (to.x - from.x, to.y - from.y);
+        !self.squares[..self.len].iter().any(|q| {
+            let (q0, from0, sign) = if dx.abs() >= dy.abs() {
+                (q.x, from.x, dx.signum())
+            } else {
+                (q.y, from.y, dy.signum())
+            };
+            (0..s).any(|k| {
+                let i = (q0 - k - from0) * sign;
+                (1..n).contains(&i) && {
+                    let at = from.point_on_line(to, i);
+                    (at.x..at.x + s).contains(&q.x) && (at.y..at.y + s).contains(&q.y)
+                }
+            })
+        })
     }
 }
 
@@ -92,7 +219,8 @@ pub fn approach(state: &State, who: CombatantId, target: CombatantId) -> Option<
     let from = state.f(who).pos;
     let at = state.f(target).pos;
     let speed = state.speed_squares(who);
-    if let Some(p) = strike_square(state, who, target, speed, |_| true) {
+    let free = |p| state.square_free(p, who);
+    if let Some(p) = strike_square(state, who, target, speed, free, |_| true) {
         return (p != from).then_some(p);
     }
     let now = state.gap(who, target);
@@ -140,7 +268,9 @@ pub fn charge(state: &State, who: CombatantId, target: CombatantId) -> Option<Po
         return None;
     }
     let max = 2 * state.speed_squares(who);
-    strike_square(state, who, target, max, |p| {
-        p != from && clear_line(state, who, from, p)
+    let blockers = Blockers::of(state, who);
+    let free = |p| blockers.free(state, p);
+    strike_square(state, who, target, max, free, |p| {
+        p != from && blockers.line_clear(state, from, p)
     })
 }
