@@ -805,3 +805,86 @@ fn the_gm_adjusts_a_celesia_dv_at_the_prompt() {
     t.send("quit");
     t.finish();
 }
+
+/// CEL-G13: the GM adjusts the DC of a Celesia combatant's skill checks mid-fight (`cond WHO
+/// dc+N`): the Disable Device check that follows is made against the adjusted DC; `-dc` ends it
+/// and `undo` takes that back.
+#[test]
+fn the_gm_adjusts_a_celesia_skill_dc_at_the_prompt() {
+    let dir = temp_dir("celesia-dc");
+    let file = dir.join("lock.toml");
+    std::fs::write(
+        &file,
+        r#"schema = 1
+ruleset = "celesia"
+name = "a lock"
+max_rounds = 1
+
+[[sides]]
+id = "heroes"
+
+[[sides]]
+id = "foes"
+
+[[combatants]]
+id = "rogue"
+side = "heroes"
+at = [0, 0]
+class = "rogue"
+level = 3
+hp = 18
+weapon = "dagger"
+disable_device = 10
+
+[[combatants]]
+id = "kobold"
+side = "foes"
+at = [30, 0]
+monster = "kobold"
+
+[[device]]
+id = "lock"
+name = "the lock"
+at = [1, 0]
+acts = 3
+dc = 20
+"#,
+    )
+    .unwrap();
+    let mut t = Tracker::start(&[file.to_str().unwrap(), "--no-autosave"], &dir);
+    t.until_prompt();
+    t.send("15");
+    t.until_prompt();
+    t.send("2");
+    t.until_prompt();
+    t.send("cond rogue dc+5");
+    let chunk = t.until_prompt();
+    assert!(chunk.contains("is now DC-adjusted (GM"), "{chunk}");
+    t.send("status");
+    assert!(t.until_prompt().contains("skill DCs +5 (GM)"));
+    t.send("cond rogue dc+0");
+    let refused = t.until_prompt();
+    assert!(
+        refused.contains("! ") && refused.contains("dc+N"),
+        "{refused}"
+    );
+    t.send("disable lock");
+    t.until_prompt();
+    // d20 12 + 10 = 22: it would open a DC 20 lock, not the GM's 25.
+    t.send("12");
+    let check = t.until_prompt();
+    assert!(
+        check.contains("= 22 vs GM-adjusted DC 25: not disabled"),
+        "{check}"
+    );
+    t.send("cond rogue -dc");
+    assert!(t.until_prompt().contains("is no longer DC-adjusted"));
+    t.send("status");
+    assert!(!t.until_prompt().contains("skill DCs"));
+    t.send("undo");
+    t.until_prompt();
+    t.send("status");
+    assert!(t.until_prompt().contains("skill DCs +5 (GM)"));
+    t.send("quit");
+    t.finish();
+}

@@ -160,11 +160,25 @@ pub enum Choice {
     Multiweapon(CombatantId, u8, u8),
     /// Draw two light or one-handed weapons in the time of one (Two-Weapon Fighting). [CEL-R9]
     DrawTwo(Item, Item),
+    /// Demoralize a foe within 30 ft with Intimidate (simple, 1 act). [CEL-R9]
+    Demoralize(CombatantId),
+    /// Find Tracks with Survival (complex: 3 consecutive acts or the GM's number, Provoke).
+    /// [CEL-R13]
+    FindTracks,
+    /// The GM's ruling: the DC of a check the seed gives none for. [CEL-R9, R13]
+    Dc(u8),
+    /// The GM's ruling: a demoralized foe is shaken for this many rounds. [CEL-R9]
+    Shaken(u8),
+    /// The GM's ruling: a demoralized foe suffers nothing. [CEL-R9]
+    NoEffect,
+    /// The GM's ruling: the next Find Tracks after a lost trail takes this many acts.
+    /// [CEL-R13]
+    RetryActs(u8),
 }
 
 /// The free actions of CEL-R14 and elsewhere that fray plays, by the word the GM names them
 /// with (`strenuous_free_actions`, CEL-G4).
-pub const FREE_ACTIONS: [&str; 10] = [
+pub const FREE_ACTIONS: [&str; 11] = [
     "release",
     "fast-mount",
     "fast-dismount",
@@ -175,6 +189,7 @@ pub const FREE_ACTIONS: [&str; 10] = [
     "cleave",
     "weaken",
     "drop",
+    "cast-defensively",
 ];
 
 impl Choice {
@@ -192,6 +207,8 @@ impl Choice {
             Choice::Cleave(_) => "cleave",
             Choice::Weaken(_) | Choice::WeakenAbility(_) | Choice::WeakenDegrees(_) => "weaken",
             Choice::DropItem(_) => "drop",
+            // CEL-R14 Cast Defensively: "you can take a free action to do so defensively".
+            Choice::Cast(_, _, true) => "cast-defensively",
             _ => return None,
         })
     }
@@ -225,6 +242,7 @@ impl Choice {
             | Choice::Draw(_)
             | Choice::DrawTwo(..)
             | Choice::Multiweapon(..)
+            | Choice::Demoralize(_)
             | Choice::Sheathe(_) => 1,
             Choice::Charge(_)
             | Choice::TotalDefense
@@ -237,7 +255,7 @@ impl Choice {
             Choice::Grapple(_) | Choice::Maintain(_) => 2,
             Choice::CoupDeGrace(..) | Choice::Run(_) => 3,
             // A complex action takes what is left of the turn (rules::complex::cost).
-            Choice::Disable(_) => 1,
+            Choice::Disable(_) | Choice::FindTracks => 1,
             _ => 0,
         }
     }
@@ -253,6 +271,9 @@ pub fn answers(question: Question, choice: &Choice) -> bool {
         | Choice::LetPass
         | Choice::Block
         | Choice::Complete(_) => question == Question::Reaction,
+        Choice::Dc(_) | Choice::Shaken(_) | Choice::NoEffect | Choice::RetryActs(_) => {
+            question == Question::Ruling
+        }
         _ => question == Question::Action,
     }
 }
@@ -367,6 +388,12 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Prepare => "prepare".into(),
         Choice::Multiweapon(t, main, off) => format!("multiweapon {} {main} {off}", k(t)),
         Choice::DrawTwo(a, b) => format!("draw {} {}", a.key(), b.key()),
+        Choice::Demoralize(t) => format!("demoralize {}", k(t)),
+        Choice::FindTracks => "find-tracks".into(),
+        Choice::Dc(n) => format!("dc {n}"),
+        Choice::Shaken(n) => format!("shaken {n}"),
+        Choice::NoEffect => "no effect".into(),
+        Choice::RetryActs(n) => format!("acts {n}"),
     }
 }
 
@@ -628,6 +655,19 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
             };
             Choice::Multiweapon(who(t)?, form(main)?, form(off)?)
         }
+        ["demoralize", t] => Choice::Demoralize(who(t)?),
+        ["find-tracks"] => Choice::FindTracks,
+        ["no", "effect"] => Choice::NoEffect,
+        [ruling @ ("dc" | "shaken" | "acts"), n] => {
+            let n = number(n)?;
+            let n = u8::try_from(n)
+                .map_err(|_| unreadable(format!("`{ruling} {n}`: a number from 0 to 255")))?;
+            match *ruling {
+                "dc" => Choice::Dc(n),
+                "shaken" => Choice::Shaken(n),
+                _ => Choice::RetryActs(n),
+            }
+        }
         [one, n] if Special::from_key(one).is_some_and(|s| s != Special::Lunge) => {
             let n = number(n)?;
             Choice::SpecialStep(
@@ -649,8 +689,8 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                  defensively, stand up, drop prone, power-attack, precision-strike, \
                  combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end, ready \
                  foe-adjacent|foe-attacks ACTION, crawl DIR, steady aim, drop ITEM, weaken \
-                 ability|degrees N, first-aid WHO, power-attack|… STEP, draw ITEM [ITEM], sheathe ITEM, load, prepare, multiweapon WHO MAIN OFF, cast SPELL [WHO] [defensively]; rejoin, wait; or aoo WHO, decline, injury KIND, \
-                 no injury, let-pass, block, complete WHO"
+                 ability|degrees N, first-aid WHO, power-attack|… STEP, draw ITEM [ITEM], sheathe ITEM, load, prepare, multiweapon WHO MAIN OFF, cast SPELL [WHO] [defensively], demoralize WHO, find-tracks; rejoin, wait; or aoo WHO, decline, injury KIND, \
+                 no injury, let-pass, block, complete WHO; the GM: dc N, shaken N, no effect, acts N"
             )))
         }
     })

@@ -79,6 +79,9 @@ struct OptionsDef {
     weakened_attack_inverted: Option<bool>,
     splash_stray_increments: Option<Spanned<i64>>,
     multiweapon_repeat: Option<bool>,
+    find_tracks_acts: Option<Spanned<i64>>,
+    pick_up_acts: Option<Spanned<i64>>,
+    pick_up_consecutive: Option<bool>,
 }
 
 fray_core::combatant_entry! {
@@ -126,6 +129,10 @@ fray_core::combatant_entry! {
         concentration: Option<Spanned<i64>>,
         reflex: Option<Spanned<i64>>,
         will: Option<Spanned<i64>>,
+        intimidate: Option<Spanned<i64>>,
+        survival: Option<Spanned<i64>>,
+        #[serde(default)]
+        knows_maneuver: bool,
     }
 }
 
@@ -243,6 +250,7 @@ impl Builder<'_> {
                     will: 0,
                     magic: Default::default(),
                     cartridges: false,
+                    gm_said: Default::default(),
                 }
             }
             (None, Some(cl)) => {
@@ -362,6 +370,7 @@ impl Builder<'_> {
                     will: 0,
                     magic: Default::default(),
                     cartridges: false,
+                    gm_said: Default::default(),
                 }
             }
             _ => {
@@ -432,6 +441,13 @@ impl Builder<'_> {
             profile.heal = h;
         }
         profile.cartridges = c.cartridges;
+        // CEL-R9, R13, R16.5: what the GM says of it for the actions the seed leaves to the GM.
+        profile.gm_said = crate::rules::ruling::GmSaid {
+            intimidate: int(file, i, "intimidate", &c.intimidate, (-10, 60), errors),
+            survival: int(file, i, "survival", &c.survival, (-10, 60), errors),
+            knows_maneuver: c.knows_maneuver,
+            shield: c.shield.is_some(),
+        };
         if let Some(r) = int(file, i, "ride", &c.ride, (-10, 60), errors) {
             profile.ride = r;
         }
@@ -673,7 +689,7 @@ impl CombatantBuilder for Builder<'_> {
             item_damage: Vec::new(),
             follow: None,
             burn,
-            special_steps: [0; 7],
+            special_steps: [0; 8],
             hands_tracked: false,
             sheathed: 0,
             ranged_sheathed: false,
@@ -681,6 +697,9 @@ impl CombatantBuilder for Builder<'_> {
             one_round: None,
             free_actions: 0,
             gm_dv: 0,
+            gm_dc: 0,
+            temp_hp: 0,
+            tracks_acts: 0,
             haste: None,
             ammo: None,
             loaded: 0,
@@ -1054,6 +1073,16 @@ fn read_options(file: &SourceFile<'_>, o: &OptionsDef, errors: &mut Vec<FileErro
             .weakened_attack_inverted
             .unwrap_or(d.weakened_attack_inverted),
         multiweapon_repeat: o.multiweapon_repeat.unwrap_or(d.multiweapon_repeat),
+        find_tracks_acts: num(
+            "find_tracks_acts",
+            &o.find_tracks_acts,
+            3,
+            i64::from(crate::rules::ruling::MAX_TRACKS_ACTS),
+            i32::from(d.find_tracks_acts),
+            errors,
+        ) as u8,
+        pick_up_acts: num("pick_up_acts", &o.pick_up_acts, 1, 100, 1, errors) as u8,
+        pick_up_consecutive: o.pick_up_consecutive.unwrap_or(d.pick_up_consecutive),
         splash_stray_increments: num(
             "splash_stray_increments",
             &o.splash_stray_increments,

@@ -136,6 +136,12 @@ impl Ruleset for Celesia {
         if f.gm_dv != 0 {
             out.push(format!("DV {:+} (GM)", f.gm_dv));
         }
+        if f.gm_dc != 0 {
+            out.push(format!("skill DCs {:+} (GM)", f.gm_dc));
+        }
+        if f.temp_hp > 0 {
+            out.push(format!("{} temporary hp", f.temp_hp));
+        }
         for (on, name) in [
             (f.flat_footed, "flat-footed"),
             (f.prone, "prone"),
@@ -203,17 +209,17 @@ impl RulesetBundle for Celesia {
     /// says which parts: R3 all but readying a complex action; R6 all but Aid Another on a skill
     /// or against a spell; R10 every maneuver but ropes, hazards, Escape Artist, items other than weapons
     /// and invisible targets; R12 Run and Coup de Grace;
-    /// R13 Disable Device, 1-round spells and Load a Two-Handed Simple Firearm, no Find Tracks;
-    /// R15 attacks of opportunity and readied actions, no counterspells; R16 all but Martial
-    /// Power; R9 all but Demoralize (no numbers in the seed) and the actions of skills, shields
-    /// and animals; R17 all but CON
+    /// R13 Disable Device, Find Tracks (the GM's rulings), 1-round spells and Load a Two-Handed
+    /// Simple Firearm; R15 attacks of opportunity and readied actions, no counterspells; R9 all
+    /// but the actions of other skills, shields and animals (Demoralize: the GM's rulings); R17
+    /// all but CON
     /// drain and the GM's strenuous actions; R20 all but lethal unarmed strikes and a source of
     /// burn; R21 all but shots per speed increment).
     const RULES: RuleStatus = RuleStatus {
         prefix: "CEL-R",
         total: 21,
         missing: &[],
-        partial: &[3, 6, 9, 10, 11, 12, 13, 14, 15, 16, 17, 20, 21],
+        partial: &[3, 6, 9, 10, 11, 12, 13, 14, 15, 17, 20, 21],
     };
     const CRITICALS: Criticals = Criticals::Critical;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;

@@ -84,6 +84,9 @@ pub struct Profile {
     /// Its firearm ammunition is cartridges (encounter `cartridges = true`): a simple firearm
     /// loads one step faster. [CEL-R12, R13 Load a … Simple Firearm]
     pub cartridges: bool,
+    /// What the GM says of it for the actions the seed leaves to the GM (Intimidate,
+    /// Survival, a known maneuver or stance). [CEL-R9, R13, R16.5]
+    pub gm_said: crate::rules::ruling::GmSaid,
 }
 
 impl Profile {
@@ -395,11 +398,15 @@ pub enum Special {
     /// Lunge: +5 ft reach until the end of the turn, −2 DV until the start of the next.
     /// BAB +6; before any attack. [CEL-R16.4]
     Lunge,
+    /// Martial Power: −m attack rolls, +2m temporary hit points (3m with a shield) until the
+    /// start of the next turn. CON 13 and a known maneuver or stance; before the first melee
+    /// attack of the turn. [CEL-R16.5]
+    MartialPower,
 }
 
 impl Special {
     /// Every option.
-    pub const ALL: [Special; 7] = [
+    pub const ALL: [Special; 8] = [
         Special::PowerAttack,
         Special::PrecisionStrike,
         Special::CombatExpertise,
@@ -407,6 +414,7 @@ impl Special {
         Special::DeadlyAim,
         Special::RecklessAim,
         Special::Lunge,
+        Special::MartialPower,
     ];
     /// Words in choices.
     pub fn key(self) -> &'static str {
@@ -418,6 +426,7 @@ impl Special {
             Special::DeadlyAim => "deadly-aim",
             Special::RecklessAim => "reckless-aim",
             Special::Lunge => "lunge",
+            Special::MartialPower => "martial-power",
         }
     }
     /// Parses a key.
@@ -600,7 +609,7 @@ pub struct Fighter {
     pub follow: Option<Follow>,
     /// The step chosen below BAB's for each special attack in use, by `Special` order (0: BAB's
     /// own). [CEL-A20 `scaling_choose_lower`]
-    pub special_steps: [u8; 7],
+    pub special_steps: [u8; 8],
     /// Its encounter entry says what it holds (`in_hand`): weapons not in hand are sheathed
     /// and must be drawn. [CEL-R9 Draw or Sheathe]
     pub hands_tracked: bool,
@@ -620,6 +629,14 @@ pub struct Fighter {
     pub free_actions: u8,
     /// The GM's adjustment to its DV (`cond WHO dv+N`): cover, or any ruling. [CEL-G11, G13]
     pub gm_dv: i32,
+    /// The GM's adjustment to the DC of its skill checks (`cond WHO dc+N`). [CEL-G13]
+    pub gm_dc: i32,
+    /// Temporary hit points (Martial Power's, until the start of its next turn), lost before
+    /// hit points. [CEL-R16.5]
+    pub temp_hp: i32,
+    /// The acts its next Find Tracks needs, once the GM has ruled after a lost trail (0: the
+    /// `find_tracks_acts` option's). [CEL-R13, CEL-G3]
+    pub tracks_acts: u8,
     /// Hasted by this caster until the start of the caster's turn in this round. [CEL-R3.4,
     /// A39]
     pub haste: Option<(CombatantId, u32)>,
@@ -787,6 +804,10 @@ pub enum TaskKind {
     CoupDeGrace(CombatantId, u8),
     /// Disable Device on the numbered device.
     Disable(u8),
+    /// Find Tracks (at least 3 consecutive acts, more as the GM rules). [CEL-R13, CEL-G3]
+    FindTracks,
+    /// Manipulate an Item the GM rules complex: picking up this item. [CEL-R9, CEL-G3]
+    PickUp(Item),
 }
 
 /// A complex action in progress: acts committed so far, out of those it needs. [CEL-R3.8]
@@ -878,6 +899,16 @@ pub struct Options {
     /// With the Multiweapon Fighting feat, the action may be taken more than once a turn (the
     /// seed's "and meet certain requirements" are the GM's to judge; default off).
     pub multiweapon_repeat: bool,
+    /// Acts Find Tracks takes, consecutive (CEL-R13 "at least 3 consecutive acts and may take
+    /// more, as determined by the GM", CEL-G3; default 3).
+    pub find_tracks_acts: u8,
+    /// Acts picking up an item takes (CEL-R9 Manipulate an Item: "the GM might rule that
+    /// manipulating an item is a complex action and determine the number of actions", CEL-G3;
+    /// default 1, the seed's simple action).
+    pub pick_up_acts: u8,
+    /// Whether those acts must be consecutive ("those actions may need to be committed
+    /// consecutively"; default true).
+    pub pick_up_consecutive: bool,
 }
 
 impl Default for Options {
@@ -901,6 +932,9 @@ impl Default for Options {
             weakened_attack_inverted: false,
             splash_stray_increments: 4,
             multiweapon_repeat: false,
+            find_tracks_acts: 3,
+            pick_up_acts: 1,
+            pick_up_consecutive: true,
         }
     }
 }
@@ -943,6 +977,13 @@ pub enum Asking {
         reactor: CombatantId,
         /// The foe that set the trigger off.
         foe: CombatantId,
+    },
+    /// The GM's ruling on a number the seed leaves to the GM. [CEL-R9, R13]
+    Ruling {
+        /// Whose action it is.
+        who: CombatantId,
+        /// What the GM rules on.
+        about: crate::rules::ruling::About,
     },
 }
 

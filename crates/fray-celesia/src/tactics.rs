@@ -25,6 +25,7 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
         Asking::Injury { who, damage } => injury(state, who, damage),
         Asking::LetPass { .. } => Choice::Block,
         Asking::Readied { foe, .. } => Choice::Complete(foe),
+        Asking::Ruling { about, .. } => crate::rules::ruling::default_ruling(about),
         Asking::Nothing => Choice::End,
     };
     if request.options.is_empty() || request.options.contains(&pick) {

@@ -179,6 +179,10 @@ pub fn special_attack_mods(
 ) {
     let sp = state.f(attacker).specials;
     let k = |s: Special| super::special::step_of(state, attacker, s);
+    if sp.has(Special::MartialPower) {
+        // CEL-R16.5: "a -1 penalty on attack rolls", melee and ranged.
+        m.push("martial power", "CEL-R16.5", -k(Special::MartialPower));
+    }
     if ranged {
         if sp.has(Special::DeadlyAim) {
             m.push("deadly aim", "CEL-R16.3", -k(Special::DeadlyAim));

@@ -1,12 +1,13 @@
 //! Complex actions (CEL-R3.8, R13): actions of 4 or more acts committed over several turns,
 //! with a progress count kept from turn to turn — Disable Device on a device whose acts the GM
-//! sets (CEL-E8) and the coup de grace against a creature with total concealment (6 acts,
-//! CEL-R12, CEL-E9). Where the acts must be consecutive, any other act, or acts left unspent at
+//! sets (CEL-E8), the coup de grace against a creature with total concealment (6 acts,
+//! CEL-R12, CEL-E9), Find Tracks (3 consecutive acts or the GM's number, CEL-R13) and picking
+//! up an item where the GM rules Manipulate an Item complex (CEL-R9, CEL-G3). Where the acts must be consecutive, any other act, or acts left unspent at
 //! the end of a turn, start the count over; where they need not be, the count waits.
 
 use super::{attack, round};
 use crate::choice::Choice;
-use crate::state::{State, Task, TaskKind};
+use crate::state::{Item, State, Task, TaskKind};
 use crate::Celesia;
 use fray_core::event::Event;
 use fray_core::protocol::Interrupt;
@@ -17,7 +18,7 @@ pub const CONCEALED_COUP_ACTS: u8 = 6;
 
 /// The complex action a choice is, with the acts it needs and whether they must be
 /// consecutive; `None` for every other action.
-pub fn task_of(state: &State, choice: &Choice) -> Option<(TaskKind, u8, bool)> {
+pub fn task_of(state: &State, who: CombatantId, choice: &Choice) -> Option<(TaskKind, u8, bool)> {
     match *choice {
         // CEL-R12: "requires 6 acts"; complex actions are consecutive acts (CEL-R3.1).
         Choice::CoupDeGrace(t, form) if state.f(t).concealed => {
@@ -27,6 +28,18 @@ pub fn task_of(state: &State, choice: &Choice) -> Option<(TaskKind, u8, bool)> {
             let dev = state.devices.get(usize::from(d))?;
             Some((TaskKind::Disable(d), dev.acts, dev.consecutive))
         }
+        // CEL-R13: "at least 3 consecutive acts and may take more, as determined by the GM".
+        Choice::FindTracks => Some((
+            TaskKind::FindTracks,
+            super::ruling::tracks_acts(state, who),
+            true,
+        )),
+        // CEL-R9 Manipulate an Item, CEL-G3: complex where the GM rules it so.
+        Choice::PickUp(item) if state.options.pick_up_acts > 1 => Some((
+            TaskKind::PickUp(item),
+            state.options.pick_up_acts,
+            state.options.pick_up_consecutive,
+        )),
         _ => None,
     }
 }
@@ -45,7 +58,7 @@ pub fn kept(state: &State, who: CombatantId, kind: TaskKind) -> u8 {
 /// acts it still needs (at least 1, so that none left refuses it); a 1-round action 3, or the
 /// turn's last 1 or 2 (CEL-R3.7); others their category's. [CEL-R3.1, R3.8]
 pub fn cost(state: &State, who: CombatantId, choice: &Choice) -> i32 {
-    match task_of(state, choice) {
+    match task_of(state, who, choice) {
         Some((kind, needed, _)) => {
             let still = i32::from(needed - kept(state, who, kind).min(needed));
             state.f(who).acts_left.min(still).max(1)
@@ -77,7 +90,7 @@ pub fn commit(
     choice: Choice,
     acts: i32,
 ) -> Result<(), Interrupt> {
-    let Some((kind, needed, consecutive)) = task_of(state, &choice) else {
+    let Some((kind, needed, consecutive)) = task_of(state, who, &choice) else {
         return Ok(());
     };
     // The clock has already moved past this turn's acts: what was kept is judged before them.
@@ -108,6 +121,33 @@ pub fn commit(
             "total concealment".to_string(),
             Some(t),
             "CEL-R12",
+        ),
+        (TaskKind::FindTracks, first) => (
+            if first {
+                "begins to look for tracks"
+            } else {
+                "goes on looking for tracks"
+            },
+            "Survival".to_string(),
+            None,
+            "CEL-R13",
+        ),
+        (TaskKind::PickUp(item), first) => (
+            if first {
+                "begins to pick up an item"
+            } else {
+                "goes on picking up an item"
+            },
+            format!(
+                "{} (the GM's complex Manipulate an Item, CEL-G3)",
+                match item {
+                    Item::Melee(i) => state.p(who).melee.get(usize::from(i)),
+                    Item::Ranged => state.p(who).ranged.as_ref(),
+                }
+                .map_or_else(|| item.key(), |w| w.name.clone())
+            ),
+            None,
+            "CEL-R9",
         ),
         (TaskKind::Disable(d), first) => (
             if first {
@@ -156,6 +196,8 @@ pub fn commit(
             }
         }
         TaskKind::Disable(d) => disable(state, table, who, usize::from(d))?,
+        TaskKind::FindTracks => super::ruling::find_tracks(state, table, who, needed)?,
+        TaskKind::PickUp(item) => super::maneuver::hold_picked_up(state, table, who, item),
     }
     Ok(())
 }

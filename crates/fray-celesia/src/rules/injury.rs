@@ -73,6 +73,11 @@ pub fn take_damage(
     } else {
         (blow.amount, 0)
     };
+    // CEL-R16.5: temporary hit points are lost first (the parent game's reading: the seed
+    // gives Martial Power's "temporary hit points" no other use).
+    let absorbed = lethal.min(state.f(target).temp_hp).max(0);
+    lethal -= absorbed;
+    state.fm(target).temp_hp -= absorbed;
     let original = lethal;
     let mut negated = 0;
     // CEL-R18.1–R18.4: an injury instead of damage that would bring it to 0 or below.
@@ -115,6 +120,13 @@ pub fn take_damage(
     }
     table.emit(|| {
         let mut modifiers = blow.mods.to_vec();
+        if absorbed > 0 {
+            modifiers.push(Modifier::new(
+                "temporary hit points",
+                "CEL-R16.5",
+                -absorbed,
+            ));
+        }
         if negated > 0 {
             modifiers.push(Modifier::new("crippling injury", "CEL-R18.1", -negated));
         }

@@ -1,7 +1,7 @@
 //! The GM's interventions (CEL-G13: "manual adjustment of any roll, DC, DV or HP — always
 //! available"): hit points (damage, or healing with its effects on the dying, CEL-R17.8, and
-//! on nonlethal damage, CEL-R20.6), prone, a combatant's square, one leaving the fight, a
-//! ruling. Taken at each round's start and before each action.
+//! on nonlethal damage, CEL-R20.6), prone, total concealment, a DV or skill-check DC
+//! adjustment, a combatant's square, one leaving the fight, a ruling. Taken at each round's start and before each action.
 
 use super::injury;
 use crate::state::{Band, State};
@@ -19,30 +19,66 @@ fn combatant(state: &State, iv: &Intervention, key: &str) -> Result<CombatantId,
         .ok_or_else(|| iv.refused(format!("no combatant `{key}` in this fight")))
 }
 
-/// Largest DV adjustment the GM can make at once.
-const MAX_DV_ADJUSTMENT: i32 = 50;
+/// Largest DV or DC adjustment the GM can make at once.
+const MAX_ADJUSTMENT: i32 = 50;
 
-/// `cond WHO dv+N` / `cond WHO dv-N`: the GM's adjustment to a combatant's DV, replacing any
-/// earlier one, until `cond WHO -dv` (cover and concealment, whose values the seed does not give
-/// but for the stray shot's +4, CEL-G11; any DV, CEL-G13). Logged as a condition (`DV +2 (the
-/// GM's ruling)`) and shown in the DV's modifiers of every attack on it.
-fn adjust_dv(
+/// What a GM adjustment (`cond WHO dv+N`, `cond WHO dc+N`) changes.
+#[derive(Clone, Copy)]
+enum Adjusted {
+    /// The combatant's DV (cover and concealment, whose values the seed does not give but for
+    /// the stray shot's +4, CEL-G11; any DV, CEL-G13), shown in the DV's modifiers of every
+    /// attack on it.
+    Dv,
+    /// The DC of every skill check the combatant makes (CEL-G13: "manual adjustment of any
+    /// … DC"): Disable Device, Ride, Intimidate, Survival; shown in each check as its DC.
+    Dc,
+}
+
+impl Adjusted {
+    fn word(self) -> &'static str {
+        match self {
+            Adjusted::Dv => "dv",
+            Adjusted::Dc => "dc",
+        }
+    }
+    fn condition(self) -> &'static str {
+        match self {
+            Adjusted::Dv => "DV-adjusted (GM)",
+            Adjusted::Dc => "DC-adjusted (GM: its skill checks)",
+        }
+    }
+    fn slot(self, state: &mut State, id: CombatantId) -> &mut i32 {
+        match self {
+            Adjusted::Dv => &mut state.fm(id).gm_dv,
+            Adjusted::Dc => &mut state.fm(id).gm_dc,
+        }
+    }
+}
+
+/// `cond WHO dv+N` / `dv-N` / `dc+N` / `dc-N`: the GM's adjustment, replacing any earlier one
+/// of its kind, until `cond WHO -dv` / `-dc`. Logged as a condition (`DV-adjusted (GM)`).
+fn adjust(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     intervention: &Intervention,
     id: CombatantId,
+    what: Adjusted,
     condition: &str,
     gained: bool,
 ) -> Result<(), Interrupt> {
-    let name = state.roster.name(id);
+    let name = state.roster.name(id).to_string();
+    let word = what.word();
     if !gained {
-        if state.f(id).gm_dv == 0 {
-            return Err(intervention.refused(format!("{name}'s DV has no GM adjustment")));
+        if *what.slot(state, id) == 0 {
+            return Err(intervention.refused(format!(
+                "{name}'s {} has no GM adjustment",
+                word.to_uppercase()
+            )));
         }
-        state.fm(id).gm_dv = 0;
+        *what.slot(state, id) = 0;
         table.emit(|| Event::Condition {
             who: id,
-            condition: "DV-adjusted (GM)",
+            condition: what.condition(),
             gained: false,
             rule: "CEL-G13",
         });
@@ -52,18 +88,18 @@ fn adjust_dv(
         .trim_start_matches('+')
         .parse::<i32>()
         .ok()
-        .filter(|n| *n != 0 && n.abs() <= MAX_DV_ADJUSTMENT);
+        .filter(|n| *n != 0 && n.abs() <= MAX_ADJUSTMENT);
     let Some(change) = change else {
         return Err(intervention.refused(format!(
-            "`cond WHO dv+N` or `dv-N`: N a whole number from 1 to {MAX_DV_ADJUSTMENT}, e.g. \
-             `cond {} dv+4` (cover)",
+            "`cond WHO {word}+N` or `{word}-N`: N a whole number from 1 to {MAX_ADJUSTMENT}, \
+             e.g. `cond {} {word}+4`",
             state.roster.key(id)
         )));
     };
-    state.fm(id).gm_dv = change;
+    *what.slot(state, id) = change;
     table.emit(|| Event::Condition {
         who: id,
-        condition: "DV-adjusted (GM)",
+        condition: what.condition(),
         gained: true,
         rule: "CEL-G13",
     });
@@ -114,8 +150,14 @@ pub fn intervene(
             ..
         } => {
             let id = combatant(state, intervention, who)?;
-            if condition == "dv" || condition.starts_with("dv+") || condition.starts_with("dv-") {
-                return adjust_dv(state, table, intervention, id, condition, *gained);
+            for what in [Adjusted::Dv, Adjusted::Dc] {
+                let w = what.word();
+                if condition == w
+                    || condition.starts_with(&format!("{w}+"))
+                    || condition.starts_with(&format!("{w}-"))
+                {
+                    return adjust(state, table, intervention, id, what, condition, *gained);
+                }
             }
             // Prone, or total concealment (CEL-G11: the GM says who has it).
             fn flag<'s>(s: &'s mut State, id: CombatantId, name: &str) -> Option<&'s mut bool> {
@@ -128,7 +170,7 @@ pub fn intervene(
             let Some(current) = flag(state, id, condition).map(|f| *f) else {
                 return refuse(format!(
                     "`{condition}` is not a condition the GM can set in Celesia yet; prone, \
-                     concealed and dv+N / dv-N are"
+                     concealed, dv+N / dv-N and dc+N / dc-N are"
                 ));
             };
             if current == *gained {

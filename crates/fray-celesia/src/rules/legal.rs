@@ -4,7 +4,7 @@
 use super::{complex, movement};
 use crate::choice::Choice;
 use crate::content::WeaponKind;
-use crate::state::{reaches_plus, Asking, Item, Special, State, DEX, INT, STR};
+use crate::state::{reaches_plus, Asking, Item, Special, State, CON, DEX, INT, STR};
 use fray_core::protocol::{refuse as no, ChoiceRequest, Chooser, Illegal, Interrupt, Question};
 use fray_core::{Board, CombatantId, Direction, Table};
 
@@ -22,7 +22,7 @@ pub fn ask(
         Asking::Injury { who, .. } => (Chooser::Combatant(who), Question::Reaction),
         Asking::LetPass { foe, .. } => (Chooser::Combatant(foe), Question::Reaction),
         Asking::Readied { reactor, .. } => (Chooser::Combatant(reactor), Question::Reaction),
-        Asking::Nothing => (Chooser::Gm, Question::Ruling),
+        Asking::Nothing | Asking::Ruling { .. } => (Chooser::Gm, Question::Ruling),
     };
     let choice = table.choose(state, chooser, question, rule, |out| options(state, out))?;
     state.asking = Asking::Nothing;
@@ -57,6 +57,7 @@ pub fn options(state: &State, out: &mut Vec<Choice>) {
             out.push(Choice::Complete(foe));
             out.push(Choice::Decline);
         }
+        Asking::Ruling { about, .. } => super::ruling::options(about, out),
         Asking::Nothing => out.push(Choice::End),
     }
 }
@@ -136,6 +137,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     super::wield::options(state, who, &mut candidates);
     super::spell::options(state, who, &mut candidates);
     super::ammo::options(state, who, &mut candidates);
+    super::ruling::action_options(state, who, &mut candidates);
     candidates.extend([
         Choice::TotalDefense,
         Choice::Defensive,
@@ -148,6 +150,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         Choice::Special(Special::DeadlyAim),
         Choice::Special(Special::RecklessAim),
         Choice::Special(Special::Lunge),
+        Choice::Special(Special::MartialPower),
         Choice::Weaken(1),
         Choice::Weaken(2),
         Choice::Weaken(3),
@@ -157,7 +160,10 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     // CEL-A20: with `scaling_choose_lower`, each scaling special also at every lower step.
     if state.options.scaling_choose_lower {
         let k = super::special::scaling_step(state.p(who).bab).min(20) as u8;
-        for sp in Special::ALL.into_iter().filter(|&s| s != Special::Lunge) {
+        for sp in Special::ALL
+            .into_iter()
+            .filter(|&s| !matches!(s, Special::Lunge | Special::MartialPower))
+        {
             candidates.extend((1..k).map(|n| Choice::SpecialStep(sp, n)));
         }
     }
@@ -611,6 +617,11 @@ pub fn check_deed(
                 ),
                 Special::RecklessAim => ("CEL-R16.8", true, ""),
                 Special::Lunge => ("CEL-R16.4", p.bab >= 6, "BAB +6"),
+                Special::MartialPower => (
+                    "CEL-R16.5",
+                    p.scores[CON] >= 13 && p.gm_said.knows_maneuver,
+                    "CON 13 and a known maneuver or stance (`knows_maneuver = true`)",
+                ),
             };
             if !ok {
                 return no(explain, rule, || format!("it needs {need}"));
@@ -629,8 +640,10 @@ pub fn check_deed(
                 });
             }
             Illegal::unless(
-                !matches!(sp, Special::CombatExpertise | Special::Lunge)
-                    || f.attacks_this_turn == 0,
+                !matches!(
+                    sp,
+                    Special::CombatExpertise | Special::Lunge | Special::MartialPower
+                ) || f.attacks_this_turn == 0,
                 explain,
                 rule,
                 || "chosen only before the first attack of the turn".to_string(),
@@ -743,13 +756,21 @@ pub fn check_deed(
                 });
             }
             let k = super::special::scaling_step(state.p(who).bab);
-            if sp == Special::Lunge || n == 0 || i32::from(n) > k {
+            if matches!(sp, Special::Lunge | Special::MartialPower) || n == 0 || i32::from(n) > k {
                 return no(explain, "CEL-A20", || {
-                    format!("the step is from 1 to {k}, BAB's (Lunge has none)")
+                    format!(
+                        "the step is from 1 to {k}, BAB's (Lunge has none; Martial Power's is \
+                         fixed)"
+                    )
                 });
             }
             check_deed(explain, state, who, &Choice::Special(sp))
         }
+        Choice::Demoralize(t) => {
+            target_ok(t, "CEL-R9")?;
+            super::ruling::check(explain, state, who, choice)
+        }
+        Choice::FindTracks => super::ruling::check(explain, state, who, choice),
         Choice::Delay => Illegal::unless(
             !f.acted && !state.surprise_round,
             explain,
@@ -887,9 +908,15 @@ pub fn check_request(
     match request.chooser {
         Chooser::Combatant(id) => check(true, state, id, request.question, choice),
         Chooser::Gm => {
-            Illegal::unless(request.options.contains(choice), true, request.rule, || {
-                "not among the options offered".to_string()
-            })
+            // The request's options may not be built (a script answering): the GM's own list.
+            let mut offered = Vec::new();
+            options(state, &mut offered);
+            Illegal::unless(
+                request.options.contains(choice) || offered.contains(choice),
+                true,
+                request.rule,
+                || "not among the options offered".to_string(),
+            )
         }
     }
 }

@@ -740,6 +740,17 @@ pub fn pick_up(
     if !super::round::provoke(state, table, who, None)? {
         return Ok(());
     }
+    hold_picked_up(state, table, who, item);
+    Ok(())
+}
+
+/// The item is in its hands (the Manipulate an Item's provocation done). [CEL-R9]
+pub fn hold_picked_up(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    item: Item,
+) {
     state.pick_up(who, item);
     let name = state.held(who, item).map(|w| w.name.clone());
     if let Some(name) = name {
@@ -751,5 +762,4 @@ pub fn pick_up(
             rule: "CEL-R9",
         });
     }
-    Ok(())
 }

@@ -18,6 +18,7 @@ pub mod multiweapon;
 pub mod one_round;
 pub mod ready;
 pub mod round;
+pub mod ruling;
 pub mod run;
 pub mod simple;
 pub mod special;
@@ -235,7 +236,13 @@ impl D20Check {
     ) -> Result<bool, fray_core::Interrupt> {
         let (roll, dice) = roll_check_die(state, table, who, self.kind, self.rule)?;
         let total = roll as i32 + self.bonus;
-        let success = total >= self.dc;
+        // CEL-G13: the GM's adjustment to the DCs of its skill checks (`cond WHO dc+N`).
+        let gm = match self.kind {
+            CheckKind::Skill { .. } => state.f(who).gm_dc,
+            _ => 0,
+        };
+        let dc = self.dc + gm;
+        let success = total >= dc;
         table.emit(|| fray_core::event::Event::Check {
             who: fray_core::event::Subject::Combatant(who),
             purpose: self.purpose,
@@ -243,8 +250,8 @@ impl D20Check {
             roll,
             modifiers: vec![Modifier::new(self.modifier, "", self.bonus)],
             total,
-            against: "DC",
-            target: self.dc,
+            against: if gm == 0 { "DC" } else { "GM-adjusted DC" },
+            target: dc,
             under: false,
             success: Some(success),
             result: if success {

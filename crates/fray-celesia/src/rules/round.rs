@@ -412,6 +412,8 @@ fn start_of_turn(
     f.total_defense = 0;
     f.defensive = false;
     f.specials = Default::default();
+    // CEL-R16.5: Martial Power's temporary hit points last until the start of its next turn.
+    let temp_hp = std::mem::take(&mut f.temp_hp);
     let cleaving = f.cleaving;
     f.cleaving = false;
     f.cleave_from = None;
@@ -464,6 +466,11 @@ fn start_of_turn(
         (cleaving, "open after cleaving", "CEL-R16.1"),
         (total_defense > 0, "in total defense", "CEL-R11"),
         (defensive, "fighting defensively", "CEL-R14"),
+        (
+            temp_hp > 0,
+            "holding temporary hit points (martial power)",
+            "CEL-R16.5",
+        ),
     ] {
         if on {
             table.emit(|| Event::Condition {
@@ -854,6 +861,8 @@ pub fn perform(
     // CEL-R3.9: a foe's action readied for "if a foe attacks me" comes before the attack.
     if !super::ready::before_attack(state, table, who, &choice)? {
         injury::strain(state, table, who, cost);
+        // A cleave cut short by a readied action was still taken (CEL-G2, G4).
+        free_action_taken(state, table, who, choice);
         return Ok(());
     }
     let from = state.f(who).pos;
@@ -861,6 +870,8 @@ pub fn perform(
         // A 1-round spell begins there too (CEL-R13): the casting asks its provocation first.
         super::spell::cast(state, table, who, choice, cost)?;
         injury::strain(state, table, who, cost);
+        // CEL-R14: casting defensively is a free action (CEL-G2, G4).
+        free_action_taken(state, table, who, choice);
         super::grapple::tidy(state, table);
         super::mounted::tidy(state, table)?;
         return Ok(());
@@ -870,7 +881,7 @@ pub fn perform(
         injury::strain(state, table, who, cost);
         return Ok(());
     }
-    if complex::task_of(state, &choice).is_some() {
+    if complex::task_of(state, who, &choice).is_some() {
         complex::commit(state, table, who, choice, cost)?;
         injury::strain(state, table, who, cost);
         return Ok(());
@@ -1085,6 +1096,14 @@ pub fn perform(
                 state.fm(who).reach_bonus = 5;
             }
             let k = super::special::step_of(state, who, sp);
+            // CEL-R16.5: Martial Power's temporary hit points, 2 per step (3 with a shield).
+            let temp = if sp == crate::state::Special::MartialPower {
+                let per = if state.p(who).gm_said.shield { 3 } else { 2 };
+                state.fm(who).temp_hp = per * k;
+                per * k
+            } else {
+                0
+            };
             table.emit(|| Event::Acted {
                 who,
                 act: "uses a special attack",
@@ -1093,6 +1112,11 @@ pub fn perform(
                     "lunge: +5 ft reach until the end of its turn, -2 DV until the start of its \
                      next turn"
                         .to_string()
+                } else if temp > 0 {
+                    format!(
+                        "martial-power (step {k}): -{k} on attack rolls, {temp} temporary hit \
+                         points until the start of its next turn"
+                    )
                 } else {
                     format!("{} (step {k}) until the start of its next turn", sp.key())
                 },
@@ -1121,6 +1145,7 @@ pub fn perform(
         Choice::Sheathe(item) => super::wield::draw_or_sheathe(state, table, who, item, false)?,
         Choice::Load | Choice::Prepare => super::ammo::perform(state, table, who, choice)?,
         Choice::DrawTwo(a, b) => super::wield::draw_two(state, table, who, a, b)?,
+        Choice::Demoralize(t) => super::ruling::demoralize(state, table, who, t)?,
         Choice::Multiweapon(t, main, off) => {
             super::multiweapon::perform(state, table, who, t, (main, off))?;
         }

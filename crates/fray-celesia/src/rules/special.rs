@@ -8,14 +8,19 @@ pub fn scaling_step(bab: i32) -> i32 {
     1 + bab.max(0) / 4
 }
 
-/// CEL-R16.10, CEL-A20: the step of special attack `sp` that `who` uses: BAB's, or the
-/// lower one it chose when the `scaling_choose_lower` toggle allows it.
+/// CEL-R16.10, CEL-A20: the step of special attack `sp` that `who` uses: BAB's (Martial
+/// Power's own scale for it, CEL-R16.5), or the lower one it chose when the
+/// `scaling_choose_lower` toggle allows it.
 pub fn step_of(
     state: &crate::state::State,
     who: fray_core::CombatantId,
     sp: crate::state::Special,
 ) -> i32 {
-    let k = scaling_step(state.p(who).bab);
+    let k = if sp == crate::state::Special::MartialPower {
+        martial_step(state.p(who).bab)
+    } else {
+        scaling_step(state.p(who).bab)
+    };
     match state.f(who).special_steps[sp as usize] {
         0 => k,
         chosen => i32::from(chosen).min(k),
