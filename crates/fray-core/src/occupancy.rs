@@ -817,7 +817,9 @@ impl Occupancy {
     }
 
     /// The combatants with a square within `radius` of `center` for whom `counts` holds,
-    /// each once, in id order.
+    /// each once, in id order. `counts` is asked about each occupied square in the area (a
+    /// piece of several squares may be asked about more than once), in no particular order,
+    /// before any sorting: only those it keeps are sorted (usually none or a few).
     pub fn within(
         &self,
         center: Pos,
@@ -825,8 +827,12 @@ impl Occupancy {
         mut counts: impl FnMut(CombatantId) -> bool,
     ) -> Nearby {
         let mut found = Nearby::default();
-        self.each_within(center, radius, |who, _| found.push(who));
-        found.settle(&mut counts);
+        self.each_within(center, radius, |who, _| {
+            if counts(who) {
+                found.push(who);
+            }
+        });
+        found.settle();
         found
     }
 
@@ -1049,15 +1055,15 @@ impl Nearby {
         }
     }
 
-    /// Sorts, removes duplicates and keeps those for whom `counts` holds.
-    fn settle(&mut self, counts: &mut impl FnMut(CombatantId) -> bool) {
+    /// Sorts and removes duplicates (a piece of several squares is found once per square).
+    fn settle(&mut self) {
         if !self.spilled {
             let found = &mut self.inline[..self.len];
             found.sort_unstable();
             let mut kept = 0;
             for i in 0..found.len() {
                 let who = found[i];
-                if (kept == 0 || found[kept - 1] != who) && counts(who) {
+                if kept == 0 || found[kept - 1] != who {
                     found[kept] = who;
                     kept += 1;
                 }
@@ -1066,7 +1072,6 @@ impl Nearby {
         } else {
             self.spill.sort_unstable();
             self.spill.dedup();
-            self.spill.retain(|&who| counts(who));
         }
     }
 
@@ -1203,6 +1208,63 @@ mod tests {
 
     fn pos() -> impl Strategy<Value = Pos> {
         (-12i32..12, -12i32..12).prop_map(|(x, y)| Pos::new(x, y))
+    }
+
+    /// Crowded rings and areas in a dense array of cells (dozens of occupied cells in one ring
+    /// or area): the nearest search and the area queries still read every one of them.
+    #[test]
+    fn crowded_rings_are_read_whole() {
+        // One piece per cell around an empty hole of 5 × 5 cells; ring 3 holds 24 of them.
+        let mut start = Vec::new();
+        for cy in -7..=7i32 {
+            for cx in -7..=7i32 {
+                if cx.abs() > 2 || cy.abs() > 2 {
+                    start.push(Pos::new(CELL * cx + 1, CELL * cy + 2));
+                }
+            }
+        }
+        let layer = |i: usize| (i % 2) as u8;
+        let index = Occupancy::with_layers(start.iter().enumerate().map(|(i, &p)| (p, layer(i))));
+        let one_layer = Occupancy::new(start.iter().copied());
+        for index in [&index, &one_layer] {
+            assert!(matches!(
+                index.cells.as_ref().map(|c| &c.grid),
+                Some(Grid::Dense { .. })
+            ));
+        }
+        let all: Vec<(CombatantId, Pos)> = start
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| (CombatantId(i as u16), p))
+            .collect();
+        // The highest id among the nearest: every candidate of the ring must be offered.
+        let rank = |w: CombatantId, _: Pos| Some(u16::MAX - w.0);
+        for from in [Pos::new(0, 0), Pos::new(2, 3), Pos::new(-1, 1)] {
+            let expected = all
+                .iter()
+                .filter_map(|&(w, p)| rank(w, p).map(|k| (p.squares_to(from), k, w)))
+                .min();
+            assert_eq!(index.nearest(from, i32::MAX, rank), expected);
+            let outside = all
+                .iter()
+                .filter(|&&(w, _)| layer(w.index()) != 0)
+                .filter_map(|&(w, p)| rank(w, p).map(|k| (p.squares_to(from), k, w)))
+                .min();
+            assert_eq!(index.nearest_outside(from, i32::MAX, 0, rank), outside);
+            // An area of 9 × 9 cells, most of them occupied (one layer and the fallen's: few
+            // enough probes for the cells to be read, not every entry).
+            let mut near: Vec<CombatantId> = all
+                .iter()
+                .filter(|(_, p)| p.squares_to(from) <= 4 * CELL)
+                .map(|(w, _)| *w)
+                .collect();
+            near.sort();
+            assert!(near.len() > 32, "past the inline capacity of `Nearby`");
+            assert_eq!(
+                one_layer.within(from, 4 * CELL, |_| true).as_slice(),
+                &near[..]
+            );
+        }
     }
 
     proptest! {
