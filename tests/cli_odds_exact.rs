@@ -770,3 +770,14 @@ fn spelljammer_two_against_two_is_refused_at_once() {
 fn cnc_two_against_two_fight_odds_agree_with_the_simulator() {
     fight_agrees_with_sim("examples/cnc/skirmish-exact.toml");
 }
+
+// oddcel
+
+/// Celesia's 2 vs 2 (`examples/celesia/skirmish-exact.toml`): the four initiative d20s are
+/// merged before the first turn and each act after it (`rules::round::round_step`, CEL-R1.2,
+/// R3), and a dead fighter's record and place in the order are forgotten (`rules::odds_key`,
+/// CEL-R17.9), so the states at each point stay in the low thousands.
+#[test]
+fn celesia_two_against_two_fight_odds_agree_with_the_simulator() {
+    fight_agrees_with_sim("examples/celesia/skirmish-exact.toml");
+}

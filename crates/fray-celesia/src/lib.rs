@@ -59,6 +59,11 @@ impl Ruleset for Celesia {
         rules::round::round_step(state, table)
     }
 
+    /// A dead combatant's hit points and bleeding forgotten (see `rules::odds_key::odds_key`).
+    fn odds_key(state: &State) -> std::borrow::Cow<'_, State> {
+        rules::odds_key::odds_key(state)
+    }
+
     fn outcome(state: &State) -> Outcome {
         // Ongoing while two sides have someone standing (asked after every action: the
         // shared reckoning builds every piece, `up` and all, before it looks at the side).

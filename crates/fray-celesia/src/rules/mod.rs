@@ -15,6 +15,7 @@ pub mod maneuver_legal;
 pub mod mounted;
 pub mod movement;
 pub mod multiweapon;
+pub mod odds_key;
 pub mod one_round;
 pub mod ready;
 pub mod round;
