@@ -127,6 +127,7 @@ fray_core::combatant_entry! {
         caster_level: Option<Spanned<i64>>,
         spell_dc: Option<Spanned<i64>>,
         concentration: Option<Spanned<i64>>,
+        slots: Option<Spanned<Vec<i64>>>,
         reflex: Option<Spanned<i64>>,
         will: Option<Spanned<i64>>,
         intimidate: Option<Spanned<i64>>,
@@ -514,6 +515,13 @@ impl Builder<'_> {
                     ));
                 }
             }
+            if let Some(v) = &c.slots {
+                errors.push(file.error(
+                    v.span(),
+                    Some(field(i, "slots")),
+                    "only a caster (a combatant with `spells`) has this",
+                ));
+            }
             return None;
         }
         let mut spells = Vec::new();
@@ -556,11 +564,32 @@ impl Builder<'_> {
             ));
             return None;
         }
+        let slots = match &c.slots {
+            None => None,
+            Some(v) => {
+                let mut per_level = [0u8; 10];
+                let list = v.get_ref();
+                if list.len() > 9 || list.iter().any(|n| !(0..=99).contains(n)) {
+                    errors.push(file.error(
+                        v.span(),
+                        Some(field(i, "slots")),
+                        "expected at most 9 whole numbers from 0 to 99: the slots of spell \
+                         levels 1, 2, 3… (level 0 is cast at will)",
+                    ));
+                    return None;
+                }
+                for (level, n) in list.iter().enumerate() {
+                    per_level[level + 1] = *n as u8;
+                }
+                Some(per_level)
+            }
+        };
         Some(crate::state::Magic {
             spells,
             caster_level,
             spell_dc: spell_dc.unwrap_or(0),
             concentration: concentration.unwrap_or(caster_level),
+            slots,
         })
     }
 }
@@ -701,6 +730,8 @@ impl CombatantBuilder for Builder<'_> {
             temp_hp: 0,
             tracks_acts: 0,
             haste: None,
+            drained: Default::default(),
+            slots_spent: [0; 10],
             ammo: None,
             loaded: 0,
             free_loads: 0,

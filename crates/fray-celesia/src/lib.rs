@@ -215,7 +215,8 @@ impl RulesetBundle for Celesia {
     /// or against a spell; R10 every maneuver but ropes, hazards, Escape Artist, items other than weapons
     /// and invisible targets; R12 Run and Coup de Grace;
     /// R13 Disable Device, Find Tracks (the GM's rulings), 1-round spells and Load a Two-Handed
-    /// Simple Firearm; R15 attacks of opportunity and readied actions, no counterspells; R9 all
+    /// Simple Firearm; R15 attacks of opportunity and readied actions, no counterspells (R6
+    /// spells: conditions, Strength penalties, areas and slots are played); R9 all
     /// but the actions of other skills, shields and animals (Demoralize: the GM's rulings); R17
     /// all but CON
     /// drain and the GM's strenuous actions; R20 all but lethal unarmed strikes and a source of

@@ -98,6 +98,78 @@ pub enum OnSave {
     Negates,
 }
 
+/// The area a spell fills, measured from its aim (a creature): each creature in it is affected
+/// and saves separately, allies and the caster too (adopted reading; the seed gives no areas).
+/// Distances are fray's grid distances (Chebyshev squares of 5 ft).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Area {
+    /// Every creature whose space is within this many feet of the aimed creature's space
+    /// (a burst centred on it).
+    Burst(i32),
+    /// A quarter circle this many feet long from the caster toward the aimed creature: within
+    /// 45° of that direction.
+    Cone(i32),
+    /// A line 5 ft wide and this many feet long from the caster through the aimed creature.
+    Line(i32),
+}
+
+impl Area {
+    /// Its words in the log (`20-ft burst`).
+    pub fn text(self) -> String {
+        match self {
+            Area::Burst(ft) => format!("{ft}-ft burst"),
+            Area::Cone(ft) => format!("{ft}-ft cone"),
+            Area::Line(ft) => format!("{ft}-ft line"),
+        }
+    }
+}
+
+/// A penalty to an ability score, timed (ray of enfeeblement, CEL-E5–E7): its size is the
+/// `Timed::magnitude`. fray plays Strength penalties (the seed's example); the loader refuses
+/// others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Drained {
+    /// A penalty to Strength.
+    Strength,
+}
+
+impl fray_core::conditions::ConditionKind for Drained {
+    fn bit(self) -> u32 {
+        0
+    }
+    fn key(self) -> &'static str {
+        "weakened (a Strength penalty)"
+    }
+    fn rule(self) -> &'static str {
+        "CEL-R6.2"
+    }
+}
+
+/// An ability penalty a spell gives: dice, +1 per `per_levels` caster levels up to `max_bonus`
+/// (ray of enfeeblement: 1d6 + 1 per 2 levels, at most +5). [CEL-E5–E7]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Penalty {
+    /// The ability.
+    pub ability: Drained,
+    /// Its dice.
+    pub dice: DamageDice,
+    /// +1 per this many (effective) caster levels (0: none).
+    pub per_levels: i32,
+    /// The most that bonus adds.
+    pub max_bonus: i32,
+}
+
+impl Penalty {
+    /// The bonus added to the dice at effective caster level `cl`.
+    pub fn bonus(self, cl: i32) -> i32 {
+        if self.per_levels > 0 {
+            (cl / self.per_levels).min(self.max_bonus)
+        } else {
+            0
+        }
+    }
+}
+
 /// A spell.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Spell {
@@ -123,6 +195,16 @@ pub struct Spell {
     pub max_levels: i32,
     /// Haste for this many rounds per (effective) caster level (0: not haste). [CEL-R3.4]
     pub haste_rounds_per_level: i32,
+    /// A condition it gives (the advantage table's conditions, CEL-R4.5), for
+    /// `rounds_per_level` rounds per effective caster level.
+    pub condition: Option<crate::state::Trick>,
+    /// An ability penalty it gives, for `rounds_per_level` rounds per effective caster level.
+    pub penalty: Option<Penalty>,
+    /// Rounds per effective caster level a condition or penalty lasts (CEL-A39: until the
+    /// start of the caster's turn that many rounds on).
+    pub rounds_per_level: i32,
+    /// Its area, if it fills one.
+    pub area: Option<Area>,
 }
 
 impl Spell {
@@ -150,6 +232,14 @@ pub(crate) struct SpellFile {
     per_level: bool,
     max_levels: Option<Spanned<i64>>,
     haste_rounds_per_level: Option<Spanned<i64>>,
+    condition: Option<Spanned<String>>,
+    penalty: Option<Spanned<String>>,
+    ability: Option<Spanned<String>>,
+    penalty_per_levels: Option<Spanned<i64>>,
+    max_bonus: Option<Spanned<i64>>,
+    rounds_per_level: Option<Spanned<i64>>,
+    area: Option<Spanned<String>>,
+    area_ft: Option<Spanned<i64>>,
     #[allow(dead_code)]
     description: Option<String>,
 }
@@ -325,11 +415,121 @@ pub(crate) fn read(
         0,
         errors,
     );
-    if s.damage.is_some() == (haste > 0) {
+    let condition = s.condition.as_ref().and_then(|c| {
+        let trick = crate::state::Trick::from_key(c.get_ref());
+        if trick.is_none() {
+            errors.push(file.error(
+                c.span(),
+                Some(f("condition")),
+                format!(
+                    "unknown condition `{}`; expected one of {}",
+                    c.get_ref(),
+                    fray_core::loader::one_of(crate::state::Trick::ALL.iter().map(|t| {
+                        fray_core::conditions::ConditionKind::key(*t)
+                    }))
+                ),
+            ));
+        }
+        trick
+    });
+    let penalty = s.penalty.as_ref().and_then(|d| {
+        let dice = DamageDice::parse_dice(d.get_ref());
+        if dice.is_none() {
+            errors.push(file.error(d.span(), Some(f("penalty")), "expected dice like `1d6`"));
+        }
+        let ability = match s.ability.as_ref().map(|a| a.get_ref().as_str()) {
+            Some("str") => Some(Drained::Strength),
+            Some(_) | None => {
+                errors.push(file.error(
+                    s.ability.as_ref().map_or(d.span(), |a| a.span()),
+                    Some(f("ability")),
+                    "a penalty needs `ability = \"str\"` (fray plays Strength penalties only)",
+                ));
+                None
+            }
+        };
+        Some(Penalty {
+            ability: ability?,
+            dice: dice?,
+            per_levels: int(
+                "penalty_per_levels",
+                &s.penalty_per_levels,
+                1,
+                40,
+                0,
+                errors,
+            ),
+            max_bonus: int("max_bonus", &s.max_bonus, 0, 100, 0, errors),
+        })
+    });
+    let rounds_per_level = int("rounds_per_level", &s.rounds_per_level, 1, 100, 0, errors);
+    let timed = s.condition.is_some() || s.penalty.is_some();
+    if timed != (rounds_per_level > 0) {
+        errors.push(file.error(
+            s.name.span(),
+            Some(f("rounds_per_level")),
+            "a condition or a penalty needs `rounds_per_level`, and only they have it",
+        ));
+    }
+    let effects = [
+        s.damage.is_some(),
+        haste > 0,
+        s.condition.is_some(),
+        s.penalty.is_some(),
+    ];
+    if effects.iter().filter(|e| **e).count() != 1 {
         errors.push(file.error(
             s.name.span(),
             Some(f("damage")),
-            "a spell has one effect: `damage` or `haste_rounds_per_level`",
+            "a spell has one effect: `damage`, `haste_rounds_per_level`, `condition` or \
+             `penalty`",
+        ));
+    }
+    let area = match (&s.area, &s.area_ft) {
+        (None, None) => None,
+        (Some(a), Some(_)) => {
+            let ft = int("area_ft", &s.area_ft, 5, 1000, 5, errors);
+            pick(
+                file,
+                f("area"),
+                a,
+                &[
+                    ("burst", Area::Burst(ft)),
+                    ("cone", Area::Cone(ft)),
+                    ("line", Area::Line(ft)),
+                ],
+                errors,
+            )
+        }
+        (Some(a), None) => {
+            errors.push(file.error(
+                a.span(),
+                Some(f("area_ft")),
+                "an area needs `area_ft`, its size in feet",
+            ));
+            None
+        }
+        (None, Some(a)) => {
+            errors.push(file.error(
+                a.span(),
+                Some(f("area")),
+                "`area_ft` needs `area`: burst, cone or line",
+            ));
+            None
+        }
+    };
+    if area.is_some() && (s.attack.is_some() || haste > 0) {
+        errors.push(file.error(
+            s.name.span(),
+            Some(f("area")),
+            "an area spell makes no attack roll and is not haste",
+        ));
+    }
+    if area.is_some() && !matches!(range, Some(Range::Feet(_))) {
+        errors.push(file.error(
+            s.range.span(),
+            Some(f("range")),
+            "an area spell is aimed at a creature in range: `range = \"ranged\"`",
         ));
     }
     if s.per_level && s.damage.is_none() {
@@ -361,5 +561,9 @@ pub(crate) fn read(
         per_level: s.per_level,
         max_levels,
         haste_rounds_per_level: haste,
+        condition,
+        penalty,
+        rounds_per_level,
+        area,
     })
 }

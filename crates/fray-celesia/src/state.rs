@@ -90,7 +90,8 @@ pub struct Profile {
 }
 
 impl Profile {
-    /// The modifier of ability `ix`.
+    /// The modifier of ability `ix` as the profile gives it (without spells' penalties: see
+    /// `State::m`).
     pub fn m(&self, ix: usize) -> i32 {
         modifier(self.scores[ix])
     }
@@ -470,6 +471,9 @@ pub struct Magic {
     pub spell_dc: i32,
     /// Concentration check bonus (casting defensively, casting on a moving mount).
     pub concentration: i32,
+    /// Spell slots per day by spell level (index 1–9; level 0 is cast at will); `None`: no
+    /// count kept (the encounter gives no `slots`). [CEL-R9, adopted reading]
+    pub slots: Option<[u8; 10]>,
 }
 
 /// What changes during a fight.
@@ -640,6 +644,11 @@ pub struct Fighter {
     /// Hasted by this caster until the start of the caster's turn in this round. [CEL-R3.4,
     /// A39]
     pub haste: Option<(CombatantId, u32)>,
+    /// Ability penalties from spells, each until the start of its caster's turn. [CEL-R6.2,
+    /// E5–E7]
+    pub drained: fray_core::conditions::Conditions<crate::spell::Drained>,
+    /// Spell slots spent today, by spell level. [CEL-R9, adopted reading]
+    pub slots_spent: [u8; 10],
     /// Ammunition (or thrown weapons) left for its ranged weapon; `None`: not counted (its
     /// entry gives no `ammo`). [CEL-R9 Draw or Sheathe: drawing ammunition]
     pub ammo: Option<u16>,
@@ -1139,6 +1148,22 @@ impl State {
     #[inline]
     pub fn gap_from(&self, a: CombatantId, at: Pos, b: CombatantId) -> i32 {
         crate::space::gap(at, self.side(a), self.f(b).pos, self.side(b))
+    }
+
+    /// The modifier of `who`'s ability `ix`, less the Strength penalty a spell gave it (the
+    /// score falls by the penalty, not below 1). [CEL-R6.2, E5–E7]
+    #[inline]
+    pub fn m(&self, who: CombatantId, ix: usize) -> i32 {
+        let p = self.p(who);
+        let f = self.f(who);
+        if ix != STR || f.drained.is_empty() {
+            return p.m(ix);
+        }
+        let penalty = f
+            .drained
+            .get(crate::spell::Drained::Strength)
+            .map_or(0, |t| t.magnitude);
+        modifier((p.scores[ix] - penalty).max(1))
     }
 
     /// Feet between `a`'s and `b`'s spaces.

@@ -135,12 +135,12 @@ pub fn attack_bonus_into(
             m.push("WIS", "CEL-R4.2", p.m(WIS));
         }
         WeaponKind::Thrown => {
-            m.push("STR", "CEL-R4.2", p.m(STR));
+            m.push("STR", "CEL-R4.2", state.m(attacker, STR));
             m.push("DEX", "CEL-R4.2", p.m(DEX));
             m.push("WIS", "CEL-R4.2", p.m(WIS));
         }
         _ => {
-            m.push("STR", "CEL-R4.1", p.m(STR));
+            m.push("STR", "CEL-R4.1", state.m(attacker, STR));
             m.push("DEX", "CEL-R4.1", p.m(DEX));
         }
     }
@@ -695,7 +695,7 @@ pub fn damage(
 /// The ability bonus to damage by wield and kind. [CEL-R5.1–R5.4, A15]
 pub fn ability_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut impl ModifierSink) {
     let p = state.p(attacker);
-    let (s, d, wis) = (p.m(STR), p.m(DEX), p.m(WIS));
+    let (s, d, wis) = (state.m(attacker, STR), p.m(DEX), p.m(WIS));
     if state.f(attacker).hand.is_some_and(|(_, off)| off) && !w.kind.is_ranged() {
         // CEL-R5.1, R9 Multiweapon Fighting: half the positive STR and DEX, penalties in full.
         m.push("½ STR (off hand)", "CEL-R5.1", super::multiweapon::half(s));
@@ -769,7 +769,7 @@ pub fn cmb(state: &State, who: CombatantId) -> Mods {
 pub fn cmb_into(state: &State, who: CombatantId, m: &mut impl ModifierSink) {
     let p = state.p(who);
     m.push("BAB", "CEL-R10.1", p.bab);
-    m.push("STR", "CEL-R10.1", p.m(STR));
+    m.push("STR", "CEL-R10.1", state.m(who, STR));
     m.push("DEX", "CEL-R10.1", p.m(DEX));
     m.push("special size", "CEL-R10.1", special_size(p.size));
 }
@@ -788,7 +788,7 @@ pub fn cmd_into(state: &State, who: CombatantId, trip: bool, m: &mut impl Modifi
     let (p, f) = (state.p(who), state.f(who));
     m.push("BAB", "CEL-A7", p.bab);
     m.push("the GM's CMD base", "CEL-G7", state.options.cmd_base - 10);
-    m.push("STR", "CEL-A7", p.m(STR));
+    m.push("STR", "CEL-A7", state.m(who, STR));
     let denied = (f.flat_footed && !p.feats.uncanny_dodge)
         || state.helpless(who)
         || f.running

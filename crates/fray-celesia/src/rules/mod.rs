@@ -24,6 +24,7 @@ pub mod run;
 pub mod simple;
 pub mod special;
 pub mod spell;
+pub mod spell_area;
 pub mod stray;
 pub mod wield;
 

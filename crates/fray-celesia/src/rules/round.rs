@@ -573,7 +573,11 @@ fn open_turn(
         table,
         fray_core::conditions::Moment::StartOfTurn(who, state.round),
     );
-    if state.fighters.iter().any(|f| f.haste.is_some()) {
+    if state
+        .fighters
+        .iter()
+        .any(|f| f.haste.is_some() || !f.drained.is_empty())
+    {
         super::spell::expire_haste(state, table, who);
     }
     if start_of_turn(state, table, who)? {

@@ -17,9 +17,10 @@
 use super::{attack, degrees, injury, one_round, round, CheckKind, Mods};
 use crate::choice::Choice;
 use crate::content::{Hands, Weapon, WeaponKind};
-use crate::spell::{Casting, OnSave, Range, Save, Spell, TouchAttack};
-use crate::state::{State, DEX, STR};
+use crate::spell::{Casting, OnSave, Penalty, Range, Save, Spell, TouchAttack};
+use crate::state::{State, Trick, DEX, STR};
 use crate::Celesia;
+use fray_core::conditions::{Added, ConditionKind, Expiry, Timed};
 use fray_core::event::{AttackResult, Event, Modifier, Subject};
 use fray_core::protocol::{refuse as no, Illegal, Interrupt, RollPurpose, RollRequest};
 use fray_core::{CombatantId, DamageDice, Table};
@@ -89,6 +90,42 @@ pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     }
 }
 
+/// Whether `who` has a slot left for a spell of `level`: always for level 0 and for a caster
+/// whose slots are not counted. [CEL-R9, adopted reading]
+pub fn has_slot(state: &State, who: CombatantId, level: i32) -> bool {
+    let l = level.clamp(0, 9) as usize;
+    l == 0
+        || state
+            .p(who)
+            .magic
+            .slots
+            .is_none_or(|s| state.f(who).slots_spent[l] < s[l])
+}
+
+/// Spends a slot of `level` (nothing for level 0 or slots not counted). [CEL-R9, reading]
+pub fn spend_slot(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId, level: i32) {
+    let l = level.clamp(0, 9) as usize;
+    let Some(slots) = state.p(who).magic.slots else {
+        return;
+    };
+    if l == 0 {
+        return;
+    }
+    let spent = state.f(who).slots_spent[l].saturating_add(1);
+    state.fm(who).slots_spent[l] = spent;
+    table.emit(|| Event::Acted {
+        who,
+        act: "spends a spell slot",
+        on: None,
+        detail: format!(
+            "level {l}: {} of {} left",
+            slots[l].saturating_sub(spent),
+            slots[l]
+        ),
+        rule: "CEL-R9",
+    });
+}
+
 /// Whether `who` may cast now as `choice` says (acts aside): it knows the spell, the target
 /// fits the spell's range. [CEL-R9–R13]
 pub fn check(
@@ -107,6 +144,21 @@ pub fn check(
         });
     }
     let spell = &state.spellbook[i];
+    if !has_slot(state, who, spell.level) {
+        return no(explain, "CEL-R9", || {
+            format!(
+                "no spell slot of level {} left for {} (its `slots` give {}; adopted reading: a \
+                 casting spends a slot of the spell's level)",
+                spell.level,
+                spell.name,
+                state
+                    .p(who)
+                    .magic
+                    .slots
+                    .map_or(0, |s| s[spell.level as usize])
+            )
+        });
+    }
     match (spell.range, target) {
         (Range::Personal, None) => Ok(()),
         (Range::Personal, Some(_)) => no(explain, "CEL-R9", || {
@@ -178,6 +230,7 @@ pub fn cast(
         return Ok(());
     };
     let spell = state.spellbook[usize::from(i)].clone();
+    spend_slot(state, table, who, spell.level);
     if defensively {
         let dc = 15 + 2 * spell.level;
         if !concentrate(state, table, who, &spell, dc, "cast defensively", "CEL-R14")? {
@@ -269,8 +322,9 @@ fn concentrate(
     Ok(held)
 }
 
-/// The spell takes effect: its touch attack, its save, the caster level with their degrees,
-/// then its damage or haste. [CEL-R6, R3.4, R16]
+/// The spell takes effect: on its aim, or on every creature in its area (each saves
+/// separately, allies and the caster too); the aim out of range or gone, it has no effect.
+/// [CEL-R6, R3.4, R16]
 pub fn resolve(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
@@ -290,6 +344,48 @@ pub fn resolve(
         });
         return Ok(());
     }
+    let Some(area) = spell.area else {
+        return affect(state, table, who, &spell, t);
+    };
+    let caught = super::spell_area::creatures(state, who, t, area);
+    table.emit(|| Event::Acted {
+        who,
+        act: "fills an area aimed at",
+        on: Some(t),
+        detail: format!(
+            "{}: {} catches {}",
+            spell.name,
+            area.text(),
+            if caught.is_empty() {
+                "no one".to_string()
+            } else {
+                caught
+                    .iter()
+                    .map(|&c| state.roster.name(c).to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        ),
+        rule: "CEL-R6.2",
+    });
+    for c in caught {
+        if !state.f(c).absent() {
+            affect(state, table, who, &spell, c)?;
+        }
+    }
+    Ok(())
+}
+
+/// The spell on one creature `t`: its touch attack, its save, the caster level with their
+/// degrees, then its damage, haste, condition or ability penalty. [CEL-R6, R3.4, R16]
+fn affect(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    spell: &Spell,
+    t: CombatantId,
+) -> Result<(), Interrupt> {
+    let spell = spell.clone();
     let attack = match spell.attack {
         Some(kind) => match touch_attack(state, table, who, t, &spell, kind)? {
             Some(hit) => Some(hit),
@@ -334,9 +430,6 @@ pub fn resolve(
     if spell.haste_rounds_per_level > 0 {
         return haste(state, table, who, t, &spell, effective);
     }
-    let Some(dice) = spell.damage else {
-        return Ok(());
-    };
     let on_save = spell.save.map(|(_, o)| o);
     if saved && on_save == Some(OnSave::Negates) {
         table.emit(|| Event::Forgone {
@@ -348,6 +441,16 @@ pub fn resolve(
         });
         return Ok(());
     }
+    let half = saved && on_save == Some(OnSave::Half);
+    if let Some(trick) = spell.condition {
+        return condition(state, table, who, t, &spell, trick, effective, half);
+    }
+    if let Some(penalty) = spell.penalty {
+        return drain(state, table, who, t, &spell, penalty, effective, half);
+    }
+    let Some(dice) = spell.damage else {
+        return Ok(());
+    };
     let levels = if spell.max_levels > 0 {
         effective.min(spell.max_levels)
     } else {
@@ -387,6 +490,139 @@ pub fn resolve(
     Ok(())
 }
 
+/// The rounds a timed effect lasts at effective caster level `cl` (halved on a save that
+/// halves, rounded down), and the round whose start of the caster's turn ends it (CEL-A39).
+fn lasting(state: &State, spell: &Spell, cl: i32, half: bool) -> (u32, u32) {
+    let full = (spell.rounds_per_level * cl).clamp(1, 10_000);
+    let rounds = if half { full / 2 } else { full } as u32;
+    (rounds, state.round.saturating_add(rounds))
+}
+
+/// A condition on `t` for the spell's rounds per effective caster level, until the start of
+/// the caster's turn that many rounds on (a save that halves halves the rounds, rounded down;
+/// adopted reading). [CEL-R6.2, R4.5, A39]
+#[allow(clippy::too_many_arguments)]
+fn condition(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    t: CombatantId,
+    spell: &Spell,
+    trick: Trick,
+    cl: i32,
+    half: bool,
+) -> Result<(), Interrupt> {
+    let (rounds, until) = lasting(state, spell, cl, half);
+    if rounds == 0 {
+        table.emit(|| Event::Forgone {
+            who,
+            what: "spell",
+            on: Some(t),
+            reason: format!("{}: half of {} round is none", spell.name, rounds * 2 + 1),
+            rule: "CEL-R6.2",
+        });
+        return Ok(());
+    }
+    let timed = Timed::new(trick, Expiry::StartOfTurn { who, round: until }).from(who);
+    if state.fm(t).tricks.add_timed(timed) == Added::New {
+        table.emit(|| Event::Condition {
+            who: t,
+            condition: ConditionKind::key(trick),
+            gained: true,
+            rule: "CEL-R6.2",
+        });
+    }
+    table.emit(|| Event::Acted {
+        who,
+        act: "times its spell on",
+        on: Some(t),
+        detail: format!(
+            "{}: {} for {rounds} round{} ({} per caster level {cl}{}): until the start of the \
+             caster's turn in round {until}",
+            spell.name,
+            ConditionKind::key(trick),
+            if rounds == 1 { "" } else { "s" },
+            spell.rounds_per_level,
+            if half { ", halved" } else { "" },
+        ),
+        rule: "CEL-A39",
+    });
+    Ok(())
+}
+
+/// An ability penalty on `t`: the dice + the bonus for the effective caster level (ray of
+/// enfeeblement: 1d6 + 1 per 2 levels, at most +5), half of it (rounded down) on a save that
+/// halves (CEL-E6, E7), for the spell's rounds per caster level. A second penalty of the same
+/// ability does not add to the first: the larger stands (adopted reading). [CEL-R6.2, E5–E7]
+#[allow(clippy::too_many_arguments)]
+fn drain(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    t: CombatantId,
+    spell: &Spell,
+    penalty: Penalty,
+    cl: i32,
+    half: bool,
+) -> Result<(), Interrupt> {
+    let dice = penalty.dice;
+    let rolled = table.roll(RollRequest::new(
+        dice.count,
+        dice.sides,
+        Some(who),
+        RollPurpose::Other,
+        "CEL-R6.2",
+    ))? as i32;
+    let bonus = dice.bonus + penalty.bonus(cl);
+    let full = (rolled + bonus).max(0);
+    let amount = if half { full / 2 } else { full };
+    let (rounds, until) = lasting(state, spell, cl, false);
+    let was = state
+        .f(t)
+        .drained
+        .get(penalty.ability)
+        .map_or(0, |d| d.magnitude);
+    let timed = Timed::new(penalty.ability, Expiry::StartOfTurn { who, round: until })
+        .from(who)
+        .of(amount.max(was));
+    if amount > 0 && state.fm(t).drained.add_timed(timed) == Added::New {
+        table.emit(|| Event::Condition {
+            who: t,
+            condition: ConditionKind::key(penalty.ability),
+            gained: true,
+            rule: "CEL-R6.2",
+        });
+    }
+    table.emit(|| Event::Acted {
+        who,
+        act: "weakens",
+        on: Some(t),
+        detail: format!(
+            "{}: Strength penalty {}{}d{}{:+} = {full}{} (caster level {cl}){}",
+            spell.name,
+            if half { "half of " } else { "" },
+            dice.count,
+            dice.sides,
+            bonus,
+            if half {
+                format!(", half = {amount}")
+            } else {
+                String::new()
+            },
+            if amount > was {
+                format!(
+                    "; {rounds} round{}: until the start of the caster's turn in round {until}",
+                    if rounds == 1 { "" } else { "s" }
+                )
+            } else {
+                format!("; the larger penalty, {was}, stands")
+            },
+        ),
+        rule: "CEL-R6.2",
+    });
+    Ok(())
+}
+
 /// The spell's touch attack: `Some((total, touch DV))` on a hit, `None` on a miss (logged).
 /// [CEL-R4.4, R6.1, R16, A3]
 fn touch_attack(
@@ -402,7 +638,7 @@ fn touch_attack(
     let mut bonus = Mods::default();
     bonus.push("BAB", "CEL-R4.3", p.bab);
     if !ranged {
-        bonus.push("STR", "CEL-R4.1", p.m(STR));
+        bonus.push("STR", "CEL-R4.1", state.m(who, STR));
     }
     bonus.push("DEX", "CEL-R4.1", p.m(DEX));
     bonus.push("size", "CEL-R4.1", p.size.modifier());
@@ -567,9 +803,17 @@ fn haste(
     Ok(())
 }
 
-/// At the start of `caster`'s turn: the haste it cast that is over ends. [CEL-R3.4, A39]
+/// At the start of `caster`'s turn: the haste it cast that is over ends, and the ability
+/// penalties that are over (a caster's turn that never came ends them at the next turn's
+/// start). [CEL-R3.4, R6.2, A39]
 pub fn expire_haste(state: &mut State, table: &mut Table<'_, Celesia>, caster: CombatantId) {
     let round = state.round;
+    let moment = fray_core::conditions::Moment::StartOfTurn(caster, round);
+    for t in state.ids() {
+        if !state.f(t).drained.is_empty() {
+            state.fm(t).drained.expire(t, moment, table);
+        }
+    }
     for t in state.ids().collect::<Vec<_>>() {
         if state
             .f(t)
@@ -645,5 +889,41 @@ mod tests {
         assert!(err.contains("spell[0].level"), "{err}");
         assert!(err.contains("spell[0].casting"), "{err}");
         assert!(err.contains("one effect"), "{err}");
+        let text = "[[spell]]\nname = \"zap\"\nlevel = 1\ncasting = \"standard\"\n\
+                    range = \"touch\"\ncondition = \"petrified\"\narea = \"burst\"\n\
+                    area_ft = 10\n";
+        let err = crate::content::Content::load(&[("bad.toml", text)])
+            .expect_err("refused")
+            .to_string();
+        assert!(err.contains("spell[0].condition"), "{err}");
+        assert!(err.contains("spell[0].rounds_per_level"), "{err}");
+        assert!(
+            err.contains("spell[0].range"),
+            "an area needs a ranged aim: {err}"
+        );
+        let text = "[[spell]]\nname = \"zap\"\nlevel = 1\ncasting = \"standard\"\n\
+                    range = \"ranged\"\nrange_ft = 30\npenalty = \"1d6\"\nability = \"dex\"\n\
+                    rounds_per_level = 1\n";
+        let err = crate::content::Content::load(&[("bad.toml", text)])
+            .expect_err("refused")
+            .to_string();
+        assert!(err.contains("bad.toml:8"), "{err}");
+        assert!(err.contains("spell[0].ability"), "{err}");
+    }
+
+    /// CEL-E5–E7: ray of enfeeblement's bonus is +1 per 2 caster levels, at most +5.
+    #[test]
+    fn enfeeblement_bonus_by_caster_level() {
+        let content =
+            crate::content::Content::load(&crate::content::CONTENT_FILES).expect("content");
+        let ray = content
+            .spells
+            .get("ray of enfeeblement")
+            .expect("the sample spell");
+        let p = ray.penalty.expect("a penalty");
+        assert_eq!(
+            (p.bonus(5), p.bonus(6), p.bonus(8), p.bonus(20)),
+            (2, 3, 4, 5)
+        );
     }
 }
