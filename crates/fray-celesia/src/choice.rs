@@ -174,6 +174,19 @@ pub enum Choice {
     /// The GM's ruling: the next Find Tracks after a lost trail takes this many acts.
     /// [CEL-R13]
     RetryActs(u8),
+    /// Escape a Grapple (or, `true`, take control of it), or escape the ropes tying it up, with
+    /// an Escape Artist check instead of a combat maneuver check (simple, 1 act). [CEL-R9,
+    /// R10.10 Tie Up]
+    EscapeArtist(bool),
+    /// Drink a Liquid or Apply an Oil: the numbered item of `State::gear_book` (standard,
+    /// 2 acts, Provoke). [CEL-R11]
+    Drink(u8),
+    /// Administer a Potion or Elixir, or Apply an Oil, to an unconscious creature next to it
+    /// (full, 3 acts, Provoke). [CEL-R12]
+    Administer(u8, CombatantId),
+    /// Use a Command Word, Spell Trigger or Spell Completion Item on itself or on a creature
+    /// next to it (standard, 2 acts; the spell completion item provokes). [CEL-R11]
+    UseItem(u8, Option<CombatantId>),
 }
 
 /// The free actions of CEL-R14 and elsewhere that fray plays, by the word the GM names them
@@ -229,6 +242,7 @@ impl Choice {
             | Choice::Clear(..)
             | Choice::Aid(..)
             | Choice::Escape(_)
+            | Choice::EscapeArtist(_)
             | Choice::Overrun(_)
             | Choice::Sunder(..)
             | Choice::PickUp(_)
@@ -250,10 +264,12 @@ impl Choice {
             | Choice::Drag(..)
             | Choice::Reposition(..)
             | Choice::Steal(..)
+            | Choice::Drink(_)
+            | Choice::UseItem(..)
             | Choice::FirstAid(_) => 2,
             // Grapple and Grapple, Continued: 2, 1 with Improved Grapple (rules::grapple::acts).
             Choice::Grapple(_) | Choice::Maintain(_) => 2,
-            Choice::CoupDeGrace(..) | Choice::Run(_) => 3,
+            Choice::CoupDeGrace(..) | Choice::Run(_) | Choice::Administer(..) => 3,
             // A complex action takes what is left of the turn (rules::complex::cost).
             Choice::Disable(_) | Choice::FindTracks => 1,
             _ => 0,
@@ -304,9 +320,16 @@ pub fn text(state: &State, choice: &Choice) -> String {
             if *nonlethal { "nonlethal" } else { "lethal" }
         ),
         Choice::Maintain(HoldUse::Move(p)) => format!("maintain move {} {}", p.x, p.y),
+        Choice::Maintain(HoldUse::Tie) => "maintain tie".into(),
         Choice::Release => "release".into(),
         Choice::Escape(false) => "escape".into(),
         Choice::Escape(true) => "escape control".into(),
+        Choice::EscapeArtist(false) => "escape artist".into(),
+        Choice::EscapeArtist(true) => "escape control artist".into(),
+        Choice::Drink(b) => format!("drink {}", item_key(state, *b)),
+        Choice::Administer(b, t) => format!("administer {} {}", item_key(state, *b), k(t)),
+        Choice::UseItem(b, None) => format!("use {}", item_key(state, *b)),
+        Choice::UseItem(b, Some(t)) => format!("use {} {}", item_key(state, *b), k(t)),
         Choice::Overrun(t) => format!("overrun {}", k(t)),
         Choice::Sunder(t, item, true) => format!("sunder {} {}", k(t), item.key()),
         Choice::Sunder(t, item, false) => format!("sunder {} {} spare", k(t), item.key()),
@@ -397,6 +420,14 @@ pub fn text(state: &State, choice: &Choice) -> String {
     }
 }
 
+/// The key of item `book` of `State::gear_book` (`potion-of-cure-light-wounds`).
+fn item_key(state: &State, book: u8) -> String {
+    state
+        .gear_book
+        .get(usize::from(book))
+        .map_or_else(|| "?".to_string(), |g| g.key())
+}
+
 /// `n`, `ne`, `e`, … for a direction.
 pub fn dir_key(d: Direction) -> &'static str {
     match d {
@@ -438,6 +469,21 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
             ))
         })
     };
+    let gear = |w: &str| {
+        let key = fray_core::catalog::name_key(w).replace(' ', "-");
+        let found = state
+            .gear_book
+            .iter()
+            .position(|g| g.key() == key)
+            .ok_or_else(|| {
+                let keys: Vec<String> = state.gear_book.iter().map(|g| g.key()).collect();
+                unreadable(format!(
+                    "no item `{w}` among the encounter's{}",
+                    fray_core::loader::did_you_mean(w, keys.iter().map(String::as_str))
+                ))
+            })?;
+        u8::try_from(found).map_err(|_| unreadable(format!("item `{w}` is past the 256th")))
+    };
     let number = |w: &str| {
         w.parse::<i32>()
             .map_err(|_| unreadable(format!("`{w}` is not a whole number")))
@@ -475,6 +521,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["grapple", t] => Choice::Grapple(who(t)?),
         ["maintain", "pin"] => Choice::Maintain(HoldUse::Pin),
         ["maintain", "choke"] => Choice::Maintain(HoldUse::Choke),
+        ["maintain", "tie"] => Choice::Maintain(HoldUse::Tie),
         ["maintain", "damage", form, how] => {
             let n = number(form)?;
             Choice::Maintain(HoldUse::Damage(
@@ -496,6 +543,12 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["release"] => Choice::Release,
         ["escape"] => Choice::Escape(false),
         ["escape", "control"] => Choice::Escape(true),
+        ["escape", "artist"] => Choice::EscapeArtist(false),
+        ["escape", "control", "artist"] => Choice::EscapeArtist(true),
+        ["drink", i] => Choice::Drink(gear(i)?),
+        ["administer", i, t] => Choice::Administer(gear(i)?, who(t)?),
+        ["use", i] => Choice::UseItem(gear(i)?, None),
+        ["use", i, t] => Choice::UseItem(gear(i)?, Some(who(t)?)),
         ["overrun", t] => Choice::Overrun(who(t)?),
         ["overrun", x, y] => Choice::OverrunTo(Pos::new(number(x)?, number(y)?)),
         ["follow"] => Choice::Follow,
@@ -680,7 +733,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                 "cannot read `{input}`: expected attack WHO [FORM], shoot WHO, unarmed WHO, \
                  approach WHO, move X Y, step DIR, charge WHO, trip WHO, bull-rush WHO, follow, \
                  disarm WHO ITEM [ITEM], grapple WHO, maintain pin|choke|damage FORM \
-                 lethal|nonlethal|move X Y, release, escape [control], overrun WHO|X Y, sunder WHO \
+                 lethal|nonlethal|move X Y|tie, release, escape [control] [artist], drink ITEM, administer ITEM WHO, use ITEM [WHO], overrun WHO|X Y, sunder WHO \
                  ITEM [spare], drag WHO DIR, reposition WHO X Y, steal WHO ITEM, pick-up ITEM, \
                  mount WHO [fast], dismount X Y [fast], knees, \
                  dirty-trick WHO CONDITION, clear WHO CONDITION, weaken N, cleave WHO, lunge, \

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use toml::Spanned;
 
 /// The embedded content files, `(path, text)`.
-pub const CONTENT_FILES: [(&str, &str); 5] = [
+pub const CONTENT_FILES: [(&str, &str); 6] = [
     (
         "content/celesia/weapons.toml",
         include_str!("../../../content/celesia/weapons.toml"),
@@ -33,6 +33,10 @@ pub const CONTENT_FILES: [(&str, &str); 5] = [
     (
         "content/celesia/spells.toml",
         include_str!("../../../content/celesia/spells.toml"),
+    ),
+    (
+        "content/celesia/items.toml",
+        include_str!("../../../content/celesia/items.toml"),
     ),
 ];
 
@@ -445,6 +449,8 @@ pub struct Content {
     pub monsters: Catalog<Monster>,
     /// Spells (sample content, `crate::spell`).
     pub spells: Catalog<crate::spell::Spell>,
+    /// Items other than weapons (`crate::rules::item`). [CEL-R11, R12]
+    pub items: Catalog<crate::rules::item::Gear>,
 }
 
 /// The tables of one content file (or an encounter's own definitions).
@@ -463,6 +469,8 @@ pub struct ContentFile {
     pub(crate) monster: Vec<MonsterFile>,
     #[serde(default)]
     pub(crate) spell: Vec<crate::spell::SpellFile>,
+    #[serde(default)]
+    pub(crate) item: Vec<crate::rules::item::GearFile>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -1010,6 +1018,21 @@ impl Content {
             ),
             armour,
             ContentTable::of(
+                "items",
+                &["use", "heals", "uses"],
+                &self.items,
+                |g: &crate::rules::item::Gear| {
+                    (
+                        g.name.clone(),
+                        vec![
+                            g.how.key().to_string(),
+                            g.heal.to_string(),
+                            g.uses.to_string(),
+                        ],
+                    )
+                },
+            ),
+            ContentTable::of(
                 "classes",
                 &["BAB by level", "Fort by level", "uncanny dodge"],
                 &self.classes,
@@ -1043,6 +1066,7 @@ impl ContentFile {
             && self.class.is_empty()
             && self.monster.is_empty()
             && self.spell.is_empty()
+            && self.item.is_empty()
     }
 }
 
@@ -1148,6 +1172,21 @@ impl ContentSet for Content {
                 );
             }
         }
+        for (i, it) in parsed.item.iter().enumerate() {
+            let at = format!("item[{i}]");
+            if let Some(gear) = crate::rules::item::read(file, &at, it, errors) {
+                let key = gear.name.clone();
+                self.items.insert(
+                    "item",
+                    &key,
+                    gear,
+                    file,
+                    it.name_span(),
+                    format!("{at}.name"),
+                    errors,
+                );
+            }
+        }
         for (i, c) in parsed.class.iter().enumerate() {
             let at = format!("class[{i}]");
             let before = errors.len();
@@ -1235,6 +1274,7 @@ impl ContentSet for Content {
         self.classes.seal();
         self.monsters.seal();
         self.spells.seal();
+        self.items.seal();
     }
 
     fn defines_nothing(parsed: &ContentFile) -> bool {

@@ -111,6 +111,12 @@ fray_core::combatant_entry! {
         concealed: bool,
         disable_device: Option<Spanned<i64>>,
         heal: Option<Spanned<i64>>,
+        escape_artist: Option<Spanned<i64>>,
+        #[serde(default)]
+        items: Vec<Spanned<String>>,
+        #[serde(default)]
+        invisible: bool,
+        rope: Option<Spanned<i64>>,
         ammo: Option<Spanned<i64>>,
         loaded: Option<Spanned<i64>>,
         #[serde(default)]
@@ -247,6 +253,8 @@ impl Builder<'_> {
                     legs: mon.legs,
                     arms: mon.arms,
                     heal: 0,
+                    escape_artist: 0,
+                    items: Vec::new(),
                     reflex: 0,
                     will: 0,
                     magic: Default::default(),
@@ -367,6 +375,8 @@ impl Builder<'_> {
                     legs: 2,
                     arms: 2,
                     heal: 0,
+                    escape_artist: 0,
+                    items: Vec::new(),
                     reflex: 0,
                     will: 0,
                     magic: Default::default(),
@@ -440,6 +450,37 @@ impl Builder<'_> {
         }
         if let Some(h) = int(file, i, "heal", &c.heal, (-10, 60), errors) {
             profile.heal = h;
+        }
+        if let Some(e) = int(
+            file,
+            i,
+            "escape_artist",
+            &c.escape_artist,
+            (-10, 60),
+            errors,
+        ) {
+            profile.escape_artist = e;
+        }
+        if c.items.len() > MAX_ITEMS {
+            errors.push(file.error(
+                c.items[MAX_ITEMS].span(),
+                Some(field(i, "items")),
+                format!("at most {MAX_ITEMS} items"),
+            ));
+        }
+        for name in c.items.iter().take(MAX_ITEMS) {
+            match content.items.get(name.get_ref()) {
+                Some(gear) => profile.items.push(gear.clone()),
+                None => errors.push(
+                    file.error(
+                        name.span(),
+                        Some(field(i, "items")),
+                        content
+                            .items
+                            .unknown("item", name.get_ref(), "fray content celesia items"),
+                    ),
+                ),
+            }
         }
         profile.cartridges = c.cartridges;
         // CEL-R9, R13, R16.5: what the GM says of it for the actions the seed leaves to the GM.
@@ -608,6 +649,7 @@ impl CombatantBuilder for Builder<'_> {
             class: def.class.clone(),
             monster: def.monster.clone(),
             spell: Vec::new(),
+            item: Vec::new(),
         };
         if let Cow::Owned(content) = self.content.with_inline(&cx.file, &inline, &mut cx.errors) {
             self.content = Cow::Owned(content);
@@ -685,6 +727,10 @@ impl CombatantBuilder for Builder<'_> {
             run_checks: 0,
             fatigued_until: 0,
             concealed: c.concealed,
+            invisible: c.invisible,
+            tied: None,
+            ropes: int(&file, i, "rope", &c.rope, (0, 10), errors).unwrap_or(0) as u8,
+            gear: Vec::new(),
             task: None,
             act_clock: 0,
             tricks: Default::default(),
@@ -812,6 +858,23 @@ impl CombatantBuilder for Builder<'_> {
             }
         }
         state.spellbook = book.into();
+        // CEL-R11, R12: the kinds of items carried, once each; each combatant's items by them.
+        let mut gear_book: Vec<crate::rules::item::Gear> = Vec::new();
+        for id in 0..state.fighters.len() {
+            let items = state.profiles[id].items.clone();
+            for gear in items {
+                let book = match gear_book.iter().position(|g| g.name == gear.name) {
+                    Some(b) => b,
+                    None => {
+                        gear_book.push(gear.clone());
+                        gear_book.len() - 1
+                    }
+                };
+                let book = u8::try_from(book).unwrap_or(u8::MAX);
+                state.fighters[id].gear.push((book, gear.uses));
+            }
+        }
+        state.gear_book = gear_book.into();
         seat_riders(&file, def, &mut state, &mut cx.errors);
         fill_spaces(&file, def, &mut state, &mut cx.errors);
         state
@@ -916,6 +979,9 @@ fn seat_riders(
         }
     }
 }
+
+/// At most this many items carried by one combatant. [CEL-R11, R12]
+const MAX_ITEMS: usize = 32;
 
 /// At most this many devices in one encounter.
 const MAX_DEVICES: usize = 64;

@@ -74,6 +74,11 @@ pub struct Profile {
     pub arms: i32,
     /// Heal skill bonus (the GM's number; the seed has no skill tables). [CEL-R17.7]
     pub heal: i32,
+    /// Escape Artist skill bonus (the GM's number; the seed has no skill tables). [CEL-R9
+    /// Escape a Grapple, R10.10 Tie Up]
+    pub escape_artist: i32,
+    /// Items other than weapons it carries (`items`), one entry per item. [CEL-R11, R12]
+    pub items: Vec<crate::rules::item::Gear>,
     /// Reflex and Will save bonuses (the GM's numbers, by default the DEX and WIS modifiers:
     /// the seed gives no save progression). [CEL-R6.2]
     pub reflex: i32,
@@ -543,6 +548,17 @@ pub struct Fighter {
     pub fatigued_until: u32,
     /// Total concealment, on the GM's word (CEL-G11): a coup de grace takes 6 acts. [CEL-R12]
     pub concealed: bool,
+    /// Invisible, on the GM's word: advantage on its attacks against sighted foes, disadvantage
+    /// on checks to grapple it, total concealment, its moves shown to its own side only.
+    /// [CEL-R4.5 rows 8, 11; CEL-A28, A34]
+    pub invisible: bool,
+    /// Tied up: the ropes pin it until it escapes them (this DC, 20 + the binder's CMB).
+    /// [CEL-R10.10 Tie Up]
+    pub tied: Option<i32>,
+    /// Ropes it has at hand to tie a grappled foe up with. [CEL-R10.10 Tie Up]
+    pub ropes: u8,
+    /// The items it carries: (place in `State::gear_book`, uses left). [CEL-R11, R12]
+    pub gear: Vec<(u8, u8)>,
     /// The complex action in progress, with its acts committed so far. [CEL-R3.8, R13]
     pub task: Option<Task>,
     /// Acts of its turns gone by, spent or left unspent: consecutiveness is judged on it.
@@ -690,6 +706,9 @@ pub enum HoldUse {
     /// Take a Move simple action (1 more act) to this square, carrying the target, which is put
     /// in a square next to the grappler.
     Move(Pos),
+    /// Tie the foe up with a rope in hand: the check at −10 instead of +5 (CEL-A33); success:
+    /// the ropes pin it. [CEL-R10.10 Tie Up]
+    Tie,
 }
 
 /// Aid Another given to a combatant: a bonus on its next attack roll against `foe`, or to its
@@ -1022,6 +1041,9 @@ pub struct State {
     /// Every spell some combatant of the encounter knows, once each, in the order they are
     /// first listed: `Choice::Cast` names one by its place here. [CEL-R9–R13]
     pub spellbook: Arc<[crate::spell::Spell]>,
+    /// Every kind of item some combatant carries, once each, in the order first listed:
+    /// `Choice::Drink` and the other item actions name one by its place here. [CEL-R11, R12]
+    pub gear_book: Arc<[crate::rules::item::Gear]>,
     /// The devices of the encounter. [CEL-R13]
     pub devices: Arc<[Device]>,
     /// Which devices are disabled.
@@ -1073,6 +1095,7 @@ impl State {
             disabled: Vec::new(),
             paused: None,
             spellbook: Arc::from(Vec::new()),
+            gear_book: Arc::from(Vec::new()),
         }
     }
 
@@ -1402,9 +1425,11 @@ impl State {
 
     /// Pinned by its grappler. [CEL-R10.10 Pin]
     pub fn pinned(&self, id: CombatantId) -> bool {
-        self.f(id)
-            .held_by
-            .is_some_and(|g| self.f(g).hold.is_some_and(|h| h.pinned))
+        let f = self.f(id);
+        // CEL-R10.10 Tie Up: "the ropes pin the creature until they are removed".
+        f.tied.is_some()
+            || f.held_by
+                .is_some_and(|g| self.f(g).hold.is_some_and(|h| h.pinned))
     }
 
     /// Pinning a foe: it loses its DEX bonus to DV. [CEL-R10.10 Pin]

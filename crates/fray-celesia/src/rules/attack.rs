@@ -380,6 +380,7 @@ pub fn sources(
     if ft.injuries.blind() {
         adv.add("blind target");
     }
+    super::concealment::attack_sources(state, attacker, target, adv);
     if melee && state.options.flanking && flanks(state, attacker, target) {
         adv.add("flanked target");
     }

@@ -21,7 +21,7 @@ pub const CONCEALED_COUP_ACTS: u8 = 6;
 pub fn task_of(state: &State, who: CombatantId, choice: &Choice) -> Option<(TaskKind, u8, bool)> {
     match *choice {
         // CEL-R12: "requires 6 acts"; complex actions are consecutive acts (CEL-R3.1).
-        Choice::CoupDeGrace(t, form) if state.f(t).concealed => {
+        Choice::CoupDeGrace(t, form) if super::concealment::totally_concealed(state, t) => {
             Some((TaskKind::CoupDeGrace(t, form), CONCEALED_COUP_ACTS, true))
         }
         Choice::Disable(d) => {

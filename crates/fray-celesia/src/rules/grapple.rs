@@ -93,6 +93,7 @@ pub fn start(
     attempt
         .bonus
         .push("no two free hands", "CEL-R10.9", hands_penalty(state, who));
+    super::concealment::grapple_sources(state, target, &mut attempt.disadvantage);
     let checked = attempt.roll(state, table, who, target)?;
     if !checked.success() || !state.up(target) {
         return Ok(());
@@ -116,7 +117,7 @@ pub fn start(
             to: next,
             feet: to.feet_to(next),
             mode: "pulled",
-            hidden: false,
+            hidden: super::concealment::hidden(state, target),
             rule: "CEL-R10.9",
         });
     }
@@ -125,7 +126,7 @@ pub fn start(
 }
 
 /// `who` holds `target`: both grappled; its duty to continue starts with its next turn.
-fn begin_hold(
+pub fn begin_hold(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     who: CombatantId,
@@ -216,15 +217,14 @@ pub fn maintain(
         return Ok(());
     };
     let target = hold.target;
-    let checked = grapple_check(
-        state,
-        table,
-        who,
-        target,
-        5,
-        "grapple, continued",
-        "CEL-R10.10",
-    )?;
+    // CEL-R10.10 Tie Up: "a grapple combat maneuver check at a –10 penalty", instead of the +5
+    // (CEL-A33).
+    let (bonus, name) = if use_ == HoldUse::Tie {
+        (-10, "grapple, continued (tie up)")
+    } else {
+        (5, "grapple, continued")
+    };
+    let checked = grapple_check(state, table, who, target, bonus, name, "CEL-R10.10")?;
     if !checked.success() {
         end(state, table, who, "the hold was not kept", "CEL-R10.10");
         return Ok(());
@@ -278,6 +278,7 @@ pub fn maintain(
             });
             super::attack::damage(state, table, who, target, &w, false, 0, "CEL-R10.10")?;
         }
+        HoldUse::Tie => super::escape::tie(state, table, who, target),
         HoldUse::Move(to) => {
             if !super::round::provoke(state, table, who, None)? {
                 return Ok(());
@@ -292,7 +293,7 @@ pub fn maintain(
                     to: next,
                     feet: from.feet_to(next),
                     mode: "carried",
-                    hidden: false,
+                    hidden: super::concealment::hidden(state, target),
                     rule: "CEL-R10.10",
                 });
             }
@@ -332,6 +333,7 @@ fn grapple_check(
     attempt
         .bonus
         .push("no two free hands", "CEL-R10.9", hands_penalty(state, who));
+    super::concealment::grapple_sources(state, target, &mut attempt.disadvantage);
     attempt.roll(state, table, who, target)
 }
 
@@ -345,7 +347,8 @@ pub fn escape(
     control: bool,
 ) -> Result<(), Interrupt> {
     let Some(grappler) = state.f(who).held_by else {
-        return Ok(());
+        // Not held but tied up: the check is against the ropes (CEL-R10.10 Tie Up).
+        return super::escape::ropes(state, table, who, false);
     };
     let tries = state.f(who).escapes;
     state.fm(who).escapes = tries.saturating_add(1);

@@ -112,6 +112,8 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         candidates.push(Choice::Disable(d as u8));
     }
     grapple_options(state, who, &mut candidates);
+    super::escape::options(state, who, &mut candidates);
+    super::item::options(state, who, &mut candidates);
     if let Some(mount) = state.f(who).riding {
         let (at, side) = (state.f(mount).pos, state.side(mount));
         for p in crate::space::ring(at, side, 1) {
@@ -739,6 +741,10 @@ pub fn check_deed(
         | Choice::WeakenAbility(_)
         | Choice::WeakenDegrees(_) => super::simple::check(explain, state, who, choice),
         Choice::FirstAid(t) => super::first_aid::check(explain, state, who, t),
+        Choice::EscapeArtist(control) => super::escape::check(explain, state, who, control),
+        Choice::Drink(_) | Choice::Administer(..) | Choice::UseItem(..) => {
+            super::item::check(explain, state, who, choice)
+        }
         Choice::Draw(item) => super::wield::check(explain, state, who, item, true),
         Choice::Load | Choice::Prepare => super::ammo::check(explain, state, who, choice),
         Choice::DrawTwo(a, b) => super::wield::check_two(explain, state, who, a, b),

@@ -26,6 +26,9 @@ pub struct Attempt {
     pub defense: Mods,
     /// Advantage sources (a charge's, CEL-R11).
     pub advantage: Sources,
+    /// Disadvantage sources besides being grappled (an invisible target of a grapple,
+    /// CEL-R4.5 row 11).
+    pub disadvantage: Sources,
     /// A check to grapple or escape a grapple: being grappled gives it no disadvantage
     /// (CEL-R4.5 row 10).
     pub grapple: bool,
@@ -74,6 +77,7 @@ impl Attempt {
             bonus: cmb(state, attacker),
             defense: cmd(state, target, legs),
             advantage,
+            disadvantage: Sources::default(),
             grapple: false,
         }
     }
@@ -87,7 +91,7 @@ impl Attempt {
         attacker: CombatantId,
         target: CombatantId,
     ) -> Result<Checked, Interrupt> {
-        let mut disadvantage = Sources::default();
+        let mut disadvantage = self.disadvantage;
         if state.grappled(attacker) && !self.grapple {
             disadvantage.add("grappled");
         }
@@ -477,7 +481,7 @@ pub fn drag(
             to,
             feet: from.feet_to(to),
             mode,
-            hidden: false,
+            hidden: super::concealment::hidden(state, mover),
             rule: "CEL-R10.8",
         });
     }
@@ -543,7 +547,7 @@ pub fn reposition(
             to: end,
             feet: from.feet_to(end),
             mode: "repositioned",
-            hidden: false,
+            hidden: super::concealment::hidden(state, target),
             rule: "CEL-R10.12",
         });
     }
@@ -679,7 +683,7 @@ pub fn push(
         to,
         feet: at.feet_to(to),
         mode: "pushed",
-        hidden: false,
+        hidden: super::concealment::hidden(state, target),
         rule: "CEL-R10.2",
     });
     let f = state.fm(attacker);

@@ -70,6 +70,15 @@ pub fn check(
             }
             match use_ {
                 HoldUse::Pin => Ok(()),
+                HoldUse::Tie => {
+                    super::escape::check_tie(explain, state, who)?;
+                    Illegal::unless(
+                        state.f(hold.target).tied.is_none(),
+                        explain,
+                        "CEL-R10.10",
+                        || "it is tied up already".to_string(),
+                    )
+                }
                 HoldUse::Choke => Illegal::unless(
                     !state.p(hold.target).immune_crit,
                     explain,
@@ -119,9 +128,7 @@ pub fn check(
         Choice::Release => Illegal::unless(f.hold.is_some(), explain, "CEL-R10.9", || {
             "only the creature that started a grapple releases it".to_string()
         }),
-        Choice::Escape(_) => Illegal::unless(f.held_by.is_some(), explain, "CEL-R9", || {
-            "not held in a grapple (the grappler releases it instead)".to_string()
-        }),
+        Choice::Escape(control) => super::escape::check(explain, state, who, control),
         Choice::Overrun(t) => {
             let rule = "CEL-R10.4";
             foe_ok(t, rule)?;
@@ -338,7 +345,12 @@ pub fn grapple_limits(
                 .to_string()
         });
     }
-    if state.pinned(who) && !matches!(choice, Choice::Escape(_) | Choice::End) {
+    if state.pinned(who)
+        && !matches!(
+            choice,
+            Choice::Escape(_) | Choice::EscapeArtist(_) | Choice::End
+        )
+    {
         return no(explain, "CEL-A34", || {
             "pinned: it can only try to escape the grapple".to_string()
         });

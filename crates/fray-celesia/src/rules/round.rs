@@ -1025,6 +1025,12 @@ pub fn perform(
             super::grapple::end(state, table, who, "released", "CEL-R10.9");
         }
         Choice::Escape(control) => super::grapple::escape(state, table, who, control)?,
+        Choice::Drink(_) | Choice::Administer(..) | Choice::UseItem(..) => {
+            super::item::perform(state, table, who, choice)?;
+        }
+        Choice::EscapeArtist(control) => {
+            super::escape::escape_artist(state, table, who, control)?;
+        }
         Choice::Overrun(t) => super::maneuver::overrun(state, table, who, t)?,
         Choice::OverrunTo(to) => super::maneuver::overrun_to(state, table, who, to)?,
         Choice::Follow => super::maneuver::follow(state, table, who)?,
@@ -1283,7 +1289,7 @@ pub fn move_to(
         to,
         feet: from.feet_to(to),
         mode,
-        hidden: false,
+        hidden: super::concealment::hidden(state, who),
         rule,
     });
 }

@@ -1,0 +1,338 @@
+//! Items other than weapons used in a fight, as content data (`content/celesia/items.toml`,
+//! `[[item]]`): drinking a liquid or applying an oil (CEL-R11, standard, Provoke),
+//! administering one to an unconscious creature (CEL-R12, full, Provoke), and using a command
+//! word item (CEL-R11, standard), a spell trigger item (standard) or a spell completion item
+//! (standard, Provoke). The seed gives the acts and subtypes; the effects are data (healing,
+//! Pathfinder's numbers). A combatant carries what its entry's `items` lists, within easy reach
+//! (a reading: retrieving an item stored in a pack, Manipulate an Item, is not played).
+
+use crate::choice::Choice;
+use crate::state::{Band, State};
+use crate::Celesia;
+use fray_core::event::Event;
+use fray_core::protocol::{refuse as no, Illegal, Interrupt, RollPurpose};
+use fray_core::span::{FileError, SourceFile};
+use fray_core::{CombatantId, DamageDice, Table};
+use serde::Deserialize;
+use toml::Spanned;
+
+/// How an item is used, which fixes the action's acts and subtype. [CEL-R11, R12]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ItemUse {
+    /// A potion, elixir or oil: Drink a Liquid or Apply an Oil (standard, Provoke), or
+    /// Administer it to an unconscious creature (full, Provoke).
+    Liquid,
+    /// Use a Command Word Item (standard).
+    CommandWord,
+    /// Use a Spell Trigger Item (standard).
+    SpellTrigger,
+    /// Use a Spell Completion Item (standard, Provoke).
+    SpellCompletion,
+}
+
+impl ItemUse {
+    /// Every use.
+    pub const ALL: [ItemUse; 4] = [
+        ItemUse::Liquid,
+        ItemUse::CommandWord,
+        ItemUse::SpellTrigger,
+        ItemUse::SpellCompletion,
+    ];
+    /// Its word in files.
+    pub fn key(self) -> &'static str {
+        match self {
+            ItemUse::Liquid => "liquid",
+            ItemUse::CommandWord => "command-word",
+            ItemUse::SpellTrigger => "spell-trigger",
+            ItemUse::SpellCompletion => "spell-completion",
+        }
+    }
+    /// Whether using it provokes: the seed's "(Provoke)" on the action's heading. [CEL-R11]
+    pub fn provokes(self) -> bool {
+        matches!(self, ItemUse::Liquid | ItemUse::SpellCompletion)
+    }
+}
+
+/// One kind of item (content data).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Gear {
+    /// Its name.
+    pub name: String,
+    /// How it is used.
+    pub how: ItemUse,
+    /// Hit points it heals (rolled).
+    pub heal: DamageDice,
+    /// Uses (a wand's charges); 1 for a potion.
+    pub uses: u8,
+}
+
+impl Gear {
+    /// Its key in choices (`potion-of-cure-light-wounds`).
+    pub fn key(&self) -> String {
+        fray_core::catalog::name_key(&self.name).replace(' ', "-")
+    }
+}
+
+/// One `[[item]]` of a content file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GearFile {
+    name: Spanned<String>,
+    #[serde(rename = "use")]
+    how: Spanned<String>,
+    heal: Spanned<String>,
+    uses: Option<Spanned<i64>>,
+}
+
+impl GearFile {
+    /// Where its name is.
+    pub fn name_span(&self) -> std::ops::Range<usize> {
+        self.name.span()
+    }
+}
+
+/// Reads one `[[item]]`, reporting each bad field with its place.
+pub fn read(
+    file: &SourceFile<'_>,
+    at: &str,
+    def: &GearFile,
+    errors: &mut Vec<FileError>,
+) -> Option<Gear> {
+    let before = errors.len();
+    let how = ItemUse::ALL
+        .into_iter()
+        .find(|u| u.key() == def.how.get_ref());
+    if how.is_none() {
+        errors.push(file.error(
+            def.how.span(),
+            Some(format!("{at}.use")),
+            "expected liquid, command-word, spell-trigger or spell-completion",
+        ));
+    }
+    let heal = DamageDice::parse_dice(def.heal.get_ref());
+    if heal.is_none() {
+        errors.push(file.error(
+            def.heal.span(),
+            Some(format!("{at}.heal")),
+            "expected dice such as 1d8+1",
+        ));
+    }
+    let uses = match &def.uses {
+        Some(u) if !(1..=50).contains(u.get_ref()) => {
+            errors.push(file.error(
+                u.span(),
+                Some(format!("{at}.uses")),
+                "expected a whole number from 1 to 50",
+            ));
+            1
+        }
+        Some(u) => *u.get_ref() as u8,
+        None => 1,
+    };
+    if errors.len() != before {
+        return None;
+    }
+    Some(Gear {
+        name: def.name.get_ref().clone(),
+        how: how?,
+        heal: heal?,
+        uses,
+    })
+}
+
+/// Uses of item `book` (its place in [`State::gear_book`]) `who` still has.
+pub fn uses_left(state: &State, who: CombatantId, book: u8) -> u8 {
+    state
+        .f(who)
+        .gear
+        .iter()
+        .filter(|(b, _)| *b == book)
+        .map(|(_, n)| *n)
+        .sum()
+}
+
+/// The item options of `who`: each item it still has, drunk or used on itself, used on each
+/// creature next to it, administered to each unconscious one next to it.
+pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
+    let f = state.f(who);
+    if f.gear.is_empty() {
+        return;
+    }
+    let near: Vec<CombatantId> = state.near(who, 1, |o| o != who).into_iter().collect();
+    for &(book, uses) in &f.gear {
+        if uses == 0 {
+            continue;
+        }
+        let Some(gear) = state.gear_book.get(usize::from(book)) else {
+            continue;
+        };
+        if gear.how == ItemUse::Liquid {
+            out.push(Choice::Drink(book));
+            out.extend(near.iter().map(|&t| Choice::Administer(book, t)));
+        } else {
+            out.push(Choice::UseItem(book, None));
+            out.extend(near.iter().map(|&t| Choice::UseItem(book, Some(t))));
+        }
+    }
+}
+
+/// Acts an item action costs: drink and use, standard (2); administer, full (3). [CEL-R11, R12]
+pub fn acts(choice: &Choice) -> i32 {
+    match choice {
+        Choice::Administer(..) => 3,
+        _ => 2,
+    }
+}
+
+/// Whether `who` may take an item action now, naming the rule that forbids it.
+pub fn check(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    choice: &Choice,
+) -> Result<(), Illegal> {
+    let (book, target, rule) = match *choice {
+        Choice::Drink(b) => (b, None, "CEL-R11"),
+        Choice::UseItem(b, t) => (b, t, "CEL-R11"),
+        Choice::Administer(b, t) => (b, Some(t), "CEL-R12"),
+        _ => return no(explain, "CEL-R3", || "not an item action".to_string()),
+    };
+    let Some(gear) = state.gear_book.get(usize::from(book)) else {
+        return no(explain, rule, || "no such item".to_string());
+    };
+    if uses_left(state, who, book) == 0 {
+        return no(explain, rule, || format!("it has no {} left", gear.name));
+    }
+    let liquid = gear.how == ItemUse::Liquid;
+    match choice {
+        Choice::Drink(_) if !liquid => {
+            return no(explain, rule, || {
+                format!("the {} is used (`use`), not drunk", gear.name)
+            })
+        }
+        Choice::UseItem(..) if liquid => {
+            return no(explain, rule, || {
+                format!("the {} is drunk (`drink`) or administered", gear.name)
+            })
+        }
+        Choice::Administer(..) if !liquid => {
+            return no(explain, rule, || {
+                "only a potion, elixir or oil is administered".to_string()
+            })
+        }
+        _ => {}
+    }
+    let Some(t) = target else {
+        return Ok(());
+    };
+    if t == who || state.f(t).absent() || state.f(t).dead {
+        return no(explain, rule, || {
+            "another living creature in the fight (`drink` or `use ITEM` for itself)".to_string()
+        });
+    }
+    if state.gap(who, t) != 1 {
+        return no(explain, rule, || {
+            format!("{} is not next to it", state.roster.key(t))
+        });
+    }
+    let unconscious = state.band(t) == Band::Dying || state.knocked_out(t);
+    Illegal::unless(
+        !matches!(choice, Choice::Administer(..)) || unconscious,
+        explain,
+        "CEL-R12",
+        || {
+            format!(
+                "{} is not unconscious: a potion is administered to an unconscious creature",
+                state.roster.key(t)
+            )
+        },
+    )
+}
+
+/// Takes an item action: it provokes if its action does (before it starts, CEL-R3.5); then one
+/// use is spent and its healing is rolled for the drinker, the creature it is administered to
+/// or the one it is used on.
+pub fn perform(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    choice: Choice,
+) -> Result<(), Interrupt> {
+    let (book, target, act, rule) = match choice {
+        Choice::Drink(b) => (b, who, "drinks", "CEL-R11"),
+        Choice::UseItem(b, None) => (b, who, "uses", "CEL-R11"),
+        Choice::UseItem(b, Some(t)) => (b, t, "uses an item on", "CEL-R11"),
+        Choice::Administer(b, t) => (b, t, "administers to", "CEL-R12"),
+        _ => return Ok(()),
+    };
+    let Some(gear) = state.gear_book.get(usize::from(book)).cloned() else {
+        return Ok(());
+    };
+    if gear.how.provokes() && !super::round::provoke(state, table, who, None)? {
+        return Ok(());
+    }
+    if let Some(slot) = state
+        .fm(who)
+        .gear
+        .iter_mut()
+        .find(|(b, n)| *b == book && *n > 0)
+    {
+        slot.1 -= 1;
+    }
+    table.emit(|| Event::Acted {
+        who,
+        act,
+        on: (target != who).then_some(target),
+        detail: format!(
+            "the {} ({}: heals {})",
+            gear.name,
+            gear.how.key(),
+            gear.heal
+        ),
+        rule,
+    });
+    if state.f(target).absent() || state.f(target).dead {
+        return Ok(());
+    }
+    let rolled = table.roll_damage(gear.heal, Some(who), RollPurpose::Damage, rule)?;
+    heal(
+        state,
+        table,
+        target,
+        (rolled + gear.heal.bonus).max(0),
+        rule,
+    );
+    Ok(())
+}
+
+/// Heals `who` by `amount`, up to its maximum: as much nonlethal damage goes too (CEL-R20.6);
+/// a dying creature healed by 1 or more is stable, conscious again if its hit points leave the
+/// dying band (CEL-R17.8).
+pub fn heal(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    amount: i32,
+    rule: &'static str,
+) {
+    let before = (
+        state.band(who),
+        state.knocked_out(who),
+        state.staggered(who),
+    );
+    let (hp, max) = (state.f(who).hp, state.p(who).max_hp);
+    let healed = (hp + amount).min(max.max(hp));
+    let f = state.fm(who);
+    f.hp = healed;
+    f.nonlethal = (f.nonlethal - amount).max(0);
+    if before.0 == Band::Dying && amount > 0 {
+        f.stable = true;
+    }
+    table.emit(|| Event::Healed {
+        who,
+        amount: healed - hp,
+        hp: healed,
+        rule,
+    });
+    super::injury::settle(state, table, who, before);
+}
