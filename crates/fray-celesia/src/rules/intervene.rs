@@ -164,13 +164,15 @@ pub fn intervene(
                 match name {
                     "prone" => Some(&mut s.fm(id).prone),
                     "concealed" => Some(&mut s.fm(id).concealed),
+                    // CEL-R4.5 rows 8 and 11 (rules/concealment.rs).
+                    "invisible" => Some(&mut s.fm(id).invisible),
                     _ => None,
                 }
             }
             let Some(current) = flag(state, id, condition).map(|f| *f) else {
                 return refuse(format!(
                     "`{condition}` is not a condition the GM can set in Celesia yet; prone, \
-                     concealed, dv+N / dv-N and dc+N / dc-N are"
+                     concealed, invisible, dv+N / dv-N and dc+N / dc-N are"
                 ));
             };
             if current == *gained {
@@ -183,10 +185,10 @@ pub fn intervene(
             if let Some(f) = flag(state, id, condition) {
                 *f = *gained;
             }
-            let condition: &'static str = if condition == "prone" {
-                "prone"
-            } else {
-                "concealed"
+            let condition: &'static str = match condition.as_str() {
+                "prone" => "prone",
+                "invisible" => "invisible",
+                _ => "concealed",
             };
             table.emit(|| Event::Condition {
                 who: id,
