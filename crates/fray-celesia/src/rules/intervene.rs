@@ -30,7 +30,7 @@ enum Adjusted {
     /// attack on it.
     Dv,
     /// The DC of every skill check the combatant makes (CEL-G13: "manual adjustment of any
-    /// … DC"): Disable Device, Ride, Intimidate, Survival; shown in each check as its DC.
+    /// … DC"): Disable Device, Ride, Intimidate, Survival, concentration; shown in each check.
     Dc,
 }
 
