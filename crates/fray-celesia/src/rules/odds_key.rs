@@ -24,21 +24,21 @@ use std::borrow::Cow;
 ///   weakest-foe key and trip or disarm test) is never read; as a reactor,
 ///   `can_take_opportunity` and a readied action's `can_complete` are false for one not up
 ///   whatever its reactions (`State::threatens` requires `up`); First Aid needs a Dying
-///   patient; the GM's hit-point change refuses an absent combatant; damage it may still take
-///   (a stray missile) only lowers its hit points, with the injury, massive-damage and band
-///   checks skipped on `dead` (`injury::damage`, `settle`).
-///
+///   patient; a healing item (`item::heal`'s callers) and the GM's hit-point change refuse a
+///   dead or absent combatant; damage it may still take (a stray missile) only lowers its hit
+///   points, with the injury, massive-damage and band checks skipped on `dead`
+///   (`injury::damage`, `settle`).
 /// - Its place in the order: `open_turn` skips an absent combatant's turn with nothing done
 ///   (no tricks expire, no bleeding), and the only other reads of the order either filter out
-///   the absent (a reckless attack's bystanders, a stray missile's occupants), or ask whether
-///   it can react (a readied action's watchers: `can_complete` needs `up`), or place a
-///   delaying combatant after the one whose turn just ended (CEL-R1.7): so it is dropped from
-///   the order and from the turns still to come in the round (`State::paused`) while nobody
-///   delays and no dead combatant has a readied action.
+///   the absent (a reckless attack's bystanders, a stray missile's occupants, a spell's
+///   area), or ask whether it can react (a readied action's watchers: `can_complete` needs
+///   `up`), or place a delaying combatant after the one whose turn just ended (CEL-R1.7): so
+///   it is dropped from the order and from the turns still to come in the round
+///   (`State::paused`) while nobody delays and no dead combatant has a readied action.
 ///
 /// So it is set to: hit points −2 × CON (the first of the Dead band, CEL-R17.9; `fray odds
 /// --round` lists a dead Celesia combatant there), no bleeding, and the turn records as a
-/// combatant that has had no turn holds them. Its place, facing, items on the ground and
+/// combatant that has had no turn holds them. Its square, items on the ground and
 /// everything else others may read are kept.
 pub fn odds_key(state: &State) -> Cow<'_, State> {
     if !state.fighters.iter().any(|f| f.dead) {
