@@ -56,9 +56,8 @@ fn strike_square(
     let (near, far) = (-reach - (sides - 1), reach + target_side - 1);
     // The gaps some melee form reaches, looked up once (no gap in the box exceeds its width).
     let width = far - near + 1;
-    let reaches_gap = GapSet::new(width, |gap| {
-        state.melee_forms(striker).any(|(_, w)| reaches(w, gap))
-    });
+    let reaches_any = |gap| state.melee_forms(striker).any(|(_, w)| reaches(w, gap));
+    let reaches_gap = GapSet::new(width, reaches_any);
     // Squares refused by `also`, by their place in the box (at most 17 × 17).
     let mut refused = BoxSet::default();
     loop {
@@ -76,7 +75,13 @@ fn strike_square(
                     continue;
                 }
                 let gap = crate::space::gap(p, sides, at, target_side);
-                if !reaches_gap.has(gap) {
+                // (No gap in the box reaches its width; one that did is asked directly.)
+                let reached = if gap < reaches_gap.width {
+                    reaches_gap.has(gap)
+                } else {
+                    reaches_any(gap)
+                };
+                if !reached {
                     continue;
                 }
                 if p != from && !free(p) {
@@ -106,27 +111,33 @@ impl GapSet {
         let bits = (0..width).fold(0u64, |b, g| if reaches(g) { b | 1 << g } else { b });
         GapSet { bits, width }
     }
-    /// Does a weapon reach `gap`? (Every gap of the box is below its width.)
+    /// Does a weapon reach `gap` (below the width)?
     fn has(&self, gap: i32) -> bool {
         (0..self.width).contains(&gap) && self.bits >> gap & 1 == 1
     }
 }
 
-/// A set of places in a search box of at most 17 × 17 squares (reach up to 6 squares and two
-/// spaces up to 3 across: 2·6 + 3 + 3 − 1).
+/// A set of places in a search box: a bit each for the first 320 (the box is at most 17 × 17
+/// squares: reach up to 6 squares and two spaces up to 3 across, 2·6 + 3 + 3 − 1), a list for
+/// any beyond.
 #[derive(Default)]
-struct BoxSet([u64; 5]);
+struct BoxSet {
+    bits: [u64; 5],
+    more: Vec<usize>,
+}
 
 impl BoxSet {
     fn add(&mut self, place: usize) {
-        if let Some(w) = self.0.get_mut(place / 64) {
-            *w |= 1 << (place % 64);
+        match self.bits.get_mut(place / 64) {
+            Some(w) => *w |= 1 << (place % 64),
+            None => self.more.push(place),
         }
     }
     fn has(&self, place: usize) -> bool {
-        self.0
-            .get(place / 64)
-            .is_some_and(|w| w >> (place % 64) & 1 == 1)
+        match self.bits.get(place / 64) {
+            Some(w) => w >> (place % 64) & 1 == 1,
+            None => self.more.contains(&place),
+        }
     }
 }
 
@@ -273,4 +284,42 @@ pub fn charge(state: &State, who: CombatantId, target: CombatantId) -> Option<Po
     strike_square(state, who, target, max, free, |p| {
         p != from && blockers.line_clear(state, from, p)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture::{Fixture, FIGHTER};
+
+    /// The charge's line test from the blockers' squares gives [`clear_line`]'s answer on every
+    /// line out to 8 squares, for a one-square mover and a Large one among one-square and Large
+    /// others (CEL-R11 Charge, CEL-R21.3).
+    #[test]
+    fn the_blockers_line_test_agrees_with_clear_line() {
+        let s = Fixture::new()
+            .with("hal", "heroes", [0, 0], FIGHTER)
+            .monster("ogre", "ogres", [3, 1], "ogre")
+            .monster("orc", "ogres", [-2, 4], "orc")
+            .monster("gob", "ogres", [1, -3], "goblin")
+            .monster("horse", "heroes", [-4, -2], "light horse")
+            .state();
+        let mut blocked = 0;
+        for who in [CombatantId(0), CombatantId(1)] {
+            let from = s.f(who).pos;
+            let blockers = Blockers::of(&s, who);
+            for dx in -8..=8 {
+                for dy in -8..=8 {
+                    let to = Pos::new(from.x + dx, from.y + dy);
+                    let clear = clear_line(&s, who, from, to);
+                    assert_eq!(
+                        blockers.line_clear(&s, from, to),
+                        clear,
+                        "{who:?} from {from:?} to {to:?}"
+                    );
+                    blocked += usize::from(!clear);
+                }
+            }
+        }
+        assert!(blocked > 20, "many lines are blocked: {blocked}");
+    }
 }
