@@ -56,8 +56,9 @@ fn strike_square(
     let (near, far) = (-reach - (sides - 1), reach + target_side - 1);
     // The gaps some melee form reaches, looked up once (no gap in the box exceeds its width).
     let width = far - near + 1;
-    let reaches_any = |gap| state.melee_forms(striker).any(|(_, w)| reaches(w, gap));
-    let reaches_gap = GapSet::new(width, reaches_any);
+    let reaches_gap = GapSet::new(width, |gap| {
+        state.melee_forms(striker).any(|(_, w)| reaches(w, gap))
+    });
     // Squares refused by `also`, by their place in the box (at most 17 × 17).
     let mut refused = BoxSet::default();
     loop {
@@ -75,13 +76,10 @@ fn strike_square(
                     continue;
                 }
                 let gap = crate::space::gap(p, sides, at, target_side);
-                // (No gap in the box reaches its width; one that did is asked directly.)
-                let reached = if gap < reaches_gap.width {
-                    reaches_gap.has(gap)
-                } else {
-                    reaches_any(gap)
-                };
-                if !reached {
+                // The gap is at most `reach` (per axis: −dx − (sides − 1) ≤ reach for dx ≥ near,
+                // dx − (target_side − 1) ≤ reach for dx ≤ far), below the width 2·reach + sides +
+                // target_side − 1: always in the set's range.
+                if !reaches_gap.has(gap) {
                     continue;
                 }
                 if p != from && !free(p) {
@@ -111,7 +109,7 @@ impl GapSet {
         let bits = (0..width).fold(0u64, |b, g| if reaches(g) { b | 1 << g } else { b });
         GapSet { bits, width }
     }
-    /// Does a weapon reach `gap` (below the width)?
+    /// Does a weapon reach `gap` (`false` past the width: the caller keeps below it)?
     fn has(&self, gap: i32) -> bool {
         (0..self.width).contains(&gap) && self.bits >> gap & 1 == 1
     }
