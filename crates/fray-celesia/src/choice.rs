@@ -345,6 +345,9 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::LetPass => "let-pass".into(),
         Choice::Block => "block".into(),
         Choice::CoupDeGrace(t, 0) => format!("coup-de-grace {}", k(t)),
+        Choice::CoupDeGrace(t, crate::rules::ammo::RANGED_FORM) => {
+            format!("coup-de-grace {} ranged", k(t))
+        }
         Choice::CoupDeGrace(t, form) => format!("coup-de-grace {} {}", k(t), form),
         Choice::DirtyTrick(t, c) => format!("dirty-trick {} {}", k(t), c.key()),
         Choice::Clear(t, c) => format!("clear {} {}", k(t), c.key()),
@@ -570,6 +573,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["let-pass"] => Choice::LetPass,
         ["block"] => Choice::Block,
         ["coup-de-grace", t] => Choice::CoupDeGrace(who(t)?, 0),
+        ["coup-de-grace", t, "ranged"] => Choice::CoupDeGrace(who(t)?, crate::rules::ammo::RANGED_FORM),
         ["coup-de-grace", t, form] => {
             let n = number(form)?;
             Choice::CoupDeGrace(

@@ -235,6 +235,9 @@ pub struct Weapon {
     /// A splash weapon (a thrown flask): its stray shot is not stopped at the end of its range
     /// increment (CEL-R7.3); a flask of oil must be prepared first (CEL-R11).
     pub splash: bool,
+    /// A double weapon: its other end's damage dice (CEL-R9 Multiweapon Fighting "with a double
+    /// weapon").
+    pub double: Option<DamageDice>,
 }
 
 impl Weapon {
@@ -265,6 +268,7 @@ impl Weapon {
             load: Loading::None,
             capacity: 1,
             splash: false,
+            double: None,
         }
     }
 }
@@ -493,6 +497,7 @@ pub(crate) struct WeaponFile {
     pub(crate) capacity: Option<Spanned<i64>>,
     #[serde(default)]
     pub(crate) splash: bool,
+    pub(crate) double: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -758,6 +763,24 @@ pub(crate) fn read_weapon(
             "a projectile or thrown weapon needs `range`, its range increment in feet",
         ));
     }
+    // CEL-R9 Multiweapon Fighting: a double weapon, held in both hands, strikes with either end.
+    let double = w.double.as_ref().and_then(|d| {
+        let dice = DamageDice::parse_dice(d.get_ref());
+        if dice.is_none() {
+            errors.push(file.error(
+                d.span(),
+                Some(format!("{at}.double")),
+                "expected the other end's damage dice like `1d6`",
+            ));
+        } else if kind != WeaponKind::Melee || hands != Hands::Two {
+            errors.push(file.error(
+                d.span(),
+                Some(format!("{at}.double")),
+                "a double weapon is a two-handed melee weapon (`hands = \"two\"`)",
+            ));
+        }
+        dice
+    });
     if errors.len() > before {
         return None;
     }
@@ -776,6 +799,7 @@ pub(crate) fn read_weapon(
         load,
         capacity: capacity as u8,
         splash: w.splash,
+        double,
     })
 }
 
@@ -875,6 +899,7 @@ impl Content {
                         load: Loading::None,
                         capacity: 1,
                         splash: false,
+                        double: None,
                     })
                 }
                 _ => {
@@ -1322,5 +1347,27 @@ mod tests {
         let err = Content::load(&[("c.toml", "[[weapon]]\nname = \"x\"\ndamage = \"1x6\"\n")])
             .unwrap_err();
         assert!(err.to_string().contains("weapon[0].damage"), "{err}");
+    }
+
+    /// CEL-R9: a double weapon's other end, on a two-handed melee weapon only.
+    #[test]
+    fn double_weapons() {
+        let c = Content::embedded().expect("content");
+        let staff = c.weapons.get("quarterstaff").expect("quarterstaff");
+        assert_eq!(staff.double.map(|d| (d.count, d.sides)), Some((1, 6)));
+        assert_eq!(c.weapons.get("longsword").expect("longsword").double, None);
+        for (text, field) in [
+            (
+                "name = \"x\"\ndamage = \"1d8\"\ndouble = \"1d6\"\n",
+                "weapon[0].double",
+            ),
+            (
+                "name = \"x\"\ndamage = \"1d8\"\nhands = \"two\"\ndouble = \"d\"\n",
+                "weapon[0].double",
+            ),
+        ] {
+            let err = Content::load(&[("c.toml", &format!("[[weapon]]\n{text}"))]).unwrap_err();
+            assert!(err.to_string().contains(field), "{err}");
+        }
     }
 }

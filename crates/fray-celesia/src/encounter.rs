@@ -748,6 +748,7 @@ impl CombatantBuilder for Builder<'_> {
             moved_ft: 0,
             riderless: false,
             saddle_checked: false,
+            saddle: Default::default(),
             control: None,
             mount_charge: None,
             knees: None,

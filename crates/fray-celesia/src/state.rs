@@ -607,6 +607,9 @@ pub struct Fighter {
     pub moved_ft: i32,
     /// A mount that lost its rider: it avoids combat. [CEL-R21.11]
     pub riderless: bool,
+    /// Shooting along its mount's move: a mount's increments this turn, a rider's shots.
+    /// [CEL-R21.8]
+    pub saddle: crate::rules::mounted::Saddle,
     /// Knocked out in the saddle and its 50% (75%) roll to stay in it made. [CEL-R21.11]
     pub saddle_checked: bool,
     /// This round's Ride check to control a frightened mount: passed or failed. [CEL-R21.1]
@@ -997,6 +1000,14 @@ pub enum Asking {
         who: CombatantId,
         /// The damage that would bring it to 0 or below.
         damage: i32,
+    },
+    /// Whether `rider` shoots now, its mount `mount` having completed an increment of its
+    /// speed with more of its move to come. [CEL-R21.8]
+    Saddle {
+        /// Who may shoot.
+        rider: CombatantId,
+        /// Its moving mount.
+        mount: CombatantId,
     },
     /// Whether `reactor` completes its readied action against `foe`, who set the trigger off.
     /// [CEL-R3.9, R15]

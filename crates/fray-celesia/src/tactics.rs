@@ -26,6 +26,7 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
         Asking::LetPass { .. } => Choice::Block,
         Asking::Readied { foe, .. } => Choice::Complete(foe),
         Asking::Ruling { about, .. } => crate::rules::ruling::default_ruling(about),
+        Asking::Saddle { rider, .. } => saddle(state, rider, request.options),
         Asking::Nothing => Choice::End,
     };
     if request.options.is_empty() || request.options.contains(&pick) {
@@ -33,6 +34,22 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
     } else {
         request.options[0]
     }
+}
+
+/// Along its mount's move (CEL-R21.8): the knees first for a two-handed bow, then a shot at the
+/// nearest foe it may shoot (fewest hit points among the nearest), else wait.
+fn saddle(state: &State, rider: CombatantId, options: &[Choice]) -> Choice {
+    if options.contains(&Choice::Knees) {
+        return Choice::Knees;
+    }
+    options
+        .iter()
+        .filter_map(|c| match *c {
+            Choice::Shoot(t) => Some((state.gap(rider, t), state.f(t).hp, t)),
+            _ => None,
+        })
+        .min_by_key(|&(gap, hp, _)| (gap, hp))
+        .map_or(Choice::Wait, |(_, _, t)| Choice::Shoot(t))
 }
 
 fn legal(state: &State, who: CombatantId, c: Choice) -> Option<Choice> {

@@ -106,6 +106,8 @@ impl Event {
             Event::Moved {
                 who, hidden: true, ..
             } => Audience::Side(roster.side_of(*who)),
+            // What a foe has left to shoot is not seen across the table.
+            Event::Ammunition { who, .. } => Audience::Controller(*who),
             _ => Audience::Everyone,
         }
     }
@@ -181,6 +183,11 @@ pub const SHOWN: &[(&str, &[&str], &[&str])] = &[
     ),
     ("fall", &["who", "feet", "rule"], &[]),
     ("wear", &["who", "what", "by", "rule"], &["left"]),
+    (
+        "ammunition",
+        &["who", "weapon", "loaded", "capacity", "left", "rule"],
+        &[],
+    ),
     ("wound", &["who", "roll", "wound", "modifiers", "rule"], &[]),
     ("declare", &["who", "declaration", "rule"], &[]),
     ("initiative", &["who", "roll", "total", "rule"], &[]),

@@ -228,6 +228,20 @@ pub enum Event {
         /// The rule.
         rule: &'static str,
     },
+    /// What a combatant's ranged weapon has left after a shot or a load: the rounds loaded and
+    /// the ammunition (or thrown weapons) counted. Its controller's and the GM's only.
+    Ammunition {
+        /// Whose weapon.
+        who: CombatantId,
+        /// The weapon (`light crossbow`).
+        weapon: String,
+        /// Rounds loaded and the weapon's capacity, for a weapon that is loaded.
+        loaded: Option<(u8, u8)>,
+        /// Ammunition (or thrown weapons) left, where counted.
+        left: Option<u16>,
+        /// The rule.
+        rule: &'static str,
+    },
     /// Lasting wear on a combatant's gear (armour losing protection).
     Worn {
         /// Whose gear.
@@ -522,6 +536,7 @@ impl Event {
             Event::Area { .. } => "area",
             Event::Fell { .. } => "fall",
             Event::Worn { .. } => "wear",
+            Event::Ammunition { .. } => "ammunition",
             Event::Wounded { .. } => "wound",
             Event::Declared { .. } => "declare",
             Event::Initiative { .. } => "initiative",
@@ -686,6 +701,23 @@ impl Event {
                     s.push_str(" for the rest of the fight:");
                     modifiers_text(&mut s, modifiers);
                 }
+            }
+            Event::Ammunition {
+                who,
+                weapon,
+                loaded,
+                left,
+                rule,
+            } => {
+                let _ = write!(s, "{}'s {weapon}:", n(*who));
+                if let Some((l, capacity)) = loaded {
+                    let _ = write!(s, " {l} of {capacity} loaded");
+                }
+                if let Some(n) = left {
+                    let comma = if loaded.is_some() { "," } else { "" };
+                    let _ = write!(s, "{comma} {n} left");
+                }
+                let _ = write!(s, " ({rule})");
             }
             Event::Worn {
                 who,
@@ -1013,6 +1045,14 @@ impl Event {
                 left,
                 rule,
             } => json!({"who": k(who), "what": what, "by": by, "left": left, "rule": rule}),
+            Event::Ammunition {
+                who,
+                weapon,
+                loaded,
+                left,
+                rule,
+            } => json!({"who": k(who), "weapon": weapon, "loaded": loaded.map(|l| l.0),
+                        "capacity": loaded.map(|l| l.1), "left": left, "rule": rule}),
             Event::Declared {
                 who,
                 declaration,

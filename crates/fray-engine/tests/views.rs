@@ -2,7 +2,7 @@
 //!
 //! - two fights that differ only in GM-only facts (foes' hit points, armour class or defence,
 //!   the GM's rolls for foes' checks, GM rulings, foes' secret declarations, hidden movers'
-//!   squares) give byte-identical player streams, JSON and text;
+//!   squares, what foes have left to shoot) give byte-identical player streams, JSON and text;
 //! - no player stream contains a foe's hit points or armour class;
 //! - the GM's view is the whole log.
 //!
@@ -87,6 +87,13 @@ fn gm_twin(event: &Event, viewer: SideId, roster: &Roster, salt: i32) -> Event {
             noise(defense_modifiers, salt);
         }
         Event::Worn { who, left, .. } if foe(*who) => *left += salt,
+        // What a foe has left to shoot (Celesia's counted ammunition).
+        Event::Ammunition {
+            who, left, loaded, ..
+        } if foe(*who) => {
+            *left = Some(left.unwrap_or(0).saturating_add(salt.unsigned_abs() as u16));
+            *loaded = loaded.map(|(n, capacity)| (n.wrapping_add(1), capacity));
+        }
         Event::Check {
             who,
             roll,

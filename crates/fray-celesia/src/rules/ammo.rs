@@ -97,6 +97,32 @@ pub fn start(
     Ok((counted, n as u8))
 }
 
+/// The form number of `coup-de-grace WHO ranged`: the ranged weapon. [CEL-R12]
+pub const RANGED_FORM: u8 = u8::MAX;
+
+/// CEL-R12 Coup de Grace: "You can also use a bow, crossbow or firearm, provided you are
+/// adjacent to the target": a projectile weapon that is loaded (crossbows, firearms) or is a bow
+/// (a sling is neither).
+pub fn coup_de_grace_weapon(w: &Weapon) -> bool {
+    w.kind == WeaponKind::Projectile && (w.load != Loading::None || w.name.ends_with("bow"))
+}
+
+/// The weapon `who` would deliver a coup de grace to `target` with: melee form `form` if it
+/// reaches; with [`RANGED_FORM`], its bow, crossbow or firearm if `target` is adjacent. [CEL-R12]
+pub fn coup_weapon(
+    state: &State,
+    who: CombatantId,
+    target: CombatantId,
+    form: u8,
+) -> Option<&Weapon> {
+    if form != RANGED_FORM {
+        return state.form_reaching(who, target, usize::from(form));
+    }
+    state
+        .ranged_weapon(who)
+        .filter(|w| coup_de_grace_weapon(w) && state.gap(who, target) == 1)
+}
+
 /// Whether `who` may shoot (or throw) `w` now as far as its ammunition goes. [CEL-R9, R11]
 pub fn check_shot(
     explain: bool,
@@ -152,22 +178,23 @@ pub fn spend_shot(state: &mut State, who: CombatantId) {
     }
 }
 
-/// What is left for the log: `2 of 6 loaded`, `9 arrows left`.
-pub fn left_text(state: &State, who: CombatantId) -> Option<String> {
-    let w = state.p(who).ranged.as_ref()?;
+/// What `who`'s ranged weapon has left, for its controller and the GM only (an `ammunition`
+/// event): a foe's remaining shots are not seen across the table. [CEL-R9]
+pub fn report(state: &State, table: &mut Table<'_, Celesia>, who: CombatantId, rule: &'static str) {
+    let Some(w) = state.p(who).ranged.as_ref() else {
+        return;
+    };
     let f = state.f(who);
-    let loaded =
-        (w.load != Loading::None).then(|| format!("{} of {} loaded", f.loaded, w.capacity));
-    let ammo = f.ammo.map(|n| {
-        if w.kind == WeaponKind::Thrown {
-            format!("{n} left")
-        } else {
-            format!("{n} ammunition left")
-        }
-    });
-    match (loaded, ammo) {
-        (Some(l), Some(a)) => Some(format!("{l}, {a}")),
-        (l, a) => l.or(a),
+    let loaded = (w.load != Loading::None).then_some((f.loaded, w.capacity));
+    let left = f.ammo;
+    if loaded.is_some() || left.is_some() {
+        table.emit(|| Event::Ammunition {
+            who,
+            weapon: w.name.clone(),
+            loaded,
+            left,
+            rule,
+        });
     }
 }
 
@@ -344,13 +371,12 @@ fn put_in(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId) {
             f.free_loads += 1;
         }
     }
-    let left = left_text(state, who).unwrap_or_default();
     table.emit(|| Event::Acted {
         who,
         act: "loads",
         on: None,
         detail: format!(
-            "{}: {left}{}",
+            "{}{}",
             w.name,
             if free {
                 " (Rapid Reload: a free action)"
@@ -360,6 +386,7 @@ fn put_in(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId) {
         ),
         rule,
     });
+    report(state, table, who, rule);
 }
 
 /// CEL-R7.3 step 4 for firearms and splash weapons: a firearm's stray shot flies to the end of

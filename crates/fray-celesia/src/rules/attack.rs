@@ -285,11 +285,14 @@ fn special_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut Mods
         return;
     }
     // CEL-R16.6, R16.7: halved with a secondary natural weapon or an off-hand weapon.
-    let off_hand = state.f(attacker).hand.is_some_and(|(_, off)| off);
+    let off_hand_of = state.f(attacker).hand;
+    let off_hand = off_hand_of.is_some_and(|(_, off)| off);
     let half = (w.kind == WeaponKind::Natural && w.secondary) || off_hand;
     if sp.has(Special::PowerAttack) {
         let k = k(Special::PowerAttack);
-        let one_and_a_half = (w.kind == WeaponKind::Melee && w.hands == Hands::Two)
+        // A double weapon's main end in Multiweapon Fighting is wielded in one hand.
+        let both_hands = w.hands == Hands::Two && !(w.double.is_some() && off_hand_of.is_some());
+        let one_and_a_half = (w.kind == WeaponKind::Melee && both_hands)
             || (w.kind == WeaponKind::Natural && !w.secondary);
         let bonus = if half {
             k
@@ -343,15 +346,21 @@ fn flanks(state: &State, attacker: CombatantId, target: CombatantId) -> bool {
 }
 
 /// Is `target` engaged in melee with an ally of `attacker` less than 10 ft from it? [CEL-R7.2]
+/// "Either threatens the other": with a melee form it could strike with now
+/// ([`opportunity_form`]), so a rider whose only reaching weapon needs both hands (a lance, no
+/// knees outside its own turn, CEL-R21.4) engages nobody.
 fn into_melee(state: &State, attacker: CombatantId, target: CombatantId) -> bool {
     let side = state.f(attacker).side;
     let size = state.p(target).size;
+    let threat = |a: CombatantId, b: CombatantId| {
+        state.threatens(a, b) && opportunity_form(state, a, b).is_some()
+    };
     state.any_near(target, 1, |o| {
         o != attacker
             && o != target
             && state.f(o).side == side
             && state.up(o)
-            && (state.threatens(o, target) || state.threatens(target, o))
+            && (threat(o, target) || threat(target, o))
             && (size as i32) < state.p(o).size as i32 + 3
     })
 }
@@ -457,14 +466,21 @@ pub fn attack(
             }
         },
     };
+    // CEL-R9 Multiweapon Fighting: a double weapon's off-hand attack strikes with its other end.
+    let other_end;
+    let w = match (state.f(attacker).hand, super::multiweapon::other_end(w)) {
+        (Some((_, true)), Some(end)) => {
+            other_end = end;
+            &other_end
+        }
+        _ => w,
+    };
     let feet = state.feet_between(attacker, target);
     // CEL-R9: the shot draws its ammunition (or fires what is loaded) as it is made.
-    let left = if matches!(form, Form::Ranged) {
+    if matches!(form, Form::Ranged) {
         super::ammo::spend_shot(state, attacker);
-        super::ammo::left_text(state, attacker)
-    } else {
-        None
-    };
+        super::ammo::report(state, table, attacker, "CEL-R9");
+    }
     let mut bonus = Mods::default();
     attack_bonus_into(state, attacker, w, feet, &mut bonus);
     // Aid Another on this attack roll, and on the target's DV against it (CEL-R9, R6.4).
@@ -523,9 +539,6 @@ pub fn attack(
             Some(l) => format!("{} ({l})", w.name),
             None => w.name.clone(),
         };
-        if let Some(left) = &left {
-            name.push_str(&format!(" (now {left})"));
-        }
         if adv.count() > 0 {
             name.push_str(&format!("; advantage: {}", adv.text()));
         }
@@ -697,14 +710,16 @@ pub fn damage(
 pub fn ability_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut impl ModifierSink) {
     let p = state.p(attacker);
     let (s, d, wis) = (state.m(attacker, STR), p.m(DEX), p.m(WIS));
-    if state.f(attacker).hand.is_some_and(|(_, off)| off) && !w.kind.is_ranged() {
+    let hand = state.f(attacker).hand;
+    if hand.is_some_and(|(_, off)| off) && !w.kind.is_ranged() {
         // CEL-R5.1, R9 Multiweapon Fighting: half the positive STR and DEX, penalties in full.
         m.push("½ STR (off hand)", "CEL-R5.1", super::multiweapon::half(s));
         m.push("½ DEX (off hand)", "CEL-R5.1", super::multiweapon::half(d));
         return;
     }
     match w.kind {
-        WeaponKind::Melee if w.hands == Hands::Two => {
+        // A double weapon's main end in Multiweapon Fighting is wielded as a one-handed weapon.
+        WeaponKind::Melee if w.hands == Hands::Two && !(w.double.is_some() && hand.is_some()) => {
             m.push("1.5 × STR", "CEL-R5.1", one_and_a_half(s));
             m.push("1.5 × DEX", "CEL-R5.1", one_and_a_half(d));
         }
@@ -1017,7 +1032,15 @@ pub fn coup_de_grace(
     form: usize,
 ) -> Result<(), Interrupt> {
     let profiles = state.profiles.clone();
-    let w = &profiles[attacker.index()].melee[form];
+    // CEL-R12: a bow, crossbow or firearm next to the target (`coup-de-grace WHO ranged`).
+    let w = match profiles[attacker.index()].ranged.as_ref() {
+        Some(w) if form == usize::from(super::ammo::RANGED_FORM) => {
+            super::ammo::spend_shot(state, attacker);
+            super::ammo::report(state, table, attacker, "CEL-R9");
+            w
+        }
+        _ => &profiles[attacker.index()].melee[form],
+    };
     table.emit(|| Event::Acted {
         who: attacker,
         act: "delivers a coup de grace to",

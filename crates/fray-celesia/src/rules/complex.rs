@@ -183,7 +183,7 @@ pub fn commit(
     state.fm(who).task = None;
     match kind {
         TaskKind::CoupDeGrace(t, form) => {
-            if state.helpless(t) && state.form_reaching(who, t, usize::from(form)).is_some() {
+            if state.helpless(t) && super::ammo::coup_weapon(state, who, t, form).is_some() {
                 attack::coup_de_grace(state, table, who, t, usize::from(form))?;
             } else {
                 table.emit(|| Event::Forgone {

@@ -22,6 +22,7 @@ pub fn ask(
         Asking::Injury { who, .. } => (Chooser::Combatant(who), Question::Reaction),
         Asking::LetPass { foe, .. } => (Chooser::Combatant(foe), Question::Reaction),
         Asking::Readied { reactor, .. } => (Chooser::Combatant(reactor), Question::Reaction),
+        Asking::Saddle { rider, .. } => (Chooser::Combatant(rider), Question::Action),
         Asking::Nothing | Asking::Ruling { .. } => (Chooser::Gm, Question::Ruling),
     };
     let choice = table.choose(state, chooser, question, rule, |out| options(state, out))?;
@@ -58,6 +59,7 @@ pub fn options(state: &State, out: &mut Vec<Choice>) {
             out.push(Choice::Decline);
         }
         Asking::Ruling { about, .. } => super::ruling::options(about, out),
+        Asking::Saddle { rider, .. } => super::mounted::saddle_options(state, rider, out),
         Asking::Nothing => out.push(Choice::End),
     }
 }
@@ -95,6 +97,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         for (i, _) in state.melee_forms(who) {
             candidates.push(Choice::CoupDeGrace(t, i as u8));
         }
+        candidates.push(Choice::CoupDeGrace(t, super::ammo::RANGED_FORM));
         if state.enemies(who, t) && state.up(t) {
             candidates.push(Choice::Approach(t));
             candidates.push(Choice::Charge(t));
@@ -223,6 +226,21 @@ pub fn check(
             })
         }
         (Asking::Readied { reactor, .. }, Choice::Decline) if reactor == who => Ok(()),
+        (Asking::Saddle { rider, .. }, Choice::Wait) if rider == who => Ok(()),
+        (Asking::Saddle { rider, .. }, Choice::Shoot(t)) if rider == who => {
+            Illegal::unless(state.enemies(who, *t), explain, "CEL-R21.8", || {
+                "from the saddle, along its mount's move: a shot at a foe".to_string()
+            })?;
+            check_action(explain, state, who, choice)
+        }
+        (Asking::Saddle { rider, .. }, Choice::Knees) if rider == who => {
+            check_action(explain, state, who, choice)
+        }
+        (Asking::Saddle { .. }, _) => no(explain, "CEL-R21.8", || {
+            "along its mount's move the rider may only shoot (`shoot WHO`), guide the mount with \
+             its knees (`knees`) or wait (`wait`)"
+                .to_string()
+        }),
         _ => no(explain, "CEL-R15", || {
             "that is not the question asked".to_string()
         }),
@@ -539,6 +557,24 @@ pub fn check_deed(
                 return no(explain, "CEL-R12", || {
                     "no coup de grace against a creature immune to critical hits".to_string()
                 });
+            }
+            if form == super::ammo::RANGED_FORM {
+                let Some(w) = state.ranged_weapon(who) else {
+                    return no(explain, "CEL-R12", || {
+                        "no ranged weapon in hand".to_string()
+                    });
+                };
+                Illegal::unless(
+                    super::ammo::coup_weapon(state, who, t, form).is_some(),
+                    explain,
+                    "CEL-R12",
+                    || {
+                        "a coup de grace with a missile weapon needs a bow, crossbow or firearm, \
+                         adjacent to the target"
+                            .to_string()
+                    },
+                )?;
+                return super::ammo::check_shot(explain, state, who, w);
             }
             Illegal::unless(
                 state.form_reaching(who, t, usize::from(form)).is_some(),

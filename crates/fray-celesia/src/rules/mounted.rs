@@ -115,8 +115,8 @@ pub fn higher_ground(state: &State, attacker: CombatantId, target: CombatantId, 
     i32::from(!w.kind.is_ranged() && on_foot && smaller)
 }
 
-/// CEL-R21.8: a ranged attack from a mount that has moved more than its speed this round (a
-/// double move) takes −4; from a running mount (four times its speed), −8.
+/// CEL-R21.8: a ranged attack from a mount taking a double move (a second Move act this turn,
+/// or more than its speed) takes −4; from a running mount (four times its speed), −8.
 pub fn moving_mount_penalty(state: &State, attacker: CombatantId, w: &Weapon) -> i32 {
     let Some(mount) = state.f(attacker).riding else {
         return 0;
@@ -124,14 +124,166 @@ pub fn moving_mount_penalty(state: &State, attacker: CombatantId, w: &Weapon) ->
     if !w.kind.is_ranged() {
         return 0;
     }
-    let m = state.f(mount);
-    if m.running {
+    if state.f(mount).running {
         -8
-    } else if m.moved_ft > state.p(mount).speed {
+    } else if moved_on(state, mount) {
         -4
     } else {
         0
     }
+}
+
+/// Shooting along the mount's move (CEL-R21.8). On a mount: the Move acts begun this turn (each
+/// an increment of its speed) and whether it takes a double move. On a rider: the shots it made
+/// during its mount's turn (spent from its own turn's acts) and whether its own turn's shot,
+/// the one at the mount's last increment, is made.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Saddle {
+    /// Move acts the mount has begun this turn.
+    pub increments: u8,
+    /// The mount took a second Move act this turn.
+    pub double_move: bool,
+    /// Shots its rider made during this round's move of its mount.
+    pub shots: u8,
+    /// Its rider made its shot at the mount's last increment (its own turn).
+    pub end_shot: bool,
+}
+
+/// Did `mount` move on past one increment of its speed this turn (a double move, a charge or a
+/// run)? [CEL-R21.8]
+fn moved_on(state: &State, mount: CombatantId) -> bool {
+    let m = state.f(mount);
+    m.running || m.saddle.double_move || m.moved_ft > state.p(mount).speed
+}
+
+/// CEL-R21.8: "you make your attack rolls each time when your mount has completed one
+/// increment of its speed". Before a ridden mount's second (or later) Move act, the point where
+/// it has completed one increment and moves on: it now takes a double move, and its rider may
+/// shoot there.
+pub fn before_move(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    mount: CombatantId,
+    choice: &Choice,
+) -> Result<(), Interrupt> {
+    if state.f(mount).rider.is_none() || !matches!(choice, Choice::Approach(_) | Choice::MoveTo(_))
+    {
+        return Ok(());
+    }
+    let f = state.fm(mount);
+    f.saddle.increments = f.saddle.increments.saturating_add(1);
+    if f.saddle.increments >= 2 {
+        f.saddle.double_move = true;
+        increment_done(state, table, mount)?;
+    }
+    Ok(())
+}
+
+/// The rider of `mount` that could shoot at an increment now: up, with a ranged weapon, and
+/// with a shot of its two acts (R21.6) left. [CEL-R21.8]
+pub fn saddle_rider(state: &State, mount: CombatantId) -> Option<CombatantId> {
+    let rider = state.f(mount).rider?;
+    let ok = state.up(rider)
+        && state.f(rider).riding == Some(mount)
+        && state.ranged_weapon(rider).is_some()
+        && state.f(rider).saddle.shots < 2;
+    ok.then_some(rider)
+}
+
+/// CEL-R21.8: the mount has completed an increment of its speed and moves on: its rider is
+/// asked whether to shoot there (`shoot WHO`, at −4 in a double move, −8 running; `knees` first
+/// for a two-handed bow; `wait`). The shot is one of the two acts its own turn would have
+/// (R21.6): that turn has one act fewer.
+pub fn increment_done(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    mount: CombatantId,
+) -> Result<(), Interrupt> {
+    let Some(rider) = saddle_rider(state, mount) else {
+        return Ok(());
+    };
+    let allowance = super::round::budget(state, rider).0.min(2);
+    if allowance <= 0 {
+        return Ok(());
+    }
+    state.fm(rider).acts_left = allowance;
+    loop {
+        let choice = super::legal::ask(
+            state,
+            table,
+            crate::state::Asking::Saddle { rider, mount },
+            "CEL-R21.8",
+        )?;
+        match choice {
+            Choice::Knees => super::round::perform(state, table, rider, choice)?,
+            Choice::Shoot(_) => {
+                super::round::perform(state, table, rider, choice)?;
+                let f = state.fm(rider);
+                f.saddle.shots += 1;
+                // That shot is this increment's, not the last one's.
+                f.saddle.end_shot = false;
+                break;
+            }
+            _ => break,
+        }
+    }
+    state.fm(rider).acts_left = 0;
+    Ok(())
+}
+
+/// CEL-R21.8: a ridden mount's run (CEL-R12: four times its speed, straight) to `to`, stopping
+/// at each increment of its speed — the squares 1, 2 and 3 times its speed along the line, where
+/// its space is free — for its rider's shot there (at −8). Without a rider who could shoot it is
+/// one move.
+pub fn run_to(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    mount: CombatantId,
+    to: Pos,
+) -> Result<(), Interrupt> {
+    if saddle_rider(state, mount).is_some() {
+        let from = state.f(mount).pos;
+        let (total, step) = (from.squares_to(to), state.speed_squares(mount));
+        state.fm(mount).running = true;
+        for k in 1..4 {
+            let along = k * step;
+            if step <= 0 || along >= total || !state.up(mount) {
+                break;
+            }
+            let at = from.point_on_line(to, along);
+            if state.square_free(at, mount) {
+                super::round::move_to(state, table, mount, at, "run", "CEL-R12");
+                increment_done(state, table, mount)?;
+            }
+        }
+        if !state.square_free(to, mount) {
+            return Ok(());
+        }
+    }
+    super::round::move_to(state, table, mount, to, "run", "CEL-R12");
+    Ok(())
+}
+
+/// A rider's shot: noted for the one-shot-at-the-last-increment limit. [CEL-R21.8]
+pub fn note_shot(state: &mut State, who: CombatantId) {
+    if state.f(who).riding.is_some() {
+        state.fm(who).saddle.end_shot = true;
+    }
+}
+
+/// The options at an increment of the mount's move: a shot at each foe it may shoot, the
+/// knees, or wait. [CEL-R21.8]
+pub fn saddle_options(state: &State, rider: CombatantId, out: &mut Vec<Choice>) {
+    for t in state.ids() {
+        let c = Choice::Shoot(t);
+        if state.enemies(rider, t) && super::legal::check_action(false, state, rider, &c).is_ok() {
+            out.push(c);
+        }
+    }
+    if super::legal::check_action(false, state, rider, &Choice::Knees).is_ok() {
+        out.push(Choice::Knees);
+    }
+    out.push(Choice::Wait);
 }
 
 /// Is square `to` next to `mount`'s space (CEL-R21.3: 2 × 2 for a horse)?
@@ -456,6 +608,13 @@ pub fn limits(
                     .to_string()
             });
         }
+        Choice::Shoot(_) if f.riding.is_some_and(|m| moved_on(state, m)) && f.saddle.end_shot => {
+            return no(explain, "CEL-R21.8", || {
+                "its mount moved on past an increment of its speed: one attack roll at each \
+                 increment it completed, and this last one's is made"
+                    .to_string()
+            });
+        }
         Choice::Shoot(_)
             if f.riding.is_some()
                 && f.knees != Some(true)
@@ -536,6 +695,40 @@ mod tests {
         assert_eq!(moving_mount_penalty(&s, kay, &sword), 0);
         s.fm(horse).running = true;
         assert_eq!(moving_mount_penalty(&s, kay, &bow), -8);
+        // A second Move act is a double move, however short the two moves were.
+        s.fm(horse).running = false;
+        s.fm(horse).moved_ft = 20;
+        assert_eq!(moving_mount_penalty(&s, kay, &bow), 0);
+        s.fm(horse).saddle.double_move = true;
+        assert_eq!(moving_mount_penalty(&s, kay, &bow), -4);
+    }
+
+    /// CEL-R21.8: a rider's shots along its mount's move come out of its own turn's two acts
+    /// (R21.6), and once its mount moved on, its own turn has one shot (the last increment's).
+    #[test]
+    fn shots_along_the_move_spend_the_riders_acts() {
+        let mut s = mounted();
+        let (kay, horse) = (CombatantId(0), CombatantId(1));
+        s.fm(horse).moved_ft = 100;
+        assert_eq!(super::super::round::budget(&s, kay).0, 2);
+        assert_eq!(saddle_rider(&s, horse), Some(kay));
+        s.fm(kay).saddle.shots = 1;
+        assert_eq!(super::super::round::budget(&s, kay).0, 1);
+        s.fm(kay).saddle.shots = 2;
+        assert_eq!(super::super::round::budget(&s, kay).0, 0);
+        assert_eq!(saddle_rider(&s, horse), None, "two shots: no more");
+        s.fm(kay).saddle.shots = 0;
+        s.fm(kay).knees = Some(true);
+        s.fm(kay).acts_left = 2;
+        let orc = CombatantId(2);
+        assert!(limits(false, &s, kay, &Choice::Shoot(orc)).is_ok());
+        note_shot(&mut s, kay);
+        assert!(limits(false, &s, kay, &Choice::Shoot(orc)).is_err());
+        s.fm(horse).moved_ft = 10;
+        assert!(
+            limits(false, &s, kay, &Choice::Shoot(orc)).is_ok(),
+            "a single increment: shots as its acts allow"
+        );
     }
 
     /// CEL-R21.3, R21.2: the rider shares the mount's square and moves with it; pushed off its

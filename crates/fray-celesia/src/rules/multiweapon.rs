@@ -4,7 +4,10 @@
 //! the positive STR and DEX to damage (CEL-R5.1) and halves Power Attack's and Precision
 //! Strike's bonus (CEL-R16.6, R16.7). Natural attacks count as light weapons (CEL-R5.2). Once
 //! a turn; with the Multiweapon Fighting feat more often where the GM allows it
-//! (`multiweapon_repeat`, the seed's "certain requirements").
+//! (`multiweapon_repeat`, the seed's "certain requirements"). A double weapon (a weapon with
+//! `double` dice) held in both hands attacks with both ends (`multiweapon WHO N N`): the main
+//! end as a one-handed weapon, the other end as a light off-hand weapon (Pathfinder's reading;
+//! the seed names double weapons and no more).
 
 use super::attack::{self, Form};
 use super::wield::{hands, hands_for, manufactured};
@@ -59,13 +62,35 @@ pub fn options(state: &State, who: CombatantId, t: CombatantId, out: &mut Vec<Ch
         .map(|(i, _)| i)
         .take(8)
         .collect();
+    let p = state.p(who);
     for &main in &forms {
         for &off in &forms {
-            if main != off {
+            if main != off || p.melee.get(main).is_some_and(|w| w.double.is_some()) {
                 out.push(Choice::Multiweapon(t, main as u8, off as u8));
             }
         }
     }
+}
+
+/// `main` and `off` name one double weapon: both its ends. [CEL-R9]
+pub fn both_ends(state: &State, who: CombatantId, main: u8, off: u8) -> bool {
+    main == off
+        && state
+            .p(who)
+            .melee
+            .get(usize::from(main))
+            .is_some_and(|w| w.double.is_some())
+}
+
+/// The other end of a double weapon, struck with in the off hand. [CEL-R9]
+pub fn other_end(w: &Weapon) -> Option<Weapon> {
+    let dice = w.double?;
+    Some(Weapon {
+        name: format!("{} (other end)", w.name),
+        damage: dice,
+        hands: Hands::Light,
+        ..w.clone()
+    })
 }
 
 /// Whether `who` may attack `t` with forms `main` and `off` now. [CEL-R9]
@@ -77,9 +102,12 @@ pub fn check(
     (main, off): (u8, u8),
 ) -> Result<(), Illegal> {
     let rule = "CEL-R9";
-    if main == off {
+    let double = both_ends(state, who, main, off);
+    if main == off && !double {
         return no(explain, rule, || {
-            "the main-hand and off-hand attacks need two different weapons".to_string()
+            "the main-hand and off-hand attacks need two different weapons, or the two ends of \
+             a double weapon"
+                .to_string()
         });
     }
     let form = |n: u8| {
@@ -102,7 +130,12 @@ pub fn check(
                 .to_string()
         });
     }
-    if manufactured(wm) && manufactured(wo) && hands_for(wm) + hands_for(wo) > hands(state, who) {
+    let needed = if double {
+        hands_for(wm)
+    } else {
+        hands_for(wm) + hands_for(wo)
+    };
+    if manufactured(wm) && manufactured(wo) && needed > hands(state, who) {
         return no(explain, rule, || {
             format!(
                 "the {} and the {} take more hands than it has (a two-handed weapon takes both)",
@@ -135,10 +168,12 @@ pub fn perform(
     t: CombatantId,
     (main, off): (u8, u8),
 ) -> Result<(), Interrupt> {
+    let double = both_ends(state, who, main, off);
     let (light_off, feat) = {
         let p = state.p(who);
         (
-            p.melee.get(usize::from(off)).is_some_and(light),
+            // A double weapon's other end counts as a light weapon (a reading, CEL-R9).
+            double || p.melee.get(usize::from(off)).is_some_and(light),
             p.feats.multiweapon_fighting,
         )
     };

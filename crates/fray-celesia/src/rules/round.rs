@@ -383,6 +383,13 @@ pub fn budget(state: &State, who: CombatantId) -> (i32, Vec<&'static str>) {
             "staggered: one simple action (CEL-R20.2)"
         });
     }
+    // CEL-R21.8: shots made along its mount's move came out of this turn's acts.
+    match f.saddle.shots {
+        0 => {}
+        1 => why.push("-1 a shot along its mount's move (CEL-R21.8)"),
+        _ => why.push("-2 shots along its mount's move (CEL-R21.8)"),
+    }
+    acts -= i32::from(f.saddle.shots);
     (acts.max(0), why)
 }
 
@@ -399,12 +406,14 @@ fn start_of_turn(
     let f = state.fm(who);
     // CEL-R3.3: unused reactions are lost at the start of one's turn.
     f.reactions = 0;
-    f.attacks_this_turn = 0;
+    // CEL-R21.8: shots along its mount's move were this turn's attacks.
+    f.attacks_this_turn = f.saddle.shots;
     f.acted = false;
     // CEL-R10.10: Grapple, Continued is due again; escape attempts count from 0 (CEL-R9).
     f.maintained = false;
     f.escapes = 0;
     f.moved_ft = 0;
+    (f.saddle.increments, f.saddle.double_move) = (0, false);
     // CEL-R9 Load a Martial Firearm: Rapid Reload's three cartridges are counted a turn.
     f.free_loads = 0;
     let (charged, total_defense, defensive) = (f.charged, f.total_defense, f.defensive);
@@ -710,6 +719,7 @@ fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: Combatant
     f.reach_bonus = 0;
     f.control = None;
     f.knees = None;
+    (f.saddle.shots, f.saddle.end_shot) = (0, false);
     f.free_actions = 0;
     f.cleave_from = None;
     // Acts left unspent come between the acts before and after them. [CEL-R3.1]
@@ -891,6 +901,7 @@ pub fn perform(
         return Ok(());
     }
     super::wield::note_move(state, who, &choice);
+    super::mounted::before_move(state, table, who, &choice)?;
     match choice {
         Choice::Attack(t, form) => {
             let out = attack::attack(
@@ -932,6 +943,7 @@ pub fn perform(
         }
         Choice::Shoot(t) => {
             let able = !state.options.ranged_attack_provokes || provoke(state, table, who, None)?;
+            super::mounted::note_shot(state, who);
             if able {
                 attack::attack(state, table, who, t, Form::Ranged, None, "CEL-R7")?;
             }
@@ -1052,7 +1064,7 @@ pub fn perform(
         Choice::Knees => super::mounted::knees(state, table, who)?,
         Choice::CoupDeGrace(t, form) => {
             let able = provoke(state, table, who, None)?;
-            if able && state.form_reaching(who, t, usize::from(form)).is_some() {
+            if able && super::ammo::coup_weapon(state, who, t, form).is_some() {
                 attack::coup_de_grace(state, table, who, t, usize::from(form))?;
             }
         }

@@ -80,7 +80,7 @@ pub fn run(
         });
         return Ok(());
     }
-    round::move_to(state, table, who, to, "run", "CEL-R12");
+    super::mounted::run_to(state, table, who, to)?;
     let f = state.fm(who);
     f.running = true;
     f.run_rounds = f.run_rounds.saturating_add(1);

@@ -720,6 +720,7 @@ fn touch_weapon(spell: &Spell, ranged: bool) -> Weapon {
         load: crate::content::Loading::None,
         capacity: 1,
         splash: false,
+        double: None,
     }
 }
 

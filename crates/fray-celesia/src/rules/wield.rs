@@ -362,6 +362,7 @@ mod tests {
             load: crate::content::Loading::None,
             capacity: 1,
             splash: false,
+            double: None,
         }
     }
 
