@@ -474,7 +474,7 @@ pub trait EventSink {
 }
 
 /// Throws every event away; disabled.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct NullSink;
 
 impl EventSink for NullSink {
@@ -485,7 +485,7 @@ impl EventSink for NullSink {
 }
 
 /// Keeps every event with its round.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct VecSink {
     /// `(round, event)` in order.
     pub events: Vec<(u32, Event)>,

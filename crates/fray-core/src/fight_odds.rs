@@ -286,8 +286,15 @@ fn estimate_with<R: Ruleset>(
     let mut total = 0.0;
     let mut widths = BTreeMap::new();
     let mut undersampled = false;
+    // The cost of the last round that at least [`PROJECTION_PROBES`] probes began, and the
+    // last round any probe began.
+    let mut sampled: Option<f64> = None;
+    let mut last = point.round();
     while !going.is_empty() {
         let round = point.round();
+        let began = going.len();
+        let before = total;
+        last = round;
         let mut inside = going;
         let mut next_round = Vec::new();
         let mut step = 0u64;
@@ -324,8 +331,22 @@ fn estimate_with<R: Ruleset>(
             point = Point::Inside(round);
             step += 1;
         }
+        // The programme carries every state that can still stand in this round, however
+        // unlikely, while the probes thin out as their fights end: a round fewer probes began
+        // costs at least as much as the last round that enough of them began.
+        let cost = total - before;
+        if began >= PROJECTION_PROBES {
+            sampled = Some(cost);
+        } else if let Some(full) = sampled {
+            total += (full - cost).max(0.0);
+        }
         going = next_round;
         point = Point::RoundStart(round + 1);
+    }
+    // The rounds after the last one a probe reached, up to the round limit, likewise: a fight
+    // that can go on (both sides missing, round after round) is carried to the limit.
+    if let (Some(full), true) = (sampled, last < limits.max_rounds) {
+        total += full * f64::from(limits.max_rounds - last);
     }
     (Estimate { total, widths }, undersampled)
 }

@@ -368,7 +368,7 @@ pub(crate) type PmfCache = HashMap<(u16, u16, Keep), Vec<(u32, BigRational)>>;
 /// ([`Recurrent`]), and each branch under the node that left the cycle is weighed by
 /// 1 / (1 − the node's weight of coming back), the exact sum of the geometric series of going
 /// round it any number of times.
-pub(crate) fn explore<R: Ruleset, T: Clone, K: EventSink + Clone>(
+pub(crate) fn explore<R: Ruleset, T: Clone + PartialEq, K: EventSink + Clone + PartialEq>(
     start: &R::State,
     budget: &mut usize,
     sink: &mut K,
@@ -528,15 +528,16 @@ fn deliver<S, T, K>(
 /// so every branch it held is weighed by 1 / (1 − w) and handed on ([`deliver`]); what it gives
 /// per unit of probability is kept for the other branches that reach an equal node. w = 1 is
 /// a cycle that never ends: refused.
-fn close<S: Clone + Eq + std::hash::Hash, T: Clone, K: Clone>(
+fn close<S: Clone + Eq + std::hash::Hash, T: Clone + PartialEq, K: Clone + PartialEq>(
     open: &mut Vec<Recurrent<S, T, K>>,
     solved: &mut HashMap<NodeId<S>, usize>,
     results: &mut Vec<Vec<Held<S, T, K>>>,
     leaf: &mut impl FnMut(&BigRational, &S, T, &K),
 ) -> Result<(), OddsError> {
-    let Some(node) = open.pop() else {
+    let Some(mut node) = open.pop() else {
         return Ok(());
     };
+    node.held = merged(std::mem::take(&mut node.held));
     let stay = BigRational::one() - &node.back / &node.probability;
     if !stay.is_positive() {
         return Err(OddsError::EndlessCycle);
@@ -571,6 +572,46 @@ fn close<S: Clone + Eq + std::hash::Hash, T: Clone, K: Clone>(
     solved.insert(node.id, results.len());
     results.push(result);
     Ok(())
+}
+
+/// What a node's subtree gave, with the branches that ended alike summed: equal end states
+/// with equal results and events, and returns to the same node. A node's subtree holds the
+/// solved nodes under it once per branch that reaches them (OSR: some 70 fumble and DEX rolls
+/// lead to each free attack), each with all its results; summed, the node hands on one item per
+/// distinct outcome, and so does every branch that reuses it. Exact: sums of probabilities.
+/// In the order each outcome first came.
+fn merged<S: Eq + std::hash::Hash, T: PartialEq, K: PartialEq>(
+    held: Vec<Held<S, T, K>>,
+) -> Vec<Held<S, T, K>> {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    let hasher = BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default();
+    let mut out: Vec<Held<S, T, K>> = Vec::with_capacity(held.len());
+    // The hash of an end state (or a return's node) → the positions in `out` that have it.
+    let mut seen: HashMap<(bool, u64), Vec<usize>> = HashMap::new();
+    for item in held {
+        let key = match &item {
+            Held::Leaf(_, state, _, _) => (true, hasher.hash_one(state)),
+            Held::Back(at, _) => (false, u64::from(*at)),
+        };
+        let places = seen.entry(key).or_default();
+        let same = places.iter().copied().find(|&i| match (&out[i], &item) {
+            (Held::Leaf(_, s1, t1, k1), Held::Leaf(_, s2, t2, k2)) => {
+                s1 == s2 && t1 == t2 && k1 == k2
+            }
+            (Held::Back(a1, _), Held::Back(a2, _)) => a1 == a2,
+            _ => false,
+        });
+        match (same, item) {
+            (Some(i), Held::Leaf(p, ..) | Held::Back(_, p)) => match &mut out[i] {
+                Held::Leaf(q, ..) | Held::Back(_, q) => *q += p,
+            },
+            (None, item) => {
+                places.push(out.len());
+                out.push(item);
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -501,8 +501,9 @@ pub struct State {
     pub round: u32,
     /// The segment being resolved.
     pub segment: i32,
-    /// The segment in which the round stands paused after an action (a settled point of exact
-    /// odds, `rules::round::round_step`); `None` outside a round.
+    /// The segment in which the round stands paused after an action, or the segment above the
+    /// first after the initiatives (a settled point of exact odds, `rules::round::round_step`);
+    /// `None` outside a round.
     pub paused: Option<i32>,
     /// The actions of the segment being resolved not taken yet, each with whether it could
     /// act when the segment began (SJ-A11); empty outside a segment's actions.

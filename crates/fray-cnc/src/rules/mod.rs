@@ -10,4 +10,5 @@ pub mod magic;
 pub mod maneuvers;
 pub mod mods;
 pub mod movement;
+pub mod odds_key;
 pub mod round;

@@ -91,9 +91,11 @@ pub fn play_round(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> 
     round_body(state, table)
 }
 
-/// The round from where `state` stands to the end of its next action, or to the round's end:
+/// The round from where `state` stands to its next settled point (after the declarations and
+/// initiatives, SJ-R1, R2, and after each action of a segment, SJ-R3), or to the round's end:
 /// true when the round is over (`Ruleset::round_step`; the round is these steps one after
-/// another, SJ-R3). After an action nothing of the round is on the stack: the declarations,
+/// another). After the initiatives no segment has begun (`State::paused` is the segment above
+/// the first, `segment_start` is empty). After an action nothing of the round is on the stack: the declarations,
 /// initiatives, schedule and movement plans are in the state; the segment being resolved is
 /// `State::paused`, with how everyone stood when it began (`segment_start`, SJ-A11) and the
 /// actions it has left, each with whether it could act then (`acts_left`); the part of the
@@ -101,18 +103,14 @@ pub fn play_round(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> 
 /// goes to a lower one), and the segment's heading is out (it is shown before any action). So
 /// the state alone says how the round goes on, and exact odds may merge equal states there.
 ///
-/// At the round's end it also forgets what the next round forgets before reading it
-/// ([`clear_round`]: stun, plans, schedule), so that states that differ only there merge; the
-/// end of the round carried over (aim, hold, `Fighter::aimed`/`held`) is kept.
+/// What the next round forgets before reading it ([`clear_round`]: stun, plans, schedule) is
+/// forgotten at a round's end by exact odds' key (`super::odds_key::odds_key`), not here:
+/// stepping to a round's end is [`play_round`].
 pub fn round_step(state: &mut State, table: T<'_, '_>) -> Result<bool, Interrupt> {
     if state.paused.is_none() {
         state.round = table.round();
     }
-    let over = body_step(state, table)?;
-    if over {
-        clear_round(state);
-    }
-    Ok(over)
+    body_step(state, table)
 }
 
 fn round_body(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
@@ -138,8 +136,13 @@ fn body_step(state: &mut State, table: T<'_, '_>) -> Result<bool, Interrupt> {
             segment - 1
         }
         None => {
+            // A settled point after the declarations and initiatives (SJ-R1, R2): the schedule
+            // and the plans are in the state, no segment has begun (`segment_start` is empty),
+            // so the round goes on from the segment below the pause.
             round_start(state, table)?;
-            state.schedule.first().map_or(10, |s| s.segment.max(10))
+            let top = state.schedule.first().map_or(10, |s| s.segment.max(10));
+            state.paused = Some(top + 1);
+            return Ok(false);
         }
     };
     if let Some(segment) = segments(state, table, from)? {
@@ -153,7 +156,7 @@ fn body_step(state: &mut State, table: T<'_, '_>) -> Result<bool, Interrupt> {
 
 /// Forgets the last round's stun, plans and schedule, as a round begins. Nothing reads them
 /// before: the round starts here.
-fn clear_round(state: &mut State) {
+pub(crate) fn clear_round(state: &mut State) {
     for f in state.fighters.iter_mut() {
         f.stunned = false;
         f.plan = Plan::default();
