@@ -220,13 +220,14 @@ fn exact_at_a_settled_point_inside_a_round_answers_from_there() {
     }
 }
 
-/// Between the initiatives and West's strike the rules hold the round's locals on the stack:
-/// not a settled point, so `exact` still says the fight is in the middle of the round.
+/// Between the two initiative rolls the rules hold the round's locals on the stack: not a
+/// settled point (the first one inside the round comes after both initiatives, SJ-R2), so
+/// `exact` still says the fight is in the middle of the round.
 #[test]
 fn exact_between_settled_points_inside_a_round_says_so() {
-    let here = exact_in(SJ_DUEL, &[], &SJ_WEST_MISSES[..4], &[]);
+    let here = exact_in(SJ_DUEL, &[], &SJ_WEST_MISSES[..3], &[]);
     assert!(
-        here.starts_with("! the fight is in the middle of round 1 (4 answer(s) since it began)"),
+        here.starts_with("! the fight is in the middle of round 1 (3 answer(s) since it began)"),
         "{here}"
     );
 }
