@@ -778,3 +778,71 @@ fn spelljammer_two_against_two_fight_odds_agree_with_the_simulator() {
 fn celesia_two_against_two_fight_odds_agree_with_the_simulator() {
     fight_agrees_with_sim("examples/celesia/skirmish-exact.toml");
 }
+
+// celkey
+
+/// A Celesia fighter of 1 hp, CON 2 and `scores`, with `weapon` and chainmail: disabled down
+/// to −1 hp, dying at −2 and −3, dead from −4 (CEL-R17.2, R17.3, R17.9).
+fn celesia_fighter(id: &str, side: &str, at: [i32; 2], scores: &str, weapon: &str) -> String {
+    combatant(
+        id,
+        side,
+        at,
+        &format!(
+            "class = \"fighter\"\nlevel = 1\nhp = 1\nscores = {{ {scores}, con = 2 }}\n\
+             weapon = \"{weapon}\"\narmor = \"chainmail\""
+        ),
+    )
+}
+
+/// `fray odds --round` lists a dead Celesia fighter at −2 × CON hit points, the first of the
+/// Dead band (CEL-R17.9, `rules::odds_key`): whatever blow killed it, no line lies below that
+/// point, and that line's chance is exactly the fighter's P(dead). One West longsword (1d8 + 2
+/// from STR 15) against two East short swords, all of 1 hp and CON 2, so each of the three may
+/// end the round up, dying (−2, −3) or dead (a longsword's −2 to −9 without the key); the East
+/// side goes on after one of its fighters dies, so the dead one's record and place in the order
+/// are forgotten inside the round too, and the round still agrees with the fight.
+#[test]
+fn first_round_lists_a_dead_celesia_fighter_at_minus_twice_con() {
+    let dir = scratch("celesia-dead");
+    let combatants = [
+        celesia_fighter("west", "a", [0, 0], "str = 15, dex = 10", "longsword"),
+        celesia_fighter("east-1", "b", [1, 0], "str = 12, dex = 16", "short sword"),
+        celesia_fighter("east-2", "b", [1, 1], "str = 12, dex = 14", "short sword"),
+    ]
+    .concat();
+    let head = "max_rounds = 2\n[options]\ncrippling_injuries = false\n";
+    let file = write(
+        &dir,
+        "dead.toml",
+        &encounter("celesia", "Dead at -2 CON", head, &combatants),
+    );
+    let round = first_round_agrees_with_the_fight(&file);
+    let dead_at = -2 * 2;
+    for c in round["combatants"].as_array().unwrap() {
+        let chance = |list: &str, key: serde_json::Value| {
+            c["exact"][list]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|pair| pair[0] == key)
+                .map(|pair| fraction(&pair[1]))
+                .unwrap_or_else(BigRational::zero)
+        };
+        for pair in c["exact"]["hp"].as_array().unwrap() {
+            assert!(pair[0].as_i64().unwrap() >= dead_at, "{c}");
+        }
+        let dead = chance("standing", "dead".into());
+        assert!(dead > BigRational::zero(), "{c}");
+        assert_eq!(chance("hp", dead_at.into()), dead, "{c}");
+        // The dying lie above the Dead band: P(down) is P(−2 or −3 hp).
+        let dying = chance("hp", (-2).into()) + chance("hp", (-3).into());
+        assert_eq!(dying, chance("standing", "down".into()), "{c}");
+    }
+    // The text shows the same line.
+    let o = fray(&["odds", &file, "--round"]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("  -4 hp"), "{text}");
+    assert!(!text.contains("  -5 hp"), "{text}");
+    let _ = std::fs::remove_dir_all(dir);
+}
