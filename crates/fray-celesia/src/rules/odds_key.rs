@@ -76,3 +76,135 @@ pub fn odds_key(state: &State) -> Cow<'_, State> {
     }
     Cow::Owned(key)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture::Fixture;
+    use crate::state::Paused;
+    use crate::CombatantId;
+
+    /// A fighter of CON `con`, 5 hp, with a longsword.
+    fn fighter(con: u8) -> String {
+        format!(
+            "class = \"fighter\"\nlevel = 1\nhp = 5\nscores = {{ con = {con} }}\n\
+             weapon = \"longsword\""
+        )
+    }
+
+    /// One fighter against two, the second of the two (CON 6) dead at −13 hp, in round 2 between
+    /// turns: the first fighter's turn is over and the others' are to come.
+    fn one_dead() -> State {
+        let mut s = Fixture::new()
+            .with("a", "x", [0, 0], &fighter(10))
+            .with("b", "y", [1, 0], &fighter(12))
+            .with("c", "y", [1, 1], &fighter(6))
+            .state();
+        s.round = 2;
+        s.order = vec![CombatantId(0), CombatantId(2), CombatantId(1)];
+        s.paused = Some(Paused {
+            who: None,
+            rest: vec![CombatantId(2), CombatantId(1)],
+        });
+        let c = &mut s.fighters[2];
+        c.dead = true;
+        c.hp = -13;
+        s
+    }
+
+    /// CEL-R17.9: a dead combatant stands at −2 × CON, whatever blow killed it.
+    #[test]
+    fn a_dead_fighter_stands_at_the_first_hit_point_of_the_dead_band() {
+        let s = one_dead();
+        assert_eq!(s.profiles[2].con(), 6);
+        let key = odds_key(&s);
+        assert_eq!(key.fighters[2].hp, -12);
+        // The living keep their hit points, and the key is a key: keying it changes nothing.
+        assert_eq!(key.fighters[0].hp, s.fighters[0].hp);
+        assert_eq!(key.fighters[1].hp, s.fighters[1].hp);
+        assert_eq!(*odds_key(&key), *key);
+    }
+
+    /// States that differ only in what a dead fighter no rule reads again (its hit points, its
+    /// bleeding, its turn records) merge.
+    #[test]
+    fn states_that_differ_only_in_a_dead_fighters_record_have_one_key() {
+        let s = one_dead();
+        let mut t = s.clone();
+        let c = &mut t.fighters[2];
+        c.hp = -20;
+        c.bleed = 2;
+        c.initiative_die = 17;
+        c.turns = 2;
+        c.act_clock = 5;
+        c.reactions = 1;
+        c.acts_left = 1;
+        c.attacks_this_turn = 2;
+        c.acted = true;
+        c.flat_footed = true;
+        c.moved_ft = 15;
+        c.total_defense = 4;
+        c.defensive = true;
+        c.charged = true;
+        c.charge_target = Some(CombatantId(0));
+        c.free_actions = 1;
+        assert_ne!(s, t);
+        assert_eq!(odds_key(&s), odds_key(&t));
+    }
+
+    /// What a living fighter has is kept: hit points, or bleeding, apart give apart keys; so do
+    /// a dead fighter's square (others may read it), and whether it is dead at all.
+    #[test]
+    fn states_that_differ_in_a_living_fighter_have_apart_keys() {
+        let s = one_dead();
+        let mut hurt = s.clone();
+        hurt.fighters[1].hp -= 1;
+        assert_ne!(odds_key(&s), odds_key(&hurt));
+        let mut bleeding = s.clone();
+        bleeding.fighters[0].bleed = 1;
+        assert_ne!(odds_key(&s), odds_key(&bleeding));
+        let mut moved = s.clone();
+        let to = fray_core::Pos {
+            x: 2,
+            ..moved.fighters[2].pos
+        };
+        moved.set_square(CombatantId(2), to);
+        assert_ne!(odds_key(&s), odds_key(&moved));
+        let mut living = s.clone();
+        living.fighters[2].dead = false;
+        living.fighters[2].hp = -12;
+        assert_ne!(*odds_key(&s), *odds_key(&living));
+    }
+
+    /// With nobody dead the key is the state itself, borrowed (nothing cloned).
+    #[test]
+    fn with_nobody_dead_the_key_is_the_state_itself() {
+        let mut s = one_dead();
+        s.fighters[2].dead = false;
+        s.fighters[2].bleed = 1;
+        let key = odds_key(&s);
+        assert!(matches!(key, Cow::Borrowed(_)));
+        assert_eq!(*key, s);
+    }
+
+    /// A dead fighter leaves the order and the turns still to come, unless somebody delays
+    /// (CEL-R1.7's rejoin reads the order) or the dead has a readied action.
+    #[test]
+    fn a_dead_fighter_leaves_the_order_while_nobody_delays() {
+        let s = one_dead();
+        let key = odds_key(&s);
+        assert_eq!(key.order, vec![CombatantId(0), CombatantId(1)]);
+        assert_eq!(key.paused.as_ref().unwrap().rest, vec![CombatantId(1)]);
+        let mut delaying = s.clone();
+        delaying.fighters[1].delaying = true;
+        let key = odds_key(&delaying);
+        assert_eq!(key.order, s.order);
+        assert_eq!(key.paused, s.paused);
+        let mut readied = s.clone();
+        readied.fighters[2].readied = Some((
+            crate::rules::ready::Trigger::FoeAttacks,
+            crate::rules::ready::Readied::Attack(0),
+        ));
+        assert_eq!(odds_key(&readied).order, s.order);
+    }
+}
