@@ -57,6 +57,12 @@ impl Ruleset for Osr {
         rules::round::round_step(state, table)
     }
 
+    /// The state with what no rule reads again forgotten, at a settled point of exact odds
+    /// (see `rules::odds_key::odds_key`).
+    fn odds_key(state: &State) -> std::borrow::Cow<'_, State> {
+        rules::odds_key::odds_key(state)
+    }
+
     fn outcome(state: &State) -> Outcome {
         state.outcome_by_side()
     }

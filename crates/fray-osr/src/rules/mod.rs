@@ -1,11 +1,12 @@
 //! The rules of the chapter, one module per part: the round (`round`), attacks and damage
 //! (`attack`), movement (`movement`), legality and options (`legal`), GM interventions
-//! (`intervene`).
+//! (`intervene`), and the key exact odds merge states by (`odds_key`).
 
 pub mod attack;
 pub mod intervene;
 pub mod legal;
 pub mod movement;
+pub mod odds_key;
 pub mod round;
 
 use crate::state::{Asking, State};

@@ -104,28 +104,17 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), I
 /// fumble's free attacks may chain without end ([`free_attacks_may_chain`]): the round is
 /// then played whole, as one step.
 ///
-/// Here, not in ordinary play, it also forgets at every point what no rule reads (the damage
-/// tallies, a dead combatant's hit points: [`forget_tallies`]; inside the round, the values
-/// of the initiative numbers, of which only the order is read: [`rank_numbers`]), and at the
-/// round's end what the next round resets before reading ([`forget_round`]), so that states
-/// that differ only there merge.
+/// It leaves the state as `play_round` would at the same point; what exact odds forget there
+/// (so that states that differ only there merge) is their key, [`super::odds_key::odds_key`].
 pub fn round_step(state: &mut State, table: &mut Table<'_, Osr>) -> Result<bool, Interrupt> {
-    let over = if state.paused == Paused::No && free_attacks_may_chain(state) {
+    if state.paused == Paused::No && free_attacks_may_chain(state) {
         play_round(state, table)?;
-        true
-    } else {
-        if state.paused == Paused::No {
-            state.round = table.round();
-        }
-        body_step(state, table)?
-    };
-    forget_tallies(state);
-    if over {
-        forget_round(state);
-    } else {
-        rank_numbers(state);
+        return Ok(true);
     }
-    Ok(over)
+    if state.paused == Paused::No {
+        state.round = table.round();
+    }
+    body_step(state, table)
 }
 
 /// Whether a sloppy fumble's free attack (OSR-R18.1, OSR-A10) could be answered by another, and
@@ -177,7 +166,7 @@ fn body_step(state: &mut State, table: &mut Table<'_, Osr>) -> Result<bool, Inte
 
 /// The last round's plans, dodges, charges and disrupted casting forgotten as a round begins
 /// (the initiative kept when it is rolled once, OSR-A2 toggle). Nothing reads them before.
-fn clear_round(state: &mut State) {
+pub(crate) fn clear_round(state: &mut State) {
     let once = state.options.initiative_once;
     for f in &mut state.fighters {
         let keep = if once { f.plan.initiative } else { 0 };
@@ -186,70 +175,6 @@ fn clear_round(state: &mut State) {
         f.dodging = false;
         f.charging = false;
         f.attacked_casting = false;
-    }
-}
-
-/// Exact odds only ([`round_step`]), at a round's end: forgets what the next round resets
-/// before any rule reads it, so that end states that differ only there merge: the plans,
-/// dodges, charges and disrupted casting ([`clear_round`]), the number being resolved, who
-/// stood when it began, and the moves made on it (each set again as a number begins, before
-/// it is read).
-fn forget_round(state: &mut State) {
-    clear_round(state);
-    state.number = 0;
-    state.up_at_number.clear();
-    for f in &mut state.fighters {
-        f.moved_on_number = false;
-        f.moved_feet = 0;
-    }
-}
-
-/// Exact odds only ([`round_step`]), at every settled point: forgets what no rule reads, so
-/// that states that differ only there merge: the damage dealt and taken (a report's tallies)
-/// and a dead combatant's hit points (death is final, OSR-A28; nothing reads them but a
-/// report).
-fn forget_tallies(state: &mut State) {
-    for f in &mut state.fighters {
-        f.dealt = 0;
-        f.taken = 0;
-        if f.dead {
-            f.hp = 0;
-        }
-    }
-}
-
-/// Exact odds only ([`round_step`]), at a settled point inside a round: the initiative
-/// numbers (every fighter's initiative and moved action, the number being resolved, the
-/// numbers not yet begun) replaced by their ranks among themselves, 1 the lowest, so that
-/// states whose numbers stand in the same order merge. Only their order is read (the
-/// countdown, OSR-R5; a set against a charge, OSR-R15.2; an interception, OSR-R12.1; a delayed
-/// spell, OSR-R28.5), never their values. Not with initiative rolled once for the fight (OSR-A2
-/// toggle): its numbers are kept across rounds to meet new rolls, and 0 marks "not rolled".
-fn rank_numbers(state: &mut State) {
-    if state.options.initiative_once {
-        return;
-    }
-    let mut values: Vec<i32> = Vec::with_capacity(2 * state.fighters.len() + 1);
-    for f in &state.fighters {
-        values.push(f.plan.initiative);
-        values.extend(f.plan.moved_to);
-    }
-    values.push(state.number);
-    if let Paused::Countdown { numbers, .. } = &state.paused {
-        values.extend(numbers.iter().copied());
-    }
-    values.sort_unstable();
-    values.dedup();
-    let rank = |v: i32| values.binary_search(&v).map_or(v, |r| r as i32 + 1);
-    for f in &mut state.fighters {
-        f.plan.initiative = rank(f.plan.initiative);
-        f.plan.moved_to = f.plan.moved_to.map(rank);
-    }
-    state.number = rank(state.number);
-    if let Paused::Countdown { numbers, .. } = &mut state.paused {
-        for n in numbers {
-            *n = rank(*n);
-        }
     }
 }
 
