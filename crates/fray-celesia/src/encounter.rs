@@ -138,6 +138,7 @@ fray_core::combatant_entry! {
         will: Option<Spanned<i64>>,
         intimidate: Option<Spanned<i64>>,
         survival: Option<Spanned<i64>>,
+        spellcraft: Option<Spanned<i64>>,
         #[serde(default)]
         knows_maneuver: bool,
     }
@@ -487,6 +488,7 @@ impl Builder<'_> {
         profile.gm_said = crate::rules::ruling::GmSaid {
             intimidate: int(file, i, "intimidate", &c.intimidate, (-10, 60), errors),
             survival: int(file, i, "survival", &c.survival, (-10, 60), errors),
+            spellcraft: int(file, i, "spellcraft", &c.spellcraft, (-10, 60), errors),
             knows_maneuver: c.knows_maneuver,
             shield: c.shield.is_some(),
         };

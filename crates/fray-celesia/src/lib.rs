@@ -219,7 +219,8 @@ impl RulesetBundle for Celesia {
     /// Grace;
     /// R13 Disable Device, Find Tracks (the GM's rulings), 1-round spells and Load a Two-Handed
     /// Simple Firearm; R15 attacks of opportunity and readied actions, no counterspells (R6
-    /// spells: conditions, Strength penalties, areas and slots are played); R9 all
+    /// spells: conditions, Strength penalties, areas and slots are played; R14 Identify a Spell
+    /// Being Cast); R9 all
     /// but the actions of other skills, shields and animals (Demoralize: the GM's rulings); R17
     /// all but CON
     /// drain and the GM's strenuous actions; R20 all but lethal unarmed strikes and a source of

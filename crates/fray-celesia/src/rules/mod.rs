@@ -28,6 +28,7 @@ pub mod simple;
 pub mod special;
 pub mod spell;
 pub mod spell_area;
+pub mod spell_identify;
 pub mod stray;
 pub mod wield;
 

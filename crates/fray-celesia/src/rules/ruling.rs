@@ -24,6 +24,9 @@ pub struct GmSaid {
     pub intimidate: Option<i32>,
     /// Survival bonus (`survival`): Find Tracks is offered only with one.
     pub survival: Option<i32>,
+    /// Spellcraft bonus (`spellcraft`): Identify a Spell Being Cast is tried only with one.
+    /// [CEL-R14]
+    pub spellcraft: Option<i32>,
     /// It knows at least one maneuver or stance (`knows_maneuver = true`), Martial Power's
     /// prerequisite with CON 13. [CEL-R16.5]
     pub knows_maneuver: bool,

@@ -231,6 +231,7 @@ pub fn cast(
     };
     let spell = state.spellbook[usize::from(i)].clone();
     spend_slot(state, table, who, spell.level);
+    super::spell_identify::attempts(state, table, who, &spell)?;
     if defensively {
         let dc = 15 + 2 * spell.level;
         if !concentrate(state, table, who, &spell, dc, "cast defensively", "CEL-R14")? {
