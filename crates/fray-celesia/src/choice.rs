@@ -120,6 +120,8 @@ pub enum Choice {
     /// Complete the readied action against the foe that set the trigger off (reaction).
     /// [CEL-R15]
     Complete(CombatantId),
+    /// Counterspell the spell the foe is casting (reaction, Provoke). [CEL-R15]
+    Counterspell(CombatantId),
     /// Crawl 5 ft while prone (simple, 1 act, Provoke). [CEL-R9]
     Crawl(Direction),
     /// Steady Aim: +4 per act on the next ranged attack (simple, 1 act, Provoke). [CEL-R9]
@@ -286,7 +288,8 @@ pub fn answers(question: Question, choice: &Choice) -> bool {
         | Choice::NoInjury
         | Choice::LetPass
         | Choice::Block
-        | Choice::Complete(_) => question == Question::Reaction,
+        | Choice::Complete(_)
+        | Choice::Counterspell(_) => question == Question::Reaction,
         Choice::Dc(_) | Choice::Shaken(_) | Choice::NoEffect | Choice::RetryActs(_) => {
             question == Question::Ruling
         }
@@ -382,6 +385,7 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::NoInjury => "no injury".into(),
         Choice::Ready(trigger, readied) => format!("ready {} {}", trigger.key(), readied.text()),
         Choice::Complete(t) => format!("complete {}", k(t)),
+        Choice::Counterspell(t) => format!("counterspell {}", k(t)),
         Choice::Crawl(d) => format!("crawl {}", dir_key(*d)),
         Choice::SteadyAim => "steady aim".into(),
         Choice::DropItem(item) => format!("drop {}", item.key()),
@@ -657,6 +661,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
             })?,
         ),
         ["complete", t] => Choice::Complete(who(t)?),
+        ["counterspell", t] => Choice::Counterspell(who(t)?),
         ["crawl", d] => Choice::Crawl(
             fray_core::encounter::parse_direction(d)
                 .ok_or_else(|| unreadable(format!("`{d}` is not a direction (n, ne, e, …)")))?,

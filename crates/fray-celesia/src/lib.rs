@@ -218,7 +218,7 @@ impl RulesetBundle for Celesia {
     /// placement's free escape (no hazards) and items other than weapons; R12 Run and Coup de
     /// Grace;
     /// R13 Disable Device, Find Tracks (the GM's rulings), 1-round spells and Load a Two-Handed
-    /// Simple Firearm; R15 attacks of opportunity and readied actions, no counterspells (R6
+    /// Simple Firearm; R15 attacks of opportunity, readied actions and counterspells (R6
     /// spells: conditions, Strength penalties, areas and slots are played; R14 Identify a Spell
     /// Being Cast); R9 all
     /// but the actions of other skills, shields and animals (Demoralize: the GM's rulings); R17

@@ -1009,6 +1009,14 @@ pub enum Asking {
         /// Its moving mount.
         mount: CombatantId,
     },
+    /// Whether `reactor`, which identified the spell `caster` begins to cast, counterspells it.
+    /// [CEL-R15 Counterspell]
+    Counterspell {
+        /// Who may counterspell.
+        reactor: CombatantId,
+        /// The foe casting.
+        caster: CombatantId,
+    },
     /// Whether `reactor` completes its readied action against `foe`, who set the trigger off.
     /// [CEL-R3.9, R15]
     Readied {

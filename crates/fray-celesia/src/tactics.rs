@@ -25,6 +25,8 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
         Asking::Injury { who, damage } => injury(state, who, damage),
         Asking::LetPass { .. } => Choice::Block,
         Asking::Readied { foe, .. } => Choice::Complete(foe),
+        // Default tactics never cast, so they never counterspell either (docs/celesia.md).
+        Asking::Counterspell { .. } => Choice::Decline,
         Asking::Ruling { about, .. } => crate::rules::ruling::default_ruling(about),
         Asking::Saddle { rider, .. } => saddle(state, rider, request.options),
         Asking::Nothing => Choice::End,

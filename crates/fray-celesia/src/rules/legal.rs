@@ -21,7 +21,9 @@ pub fn ask(
         Asking::Opportunity { reactor, .. } => (Chooser::Combatant(reactor), Question::Reaction),
         Asking::Injury { who, .. } => (Chooser::Combatant(who), Question::Reaction),
         Asking::LetPass { foe, .. } => (Chooser::Combatant(foe), Question::Reaction),
-        Asking::Readied { reactor, .. } => (Chooser::Combatant(reactor), Question::Reaction),
+        Asking::Readied { reactor, .. } | Asking::Counterspell { reactor, .. } => {
+            (Chooser::Combatant(reactor), Question::Reaction)
+        }
         Asking::Saddle { rider, .. } => (Chooser::Combatant(rider), Question::Action),
         Asking::Nothing | Asking::Ruling { .. } => (Chooser::Gm, Question::Ruling),
     };
@@ -56,6 +58,10 @@ pub fn options(state: &State, out: &mut Vec<Choice>) {
         }
         Asking::Readied { foe, .. } => {
             out.push(Choice::Complete(foe));
+            out.push(Choice::Decline);
+        }
+        Asking::Counterspell { caster, .. } => {
+            out.push(Choice::Counterspell(caster));
             out.push(Choice::Decline);
         }
         Asking::Ruling { about, .. } => super::ruling::options(about, out),
@@ -226,6 +232,15 @@ pub fn check(
             })
         }
         (Asking::Readied { reactor, .. }, Choice::Decline) if reactor == who => Ok(()),
+        (Asking::Counterspell { reactor, caster }, Choice::Counterspell(t)) if reactor == who => {
+            Illegal::unless(*t == caster, explain, "CEL-R15", || {
+                format!(
+                    "only the spell {} is casting can be countered now",
+                    state.roster.key(caster)
+                )
+            })
+        }
+        (Asking::Counterspell { reactor, .. }, Choice::Decline) if reactor == who => Ok(()),
         (Asking::Saddle { rider, .. }, Choice::Wait) if rider == who => Ok(()),
         (Asking::Saddle { rider, .. }, Choice::Shoot(t)) if rider == who => {
             Illegal::unless(state.enemies(who, *t), explain, "CEL-R21.8", || {

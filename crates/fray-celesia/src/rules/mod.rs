@@ -5,6 +5,7 @@ pub mod ammo;
 pub mod attack;
 pub mod complex;
 pub mod concealment;
+pub mod counterspell;
 pub mod degrees;
 pub mod escape;
 pub mod first_aid;

@@ -231,7 +231,10 @@ pub fn cast(
     };
     let spell = state.spellbook[usize::from(i)].clone();
     spend_slot(state, table, who, spell.level);
-    super::spell_identify::attempts(state, table, who, &spell)?;
+    let identified = super::spell_identify::attempts(state, table, who, &spell)?;
+    if super::counterspell::offer(state, table, who, &spell, &identified)? {
+        return Ok(());
+    }
     if defensively {
         let dc = 15 + 2 * spell.level;
         if !concentrate(state, table, who, &spell, dc, "cast defensively", "CEL-R14")? {
