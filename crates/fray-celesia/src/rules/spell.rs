@@ -11,8 +11,9 @@
 //! armour bonuses; a melee touch attack adds BAB + STR + DEX + size (CEL-R4.1), a ranged touch
 //! attack BAB + DEX + size (the Combat Statistics formula: a ray is no projectile); a spell's
 //! attack is not a weapon's, so it has no critical hit (the seed's criticals multiply weapon
-//! damage); natural 20 and 1 hit and miss (CEL-A3). Spells have no slots or uses per day in
-//! fray (the seed has none); a lost spell is the casting's acts spent for nothing.
+//! damage); natural 20 and 1 hit and miss (CEL-A3). The seed has no slots or uses per day: a
+//! caster's optional `slots` are counted (`has_slot`, a documented reading) and spent when the
+//! casting begins; a lost spell is the casting's acts (and slot) spent for nothing.
 
 use super::{attack, degrees, injury, one_round, round, CheckKind, Mods};
 use crate::choice::Choice;
