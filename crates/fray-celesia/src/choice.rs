@@ -122,6 +122,8 @@ pub enum Choice {
     Complete(CombatantId),
     /// Counterspell the spell the foe is casting (reaction, Provoke). [CEL-R15]
     Counterspell(CombatantId),
+    /// Identify the spell the foe is casting (a free action, even off its own turn). [CEL-R14]
+    Identify(CombatantId),
     /// Crawl 5 ft while prone (simple, 1 act, Provoke). [CEL-R9]
     Crawl(Direction),
     /// Steady Aim: +4 per act on the next ranged attack (simple, 1 act, Provoke). [CEL-R9]
@@ -193,7 +195,7 @@ pub enum Choice {
 
 /// The free actions of CEL-R14 and elsewhere that fray plays, by the word the GM names them
 /// with (`strenuous_free_actions`, CEL-G4).
-pub const FREE_ACTIONS: [&str; 11] = [
+pub const FREE_ACTIONS: [&str; 12] = [
     "release",
     "fast-mount",
     "fast-dismount",
@@ -205,6 +207,7 @@ pub const FREE_ACTIONS: [&str; 11] = [
     "weaken",
     "drop",
     "cast-defensively",
+    "identify",
 ];
 
 impl Choice {
@@ -224,6 +227,8 @@ impl Choice {
             Choice::DropItem(_) => "drop",
             // CEL-R14 Cast Defensively: "you can take a free action to do so defensively".
             Choice::Cast(_, _, true) => "cast-defensively",
+            // CEL-R14 Identify a Spell Being Cast: a free action, taken off its own turn too.
+            Choice::Identify(_) => "identify",
             _ => return None,
         })
     }
@@ -289,7 +294,8 @@ pub fn answers(question: Question, choice: &Choice) -> bool {
         | Choice::LetPass
         | Choice::Block
         | Choice::Complete(_)
-        | Choice::Counterspell(_) => question == Question::Reaction,
+        | Choice::Counterspell(_)
+        | Choice::Identify(_) => question == Question::Reaction,
         Choice::Dc(_) | Choice::Shaken(_) | Choice::NoEffect | Choice::RetryActs(_) => {
             question == Question::Ruling
         }
@@ -386,6 +392,7 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Ready(trigger, readied) => format!("ready {} {}", trigger.key(), readied.text()),
         Choice::Complete(t) => format!("complete {}", k(t)),
         Choice::Counterspell(t) => format!("counterspell {}", k(t)),
+        Choice::Identify(t) => format!("identify {}", k(t)),
         Choice::Crawl(d) => format!("crawl {}", dir_key(*d)),
         Choice::SteadyAim => "steady aim".into(),
         Choice::DropItem(item) => format!("drop {}", item.key()),
@@ -662,6 +669,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ),
         ["complete", t] => Choice::Complete(who(t)?),
         ["counterspell", t] => Choice::Counterspell(who(t)?),
+        ["identify", t] => Choice::Identify(who(t)?),
         ["crawl", d] => Choice::Crawl(
             fray_core::encounter::parse_direction(d)
                 .ok_or_else(|| unreadable(format!("`{d}` is not a direction (n, ne, e, …)")))?,

@@ -218,9 +218,11 @@ impl RulesetBundle for Celesia {
     /// placement's free escape (no hazards) and items other than weapons; R12 Run and Coup de
     /// Grace;
     /// R13 Disable Device, Find Tracks (the GM's rulings), 1-round spells and Load a Two-Handed
-    /// Simple Firearm; R15 attacks of opportunity, readied actions and counterspells (R6
-    /// spells: conditions, Strength penalties, areas and slots are played; R14 Identify a Spell
-    /// Being Cast); R9 all
+    /// Simple Firearm; R15 attacks of opportunity, readied actions and counterspells with the
+    /// same spell (countering with another is not: the seed gives no route), a disabled
+    /// reactor's 1 damage for each (R6 spells: conditions, Strength penalties, areas and slots
+    /// are played; R14 Identify a Spell Being Cast, asked, only of a caster it sees, counted
+    /// against the GM's free-action limit); R9 all
     /// but the actions of other skills, shields and animals (Demoralize: the GM's rulings); R17
     /// all but CON
     /// drain and the GM's strenuous actions; R20 all but lethal unarmed strikes and a source of

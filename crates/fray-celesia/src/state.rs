@@ -1017,6 +1017,13 @@ pub enum Asking {
         /// The foe casting.
         caster: CombatantId,
     },
+    /// Whether `who` identifies the spell `caster` begins to cast (a free action). [CEL-R14]
+    Identify {
+        /// Who may identify it.
+        who: CombatantId,
+        /// The foe casting.
+        caster: CombatantId,
+    },
     /// Whether `reactor` completes its readied action against `foe`, who set the trigger off.
     /// [CEL-R3.9, R15]
     Readied {

@@ -27,6 +27,8 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
         Asking::Readied { foe, .. } => Choice::Complete(foe),
         // Default tactics never cast, so they never counterspell either (docs/celesia.md).
         Asking::Counterspell { .. } => Choice::Decline,
+        // A free action that costs nothing unless the GM limits or strains it: taken.
+        Asking::Identify { caster, .. } => Choice::Identify(caster),
         Asking::Ruling { about, .. } => crate::rules::ruling::default_ruling(about),
         Asking::Saddle { rider, .. } => saddle(state, rider, request.options),
         Asking::Nothing => Choice::End,

@@ -8,9 +8,12 @@
 //! spell: any distance); it is asked (a choice, never a guess); it spends its reaction and a
 //! slot of that level; as a Provoke reaction it draws attacks of opportunity first (the seed's
 //! chain of reactions), and if it is still up the spell is countered with no roll (the seed
-//! gives no check): the caster's acts and slot stay spent.
+//! gives no check): the caster's acts and slot stay spent. A counterspeller that is disabled
+//! takes 1 damage for the reaction (CEL-R17.2, `injury::strain`, as for an attack of
+//! opportunity or a readied action), after it, whether or not the attacks of opportunity let
+//! it counter.
 
-use super::{legal, one_round, round, spell};
+use super::{injury, legal, one_round, round, spell};
 use crate::choice::Choice;
 use crate::spell::{Range, Spell};
 use crate::state::{Asking, State};
@@ -41,7 +44,8 @@ fn can_counter(state: &State, reactor: CombatantId, caster: CombatantId, sp: &Sp
 }
 
 /// Each foe in `identified` (initiative order) that can counter `caster`'s `sp` is asked; the
-/// first that does spends its reaction and a slot, provokes, and, still up, counters the spell.
+/// first that does spends its reaction and a slot, provokes, and, still up, counters the spell;
+/// one dropped by the attacks of opportunity counters nothing, and the next foe is asked.
 /// Returns whether the spell was countered. [CEL-R15 Counterspell]
 pub fn offer(
     state: &mut State,
@@ -56,6 +60,13 @@ pub fn offer(
         }
         let asking = Asking::Counterspell { reactor, caster };
         if legal::ask(state, table, asking, "CEL-R15")? != Choice::Counterspell(caster) {
+            table.emit(|| Event::Forgone {
+                who: reactor,
+                what: "counterspell",
+                on: Some(caster),
+                reason: "declined".into(),
+                rule: "CEL-R15",
+            });
             continue;
         }
         state.fm(reactor).reactions -= 1;
@@ -67,17 +78,21 @@ pub fn offer(
             detail: format!("{} (level {}), a reaction", sp.name, sp.level),
             rule: "CEL-R15",
         });
-        if !round::provoke(state, table, reactor, None)? || !state.up(reactor) {
-            continue;
+        let countered = round::provoke(state, table, reactor, None)? && state.up(reactor);
+        if countered {
+            table.emit(|| Event::Forgone {
+                who: caster,
+                what: "spell",
+                on: None,
+                reason: format!("{} is countered by {}", sp.name, state.roster.name(reactor)),
+                rule: "CEL-R15",
+            });
         }
-        table.emit(|| Event::Forgone {
-            who: caster,
-            what: "spell",
-            on: None,
-            reason: format!("{} is countered by {}", sp.name, state.roster.name(reactor)),
-            rule: "CEL-R15",
-        });
-        return Ok(true);
+        // CEL-R17.2: a reaction used while disabled deals 1 damage, after it, as an act's does.
+        injury::strain(state, table, reactor, 1);
+        if countered {
+            return Ok(true);
+        }
     }
     Ok(false)
 }

@@ -21,7 +21,9 @@ pub fn ask(
         Asking::Opportunity { reactor, .. } => (Chooser::Combatant(reactor), Question::Reaction),
         Asking::Injury { who, .. } => (Chooser::Combatant(who), Question::Reaction),
         Asking::LetPass { foe, .. } => (Chooser::Combatant(foe), Question::Reaction),
-        Asking::Readied { reactor, .. } | Asking::Counterspell { reactor, .. } => {
+        Asking::Readied { reactor, .. }
+        | Asking::Counterspell { reactor, .. }
+        | Asking::Identify { who: reactor, .. } => {
             (Chooser::Combatant(reactor), Question::Reaction)
         }
         Asking::Saddle { rider, .. } => (Chooser::Combatant(rider), Question::Action),
@@ -62,6 +64,12 @@ pub fn options(state: &State, out: &mut Vec<Choice>) {
         }
         Asking::Counterspell { caster, .. } => {
             out.push(Choice::Counterspell(caster));
+            out.push(Choice::Decline);
+        }
+        Asking::Identify { who, caster } => {
+            if super::spell_identify::check(false, state, who, caster).is_ok() {
+                out.push(Choice::Identify(caster));
+            }
             out.push(Choice::Decline);
         }
         Asking::Ruling { about, .. } => super::ruling::options(about, out),
@@ -241,6 +249,16 @@ pub fn check(
             })
         }
         (Asking::Counterspell { reactor, .. }, Choice::Decline) if reactor == who => Ok(()),
+        (Asking::Identify { who: w, caster }, Choice::Identify(t)) if w == who => {
+            Illegal::unless(*t == caster, explain, "CEL-R14", || {
+                format!(
+                    "only the spell {} is casting can be identified now",
+                    state.roster.key(caster)
+                )
+            })?;
+            super::spell_identify::check(explain, state, who, caster)
+        }
+        (Asking::Identify { who: w, .. }, Choice::Decline) if w == who => Ok(()),
         (Asking::Saddle { rider, .. }, Choice::Wait) if rider == who => Ok(()),
         (Asking::Saddle { rider, .. }, Choice::Shoot(t)) if rider == who => {
             Illegal::unless(state.enemies(who, *t), explain, "CEL-R21.8", || {
@@ -260,6 +278,26 @@ pub fn check(
             "that is not the question asked".to_string()
         }),
     }
+}
+
+/// CEL-G2: `who` may take the free action `free` unless the GM's `free_actions_per_turn` are
+/// taken in this turn (its own, or the turn it acts in off its own: Identify a Spell Being Cast).
+pub fn free_action_left(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    free: &str,
+) -> Result<(), Illegal> {
+    let Some(limit) = state.options.free_actions_per_turn else {
+        return Ok(());
+    };
+    Illegal::unless(state.f(who).free_actions < limit, explain, "CEL-G2", || {
+        format!(
+            "the GM allows {limit} free action{} a turn (`free_actions_per_turn`), and this \
+             turn's are taken: no {free}",
+            if limit == 1 { "" } else { "s" }
+        )
+    })
 }
 
 /// Whether an action is legal for `who` now.
@@ -284,16 +322,8 @@ pub fn check_action(
     if super::one_round::kind(state, who, choice).is_some() {
         super::one_round::check(explain, state, who)?;
     }
-    if let (Some(limit), Some(free)) = (state.options.free_actions_per_turn, choice.free_action()) {
-        if f.free_actions >= limit {
-            return no(explain, "CEL-G2", || {
-                format!(
-                    "the GM allows {limit} free action{} a turn (`free_actions_per_turn`), and \
-                     this turn's are taken: no {free}",
-                    if limit == 1 { "" } else { "s" }
-                )
-            });
-        }
+    if let Some(free) = choice.free_action() {
+        free_action_left(explain, state, who, free)?;
     }
     if cost > 1 && state.staggered(who) {
         return no(explain, "CEL-R20.2", || {

@@ -720,11 +720,15 @@ fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: Combatant
     f.control = None;
     f.knees = None;
     (f.saddle.shots, f.saddle.end_shot) = (0, false);
-    f.free_actions = 0;
     f.cleave_from = None;
     // Acts left unspent come between the acts before and after them. [CEL-R3.1]
     f.act_clock += f.acts_left.max(0) as u32;
     f.acts_left = 0;
+    // CEL-G2: free actions are counted per turn, whoever's turn it is (those taken off one's
+    // own turn count in the turn they are taken in: docs/celesia.md, *GM hooks*).
+    for f in &mut state.fighters {
+        f.free_actions = 0;
+    }
     // CEL-R3.7: no reactions while it performs a 1-round action.
     if !state.surprise_round && state.up(who) && !super::one_round::performing(state, who) {
         let n = state.p(who).reactions_per_round();
@@ -1184,7 +1188,7 @@ pub fn perform(
 
 /// A free action counts against the GM's limit (CEL-G2), and one the GM deems strenuous costs
 /// a disabled creature 1 hit point, as an act does (CEL-G4, CEL-R17.2).
-fn free_action_taken(
+pub(super) fn free_action_taken(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     who: CombatantId,

@@ -3,17 +3,21 @@
 //!
 //! Adopted readings (the seed says only "You use Spellcraft to identify a spell being cast";
 //! docs/celesia.md, *Spells and 1-round actions*): only a combatant whose entry gives a
-//! `spellcraft` bonus tries (the seed has no skill table); it tries on every casting by a foe
-//! while it is up (the action is free and costs nothing, so taking it decides nothing else);
-//! the DC is the parent game's 15 + the spell's level (the seed gives none); the result is
-//! logged to everyone (fray's fights have no hidden spells).
+//! `spellcraft` bonus may try (the seed has no skill table), on a casting by a foe, while it is
+//! up; it must see the casting: it is not blinded and the caster is neither invisible nor
+//! totally concealed (CEL-R4.5, `rules::concealment`); it is asked (`identify CASTER` or
+//! `decline`); the free action counts against the GM's `free_actions_per_turn` in the turn it
+//! is taken in, the caster's (CEL-G2), and costs a disabled identifier 1 hit point where the GM
+//! names `identify` strenuous (CEL-G4); the DC is the parent game's 15 + the spell's level (the
+//! seed gives none); the result is logged to everyone (fray's fights have no hidden spells).
 
-use super::CheckKind;
+use super::{concealment, legal, CheckKind};
+use crate::choice::Choice;
 use crate::spell::Spell;
-use crate::state::State;
+use crate::state::{Asking, State};
 use crate::Celesia;
 use fray_core::event::Event;
-use fray_core::protocol::Interrupt;
+use fray_core::protocol::{Illegal, Interrupt};
 use fray_core::{CombatantId, Table};
 
 /// CEL-R14 Identify a Spell Being Cast: the DC, 15 + the spell's level (adopted: the parent
@@ -22,10 +26,37 @@ pub fn dc(spell: &Spell) -> i32 {
     15 + spell.level
 }
 
-/// Each foe of `caster` that is up and has a `spellcraft` bonus tries, in initiative order, to
-/// identify `spell` as its casting begins; returns those who did. [CEL-R14]
-pub fn attempts(
+/// Whether `who` may try to identify the spell `caster` is casting: it sees the casting (not
+/// blinded; the caster not invisible or totally concealed) and has a free action left this turn
+/// (CEL-G2). [CEL-R14, R4.5]
+pub fn check(
+    explain: bool,
     state: &State,
+    who: CombatantId,
+    caster: CombatantId,
+) -> Result<(), Illegal> {
+    Illegal::unless(concealment::sighted(state, who), explain, "CEL-R14", || {
+        "a blinded creature cannot see the spell being cast".to_string()
+    })?;
+    Illegal::unless(
+        !concealment::totally_concealed(state, caster),
+        explain,
+        "CEL-R14",
+        || {
+            format!(
+                "{} is invisible or totally concealed: its casting cannot be seen",
+                state.roster.name(caster)
+            )
+        },
+    )?;
+    legal::free_action_left(explain, state, who, "identify")
+}
+
+/// Each foe of `caster` that is up, has a `spellcraft` bonus and may try ([`check`]) is asked,
+/// in initiative order, whether it identifies `spell` as its casting begins; returns those who
+/// did. [CEL-R14]
+pub fn attempts(
+    state: &mut State,
     table: &mut Table<'_, Celesia>,
     caster: CombatantId,
     spell: &Spell,
@@ -38,6 +69,28 @@ pub fn attempts(
         let Some(bonus) = state.p(o).gm_said.spellcraft else {
             continue;
         };
+        if let Err(why) = check(table.events_enabled(), state, o, caster) {
+            table.emit(|| Event::Forgone {
+                who: o,
+                what: "identify a spell being cast",
+                on: Some(caster),
+                reason: why.reason,
+                rule: why.rule,
+            });
+            continue;
+        }
+        let asking = Asking::Identify { who: o, caster };
+        let choice = legal::ask(state, table, asking, "CEL-R14")?;
+        if choice != Choice::Identify(caster) {
+            table.emit(|| Event::Forgone {
+                who: o,
+                what: "identify a spell being cast",
+                on: Some(caster),
+                reason: "declined".into(),
+                rule: "CEL-R14",
+            });
+            continue;
+        }
         let identified = super::D20Check {
             purpose: "identify a spell being cast",
             modifier: "Spellcraft",
@@ -58,6 +111,8 @@ pub fn attempts(
             });
             knew.push(o);
         }
+        // Counted (CEL-G2) and, where the GM says, strenuous (CEL-G4), as after any action.
+        super::round::free_action_taken(state, table, o, choice);
     }
     Ok(knew)
 }
