@@ -116,3 +116,62 @@ pub fn attempts(
     }
     Ok(knew)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture::{Fixture, FIGHTER};
+    use crate::state::Trick;
+    use fray_core::conditions::Expiry;
+
+    fn fight() -> State {
+        Fixture::new()
+            .with("caster", "x", [0, 0], FIGHTER)
+            .with(
+                "watcher",
+                "y",
+                [0, 4],
+                &format!("{FIGHTER}\nspellcraft = 5"),
+            )
+            .state()
+    }
+
+    /// CEL-R14: the casting must be seen; CEL-G2: the free action counts against the turn's
+    /// limit.
+    #[test]
+    fn identifying_needs_sight_and_a_free_action_left() {
+        let (caster, watcher) = (CombatantId(0), CombatantId(1));
+        let seen = fight();
+        assert!(check(true, &seen, watcher, caster).is_ok());
+
+        let mut blinded = fight();
+        let round = blinded.round + 5;
+        blinded
+            .fm(watcher)
+            .tricks
+            .add(Trick::Blinded, Expiry::EndOfRound(round));
+        let why = check(true, &blinded, watcher, caster).unwrap_err();
+        assert_eq!(why.rule, "CEL-R14");
+        assert!(why.reason.contains("blinded"), "{}", why.reason);
+
+        for hidden in [true, false] {
+            let mut unseen = fight();
+            if hidden {
+                unseen.fm(caster).invisible = true;
+            } else {
+                unseen.fm(caster).concealed = true;
+            }
+            let why = check(true, &unseen, watcher, caster).unwrap_err();
+            assert!(why.reason.contains("cannot be seen"), "{}", why.reason);
+        }
+
+        let mut limited = fight();
+        std::sync::Arc::make_mut(&mut limited.options).free_actions_per_turn = Some(1);
+        assert!(check(false, &limited, watcher, caster).is_ok());
+        limited.fm(watcher).free_actions = 1;
+        assert_eq!(
+            check(true, &limited, watcher, caster).unwrap_err().rule,
+            "CEL-G2"
+        );
+    }
+}
