@@ -764,6 +764,8 @@ impl CombatantBuilder for Builder<'_> {
             maintained: false,
             escapes: 0,
             on_ground: Vec::new(),
+            thrown: Vec::new(),
+            flight: None,
             item_damage: Vec::new(),
             follow: None,
             burn,

@@ -597,6 +597,11 @@ pub struct Fighter {
     /// Where the weapons it dropped lie (a disarm, CEL-R10.3), to be picked up (CEL-R9
     /// Manipulate an Item).
     pub on_ground: Vec<(Item, Pos)>,
+    /// Where its thrown weapons (counted with `ammo`) lie, one square a weapon, to be picked up
+    /// (CEL-R7.3, CEL-R9 Manipulate an Item; `rules::ammo`).
+    pub thrown: Vec<Pos>,
+    /// Where the thrown weapon in flight now lands (`rules::ammo::fly`).
+    pub flight: Option<Pos>,
     /// Hit points its items have lost to sunders. [CEL-R10.5]
     pub item_damage: Vec<(Item, i32)>,
     /// The mount it rides. [CEL-R21]

@@ -138,7 +138,14 @@ pub fn check_shot(
     }
     if f.ammo == Some(0) {
         return no(explain, "CEL-R9", || {
-            if w.kind == WeaponKind::Thrown {
+            if w.kind == WeaponKind::Thrown && !f.thrown.is_empty() {
+                // CEL-R7.3: the thrown ones lie where they landed (`rules::thrown`).
+                format!(
+                    "it has no {} left to throw (`ammo` counted them): those thrown lie where \
+                     they landed until picked up (`pick-up ranged`)",
+                    w.name
+                )
+            } else if w.kind == WeaponKind::Thrown {
                 format!("it has no {} left to throw (`ammo` counted them)", w.name)
             } else {
                 format!(

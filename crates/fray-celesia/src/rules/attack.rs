@@ -480,6 +480,8 @@ pub fn attack(
     if matches!(form, Form::Ranged) {
         super::ammo::spend_shot(state, attacker);
         super::ammo::report(state, table, attacker, "CEL-R9");
+        let at = state.f(target).pos;
+        super::thrown::fly(state, attacker, at);
     }
     let mut bonus = Mods::default();
     attack_bonus_into(state, attacker, w, feet, &mut bonus);

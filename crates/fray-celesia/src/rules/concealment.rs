@@ -44,8 +44,13 @@ pub fn totally_concealed(state: &State, who: CombatantId) -> bool {
     f.concealed || f.invisible
 }
 
-/// Whether `who`'s moves are hidden from its foes' players: while it is invisible.
-/// [DESIGN.md audiences; CEL-R4.5 row 8]
+/// Whether `who`'s moves are hidden from its foes' players: while it is invisible, and, for a
+/// mount, while its rider is invisible too (the rider shares its space and is carried along,
+/// CEL-R21.3: a visible rider shows where an invisible mount goes; a visible mount shows where
+/// it carries an invisible rider, Pathfinder's invisibility covering a creature's gear, not its
+/// steed). A rider's own moves (mounting, dismounting, falling) are hidden while it is
+/// invisible. [DESIGN.md audiences; CEL-R4.5 row 8; CEL-R21]
 pub fn hidden(state: &State, who: CombatantId) -> bool {
-    state.f(who).invisible
+    let f = state.f(who);
+    f.invisible && f.rider.is_none_or(|r| state.f(r).invisible)
 }

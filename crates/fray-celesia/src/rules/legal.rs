@@ -147,6 +147,11 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     for &(item, _) in &state.f(who).on_ground {
         candidates.push(Choice::PickUp(item));
     }
+    // CEL-R7.3: its thrown weapons that landed (`rules::thrown`).
+    let ranged = Choice::PickUp(crate::state::Item::Ranged);
+    if !state.f(who).thrown.is_empty() && !candidates.contains(&ranged) {
+        candidates.push(ranged);
+    }
     if state.f(who).follow.is_some() {
         candidates.push(Choice::Follow);
     }
@@ -367,6 +372,12 @@ pub fn check_deed(
                 if state.dropped(who, Item::Melee(form)) {
                     let (rule, why) = lost(state, who, Item::Melee(form));
                     return no(explain, rule, || format!("attack form {form}: {why}"));
+                }
+                // CEL-R18: a double weapon (two-handed) with one intact hand.
+                if super::multiweapon::both_ends(state, who, form, form)
+                    && super::wield::hands(state, who) < 2
+                {
+                    return super::multiweapon::one_handed(explain);
                 }
                 return no(explain, "CEL-R9", || {
                     format!("no usable attack form {form}")

@@ -755,6 +755,13 @@ pub fn hold_picked_up(
     who: CombatantId,
     item: Item,
 ) {
+    // CEL-R7.3: a thrown weapon of its that landed, back in its supply (`rules::thrown`).
+    if item == Item::Ranged
+        && lying_at(state, who, item).is_none()
+        && super::thrown::pick_up(state, table, who)
+    {
+        return;
+    }
     state.pick_up(who, item);
     let name = state.held(who, item).map(|w| w.name.clone());
     if let Some(name) = name {

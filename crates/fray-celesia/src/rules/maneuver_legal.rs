@@ -292,6 +292,10 @@ pub fn check(
         Choice::PickUp(item) => {
             let rule = "CEL-R9";
             let Some(at) = maneuver::lying_at(state, who, item) else {
+                // CEL-R7.3: a thrown weapon of its that landed (`rules::thrown`).
+                if item == crate::state::Item::Ranged && !f.thrown.is_empty() {
+                    return super::thrown::check_pick_up(explain, state, who);
+                }
                 return no(explain, rule, || {
                     format!("no weapon `{}` of its lies on the ground", item.key())
                 });

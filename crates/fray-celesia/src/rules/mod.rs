@@ -31,6 +31,7 @@ pub mod spell;
 pub mod spell_area;
 pub mod spell_identify;
 pub mod stray;
+pub mod thrown;
 pub mod wield;
 
 use fray_core::event::Modifier;

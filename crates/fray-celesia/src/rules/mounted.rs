@@ -264,6 +264,31 @@ pub fn run_to(
     Ok(())
 }
 
+/// CEL-R21.8 with CEL-R11 Charge: a ridden mount's charge to `to`. A charge farther than the
+/// mount's speed covers a double move's ground (up to twice its speed): where it has completed
+/// one increment of its speed along the charge's line (if its space is free there), its rider
+/// may shoot, at the double move's −4, and the charge goes on to its end. A charge no farther
+/// than its speed is one increment: the rider's shot comes in its own turn (R21.6). The seed
+/// forbids neither; it names no penalty for a charge but the double move's and the run's.
+pub fn charge_to(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    mount: CombatantId,
+    to: Pos,
+) -> Result<(), Interrupt> {
+    let (from, step) = (state.f(mount).pos, state.speed_squares(mount));
+    if saddle_rider(state, mount).is_some() && step > 0 && from.squares_to(to) > step {
+        let at = from.point_on_line(to, step);
+        if state.square_free(at, mount) {
+            super::round::move_to(state, table, mount, at, "charge", "CEL-R11");
+            state.fm(mount).saddle.double_move = true;
+            increment_done(state, table, mount)?;
+        }
+    }
+    super::round::move_to(state, table, mount, to, "charge", "CEL-R11");
+    Ok(())
+}
+
 /// A rider's shot: noted for the one-shot-at-the-last-increment limit. [CEL-R21.8]
 pub fn note_shot(state: &mut State, who: CombatantId) {
     if state.f(who).riding.is_some() {
@@ -333,7 +358,7 @@ fn fall(
         to,
         feet: at.feet_to(to),
         mode: "falls",
-        hidden: false,
+        hidden: super::concealment::hidden(state, rider),
         rule,
     });
     let damage = table.roll(RollRequest::new(
@@ -381,7 +406,7 @@ pub fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Int
                     to,
                     feet: at.feet_to(to),
                     mode: "dismounts",
-                    hidden: false,
+                    hidden: super::concealment::hidden(state, rider),
                     rule: "CEL-R21.10",
                 });
             } else {
@@ -522,7 +547,7 @@ pub fn mount_or_dismount(
                 to: at,
                 feet: from.feet_to(at),
                 mode: "mounts",
-                hidden: false,
+                hidden: super::concealment::hidden(state, rider),
                 rule: "CEL-R9",
             });
         }
@@ -534,7 +559,7 @@ pub fn mount_or_dismount(
                 to,
                 feet: from.feet_to(to),
                 mode: "dismounts",
-                hidden: false,
+                hidden: super::concealment::hidden(state, rider),
                 rule: "CEL-R9",
             });
         }
@@ -596,6 +621,18 @@ pub fn limits(
                         .to_string()
                 });
             }
+        }
+        Choice::Multiweapon(_, a, b)
+            if f.riding.is_some()
+                && f.knees != Some(true)
+                && super::multiweapon::both_ends(state, who, a, b) =>
+        {
+            return no(explain, "CEL-R21.4", || {
+                "a double weapon needs both hands, and one is on the reins: guide the mount with \
+                 the knees first (`knees`, a DC 5 Ride check, free); in one hand it is used \
+                 neither as a double weapon nor at all (it is two-handed, CEL-R9, R18)"
+                    .to_string()
+            });
         }
         Choice::Multiweapon(_, a, b)
             if f.riding.is_some()

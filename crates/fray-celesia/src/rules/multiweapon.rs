@@ -93,6 +93,21 @@ pub fn other_end(w: &Weapon) -> Option<Weapon> {
     })
 }
 
+/// CEL-R9 with CEL-R18 ("cannot use two-handed items if only one intact hand remaining") and
+/// CEL-R21.4 (a hand on the reins): a double weapon with one hand free. A double weapon is
+/// two-handed, so neither end is used; Pathfinder's one-handed use ("a creature wielding a
+/// double weapon in one hand can't use it as a double weapon — only one end of the weapon can
+/// be used in any given round") is for a creature a size larger than the weapon, and fray's
+/// weapons have no size (a reading).
+pub fn one_handed(explain: bool) -> Result<(), Illegal> {
+    no(explain, "CEL-R18", || {
+        "a double weapon is two-handed: with one intact hand it is used neither as a double \
+         weapon nor one end alone (\"cannot use two-handed items if only one intact hand \
+         remaining\")"
+            .to_string()
+    })
+}
+
 /// Whether `who` may attack `t` with forms `main` and `off` now. [CEL-R9]
 pub fn check(
     explain: bool,
@@ -109,6 +124,9 @@ pub fn check(
              a double weapon"
                 .to_string()
         });
+    }
+    if double && hands(state, who) < 2 {
+        return one_handed(explain);
     }
     let form = |n: u8| {
         state

@@ -950,6 +950,7 @@ pub fn perform(
             super::mounted::note_shot(state, who);
             if able {
                 attack::attack(state, table, who, t, Form::Ranged, None, "CEL-R7")?;
+                super::thrown::land(state, table, who);
             }
         }
         Choice::Unarmed(t) => {
@@ -991,7 +992,7 @@ pub fn perform(
             let able = provoke(state, table, who, None)?;
             if able {
                 if let Some(to) = movement::charge(state, who, t) {
-                    move_to(state, table, who, to, "charge", "CEL-R11");
+                    super::mounted::charge_to(state, table, who, to)?;
                     let f = state.fm(who);
                     f.charged = true;
                     f.charge_target = Some(t);

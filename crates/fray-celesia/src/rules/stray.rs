@@ -154,6 +154,10 @@ pub fn stray_shot(
     let target_ft = state.feet_between(attacker, target);
     let limit_ft = super::ammo::stray_travel_ft(state, w, target_ft);
     let candidates = stray_candidates(state, attacker, target, limit_ft);
+    // CEL-R7.3: "The projectile then falls to the ground after this distance if it does not
+    // strike any creature" (a thrown weapon, `thrown`, lands there).
+    let (from, through) = (state.f(attacker).pos, state.f(target).pos);
+    super::thrown::fly_on(state, attacker, from.point_on_line(through, limit_ft / 5));
     for victim in candidates {
         let mut dv_mods = defense(state, victim);
         dv_mods.push("soft cover (the target)", "CEL-R7.3", STRAY_COVER);
@@ -191,6 +195,8 @@ pub fn stray_shot(
             rule: "CEL-R7.3",
         });
         if hit {
+            let at = state.f(victim).pos;
+            super::thrown::fly_on(state, attacker, at);
             let extra = degrees(total, dv);
             damage(
                 state, table, attacker, victim, w, critical, extra, "CEL-R7.3",
