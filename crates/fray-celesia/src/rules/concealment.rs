@@ -54,3 +54,45 @@ pub fn hidden(state: &State, who: CombatantId) -> bool {
     let f = state.f(who);
     f.invisible && f.rider.is_none_or(|r| state.f(r).invisible)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture::{Fixture, FIGHTER};
+
+    /// A move is hidden when every creature it carries is invisible: a mount with its rider, a
+    /// rider on its own. [CEL-R21.3, CEL-R4.5 row 8]
+    #[test]
+    fn a_mounts_move_is_hidden_only_with_its_rider_invisible_too() {
+        let mut s = Fixture::new()
+            .with(
+                "ivy",
+                "heroes",
+                [0, 0],
+                &format!("{FIGHTER}\nmount = \"grey\""),
+            )
+            .monster("grey", "heroes", [0, 0], "light horse")
+            .monster("orc", "orcs", [9, 0], "orc")
+            .state();
+        let (ivy, grey) = (CombatantId(0), CombatantId(1));
+        for (rider, mount, rider_hidden, mount_hidden) in [
+            (false, false, false, false),
+            (true, false, true, false),
+            (false, true, false, false),
+            (true, true, true, true),
+        ] {
+            s.fm(ivy).invisible = rider;
+            s.fm(grey).invisible = mount;
+            assert_eq!(
+                hidden(&s, ivy),
+                rider_hidden,
+                "rider {rider}, mount {mount}"
+            );
+            assert_eq!(
+                hidden(&s, grey),
+                mount_hidden,
+                "rider {rider}, mount {mount}"
+            );
+        }
+    }
+}

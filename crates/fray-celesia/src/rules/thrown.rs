@@ -111,3 +111,38 @@ pub fn pick_up(state: &mut State, table: &mut Table<'_, Celesia>, who: Combatant
     super::ammo::report(state, table, who, "CEL-R9");
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture::{Fixture, FIGHTER};
+
+    /// A counted javelin flies to the target, on to where its stray flight ends, and is picked
+    /// up only from on or next to its square; an uncounted one is not tracked. [CEL-R7.3, R9]
+    #[test]
+    fn a_counted_thrown_weapon_lands_and_is_picked_up_only_nearby() {
+        let javelin = |ammo: &str| format!("{FIGHTER}\nranged = \"javelin\"\n{ammo}");
+        let mut s = Fixture::new()
+            .with("bo", "heroes", [0, 0], &javelin("ammo = 1"))
+            .with("cy", "heroes", [0, 4], &javelin(""))
+            .monster("orc", "orcs", [3, 1], "orc")
+            .state();
+        let (bo, cy) = (CombatantId(0), CombatantId(1));
+        assert!(tracked(&s, bo));
+        assert!(!tracked(&s, cy), "a supply not counted is not tracked");
+        fly(&mut s, cy, Pos::new(3, 1));
+        assert_eq!(s.f(cy).flight, None);
+        fly(&mut s, bo, Pos::new(3, 1));
+        assert_eq!(s.f(bo).flight, Some(Pos::new(3, 1)));
+        fly_on(&mut s, bo, Pos::new(6, 2));
+        assert_eq!(s.f(bo).flight, Some(Pos::new(6, 2)));
+        // What `land` does, the event aside.
+        let at = s.fm(bo).flight.take().unwrap();
+        s.fm(bo).thrown.push(at);
+        assert!(check_pick_up(false, &s, bo).is_err(), "6 2 is out of reach");
+        s.set_square(bo, Pos::new(5, 3));
+        assert!(check_pick_up(false, &s, bo).is_ok(), "5 3 is next to 6 2");
+        s.set_square(bo, Pos::new(6, 2));
+        assert_eq!(in_reach(&s, bo), Some(0), "standing on it");
+    }
+}
