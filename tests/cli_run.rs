@@ -806,6 +806,65 @@ fn the_gm_adjusts_a_celesia_dv_at_the_prompt() {
     t.finish();
 }
 
+/// CEL-G13 ("manual adjustment of any roll, DC, DV or HP"): the GM's `cond WHO dc+N` moves the
+/// DC of WHO's saves too: the kobold's Reflex save against burning hands is made against DC 14 +
+/// 5, and the save's degrees count from it (CEL-R6.2).
+#[test]
+fn the_gm_adjusts_a_celesia_save_dc_at_the_prompt() {
+    let dir = temp_dir("celesia-save-dc");
+    let file = dir.join("cone.toml");
+    std::fs::write(
+        &file,
+        r#"schema = 1
+ruleset = "celesia"
+name = "a cone"
+max_rounds = 1
+
+[[sides]]
+id = "heroes"
+
+[[sides]]
+id = "foes"
+
+[[combatants]]
+id = "kell"
+side = "heroes"
+at = [0, 0]
+class = "wizard"
+level = 3
+hp = 18
+spells = ["burning hands"]
+caster_level = 3
+spell_dc = 14
+
+[[combatants]]
+id = "kobold"
+side = "foes"
+at = [2, 0]
+monster = "kobold"
+"#,
+    )
+    .unwrap();
+    let mut t = Tracker::start(&[file.to_str().unwrap(), "--no-autosave"], &dir);
+    t.until_prompt();
+    t.send("15");
+    t.until_prompt();
+    t.send("2");
+    t.until_prompt();
+    t.send("cond kobold dc+5");
+    let chunk = t.until_prompt();
+    assert!(chunk.contains("is now DC-adjusted (GM"), "{chunk}");
+    t.send("cast burning-hands kobold");
+    t.until_prompt();
+    // d20 15: it would save against DC 14, not against the GM's 19.
+    t.send("15");
+    let save = t.until_prompt();
+    assert!(save.contains("vs GM-adjusted DC 19"), "{save}");
+    assert!(save.contains("burning hands (full effect)"), "{save}");
+    t.send("quit");
+    t.finish();
+}
+
 /// CEL-G13: the GM adjusts the DC of a Celesia combatant's skill checks mid-fight (`cond WHO
 /// dc+N`): the Disable Device check that follows is made against the adjusted DC; `-dc` ends it
 /// and `undo` takes that back.
@@ -861,7 +920,7 @@ dc = 20
     let chunk = t.until_prompt();
     assert!(chunk.contains("is now DC-adjusted (GM"), "{chunk}");
     t.send("status");
-    assert!(t.until_prompt().contains("skill DCs +5 (GM)"));
+    assert!(t.until_prompt().contains("save and check DCs +5 (GM)"));
     t.send("cond rogue dc+0");
     let refused = t.until_prompt();
     assert!(
@@ -880,11 +939,11 @@ dc = 20
     t.send("cond rogue -dc");
     assert!(t.until_prompt().contains("is no longer DC-adjusted"));
     t.send("status");
-    assert!(!t.until_prompt().contains("skill DCs"));
+    assert!(!t.until_prompt().contains("check DCs"));
     t.send("undo");
     t.until_prompt();
     t.send("status");
-    assert!(t.until_prompt().contains("skill DCs +5 (GM)"));
+    assert!(t.until_prompt().contains("save and check DCs +5 (GM)"));
     t.send("quit");
     t.finish();
 }

@@ -142,7 +142,7 @@ impl Ruleset for Celesia {
             out.push(format!("DV {:+} (GM)", f.gm_dv));
         }
         if f.gm_dc != 0 {
-            out.push(format!("skill DCs {:+} (GM)", f.gm_dc));
+            out.push(format!("save and check DCs {:+} (GM)", f.gm_dc));
         }
         if f.temp_hp > 0 {
             out.push(format!("{} temporary hp", f.temp_hp));
@@ -171,7 +171,7 @@ impl Ruleset for Celesia {
                 out.push(name.to_string());
             }
         }
-        for trick in f.tricks.iter() {
+        for trick in f.trick_kinds() {
             out.push(fray_core::conditions::ConditionKind::key(trick).to_string());
         }
         if f.acts_left > 0 {
@@ -220,7 +220,7 @@ impl RulesetBundle for Celesia {
     /// R13 Disable Device, Find Tracks (the GM's rulings), 1-round spells and Load a Two-Handed
     /// Simple Firearm; R15 attacks of opportunity, readied actions and counterspells with the
     /// same spell (countering with another is not: the seed gives no route), a disabled
-    /// reactor's 1 damage for each (R6 spells: conditions, Strength penalties, areas and slots
+    /// reactor's 1 damage for each (R6 spells: conditions, ability penalties, areas and slots
     /// are played; R14 Identify a Spell Being Cast, asked, only of a caster it sees, counted
     /// against the GM's free-action limit); R9 all
     /// but the actions of other skills, shields and animals (Demoralize: the GM's rulings); R17

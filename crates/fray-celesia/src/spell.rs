@@ -125,20 +125,72 @@ impl Area {
 }
 
 /// A penalty to an ability score, timed (ray of enfeeblement, CEL-E5–E7): its size is the
-/// `Timed::magnitude`. fray plays Strength penalties (the seed's example); the loader refuses
-/// others.
+/// `Timed::magnitude`. The score falls by it (not below 1), so the modifier falls wherever the
+/// ability counts (`State::m`, `State::score`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Drained {
     /// A penalty to Strength.
     Strength,
+    /// A penalty to Dexterity.
+    Dexterity,
+    /// A penalty to Constitution.
+    Constitution,
+    /// A penalty to Intelligence.
+    Intelligence,
+    /// A penalty to Wisdom.
+    Wisdom,
+    /// A penalty to Charisma.
+    Charisma,
+}
+
+impl Drained {
+    /// Every one, in the order of the ability indices (`state::STR` … `state::CHA`).
+    pub const ALL: [Drained; 6] = [
+        Drained::Strength,
+        Drained::Dexterity,
+        Drained::Constitution,
+        Drained::Intelligence,
+        Drained::Wisdom,
+        Drained::Charisma,
+    ];
+
+    /// The penalty to ability `ix` (`state::STR` …).
+    #[inline]
+    pub fn of(ix: usize) -> Drained {
+        Drained::ALL[ix.min(5)]
+    }
+
+    /// The ability's key in content (`str`).
+    pub fn short(self) -> &'static str {
+        ["str", "dex", "con", "int", "wis", "cha"][self as usize]
+    }
+
+    /// The ability's name (`Strength`).
+    pub fn name(self) -> &'static str {
+        [
+            "Strength",
+            "Dexterity",
+            "Constitution",
+            "Intelligence",
+            "Wisdom",
+            "Charisma",
+        ][self as usize]
+    }
 }
 
 impl fray_core::conditions::ConditionKind for Drained {
     fn bit(self) -> u32 {
-        0
+        self as u32
     }
     fn key(self) -> &'static str {
-        "weakened (a Strength penalty)"
+        match self {
+            Drained::Strength => "weakened (a Strength penalty)",
+            Drained::Dexterity => "under a Dexterity penalty",
+            Drained::Constitution => "under a Constitution penalty",
+            Drained::Intelligence => "under an Intelligence penalty",
+            Drained::Wisdom => "under a Wisdom penalty",
+            Drained::Charisma => "under a Charisma penalty",
+        }
     }
     fn rule(self) -> &'static str {
         "CEL-R6.2"
@@ -437,17 +489,18 @@ pub(crate) fn read(
         if dice.is_none() {
             errors.push(file.error(d.span(), Some(f("penalty")), "expected dice like `1d6`"));
         }
-        let ability = match s.ability.as_ref().map(|a| a.get_ref().as_str()) {
-            Some("str") => Some(Drained::Strength),
-            Some(_) | None => {
-                errors.push(file.error(
-                    s.ability.as_ref().map_or(d.span(), |a| a.span()),
-                    Some(f("ability")),
-                    "a penalty needs `ability = \"str\"` (fray plays Strength penalties only)",
-                ));
-                None
-            }
-        };
+        let key = s.ability.as_ref().map(|a| a.get_ref().as_str());
+        let ability = Drained::ALL.into_iter().find(|a| Some(a.short()) == key);
+        if ability.is_none() {
+            errors.push(file.error(
+                s.ability.as_ref().map_or(d.span(), |a| a.span()),
+                Some(f("ability")),
+                format!(
+                    "a penalty needs `ability`, one of {}",
+                    fray_core::loader::one_of(Drained::ALL.iter().map(|a| a.short()))
+                ),
+            ));
+        }
         Some(Penalty {
             ability: ability?,
             dice: dice?,

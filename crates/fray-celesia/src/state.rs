@@ -564,8 +564,9 @@ pub struct Fighter {
     /// Acts of its turns gone by, spent or left unspent: consecutiveness is judged on it.
     /// [CEL-R3.1]
     pub act_clock: u32,
-    /// Conditions from dirty tricks, each until the start of its trickster's turn. [CEL-R10.7]
-    pub tricks: fray_core::conditions::Conditions<Trick>,
+    /// Advantage-table conditions with their cause (a dirty trick, a spell, Demoralize), each
+    /// until the start of its giver's turn. [CEL-R10.7, R6.2, R9, A39]
+    pub tricks: fray_core::conditions::Conditions<Caused>,
     /// Extra reach of its own attacks until the end of its turn (Lunge, CEL-R16.4), in feet.
     pub reach_bonus: i32,
     /// Items it has dropped (a disarm, CEL-R10.3): bit `i` for melee form `i`.
@@ -657,7 +658,7 @@ pub struct Fighter {
     pub free_actions: u8,
     /// The GM's adjustment to its DV (`cond WHO dv+N`): cover, or any ruling. [CEL-G11, G13]
     pub gm_dv: i32,
-    /// The GM's adjustment to the DC of its skill checks (`cond WHO dc+N`). [CEL-G13]
+    /// The GM's adjustment to the DC of its saves and checks (`cond WHO dc+N`). [CEL-G13]
     pub gm_dc: i32,
     /// Temporary hit points (Martial Power's, until the start of its next turn), lost before
     /// hit points. [CEL-R16.5]
@@ -830,6 +831,79 @@ impl fray_core::conditions::ConditionKind for Trick {
     }
     fn rule(self) -> &'static str {
         "CEL-R10.7"
+    }
+}
+
+/// What gave a timed advantage-table condition: it names the rule of the condition's end, and
+/// only a dirty trick's can be cleared with an act (CEL-R10.7: "a condition applied by a dirty
+/// trick").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Cause {
+    /// A dirty trick. [CEL-R10.7]
+    DirtyTrick,
+    /// A spell's effect on a failed save. [CEL-R6.2]
+    Spell,
+    /// Demoralize (Intimidate), the GM's effect. [CEL-R9]
+    Demoralize,
+}
+
+impl Cause {
+    /// The rule the condition comes from.
+    pub fn rule(self) -> &'static str {
+        match self {
+            Cause::DirtyTrick => "CEL-R10.7",
+            Cause::Spell => "CEL-R6.2",
+            Cause::Demoralize => "CEL-R9",
+        }
+    }
+}
+
+/// A condition of the advantage table with its cause: the same condition from two causes is
+/// two entries, each timed and ended on its own. [CEL-R10.7, R6.2, R9]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Caused {
+    /// The condition.
+    pub trick: Trick,
+    /// What gave it.
+    pub cause: Cause,
+}
+
+impl Caused {
+    /// `trick` given by a dirty trick. [CEL-R10.7]
+    pub fn dirty_trick(trick: Trick) -> Caused {
+        Caused {
+            trick,
+            cause: Cause::DirtyTrick,
+        }
+    }
+
+    /// Every cause of `trick` (for a presence test that ignores the cause).
+    fn each(trick: Trick) -> [Caused; 3] {
+        [Cause::DirtyTrick, Cause::Spell, Cause::Demoralize].map(|cause| Caused { trick, cause })
+    }
+}
+
+impl fray_core::conditions::ConditionKind for Caused {
+    fn bit(self) -> u32 {
+        self.cause as u32 * Trick::ALL.len() as u32 + self.trick as u32
+    }
+    fn key(self) -> &'static str {
+        fray_core::conditions::ConditionKind::key(self.trick)
+    }
+    fn rule(self) -> &'static str {
+        self.cause.rule()
+    }
+}
+
+impl Fighter {
+    /// Has `trick`, whatever gave it. [CEL-R4.5]
+    pub fn has_trick(&self, trick: Trick) -> bool {
+        !self.tricks.is_empty() && Caused::each(trick).iter().any(|&c| self.tricks.has(c))
+    }
+
+    /// Its advantage-table conditions, each once whatever its causes, in the seed's order.
+    pub fn trick_kinds(&self) -> impl Iterator<Item = Trick> + '_ {
+        Trick::ALL.into_iter().filter(|&t| self.has_trick(t))
     }
 }
 
@@ -1204,20 +1278,47 @@ impl State {
         crate::space::gap(at, self.side(a), self.f(b).pos, self.side(b))
     }
 
-    /// The modifier of `who`'s ability `ix`, less the Strength penalty a spell gave it (the
-    /// score falls by the penalty, not below 1). [CEL-R6.2, E5–E7]
+    /// The modifier of `who`'s ability `ix` from its current score ([`State::score`]).
+    /// [CEL-R6.2, E5–E7]
     #[inline]
     pub fn m(&self, who: CombatantId, ix: usize) -> i32 {
-        let p = self.p(who);
-        let f = self.f(who);
-        if ix != STR || f.drained.is_empty() {
-            return p.m(ix);
+        if self.f(who).drained.is_empty() {
+            return self.p(who).m(ix);
         }
-        let penalty = f
-            .drained
-            .get(crate::spell::Drained::Strength)
-            .map_or(0, |t| t.magnitude);
-        modifier((p.scores[ix] - penalty).max(1))
+        modifier(self.score(who, ix))
+    }
+
+    /// `who`'s current score of ability `ix`: the profile's, less the penalty a spell gave it
+    /// (the score falls by the penalty, not below 1). [CEL-R6.2, E5–E7]
+    #[inline]
+    pub fn score(&self, who: CombatantId, ix: usize) -> i32 {
+        score_of(self.f(who), self.p(who), ix)
+    }
+
+    /// `who`'s save bonus `base` (its Fortitude, Reflex or Will, which hold the profile's
+    /// modifier of `ability`), moved by an ability penalty's change to that modifier: CON for
+    /// Fortitude, DEX for Reflex, WIS for Will (Pathfinder's, CEL-A34). [CEL-R6.2]
+    #[inline]
+    pub fn save(&self, who: CombatantId, base: i32, ability: usize) -> i32 {
+        if self.f(who).drained.is_empty() {
+            return base;
+        }
+        base + self.m(who, ability) - self.p(who).m(ability)
+    }
+
+    /// Reactions gained at the end of a turn: 1, + the current DEX bonus with Combat Reflexes.
+    /// [CEL-R3.3, R6.2]
+    pub fn reactions_per_round(&self, who: CombatantId) -> i32 {
+        let p = self.p(who);
+        if !p.feats.combat_reflexes || self.f(who).drained.is_empty() {
+            return p.reactions_per_round();
+        }
+        1 + bonus(self.score(who, DEX))
+    }
+
+    /// Fortitude save bonus (CON penalties count). [CEL-R6.2]
+    pub fn fort(&self, who: CombatantId) -> i32 {
+        self.save(who, self.p(who).fort, CON)
     }
 
     /// Feet between `a`'s and `b`'s spaces.
@@ -1434,9 +1535,11 @@ impl State {
             .filter(|w| reaches(w, gap))
     }
 
-    /// Does `who` threaten `target` (a melee form that reaches it, armed, able)? [CEL-R15]
+    /// Does `who` threaten `target` (a melee form that reaches it, armed, able)? A pinned
+    /// creature can take no attack (Pathfinder's pinned, CEL-A34: it can only try to escape),
+    /// so it threatens nobody. [CEL-R15, R7.2, R10.10]
     pub fn threatens(&self, who: CombatantId, target: CombatantId) -> bool {
-        if !self.up(who) || !self.p(who).armed() {
+        if !self.up(who) || !self.p(who).armed() || self.pinned(who) {
             return false;
         }
         let gap = self.gap(who, target);
@@ -1592,10 +1695,25 @@ pub fn nonlethal_staggered(nonlethal: i32, hp: i32) -> bool {
     nonlethal > 0 && 2 * nonlethal >= hp
 }
 
-/// [`State::band`] from the combatant's record and statistics. [CEL-R17, CEL-A11]
+/// The current score of ability `ix`: the profile's, less a spell's penalty to it, not below 1.
+/// [CEL-R6.2, E5–E7]
+#[inline]
+pub fn score_of(f: &Fighter, p: &Profile, ix: usize) -> i32 {
+    let score = p.scores[ix];
+    if f.drained.is_empty() {
+        return score;
+    }
+    match f.drained.get(crate::spell::Drained::of(ix)) {
+        Some(t) if t.magnitude > 0 => (score - t.magnitude).max(1),
+        _ => score,
+    }
+}
+
+/// [`State::band`] from the combatant's record and statistics: the bands are in the current
+/// Constitution score (a spell's penalty lowers it, CEL-R6.2). [CEL-R17, CEL-A11]
 #[inline]
 pub fn band_of(f: &Fighter, p: &Profile) -> Band {
-    let c = p.con();
+    let c = score_of(f, p, CON);
     if f.dead || f.hp <= -2 * c {
         Band::Dead
     } else if f.hp <= -c {

@@ -131,17 +131,17 @@ pub fn attack_bonus_into(
     m.push("BAB", "CEL-R4.3", p.bab);
     match w.kind {
         WeaponKind::Projectile => {
-            m.push("DEX", "CEL-R4.2", p.m(DEX));
-            m.push("WIS", "CEL-R4.2", p.m(WIS));
+            m.push("DEX", "CEL-R4.2", state.m(attacker, DEX));
+            m.push("WIS", "CEL-R4.2", state.m(attacker, WIS));
         }
         WeaponKind::Thrown => {
             m.push("STR", "CEL-R4.2", state.m(attacker, STR));
-            m.push("DEX", "CEL-R4.2", p.m(DEX));
-            m.push("WIS", "CEL-R4.2", p.m(WIS));
+            m.push("DEX", "CEL-R4.2", state.m(attacker, DEX));
+            m.push("WIS", "CEL-R4.2", state.m(attacker, WIS));
         }
         _ => {
             m.push("STR", "CEL-R4.1", state.m(attacker, STR));
-            m.push("DEX", "CEL-R4.1", p.m(DEX));
+            m.push("DEX", "CEL-R4.1", state.m(attacker, DEX));
         }
     }
     m.push("size", "CEL-R4.1", p.size.modifier());
@@ -231,7 +231,7 @@ pub fn defense(state: &State, target: CombatantId) -> Mods {
 pub fn defense_into(state: &State, target: CombatantId, m: &mut impl ModifierSink) {
     let (p, f) = (state.p(target), state.f(target));
     m.push("armour, shield, natural", "", p.dv_bonus);
-    let dex = p.m(DEX).min(p.max_dex);
+    let dex = state.m(target, DEX).min(p.max_dex);
     // A runner loses its DEX bonus until the start of its next turn (CEL-R12 Run).
     // Pinned, or pinning a foe: no DEX bonus either (CEL-R10.10 Pin, CEL-A34).
     let denied = (f.flat_footed && !p.feats.uncanny_dodge)
@@ -348,7 +348,9 @@ fn flanks(state: &State, attacker: CombatantId, target: CombatantId) -> bool {
 /// Is `target` engaged in melee with an ally of `attacker` less than 10 ft from it? [CEL-R7.2]
 /// "Either threatens the other": with a melee form it could strike with now
 /// ([`opportunity_form`]), so a rider whose only reaching weapon needs both hands (a lance, no
-/// knees outside its own turn, CEL-R21.4) engages nobody.
+/// knees outside its own turn, CEL-R21.4) engages nobody. "An unconscious or otherwise
+/// immobilized character is not considered engaged unless he is actually being attacked": a
+/// pinned ally (immobilized, CEL-A34) is engaged only with the foe holding it in the pin.
 fn into_melee(state: &State, attacker: CombatantId, target: CombatantId) -> bool {
     let side = state.f(attacker).side;
     let size = state.p(target).size;
@@ -360,6 +362,7 @@ fn into_melee(state: &State, attacker: CombatantId, target: CombatantId) -> bool
             && o != target
             && state.f(o).side == side
             && state.up(o)
+            && (!state.pinned(o) || state.f(o).held_by == Some(target))
             && (threat(o, target) || threat(target, o))
             && (size as i32) < state.p(o).size as i32 + 3
     })
@@ -415,12 +418,12 @@ pub fn sources(
         dis.add("sickened");
     }
     // A dirty trick's conditions (CEL-R10.7; the advantage table, CEL-R4.5).
-    for trick in fa.tricks.iter() {
+    for trick in fa.trick_kinds() {
         if let Some(name) = trick.attack_disadvantage() {
             dis.add(name);
         }
     }
-    if ft.tricks.has(crate::state::Trick::Blinded) {
+    if ft.has_trick(crate::state::Trick::Blinded) {
         adv.add("blind target");
     }
     if !melee && !state.p(attacker).feats.precise_shot && into_melee(state, attacker, target) {
@@ -710,8 +713,11 @@ pub fn damage(
 
 /// The ability bonus to damage by wield and kind. [CEL-R5.1–R5.4, A15]
 pub fn ability_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut impl ModifierSink) {
-    let p = state.p(attacker);
-    let (s, d, wis) = (state.m(attacker, STR), p.m(DEX), p.m(WIS));
+    let (s, d, wis) = (
+        state.m(attacker, STR),
+        state.m(attacker, DEX),
+        state.m(attacker, WIS),
+    );
     let hand = state.f(attacker).hand;
     if hand.is_some_and(|(_, off)| off) && !w.kind.is_ranged() {
         // CEL-R5.1, R9 Multiweapon Fighting: half the positive STR and DEX, penalties in full.
@@ -788,7 +794,7 @@ pub fn cmb_into(state: &State, who: CombatantId, m: &mut impl ModifierSink) {
     let p = state.p(who);
     m.push("BAB", "CEL-R10.1", p.bab);
     m.push("STR", "CEL-R10.1", state.m(who, STR));
-    m.push("DEX", "CEL-R10.1", p.m(DEX));
+    m.push("DEX", "CEL-R10.1", state.m(who, DEX));
     m.push("special size", "CEL-R10.1", special_size(p.size));
 }
 
@@ -812,8 +818,9 @@ pub fn cmd_into(state: &State, who: CombatantId, trip: bool, m: &mut impl Modifi
         || f.running
         || state.pinned(who)
         || state.pinning(who);
-    if !(denied && p.m(DEX) > 0) {
-        m.push("DEX", "CEL-A7", p.m(DEX));
+    let dex = state.m(who, DEX);
+    if !(denied && dex > 0) {
+        m.push("DEX", "CEL-A7", dex);
     }
     m.push("special size", "CEL-A7", special_size(p.size));
     m.push("total defense", "CEL-R11", f.total_defense);
@@ -905,8 +912,12 @@ pub fn maneuver(
             // CEL-A39: "N rounds" end at the start of the trickster's turn N rounds on.
             let rounds = 1 + (total - versus) / 5;
             let until = state.round + rounds as u32;
-            let timed = fray_core::conditions::Timed::new(
+            let caused = crate::state::Caused {
                 trick,
+                cause: crate::state::Cause::DirtyTrick,
+            };
+            let timed = fray_core::conditions::Timed::new(
+                caused,
                 fray_core::conditions::Expiry::StartOfTurn {
                     who: attacker,
                     round: until,
@@ -1058,7 +1069,7 @@ pub fn coup_de_grace(
     let saved = super::D20Check {
         purpose: "coup de grace",
         modifier: "Fort",
-        bonus: state.p(target).fort,
+        bonus: state.fort(target),
         dc,
         kind: super::CheckKind::Save,
         results: ("survives", "dies"),
@@ -1103,6 +1114,59 @@ mod tests {
         assert_eq!(d20_pool(1), (2, Some(true)));
         assert_eq!(d20_pool(2), (3, Some(true)));
         assert_eq!(d20_pool(-1), (2, Some(false)));
+    }
+
+    /// CEL-R7.2: "An unconscious or otherwise immobilized character is not considered engaged
+    /// unless he is actually being attacked": a pinned ally threatens nobody (CEL-A34) and is
+    /// engaged only with the foe pinning it; a pinned foe threatens nobody either.
+    #[test]
+    fn a_pinned_ally_is_not_engaged() {
+        use crate::fixture::{Fixture, FIGHTER};
+        use crate::state::Hold;
+        let mut s = Fixture::new()
+            .with(
+                "archer",
+                "heroes",
+                [0, 0],
+                &format!("{FIGHTER}\nranged = \"shortbow\""),
+            )
+            .with("ally", "heroes", [5, 0], FIGHTER)
+            .monster("orc", "orcs", [6, 0], "orc")
+            .monster("gob", "orcs", [5, 1], "goblin")
+            .state();
+        let (archer, ally, orc, gob) = (
+            CombatantId(0),
+            CombatantId(1),
+            CombatantId(2),
+            CombatantId(3),
+        );
+        assert!(
+            into_melee(&s, archer, orc),
+            "the ally and the orc threaten each other"
+        );
+        // Ropes pin the ally: immobilized, attacked by nobody.
+        s.fm(ally).tied = Some(20);
+        assert!(
+            !s.threatens(ally, orc),
+            "a pinned creature threatens nobody"
+        );
+        assert!(!into_melee(&s, archer, orc), "a pinned ally is not engaged");
+        // The goblin pins the ally: the ally is engaged with the goblin alone.
+        s.fm(ally).tied = None;
+        s.fm(ally).held_by = Some(gob);
+        s.fm(gob).hold = Some(Hold {
+            target: ally,
+            pinned: true,
+            choke: false,
+        });
+        assert!(!into_melee(&s, archer, orc));
+        assert!(into_melee(&s, archer, gob), "the goblin is attacking it");
+        // A pinned foe threatens nobody.
+        s.fm(ally).held_by = None;
+        s.fm(gob).hold = None;
+        s.fm(orc).tied = Some(20);
+        assert!(!s.threatens(orc, ally));
+        assert!(s.threatens(ally, orc));
     }
 
     /// CEL-R5.1: 1.5 × positive modifiers, rounded down; penalties in full.

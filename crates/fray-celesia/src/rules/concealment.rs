@@ -13,7 +13,7 @@ use fray_core::CombatantId;
 /// "Sighted opponents" of CEL-R4.5 row 8.
 pub fn sighted(state: &State, who: CombatantId) -> bool {
     let f = state.f(who);
-    !f.tricks.has(Trick::Blinded) && !f.injuries.blind()
+    !f.has_trick(Trick::Blinded) && !f.injuries.blind()
 }
 
 /// CEL-R4.5 row 8: advantage on attack rolls "against sighted opponents when invisible".

@@ -86,7 +86,7 @@ pub fn take_damage(
         && f.hp - lethal <= 0
         && state.options.crippling_injuries
         && !p.immune_crit
-        && i32::from(f.injuries.count) < p.con()
+        && i32::from(f.injuries.count) < state.score(target, crate::state::CON)
         && !f.dead
         && Injury::ALL.iter().any(|i| f.injuries.available(*i))
     {
@@ -167,7 +167,7 @@ fn massive_damage(
     let saved = super::D20Check {
         purpose: "massive damage",
         modifier: "Fort",
-        bonus: state.p(target).fort,
+        bonus: state.fort(target),
         dc,
         kind: super::CheckKind::Save,
         results: ("survives", "dies"),
@@ -257,7 +257,7 @@ pub fn settle(
             Band::Healthy => ("healthy", "CEL-R17.2"),
             Band::Disabled => ("disabled", "CEL-R17.2"),
             Band::Dying => ("dying", "CEL-R17.3"),
-            Band::Dead if hp > -2 * state.p(who).con() => ("dead", "CEL-R19.2"),
+            Band::Dead if hp > -2 * state.score(who, crate::state::CON) => ("dead", "CEL-R19.2"),
             Band::Dead => ("dead", "CEL-R17.9"),
         };
         table.emit(|| Event::Status {
@@ -354,13 +354,15 @@ pub fn stabilize(
         lose_hp(state, table, who, 1, "dying", "CEL-R17.5");
         return Ok(());
     }
-    let fort = state.p(who).fort;
+    let fort = state.fort(who);
     let penalty = stabilization_penalty(f.hp);
     // A Fortitude save: shaken or sickened give it disadvantage (CEL-R4.5 rows 15, 16).
     let (roll, dice) =
         super::roll_check_die(state, table, who, super::CheckKind::Save, "CEL-R17.6")?;
     let total = roll as i32 + fort + penalty;
-    let success = roll == 20 || total >= 0;
+    // CEL-G13: the GM's adjustment to its DCs moves this one too.
+    let dc = state.f(who).gm_dc;
+    let success = roll == 20 || total >= dc;
     table.emit(|| Event::Check {
         who: Subject::Combatant(who),
         purpose: "stabilize",
@@ -371,8 +373,8 @@ pub fn stabilize(
             Modifier::new("half the negative hit points", "CEL-R17.6", penalty),
         ],
         total,
-        against: "DC",
-        target: 0,
+        against: if dc == 0 { "DC" } else { "GM-adjusted DC" },
+        target: dc,
         under: false,
         success: Some(success),
         result: if success { "stable" } else { "loses 1 hp" }.into(),

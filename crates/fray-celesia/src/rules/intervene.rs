@@ -1,6 +1,6 @@
 //! The GM's interventions (CEL-G13: "manual adjustment of any roll, DC, DV or HP — always
 //! available"): hit points (damage, or healing with its effects on the dying, CEL-R17.8, and
-//! on nonlethal damage, CEL-R20.6), prone, total concealment, a DV or skill-check DC
+//! on nonlethal damage, CEL-R20.6), prone, total concealment, a DV or save-and-check DC
 //! adjustment, a combatant's square, one leaving the fight, a ruling. Taken at each round's start and before each action.
 
 use super::injury;
@@ -29,8 +29,10 @@ enum Adjusted {
     /// the stray shot's +4, CEL-G11; any DV, CEL-G13), shown in the DV's modifiers of every
     /// attack on it.
     Dv,
-    /// The DC of every skill check the combatant makes (CEL-G13: "manual adjustment of any
-    /// … DC"): Disable Device, Ride, Intimidate, Survival, concentration; shown in each check.
+    /// The DC of every save and check the combatant makes (CEL-G13: "manual adjustment of any
+    /// … DC"): saves against spells, coups de grace and massive damage, the stabilization
+    /// save, Constitution to keep running, Disable Device, Ride, Intimidate, Survival,
+    /// concentration; shown in each check.
     Dc,
 }
 
@@ -44,7 +46,7 @@ impl Adjusted {
     fn condition(self) -> &'static str {
         match self {
             Adjusted::Dv => "DV-adjusted (GM)",
-            Adjusted::Dc => "DC-adjusted (GM: its skill checks)",
+            Adjusted::Dc => "DC-adjusted (GM: its saves and checks)",
         }
     }
     fn slot(self, state: &mut State, id: CombatantId) -> &mut i32 {

@@ -121,8 +121,10 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         candidates.push(Choice::Step(d));
     }
     for t in state.ids() {
-        for trick in state.f(t).tricks.iter() {
-            candidates.push(Choice::Clear(t, trick));
+        for c in state.f(t).tricks.iter() {
+            if c.cause == crate::state::Cause::DirtyTrick {
+                candidates.push(Choice::Clear(t, c.trick));
+            }
         }
     }
     for d in 0..state.devices.len().min(usize::from(u8::MAX)) {
@@ -567,10 +569,11 @@ pub fn check_deed(
         }
         Choice::Clear(t, trick) => {
             let ft = state.f(t);
-            if !ft.tricks.has(trick) {
+            if !ft.tricks.has(crate::state::Caused::dirty_trick(trick)) {
                 return no(explain, "CEL-R10.7", || {
                     format!(
-                        "{} is not {}",
+                        "{} is not {} by a dirty trick (only a dirty trick's condition is \
+                         cleared with an act)",
                         state.roster.key(t),
                         fray_core::conditions::ConditionKind::key(trick)
                     )
@@ -691,29 +694,31 @@ pub fn check_deed(
         Choice::End => Ok(()),
         Choice::Special(sp) => {
             let p = state.p(who);
+            // The current scores: a spell's penalty counts (CEL-R6.2).
+            let score = |ix| state.score(who, ix);
             let (rule, ok, need) = match sp {
                 Special::PowerAttack => (
                     "CEL-R16.6",
-                    p.scores[STR] >= 13 && p.bab >= 1,
+                    score(STR) >= 13 && p.bab >= 1,
                     "STR 13 and BAB +1",
                 ),
                 Special::PrecisionStrike => (
                     "CEL-R16.7",
-                    p.scores[DEX] >= 13 && p.bab >= 1,
+                    score(DEX) >= 13 && p.bab >= 1,
                     "DEX 13 and BAB +1",
                 ),
-                Special::CombatExpertise => ("CEL-R16.2", p.scores[INT] >= 13, "INT 13"),
+                Special::CombatExpertise => ("CEL-R16.2", score(INT) >= 13, "INT 13"),
                 Special::RecklessOffense => ("CEL-R16.9", p.bab >= 1, "BAB +1"),
                 Special::DeadlyAim => (
                     "CEL-R16.3",
-                    p.scores[DEX] >= 13 && p.bab >= 1,
+                    score(DEX) >= 13 && p.bab >= 1,
                     "DEX 13 and BAB +1",
                 ),
                 Special::RecklessAim => ("CEL-R16.8", true, ""),
                 Special::Lunge => ("CEL-R16.4", p.bab >= 6, "BAB +6"),
                 Special::MartialPower => (
                     "CEL-R16.5",
-                    p.scores[CON] >= 13 && p.gm_said.knows_maneuver,
+                    score(CON) >= 13 && p.gm_said.knows_maneuver,
                     "CON 13 and a known maneuver or stance (`knows_maneuver = true`)",
                 ),
             };
@@ -789,8 +794,7 @@ pub fn check_deed(
         }
         Choice::Cleave(t) => {
             target_ok(t, "CEL-R16.1")?;
-            let p = state.p(who);
-            if p.scores[STR] < 13 || p.bab < 1 {
+            if state.score(who, STR) < 13 || state.p(who).bab < 1 {
                 return no(explain, "CEL-R16.1", || {
                     "it needs STR 13 and BAB +1".to_string()
                 });

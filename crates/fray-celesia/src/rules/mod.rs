@@ -173,14 +173,14 @@ pub fn check_disadvantage(
     use crate::state::Trick;
     let f = state.f(who);
     let mut dis = Sources::default();
-    if f.tricks.has(Trick::Shaken) {
+    if f.has_trick(Trick::Shaken) {
         dis.add("shaken");
     }
-    if f.tricks.has(Trick::Sickened) || f.injuries.sickened() {
+    if f.has_trick(Trick::Sickened) || f.injuries.sickened() {
         dis.add("sickened");
     }
     if kind == (CheckKind::Skill { physical: true })
-        && (f.tricks.has(Trick::Blinded) || f.injuries.blind())
+        && (f.has_trick(Trick::Blinded) || f.injuries.blind())
     {
         dis.add("blind");
     }
@@ -244,11 +244,9 @@ impl D20Check {
     ) -> Result<bool, fray_core::Interrupt> {
         let (roll, dice) = roll_check_die(state, table, who, self.kind, self.rule)?;
         let total = roll as i32 + self.bonus;
-        // CEL-G13: the GM's adjustment to the DCs of its skill checks (`cond WHO dc+N`).
-        let gm = match self.kind {
-            CheckKind::Skill { .. } => state.f(who).gm_dc,
-            _ => 0,
-        };
+        // CEL-G13 ("manual adjustment of any roll, DC, DV or HP"): the GM's adjustment to the
+        // DCs of its saves and checks (`cond WHO dc+N`).
+        let gm = state.f(who).gm_dc;
         let dc = self.dc + gm;
         let success = total >= dc;
         table.emit(|| fray_core::event::Event::Check {

@@ -144,7 +144,7 @@ fn surprise_round(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(
     state.surprise_round = false;
     for who in state.ids().collect::<Vec<_>>() {
         if state.f(who).aware && state.up(who) && !super::one_round::performing(state, who) {
-            let n = state.p(who).reactions_per_round();
+            let n = state.reactions_per_round(who);
             state.fm(who).reactions = n;
         }
         if !state.f(who).aware {
@@ -159,7 +159,8 @@ fn surprise_round(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(
     Ok(())
 }
 
-/// Ends the dirty tricks due at `moment` on every combatant (a trickster's turn that never
+/// Ends the timed conditions (dirty tricks, spells, Demoralize) due at `moment` on every
+/// combatant (a giver's turn that never
 /// comes ends them with its round). [CEL-R10.7, A39]
 fn expire_tricks(
     state: &mut State,
@@ -731,7 +732,7 @@ fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: Combatant
     }
     // CEL-R3.7: no reactions while it performs a 1-round action.
     if !state.surprise_round && state.up(who) && !super::one_round::performing(state, who) {
-        let n = state.p(who).reactions_per_round();
+        let n = state.reactions_per_round(who);
         state.fm(who).reactions = n;
     }
     table.emit(|| Event::TurnEnded { who });
@@ -1267,17 +1268,30 @@ fn clear_trick(
     t: CombatantId,
     trick: crate::state::Trick,
 ) {
-    if !state.fm(t).tricks.remove(trick) {
+    if !state
+        .fm(t)
+        .tricks
+        .remove(crate::state::Caused::dirty_trick(trick))
+    {
         return;
     }
     let condition = fray_core::conditions::ConditionKind::key(trick);
+    // The same condition from another cause (a spell, Demoralize) stays. [CEL-R6.2, R9]
+    let still = state.f(t).has_trick(trick);
     table.emit(|| Event::Acted {
         who,
         act: "clears a dirty trick from",
         on: Some(t),
-        detail: condition.to_string(),
+        detail: if still {
+            format!("{condition} (still {condition}: it has another cause)")
+        } else {
+            condition.to_string()
+        },
         rule: "CEL-R10.7",
     });
+    if still {
+        return;
+    }
     table.emit(|| Event::Condition {
         who: t,
         condition,

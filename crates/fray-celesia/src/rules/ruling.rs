@@ -9,7 +9,7 @@
 
 use super::legal;
 use crate::choice::Choice;
-use crate::state::{Asking, State, Trick};
+use crate::state::{Asking, Cause, Caused, State, Trick};
 use crate::Celesia;
 use fray_core::conditions::{ConditionKind, Expiry, Timed};
 use fray_core::event::Event;
@@ -111,9 +111,9 @@ pub fn check(
             }
             let ft = state.f(t);
             Illegal::unless(
-                !ft.tricks.has(Trick::Blinded)
+                !ft.has_trick(Trick::Blinded)
                     && !ft.injuries.blind()
-                    && !ft.tricks.has(Trick::Deafened),
+                    && !ft.has_trick(Trick::Deafened),
                 explain,
                 "CEL-R9",
                 || "the foe must see and hear it (it is blinded or deafened)".to_string(),
@@ -213,7 +213,11 @@ pub fn demoralize(
         return Ok(());
     };
     let until = state.round + u32::from(rounds);
-    let timed = Timed::new(Trick::Shaken, Expiry::StartOfTurn { who, round: until }).from(who);
+    let shaken = Caused {
+        trick: Trick::Shaken,
+        cause: Cause::Demoralize,
+    };
+    let timed = Timed::new(shaken, Expiry::StartOfTurn { who, round: until }).from(who);
     state.fm(t).tricks.add_timed(timed);
     table.emit(|| Event::Condition {
         who: t,

@@ -37,7 +37,7 @@ pub fn run(
     who: CombatantId,
     to: Pos,
 ) -> Result<(), Interrupt> {
-    let con = state.p(who).scores[CON];
+    let con = state.score(who, CON);
     let (rounds, checks) = (state.f(who).run_rounds, state.f(who).run_checks);
     if let Some(dc) = check_due(rounds, checks, con) {
         let success = super::D20Check {

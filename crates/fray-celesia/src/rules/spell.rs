@@ -19,7 +19,7 @@ use super::{attack, degrees, injury, one_round, round, CheckKind, Mods};
 use crate::choice::Choice;
 use crate::content::{Hands, Weapon, WeaponKind};
 use crate::spell::{Casting, OnSave, Penalty, Range, Save, Spell, TouchAttack};
-use crate::state::{State, Trick, DEX, STR};
+use crate::state::{Cause, Caused, State, Trick, DEX, STR};
 use crate::Celesia;
 use fray_core::conditions::{Added, ConditionKind, Expiry, Timed};
 use fray_core::event::{AttackResult, Event, Modifier, Subject};
@@ -398,7 +398,9 @@ fn affect(
         },
         None => None,
     };
-    let dc = state.p(who).magic.spell_dc;
+    // CEL-G13: the GM's adjustment to the target's DCs (`cond WHO dc+N`) moves its save's DC,
+    // and so the save's degrees (CEL-R6.2).
+    let dc = state.p(who).magic.spell_dc + state.f(t).gm_dc;
     let save = match spell.save {
         Some((kind, _)) => Some((saving_throw(state, table, t, &spell, kind, dc)?, dc)),
         None => None,
@@ -528,7 +530,11 @@ fn condition(
         });
         return Ok(());
     }
-    let timed = Timed::new(trick, Expiry::StartOfTurn { who, round: until }).from(who);
+    let caused = Caused {
+        trick,
+        cause: Cause::Spell,
+    };
+    let timed = Timed::new(caused, Expiry::StartOfTurn { who, round: until }).from(who);
     if state.fm(t).tricks.add_timed(timed) == Added::New {
         table.emit(|| Event::Condition {
             who: t,
@@ -590,6 +596,7 @@ fn drain(
     let timed = Timed::new(penalty.ability, Expiry::StartOfTurn { who, round: until })
         .from(who)
         .of(amount.max(was));
+    let before = (state.band(t), state.knocked_out(t), state.staggered(t));
     if amount > 0 && state.fm(t).drained.add_timed(timed) == Added::New {
         table.emit(|| Event::Condition {
             who: t,
@@ -603,8 +610,9 @@ fn drain(
         act: "weakens",
         on: Some(t),
         detail: format!(
-            "{}: Strength penalty {}{}d{}{:+} = {full}{} (caster level {cl}){}",
+            "{}: {} penalty {}{}d{}{:+} = {full}{} (caster level {cl}){}",
             spell.name,
+            penalty.ability.name(),
             if half { "half of " } else { "" },
             dice.count,
             dice.sides,
@@ -625,6 +633,9 @@ fn drain(
         ),
         rule: "CEL-R6.2",
     });
+    // A Constitution penalty moves the bands of hit points (CEL-R17: they are in the
+    // Constitution score).
+    super::injury::settle(state, table, t, before);
     Ok(())
 }
 
@@ -645,7 +656,7 @@ fn touch_attack(
     if !ranged {
         bonus.push("STR", "CEL-R4.1", state.m(who, STR));
     }
-    bonus.push("DEX", "CEL-R4.1", p.m(DEX));
+    bonus.push("DEX", "CEL-R4.1", state.m(who, DEX));
     bonus.push("size", "CEL-R4.1", p.size.modifier());
     attack::special_attack_mods(state, who, ranged, &mut bonus);
     let touch = touch_weapon(spell, ranged);
@@ -740,13 +751,14 @@ fn saving_throw(
     dc: i32,
 ) -> Result<i32, Interrupt> {
     let bonus = match kind {
-        Save::Fort => state.p(t).fort,
-        Save::Reflex => state.p(t).reflex,
-        Save::Will => state.p(t).will,
+        Save::Fort => state.fort(t),
+        Save::Reflex => state.save(t, state.p(t).reflex, DEX),
+        Save::Will => state.save(t, state.p(t).will, crate::state::WIS),
     };
     let (roll, dice) = super::roll_check_die(state, table, t, CheckKind::Save, "CEL-R6.2")?;
     let total = roll as i32 + bonus;
     let success = total >= dc;
+    let gm = state.f(t).gm_dc;
     table.emit(|| Event::Check {
         who: Subject::Combatant(t),
         purpose: "spell save",
@@ -754,7 +766,7 @@ fn saving_throw(
         roll,
         modifiers: vec![Modifier::new(kind.name(), "", bonus)],
         total,
-        against: "DC",
+        against: if gm == 0 { "DC" } else { "GM-adjusted DC" },
         target: dc,
         under: false,
         success: Some(success),
@@ -817,7 +829,10 @@ pub fn expire_haste(state: &mut State, table: &mut Table<'_, Celesia>, caster: C
     let moment = fray_core::conditions::Moment::StartOfTurn(caster, round);
     for t in state.ids() {
         if !state.f(t).drained.is_empty() {
+            let before = (state.band(t), state.knocked_out(t), state.staggered(t));
             state.fm(t).drained.expire(t, moment, table);
+            // A Constitution penalty's end moves the bands back (CEL-R17).
+            super::injury::settle(state, table, t, before);
         }
     }
     for t in state.ids().collect::<Vec<_>>() {
@@ -907,14 +922,98 @@ mod tests {
             err.contains("spell[0].range"),
             "an area needs a ranged aim: {err}"
         );
-        let text = "[[spell]]\nname = \"zap\"\nlevel = 1\ncasting = \"standard\"\n\
-                    range = \"ranged\"\nrange_ft = 30\npenalty = \"1d6\"\nability = \"dex\"\n\
-                    rounds_per_level = 1\n";
-        let err = crate::content::Content::load(&[("bad.toml", text)])
+        let zap = |ability: &str| {
+            format!(
+                "[[spell]]\nname = \"zap\"\nlevel = 1\ncasting = \"standard\"\n\
+                 range = \"ranged\"\nrange_ft = 30\npenalty = \"1d6\"\nability = \"{ability}\"\n\
+                 rounds_per_level = 1\n"
+            )
+        };
+        let text = zap("luck");
+        let err = crate::content::Content::load(&[("bad.toml", text.as_str())])
             .expect_err("refused")
             .to_string();
         assert!(err.contains("bad.toml:8"), "{err}");
         assert!(err.contains("spell[0].ability"), "{err}");
+        assert!(err.contains("str, dex, con, int, wis, cha"), "{err}");
+        // Every ability is accepted (CEL-R6.2: a penalty to any score).
+        for (ability, drained) in ["str", "dex", "con", "int", "wis", "cha"]
+            .into_iter()
+            .zip(crate::spell::Drained::ALL)
+        {
+            let text = zap(ability);
+            let content = crate::content::Content::load(&[("ok.toml", text.as_str())])
+                .unwrap_or_else(|e| panic!("{ability}: {e}"));
+            let spell = content.spells.get("zap").expect("zap");
+            assert_eq!(spell.penalty.map(|p| p.ability), Some(drained), "{ability}");
+        }
+    }
+
+    /// CEL-R6.2: a penalty to any ability lowers the current score (not below 1), so its
+    /// modifier, wherever it counts: DEX in DV, CMD, Reflex and Combat Reflexes' reactions; CON
+    /// in Fortitude and the bands of hit points (CEL-R17); WIS in Will. Power Attack's STR 13
+    /// reads the current score (CEL-R16.6).
+    #[test]
+    fn ability_penalties_count_where_the_ability_does() {
+        use crate::spell::Drained;
+        use crate::state::{Band, CON, WIS};
+        let mut s = Fixture::new()
+            .with(
+                "una",
+                "heroes",
+                [0, 0],
+                &format!(
+                    "{FIGHTER}\nscores = {{ str = 14, dex = 16, con = 10, wis = 12 }}\n\
+                     feats = [\"combat reflexes\"]"
+                ),
+            )
+            .monster("orc", "orcs", [1, 0], "orc")
+            .state();
+        let una = CombatantId(0);
+        s.fm(una).flat_footed = false;
+        let (dv, cmd) = (
+            attack::defense(&s, una).total(),
+            attack::cmd(&s, una, false).total(),
+        );
+        assert!(dv > 0, "DEX +3 counts in the DV: {dv}");
+        let (fort, reflex, will) = (s.fort(una), s.p(una).reflex, s.p(una).will);
+        let reflex_now = |s: &State| s.save(una, s.p(una).reflex, DEX);
+        assert_eq!(reflex_now(&s), reflex);
+        assert_eq!(s.reactions_per_round(una), 1 + 3);
+        s.fm(una).acts_left = 3;
+        let power = Choice::Special(crate::state::Special::PowerAttack);
+        assert!(super::super::legal::check_action(true, &s, una, &power).is_ok());
+        let penalty = |s: &mut State, d: Drained, n: i32| {
+            let until = Expiry::StartOfTurn { who: una, round: 9 };
+            s.fm(una).drained.add_timed(Timed::new(d, until).of(n));
+        };
+        penalty(&mut s, Drained::Dexterity, 6);
+        assert_eq!(s.score(una, DEX), 10);
+        assert_eq!(attack::defense(&s, una).total(), dv - 3);
+        assert_eq!(attack::cmd(&s, una, false).total(), cmd - 3);
+        assert_eq!(reflex_now(&s), reflex - 3);
+        assert_eq!(s.reactions_per_round(una), 1);
+        penalty(&mut s, Drained::Constitution, 4);
+        assert_eq!(
+            (s.score(una, CON), s.fort(una)),
+            (6, fort - 2),
+            "CON 10 to 6: +0 to -2"
+        );
+        s.fm(una).hp = -7;
+        assert_eq!(s.band(una), Band::Dying, "-7 is at or below -CON (6)");
+        s.fm(una).drained.remove(Drained::Constitution);
+        assert_eq!(s.band(una), Band::Disabled, "-7 is above -CON (10)");
+        s.fm(una).hp = 30;
+        penalty(&mut s, Drained::Wisdom, 20);
+        assert_eq!(s.score(una, WIS), 1, "not below 1");
+        assert_eq!(s.save(una, will, WIS), will - 1 - 5);
+        penalty(&mut s, Drained::Strength, 2);
+        assert_eq!(s.score(una, STR), 12);
+        let refused = super::super::legal::check_action(true, &s, una, &power);
+        assert!(
+            refused.is_err_and(|e| e.reason.contains("STR 13")),
+            "Power Attack needs STR 13 now"
+        );
     }
 
     /// CEL-E5–E7: ray of enfeeblement's bonus is +1 per 2 caster levels, at most +5.

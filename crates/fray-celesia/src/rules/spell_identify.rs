@@ -146,10 +146,10 @@ mod tests {
 
         let mut blinded = fight();
         let round = blinded.round + 5;
-        blinded
-            .fm(watcher)
-            .tricks
-            .add(Trick::Blinded, Expiry::EndOfRound(round));
+        blinded.fm(watcher).tricks.add(
+            crate::state::Caused::dirty_trick(Trick::Blinded),
+            Expiry::EndOfRound(round),
+        );
         let why = check(true, &blinded, watcher, caster).unwrap_err();
         assert_eq!(why.rule, "CEL-R14");
         assert!(why.reason.contains("blinded"), "{}", why.reason);
