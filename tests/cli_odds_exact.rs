@@ -846,3 +846,103 @@ fn first_round_lists_a_dead_celesia_fighter_at_minus_twice_con() {
     assert!(!text.contains("  -5 hp"), "{text}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+// oddbudget
+
+/// Initiative ties rolled off (CEL-R1.3) in a Celesia duel of equal DEX modifiers: a roll-off
+/// that ties again is the same roll-off once more, a cycle the enumerator sums exactly
+/// (`rules::round::roll_off`, `Table::recurrence`), so the duel is answered (it was refused at
+/// once, the probes weighing the roll-offs without end). Its chances agree with a 200,000-run
+/// `fray sim`; and two fighters alike in everything but their square win exactly as often as
+/// each other, so the roll-off gives neither the first turn more often (fairness: file order
+/// gives no edge).
+#[test]
+fn a_celesia_duel_of_equal_initiative_modifiers_is_answered() {
+    let dir = scratch("celesia-tied");
+    let fighter = |id: &str, side: &str, at: [i32; 2], scores: &str, weapon: &str| {
+        combatant(
+            id,
+            side,
+            at,
+            &format!(
+                "class = \"fighter\"\nlevel = 1\nhp = 2\nscores = {{ {scores}, con = 6 }}\n\
+                 weapon = \"{weapon}\"\narmor = \"chainmail\""
+            ),
+        )
+    };
+    let head = "max_rounds = 3\n";
+    let unlike = [
+        fighter("west", "a", [0, 0], "str = 15, dex = 12", "longsword"),
+        fighter("east", "b", [1, 0], "str = 12, dex = 13", "short sword"),
+    ]
+    .concat();
+    let file = write(
+        &dir,
+        "tied.toml",
+        &encounter("celesia", "Tied initiative", head, &unlike),
+    );
+    fight_agrees_with_sim(&file);
+    let alike = [
+        fighter("west", "a", [0, 0], "str = 15, dex = 12", "longsword"),
+        fighter("east", "b", [1, 0], "str = 15, dex = 12", "longsword"),
+    ]
+    .concat();
+    let file = write(
+        &dir,
+        "alike.toml",
+        &encounter("celesia", "Alike", head, &alike),
+    );
+    let exact = json(&["odds", &file, "--fight", "--json"]);
+    let wins = &exact["exact"]["wins"];
+    assert!(fraction(&wins["a"]) > BigRational::zero(), "{exact}");
+    assert_eq!(fraction(&wins["a"]), fraction(&wins["b"]), "{exact}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The full-strength C&C duel (a 3-hp kobold against a 4-hp goblin, the default 100 rounds):
+/// each state keeps the largest answer count that reaches it (`fight_odds::Counts`), so the
+/// counts no longer spread over the rounds and multiply the work (it ran for minutes, neither
+/// answered nor refused, the counts unweighed by the budget): it answers within the budget of
+/// work units, the same answer each time (counted, never timed), and agrees with `fray sim`.
+#[test]
+fn the_full_strength_cnc_duel_answers_within_its_budget() {
+    let dir = scratch("cnc-full-duel");
+    let combatants = [
+        combatant("kobold", "a", [0, 0], "monster = \"kobold\"\nhp = 3"),
+        combatant("goblin", "b", [1, 0], "monster = \"goblin\"\nhp = 4"),
+    ]
+    .concat();
+    let file = write(
+        &dir,
+        "full-duel.toml",
+        &encounter("cnc", "Full-strength duel", "", &combatants),
+    );
+    let args = ["odds", file.as_str(), "--fight", "--json"];
+    let (first, again) = (fray(&args), fray(&args));
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert_eq!(first.stdout, again.stdout, "the same answer each time");
+    let exact: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();
+    let branches = exact["branches"].as_u64().unwrap();
+    assert!(
+        branches <= fray_core::fight_odds::MAX_FIGHT_BRANCHES as u64,
+        "{branches}"
+    );
+    // Long fights are carried to the end: some state still stands after 40 rounds.
+    let rounds = exact["exact"]["ends_in_round"].as_array().unwrap().len();
+    assert!(rounds > 40, "{rounds}");
+    // Each side's win against 200,000 simulated fights (the stalemate at 100 rounds, some
+    // 1e-31, is below what an interval can tell from zero).
+    let sim = json(&["sim", &file, "-n", "200000", "--seed", "17", "--json"]);
+    let mut total =
+        fraction(&exact["exact"]["none_standing"]) + fraction(&exact["exact"]["stalemate"]);
+    for side in sim["sides"].as_array().unwrap() {
+        let id = side["id"].as_str().unwrap();
+        let p = fraction(&exact["exact"]["wins"][id]);
+        total += &p;
+        let (lo, hi) = wilson_999(side["wins"].as_u64().unwrap(), 200_000);
+        let p = to_f64(&p);
+        assert!(lo <= p && p <= hi, "{id} wins {p} exactly, sim {lo}–{hi}");
+    }
+    assert_eq!(total, BigRational::one(), "the chances sum to one");
+    let _ = std::fs::remove_dir_all(dir);
+}

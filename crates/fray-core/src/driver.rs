@@ -65,6 +65,16 @@ pub trait Driver<R: Ruleset> {
         let _ = (scope, path);
         false
     }
+    /// A probe's driver only (the random paths that estimate an exact enumeration's size): the
+    /// path came back to the node of a cycle that stood after `at` rolls
+    /// ([`crate::Table::recurrence`]), where the enumeration stops a branch. True when the
+    /// driver goes on from there as from that node (the tree under it is the node's own, so
+    /// the path is weighed from the node's width again). False by default: the branch stops
+    /// with [`crate::protocol::Fault::Recurrence`].
+    fn came_back(&mut self, at: u32) -> bool {
+        let _ = at;
+        false
+    }
 }
 
 /// Rolls a pool with the seeded source, one face per die in order (a plain pool draws exactly

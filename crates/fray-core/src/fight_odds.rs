@@ -10,7 +10,8 @@
 //! points where a ruleset's `round_step` returns inside a round (its state records the phase:
 //! whose segment, act or blow is next). There the branches that stand in equal states are
 //! merged ([`Distinct`]) and each distinct state plays the next step once. Memory is bounded
-//! by the distinct states at one point (a limit, then a refusal), work by a budget of branches.
+//! by the distinct states at one point (a limit, then a refusal), work by a budget counted in
+//! units of work (a branch played, or an answer count's outcomes carried), never in time.
 
 use crate::distinct::Distinct;
 use crate::event::NullSink;
@@ -22,7 +23,9 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 use std::collections::BTreeMap;
 
-/// Most branches one `--fight` computation may explore over all its rounds.
+/// Most units of work one `--fight` computation may do over all its rounds: a branch played is
+/// one, and so is each outcome carried for an answer count kept beside a state ([`from_state`]).
+/// Counted, never timed: the same fight is answered or refused alike on every machine.
 pub const MAX_FIGHT_BRANCHES: usize = 5_000_000;
 
 /// `--fight` is refused at once when probes estimate more than this many times
@@ -448,7 +451,6 @@ pub fn fight_odds_at<R: Ruleset>(
     limits: &Limits,
     max_states: usize,
 ) -> Result<FightOdds, OddsError> {
-    let mut odds = FightOdds::empty(R::roster(start).sides.len());
     // Refuse at once a fight that probes say is past the budget, rather than after playing
     // the budget (tens of seconds). The estimate leans low (it counts only the states the
     // probes stand in); the margin keeps the noise of its widths from refusing a fight that fits.
@@ -459,16 +461,75 @@ pub fn fight_odds_at<R: Ruleset>(
             MAX_FIGHT_BRANCHES,
         ));
     }
-    // Each state of a layer keeps beside it the answers given before it, with their
-    // probabilities (the answers-per-fight limit counts the whole fight): branches that reach
-    // one state with different counts merge, and the counts are kept beside it.
-    let mut layer = Step::new(max_states);
-    layer.add(start, answers, &BigRational::one());
+    // One budget of work for both passes: a pass with the answer counts collapsed, and, only
+    // when a branch of it ran out of answers, a pass that keeps each count.
     let mut budget = MAX_FIGHT_BRANCHES;
+    let plan = Plan {
+        from,
+        answers,
+        limits,
+        max_states,
+        estimate: &estimate,
+    };
+    match programme::<R>(start, &plan, Counts::Collapsed, &mut budget)? {
+        Some(odds) => Ok(odds),
+        None => programme::<R>(start, &plan, Counts::Each, &mut budget)?
+            .ok_or(OddsError::FightTooLarge(MAX_FIGHT_BRANCHES)),
+    }
+}
+
+/// How the programme keeps the answers given before each state (the answers-per-fight limit
+/// counts the whole fight, and branches that reach one state with different counts merge).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Counts {
+    /// Only the largest count that reaches the state, with the state's whole probability. The
+    /// rules read nothing of the count but the limit, and the largest count bounds every count
+    /// of every branch that reaches the state (the count a branch carries is the largest of
+    /// those that reached its state, plus the answers it gave since): when no branch of the
+    /// fight runs out of answers from its largest count, none runs out from its own, and every
+    /// state, probability and end is the same as with each count kept. A branch that runs out
+    /// stops the pass ([`Counts::Each`] plays it again). One count a state: its work is the
+    /// branches'.
+    Collapsed,
+    /// Each count on its own, with its probability: exact when a branch runs out of answers.
+    /// Carrying a count's outcomes to the next layer costs a unit of the budget per outcome
+    /// ([`from_state`]), as a branch does.
+    Each,
+}
+
+/// What [`programme`] is asked: where it starts, the answers before, the limits, the most
+/// distinct states at a point, and the probes' estimate (for the projections).
+struct Plan<'a> {
+    from: Point,
+    answers: u32,
+    limits: &'a Limits,
+    max_states: usize,
+    estimate: &'a Estimate,
+}
+
+/// The programme of [`fight_odds_at`], keeping the answer counts as `counts` says, its work
+/// (branches, and answer counts carried) counted against `budget`. `None`: with the counts
+/// collapsed, a branch ran out of answers (the pass is void; play it with each count).
+fn programme<R: Ruleset>(
+    start: &R::State,
+    plan: &Plan<'_>,
+    counts: Counts,
+    budget: &mut usize,
+) -> Result<Option<FightOdds>, OddsError> {
+    let Plan {
+        from,
+        answers,
+        limits,
+        max_states,
+        estimate,
+    } = *plan;
+    let mut odds = FightOdds::empty(R::roster(start).sides.len());
+    let mut layer = Step::new(max_states, counts);
+    layer.add(start, answers, &BigRational::one());
     let mut point = from;
     while !layer.layer.is_empty() {
         let round = point.round();
-        let mut next_round = Step::new(max_states);
+        let mut next_round = Step::new(max_states, counts);
         let mut inside = layer;
         let mut steps = 0;
         while !inside.layer.is_empty() {
@@ -491,21 +552,25 @@ pub fn fight_odds_at<R: Ruleset>(
             }
             odds.states += inside.layer.len();
             odds.peak_states = odds.peak_states.max(inside.layer.len());
-            let mut deeper = Step::new(max_states);
+            let mut deeper = Step::new(max_states, counts);
             for (at, (state, _)) in inside.layer.iter().enumerate() {
                 let mut to = Next {
                     round: &mut next_round,
                     inside: &mut deeper,
                 };
-                odds.branches += from_state::<R>(
+                let (played, ran_out) = from_state::<R>(
                     state,
                     &inside.counts[at],
                     point,
                     limits,
-                    &mut budget,
+                    budget,
                     &mut to,
                     &mut odds,
                 )?;
+                odds.branches += played;
+                if ran_out && counts == Counts::Collapsed {
+                    return Ok(None);
+                }
                 if next_round.layer.overflowed() || deeper.layer.overflowed() {
                     return Err(OddsError::TooManyStates(max_states));
                 }
@@ -518,7 +583,7 @@ pub fn fight_odds_at<R: Ruleset>(
         layer = next_round;
         point = Point::RoundStart(round + 1);
     }
-    Ok(odds)
+    Ok(Some(odds))
 }
 
 /// Answers given so far → probability, for one state of the programme.
@@ -529,6 +594,7 @@ type Answers = BTreeMap<u32, BigRational>;
 struct Step<S> {
     layer: Distinct<S>,
     counts: Vec<Answers>,
+    keep: Counts,
 }
 
 /// Where a step's branches go: the next round's layer, or the next settled point inside this
@@ -550,11 +616,12 @@ impl<S: Clone + Eq + std::hash::Hash> Next<'_, S> {
 }
 
 impl<S: Clone + Eq + std::hash::Hash> Step<S> {
-    /// An empty layer of at most `max_states` states.
-    fn new(max_states: usize) -> Self {
+    /// An empty layer of at most `max_states` states, keeping the answer counts as `keep` says.
+    fn new(max_states: usize, keep: Counts) -> Self {
         Step {
             layer: Distinct::new(max_states),
             counts: Vec::new(),
+            keep,
         }
     }
     /// `probability` of reaching `state` with `answers` given.
@@ -563,17 +630,30 @@ impl<S: Clone + Eq + std::hash::Hash> Step<S> {
         if self.counts.len() <= at {
             self.counts.resize(at + 1, Answers::new());
         }
-        *self.counts[at]
-            .entry(answers)
-            .or_insert_with(BigRational::zero) += probability;
+        self.count(at, answers, probability);
         Some(at)
     }
     /// `probability` of reaching the state at `at` with `answers` given.
     fn add_at(&mut self, at: usize, answers: u32, probability: &BigRational) {
         self.layer.add_at(at, probability);
-        *self.counts[at]
-            .entry(answers)
-            .or_insert_with(BigRational::zero) += probability;
+        self.count(at, answers, probability);
+    }
+    /// Counts `probability` of the state at `at` as reached with `answers` given: beside that
+    /// count, or, with the counts collapsed, beside the largest count that reaches it.
+    fn count(&mut self, at: usize, answers: u32, probability: &BigRational) {
+        let counts = &mut self.counts[at];
+        if self.keep == Counts::Collapsed {
+            if let Some((&most, _)) = counts.iter().next_back() {
+                if most >= answers {
+                    *counts.entry(most).or_insert_with(BigRational::zero) += probability;
+                } else {
+                    let p = counts.remove(&most).unwrap_or_else(BigRational::zero);
+                    counts.insert(answers, p + probability);
+                }
+                return;
+            }
+        }
+        *counts.entry(answers).or_insert_with(BigRational::zero) += probability;
     }
 }
 
@@ -597,10 +677,13 @@ fn ended(odds: &mut FightOdds, how: RoundEnd, probability: BigRational) {
 }
 
 /// Plays the next step from `state` at `point`, reached with the answer counts `counts`, into
-/// `next` and `odds`; returns the branches played. The step is played once, from the largest
-/// count: when no branch of it runs out of answers, none does from a smaller count either (the
-/// rules read nothing of the count but the limit), so every count has the same branches, its
-/// answers shifted. Otherwise each count is played on its own: exact either way.
+/// `next` and `odds`; returns the branches played and whether a branch from the largest count
+/// ran out of answers. The step is played once, from the largest count: when no branch of it
+/// runs out of answers, none does from a smaller count either (the rules read nothing of the
+/// count but the limit), so every count has the same branches, its answers shifted. Otherwise
+/// each count is played on its own: exact either way. Carrying a smaller count's share of the
+/// outcomes costs the budget a unit per outcome (each a sum of exact fractions, as costly as a
+/// branch's), so the work of many counts is weighed as branches are.
 fn from_state<R: Ruleset>(
     state: &R::State,
     counts: &Answers,
@@ -609,9 +692,9 @@ fn from_state<R: Ruleset>(
     budget: &mut usize,
     next: &mut Next<'_, R::State>,
     odds: &mut FightOdds,
-) -> Result<usize, OddsError> {
+) -> Result<(usize, bool), OddsError> {
     let Some((&most, p_most)) = counts.iter().next_back() else {
-        return Ok(0);
+        return Ok((0, false));
     };
     // What the step from the largest count did, to apply to the smaller counts (only kept
     // when there are some): (inside the round?, position in its layer, answers given) →
@@ -648,6 +731,12 @@ fn from_state<R: Ruleset>(
                 }
             })?;
         } else {
+            // The outcomes carried, and the ways the step ended.
+            let work = goes_on.len() + 1;
+            if *budget < work {
+                return Err(OddsError::FightTooLarge(MAX_FIGHT_BRANCHES));
+            }
+            *budget -= work;
             for (&(inside, at, used), q) in &goes_on {
                 let how = if inside {
                     StepEnd::Inside
@@ -661,7 +750,7 @@ fn from_state<R: Ruleset>(
             odds.add_scaled(&shares, p);
         }
     }
-    Ok(branches)
+    Ok((branches, short))
 }
 
 /// Plays one step from `state` at `point`, with `answers` given before it, against every die
@@ -719,45 +808,63 @@ pub fn first_round<R: Ruleset>(
     if estimate > 2.0 * MAX_BRANCHES as f64 {
         return Err(OddsError::RoundTooLarge(estimate, MAX_BRANCHES));
     }
-    let mut ends = Distinct::new(max_states);
+    // One budget for both passes, as in [`fight_odds_at`]: the answer counts collapsed, then
+    // each count on its own only when a branch of the first pass ran out of answers.
     let mut budget = MAX_BRANCHES;
+    match round_pass::<R>(start, &one, max_states, Counts::Collapsed, &mut budget)? {
+        Some(answer) => Ok(answer),
+        None => round_pass::<R>(start, &one, max_states, Counts::Each, &mut budget)?
+            .ok_or(OddsError::RoundTooLarge(MAX_BRANCHES as f64, MAX_BRANCHES)),
+    }
+}
+
+/// The end states of the first round ([`first_round`]) and the branches played, keeping the
+/// answer counts as `counts` says ([`Counts`]); `None` when, with the counts collapsed, a
+/// branch ran out of answers.
+fn round_pass<R: Ruleset>(
+    start: &R::State,
+    one: &Limits,
+    max_states: usize,
+    counts: Counts,
+    budget: &mut usize,
+) -> Result<Option<(Distinct<R::State>, usize)>, OddsError> {
+    let mut ends = Distinct::new(max_states);
     let mut branches = 0;
-    let mut layer = Step::new(max_states);
+    let mut layer = Step::new(max_states, counts);
     layer.add(start, 0, &BigRational::one());
     let mut point = Point::Begin;
     let mut steps = 0;
+    let mut ran_out = false;
     while !layer.layer.is_empty() {
         if steps == MAX_STEPS {
             return Err(too_many_steps());
         }
-        let mut deeper = Step::new(max_states);
+        let mut deeper = Step::new(max_states, counts);
         for (at, (state, _)) in layer.layer.iter().enumerate() {
-            // Each answer count on its own (a round's counts are few): exact.
+            // Each answer count on its own (a round's counts are few; collapsed, one): exact.
             for (&count, p) in &layer.counts[at] {
-                let played = one_step::<R>(
-                    state,
-                    point,
-                    count,
-                    &one,
-                    &mut budget,
-                    |q, end, how, used| {
+                let played =
+                    one_step::<R>(state, point, count, one, budget, |q, end, how, used| {
                         let probability = p * q;
                         match how {
                             StepEnd::Inside => {
                                 deeper.add(end, count + used, &probability);
                             }
-                            StepEnd::Round(_) => {
+                            StepEnd::Round(how) => {
+                                ran_out |= how == RoundEnd::OutOfAnswers;
                                 ends.add(end, &probability);
                             }
                         }
-                    },
-                );
+                    });
                 branches += match played {
                     Err(OddsError::FightTooLarge(_)) => {
                         return Err(OddsError::RoundTooLarge(MAX_BRANCHES as f64, MAX_BRANCHES))
                     }
                     other => other?,
                 };
+                if ran_out && counts == Counts::Collapsed {
+                    return Ok(None);
+                }
             }
             if deeper.layer.overflowed() || ends.overflowed() {
                 return Err(OddsError::TooManyStates(max_states));
@@ -767,7 +874,7 @@ pub fn first_round<R: Ruleset>(
         point = Point::Inside(1);
         steps += 1;
     }
-    Ok((ends, branches))
+    Ok(Some((ends, branches)))
 }
 
 /// Where a live session stands inside a round, when it stands at a settled point: replays

@@ -60,8 +60,10 @@ pub enum OddsError {
     /// One round of a fight needs too many branches (estimated, or counted).
     #[error("about {0:.1e} branches in one round (at most {1}): too large to compute exactly (estimate it instead with `fray sim FILE --target-ci 0.01`)")]
     RoundTooLarge(f64, usize),
-    /// A whole fight needs too many branches over its rounds.
-    #[error("more than {0} branches over the fight's rounds: too large to compute exactly (estimate it instead with `fray sim FILE --target-ci 0.01`)")]
+    /// A whole fight needs more work over its rounds than its budget: branches played, and
+    /// the outcomes carried for each answer count kept beside a state
+    /// (`crate::fight_odds::MAX_FIGHT_BRANCHES`).
+    #[error("more than {0} units of work (branches played, answer counts carried) over the fight's rounds: too large to compute exactly (estimate it instead with `fray sim FILE --target-ci 0.01`)")]
     FightTooLarge(usize),
     /// Estimated, before playing any branch, to need far more branches over a whole fight
     /// than the limit.
@@ -216,12 +218,19 @@ pub(crate) const PROBES: u64 = 256;
 
 /// A driver that plays one random path and multiplies the number of possible totals of each
 /// roll along it (Knuth's estimator of a search tree's size).
+///
+/// Where the rules go round a cycle ([`Table::recurrence`]), the enumeration stops a branch that
+/// comes back to a node of it: a probe that comes back goes on as from that node, its width
+/// the node's again (the tree under it is the node's own), so a cycle left with probability
+/// w < 1 each time round weighs what one way round it does, not (fan-out × w)^rounds.
 struct ProbeDriver {
     dice: crate::driver::AutoDriver,
     /// Product of the fan-outs so far (the estimated number of nodes at this depth).
     width: f64,
     /// Sum of `width` over the depths so far (the estimated number of nodes above).
     nodes: f64,
+    /// `width` after each roll so far (index: the rolls before; 0: none), for [`Driver::came_back`].
+    widths: Vec<f64>,
 }
 
 impl<R: Ruleset> Driver<R> for ProbeDriver {
@@ -231,10 +240,20 @@ impl<R: Ruleset> Driver<R> for ProbeDriver {
     fn needs_checking(&self) -> bool {
         false
     }
+    fn position(&self) -> Option<u32> {
+        Some(self.widths.len() as u32 - 1)
+    }
+    fn came_back(&mut self, at: u32) -> bool {
+        if let Some(&width) = self.widths.get(at as usize) {
+            self.width = width;
+        }
+        true
+    }
     fn roll(&mut self, request: &RollRequest) -> Result<Rolled, Interrupt> {
         let totals = f64::from(request.kept_count()) * f64::from(request.sides.max(1) - 1) + 1.0;
         self.width *= totals;
         self.nodes += self.width;
+        self.widths.push(self.width);
         Driver::<R>::roll(&mut self.dice, request)
     }
     fn choose(
@@ -288,6 +307,7 @@ pub(crate) fn probe_once<R: Ruleset, T>(
         dice: crate::driver::AutoDriver::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
         width: 1.0,
         nodes: 1.0,
+        widths: vec![1.0],
     };
     let result = play(state, &mut driver);
     (driver.nodes, result)

@@ -148,8 +148,9 @@ impl<'a, R: Ruleset> Table<'a, R> {
     /// enumeration, a call that meets an earlier one of the same branch, not yet left, with the
     /// same key and an equal state returns [`Fault::Recurrence`]: the branch has come back to
     /// that node, and the enumerator sums the cycle exactly (`crate::odds`); so does a node the
-    /// enumerator has already solved from the same [`Table::recurrence_scope`]. Everywhere else
-    /// (play, simulation, replay, probes) it does nothing: the cycle is played as it comes.
+    /// enumerator has already solved from the same [`Table::recurrence_scope`]. A probe that
+    /// comes back goes on, weighed from the node again ([`Driver::came_back`]). Everywhere else
+    /// (play, simulation, replay) it does nothing: the cycle is played as it comes.
     /// Returns the mark to leave with.
     pub fn recurrence(&mut self, key: u64, state: &R::State) -> Result<usize, Interrupt> {
         let mark = self.recurrent.len();
@@ -161,6 +162,9 @@ impl<'a, R: Ruleset> Table<'a, R> {
             .iter()
             .find(|(k, s, _)| *k == key && s == state)
         {
+            if self.driver.came_back(at) {
+                return Ok(mark);
+            }
             return Err(Interrupt::Error(Fault::Recurrence { at }));
         }
         self.recurrent.push((key, state.clone(), position));

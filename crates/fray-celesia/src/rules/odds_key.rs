@@ -6,9 +6,9 @@ use crate::state::State;
 use std::borrow::Cow;
 
 /// `state` as exact odds keep it at a settled point (a round's end, or a point inside a round,
-/// [`super::round::round_step`], which has already forgotten the initiative totals and the
-/// damage tallies). What it forgets besides is a dead combatant's record, and why no rule
-/// reads it again (every read of each field was checked):
+/// [`super::round::round_step`]): every combatant's initiative total, natural initiative die
+/// once read and damage tallies ([`forget_unread`]), and a dead combatant's record. Why no rule
+/// reads a dead combatant's record again (every read of each field was checked):
 ///
 /// - Death is final: nothing sets `dead` back; `State::band` is Dead on `dead` before it reads
 ///   the hit points; `Fighter::absent` and `State::up` are read from `dead`.
@@ -41,10 +41,11 @@ use std::borrow::Cow;
 /// combatant that has had no turn holds them. Its square, items on the ground and
 /// everything else others may read are kept.
 pub fn odds_key(state: &State) -> Cow<'_, State> {
-    if !state.fighters.iter().any(|f| f.dead) {
+    if !state.fighters.iter().any(|f| f.dead || unread(f)) {
         return Cow::Borrowed(state);
     }
     let mut key = state.clone();
+    forget_unread(&mut key);
     for (f, p) in key.fighters.iter_mut().zip(state.profiles.iter()) {
         if f.dead {
             f.hp = -2 * p.con();
@@ -75,6 +76,38 @@ pub fn odds_key(state: &State) -> Cow<'_, State> {
         }
     }
     Cow::Owned(key)
+}
+
+/// Whether the key forgets something of `f`'s record whoever it is ([`forget_unread`]).
+fn unread(f: &crate::state::Fighter) -> bool {
+    f.initiative != 0 || f.initiative_die != kept_die(f) || f.dealt != 0 || f.taken != 0
+}
+
+/// The natural initiative die `f` keeps: none once its first regular turn has begun and it is
+/// not delaying (read only for that turn's acts, CEL-R1.4, R1.5; a delayed turn taken on
+/// rejoining counts its acts then, CEL-R1.7), and before that only a natural 1 or 20.
+fn kept_die(f: &crate::state::Fighter) -> u32 {
+    let first_turn_due = f.turns == 0 || f.delaying;
+    if first_turn_due && matches!(f.initiative_die, 1 | 20) {
+        f.initiative_die
+    } else {
+        0
+    }
+}
+
+/// Forgets what no rule reads again, of every combatant: the initiative total once the order is
+/// fixed (read only to sort it, CEL-R1.2, R21.2; the order is in the state), the natural
+/// initiative die but what [`kept_die`] keeps, and the damage dealt and taken (tallies for
+/// reports, never read by a rule). The round's end has nothing else to forget: every per-turn
+/// record is reset at its owner's next turn, and a foe may read it before (a charge, total
+/// defense, a reaction).
+fn forget_unread(state: &mut State) {
+    for f in state.fighters.iter_mut() {
+        f.initiative = 0;
+        f.initiative_die = kept_die(f);
+        f.dealt = 0;
+        f.taken = 0;
+    }
 }
 
 #[cfg(test)]

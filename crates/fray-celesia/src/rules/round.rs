@@ -53,7 +53,7 @@ pub fn initiative(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(
             end += 1;
         }
         if end - start > 1 {
-            roll_off(table, &mut order[start..end])?;
+            roll_off(state, table, &mut order[start..end])?;
         }
         start = end;
     }
@@ -65,24 +65,47 @@ pub fn initiative(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(
 }
 
 /// Tied combatants roll d20s against each other until every one has its place. [CEL-R1.3]
-fn roll_off(table: &mut Table<'_, Celesia>, tied: &mut [CombatantId]) -> Result<(), Interrupt> {
+///
+/// A roll-off in which every one ties again is the same roll-off once more (the same tied, in
+/// the same order, from the same state: nothing is changed by it), so it is a loop, and its head
+/// is a node the rules may come back to without end ([`Table::recurrence`]): exact odds weigh
+/// the ways out of it by the geometric series of going round it, 1 / (1 − P(all tie again)),
+/// and play nothing twice. The node is left as soon as a roll-off does not tie all: what
+/// follows (the sub-roll-offs of those still tied, each its own loop) is decided by the rolls
+/// of that last roll-off. In play the loop rolls as the roll-off always rolled: the same dice
+/// in the same order.
+fn roll_off(
+    state: &State,
+    table: &mut Table<'_, Celesia>,
+    tied: &mut [CombatantId],
+) -> Result<(), Interrupt> {
     let mut rolls: Vec<(u32, CombatantId)> = Vec::with_capacity(tied.len());
-    for &who in tied.iter() {
-        let roll = table.roll(RollRequest::new(
-            1,
-            20,
-            Some(who),
-            RollPurpose::Initiative,
-            "CEL-R1.3",
-        ))?;
-        table.emit(|| Event::Initiative {
-            who,
-            roll,
-            total: roll as i32,
-            rule: "CEL-R1.3",
-        });
-        rolls.push((roll, who));
+    let mark = table.recurrence(roll_off_key(tied), state)?;
+    loop {
+        rolls.clear();
+        for &who in tied.iter() {
+            let roll = table.roll(RollRequest::new(
+                1,
+                20,
+                Some(who),
+                RollPurpose::Initiative,
+                "CEL-R1.3",
+            ))?;
+            table.emit(|| Event::Initiative {
+                who,
+                roll,
+                total: roll as i32,
+                rule: "CEL-R1.3",
+            });
+            rolls.push((roll, who));
+        }
+        if rolls.iter().any(|r| r.0 != rolls[0].0) {
+            break;
+        }
+        // All tied again: the same roll-off, from its head.
+        table.recurrence(roll_off_key(tied), state)?;
     }
+    table.leave_recurrence(mark);
     rolls.sort_by_key(|r| std::cmp::Reverse(r.0));
     let mut i = 0;
     while i < rolls.len() {
@@ -93,7 +116,7 @@ fn roll_off(table: &mut Table<'_, Celesia>, tied: &mut [CombatantId]) -> Result<
         if j - i > 1 {
             let mut again: Vec<CombatantId> = rolls[i..j].iter().map(|r| r.1).collect();
             again.sort();
-            roll_off(table, &mut again)?;
+            roll_off(state, table, &mut again)?;
             for (k, who) in again.into_iter().enumerate() {
                 rolls[i + k].1 = who;
             }
@@ -104,6 +127,15 @@ fn roll_off(table: &mut Table<'_, Celesia>, tied: &mut [CombatantId]) -> Result<
         *slot = who;
     }
     Ok(())
+}
+
+/// The place of a roll-off's loop ([`roll_off`]): which combatants are tied, in their order.
+fn roll_off_key(tied: &[CombatantId]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    "CEL-R1.3 roll-off".hash(&mut hasher);
+    tied.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// Before round 1: initiative, then the surprise round if some but not all are aware.
@@ -178,7 +210,7 @@ fn expire_tricks(
 /// One regular round: each combatant's turn in the fixed order (the steps of [`round_step`] one
 /// after another). [CEL-R1.2]
 pub fn play_round(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
-    while !turns_step(state, table)? {}
+    while !round_step(state, table)? {}
     Ok(())
 }
 
@@ -197,35 +229,10 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(
 /// rejoining). So the state alone says how the round goes on, and exact odds may merge equal
 /// states there.
 ///
-/// At every such point and at the round's end it also forgets what no rule reads again
-/// ([`forget_unread`]), so that states that differ only there merge. The round's end
-/// has nothing else to forget: every per-turn record is reset at its owner's next turn, and a
-/// foe may read it before (a charge, total defense, a reaction).
+/// It keeps the whole state, as `play_round` leaves it: what no rule reads again (the
+/// initiative totals, the natural dice once read, the damage tallies) is forgotten by the odds'
+/// key ([`super::odds_key::odds_key`]), not here.
 pub fn round_step(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<bool, Interrupt> {
-    let over = turns_step(state, table)?;
-    forget_unread(state);
-    Ok(over)
-}
-
-/// Forgets what no rule reads again: the initiative totals once the order is fixed (read only
-/// to sort it, CEL-R1.2, R21.2); of a natural initiative die, all once its owner's first regular
-/// turn has begun and it is not delaying (read only for that turn's acts, CEL-R1.4, R1.5; a
-/// delayed turn taken on rejoining counts its acts then, CEL-R1.7), and before that all but a
-/// natural 1 or 20; the damage dealt and taken (tallies for reports, never read by a rule).
-fn forget_unread(state: &mut State) {
-    for f in state.fighters.iter_mut() {
-        f.initiative = 0;
-        let first_turn_due = f.turns == 0 || f.delaying;
-        if !(first_turn_due && matches!(f.initiative_die, 1 | 20)) {
-            f.initiative_die = 0;
-        }
-        f.dealt = 0;
-        f.taken = 0;
-    }
-}
-
-/// [`round_step`] without forgetting anything (ordinary play keeps the state as it was).
-fn turns_step(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<bool, Interrupt> {
     // Pause before the next turn: at the round's start and after a turn, not on resuming there.
     let (mut rest, mut pause) = match state.paused.take() {
         Some(Paused {
