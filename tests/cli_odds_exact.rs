@@ -946,3 +946,20 @@ fn the_full_strength_cnc_duel_answers_within_its_budget() {
     assert_eq!(total, BigRational::one(), "the chances sum to one");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A fight the probes let through but that needs more than the budget (Spelljammer's duel with
+/// 10 hp a marine, 3 rounds: its states outgrow what the probes see) is refused once the
+/// budget's units of work are spent (about 20 s of CPU): never a run without end, and,
+/// counted rather than timed, the same refusal on every machine, with the way out.
+#[test]
+fn a_fight_past_the_budget_is_refused_after_its_units_of_work() {
+    let dir = scratch("spelljammer-ten-hp");
+    let text = std::fs::read_to_string("examples/spelljammer/duel.toml")
+        .unwrap()
+        .replace("\nhp = 1\n", "\nhp = 10\n");
+    assert_eq!(text.matches("\nhp = 10\n").count(), 2, "both marines");
+    let file = write(&dir, "duel-10hp.toml", &text);
+    let err = refused_for_sim(&["odds", &file, "--fight"]);
+    assert!(err.contains("more than 5000000 units of work"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
