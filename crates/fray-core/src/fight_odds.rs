@@ -818,6 +818,9 @@ pub fn first_round<R: Ruleset>(
     }
 }
 
+/// The end states of the first round, with their probabilities, and the branches played.
+type RoundEnds<S> = (Distinct<S>, usize);
+
 /// The end states of the first round ([`first_round`]) and the branches played, keeping the
 /// answer counts as `counts` says ([`Counts`]); `None` when, with the counts collapsed, a
 /// branch ran out of answers.
@@ -827,7 +830,7 @@ fn round_pass<R: Ruleset>(
     max_states: usize,
     counts: Counts,
     budget: &mut usize,
-) -> Result<Option<(Distinct<R::State>, usize)>, OddsError> {
+) -> Result<Option<RoundEnds<R::State>>, OddsError> {
     let mut ends = Distinct::new(max_states);
     let mut branches = 0;
     let mut layer = Step::new(max_states, counts);

@@ -209,7 +209,8 @@ mod tests {
         assert_ne!(*odds_key(&s), *odds_key(&living));
     }
 
-    /// With nobody dead the key is the state itself, borrowed (nothing cloned).
+    /// With nobody dead and nothing of the initiative or the tallies left to forget, the key is
+    /// the state itself, borrowed (nothing cloned).
     #[test]
     fn with_nobody_dead_the_key_is_the_state_itself() {
         let mut s = one_dead();
@@ -218,6 +219,37 @@ mod tests {
         let key = odds_key(&s);
         assert!(matches!(key, Cow::Borrowed(_)));
         assert_eq!(*key, s);
+    }
+
+    /// What `round_step` forgot before and the key forgets now (so that stepping a round is
+    /// `play_round`): the initiative totals and the tallies of everyone; a natural initiative
+    /// die once its owner's first turn has begun, and before it all but a natural 1 or 20
+    /// (CEL-R1.4, R1.5).
+    #[test]
+    fn the_initiative_totals_read_dice_and_tallies_are_forgotten() {
+        let mut s = one_dead();
+        s.fighters[2].dead = false;
+        s.fighters[2].hp = 5;
+        let a = &mut s.fighters[0];
+        a.initiative = 21;
+        a.initiative_die = 20;
+        a.turns = 0;
+        a.dealt = 7;
+        s.fighters[1].initiative_die = 13;
+        s.fighters[1].taken = 7;
+        s.fighters[2].initiative_die = 20;
+        s.fighters[2].turns = 1;
+        let key = odds_key(&s);
+        assert!(matches!(key, Cow::Owned(_)));
+        let f = &key.fighters;
+        assert_eq!(
+            (f[0].initiative, f[0].initiative_die, f[0].dealt),
+            (0, 20, 0)
+        );
+        assert_eq!((f[1].initiative_die, f[1].taken), (0, 0));
+        assert_eq!(f[2].initiative_die, 0, "its first turn has begun");
+        assert_eq!(f[2].hp, 5);
+        assert_eq!(*odds_key(&key), *key);
     }
 
     /// A dead fighter leaves the order and the turns still to come, unless somebody delays
