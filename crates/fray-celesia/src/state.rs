@@ -1156,6 +1156,9 @@ pub struct State {
     /// A regular round paused after an action (exact odds' settled points,
     /// `rules::round::round_step`); `None` between rounds.
     pub paused: Option<Paused>,
+    /// The last charge or approach destination worked out, until the next question or move
+    /// (`rules::movement::LastDestination`; no part of equality or hashing).
+    pub destination: crate::rules::movement::LastDestination,
 }
 
 /// Where a regular round stands when it pauses before a turn or after an action
@@ -1201,6 +1204,7 @@ impl State {
             paused: None,
             spellbook: Arc::from(Vec::new()),
             gear_book: Arc::from(Vec::new()),
+            destination: Default::default(),
         }
     }
 
@@ -1227,6 +1231,7 @@ impl State {
     /// rider shares its space); a rider moved off its mount's square (pushed, dragged) is no
     /// longer mounted (a reading).
     pub fn set_square(&mut self, id: CombatantId, to: Pos) {
+        self.destination.forget();
         let from = self.fighters[id.index()].pos;
         let f = &mut self.fighters[id.index()];
         f.pos = to;

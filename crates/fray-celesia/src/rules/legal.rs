@@ -16,6 +16,8 @@ pub fn ask(
     rule: &'static str,
 ) -> Result<Choice, Interrupt> {
     state.asking = asking;
+    // A remembered charge or approach destination holds only until the next question.
+    state.destination.forget();
     let (chooser, question) = match asking {
         Asking::Action(who) | Asking::Delayed(who) => (Chooser::Combatant(who), Question::Action),
         Asking::Opportunity { reactor, .. } => (Chooser::Combatant(reactor), Question::Reaction),

@@ -4,6 +4,7 @@
 
 use crate::state::{reaches, State};
 use fray_core::{Board, CombatantId, Pos};
+use std::sync::Mutex;
 
 /// A ranking of squares: distance, straightness, the mover's frame.
 type Key = (i32, i64, (i32, i32));
@@ -225,6 +226,15 @@ impl Blockers {
 /// strike it, else the free square within speed nearest to it. `None` if no square is better
 /// than where it stands. [CEL-R9 Move]
 pub fn approach(state: &State, who: CombatantId, target: CombatantId) -> Option<Pos> {
+    state
+        .destination
+        .recall(state, Search::Approach, who, target, || {
+            approach_search(state, who, target)
+        })
+}
+
+/// [`approach`]'s search.
+fn approach_search(state: &State, who: CombatantId, target: CombatantId) -> Option<Pos> {
     let from = state.f(who).pos;
     let at = state.f(target).pos;
     let speed = state.speed_squares(who);
@@ -272,10 +282,19 @@ pub fn clear_line(state: &State, who: CombatantId, from: Pos, to: Pos) -> bool {
 /// strike it, along a clear straight line; `None` if there is none or the foe is nearer than
 /// 10 ft. [CEL-R11 Charge]
 pub fn charge(state: &State, who: CombatantId, target: CombatantId) -> Option<Pos> {
-    let from = state.f(who).pos;
     if state.gap(who, target) < 2 {
         return None;
     }
+    state
+        .destination
+        .recall(state, Search::Charge, who, target, || {
+            charge_search(state, who, target)
+        })
+}
+
+/// [`charge`]'s search.
+fn charge_search(state: &State, who: CombatantId, target: CombatantId) -> Option<Pos> {
+    let from = state.f(who).pos;
     let max = 2 * state.speed_squares(who);
     let blockers = Blockers::of(state, who);
     let free = |p| blockers.free(state, p);
@@ -284,10 +303,111 @@ pub fn charge(state: &State, who: CombatantId, target: CombatantId) -> Option<Po
     })
 }
 
+/// Which search a remembered destination answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Search {
+    Charge,
+    Approach,
+}
+
+/// A destination worked out, with what it was asked for: the search, the mover and its square,
+/// the target and its square.
+type Remembered = (Search, CombatantId, Pos, CombatantId, Pos, Option<Pos>);
+
+/// The last charge or approach destination worked out (issue 16: the default tactics' legality
+/// check and then `perform` ran the same search on the same state). It holds only between a
+/// question and the next one: [`crate::rules::legal::ask`] and [`State::set_square`] forget it.
+/// Between the action's question and `perform`'s charge or Move, nothing the searches read
+/// changes without a question first (the acts paid, the cleave and Move notes, a mount's saddle
+/// count do not; an attack of opportunity, a readied action, a mount's increment are asked). A
+/// copy of the state starts with nothing remembered; it takes no part in equality or hashing,
+/// since it never changes an answer. A lock, since a state may be shared between threads (a
+/// session's checkpoints); a search that finds it taken just runs.
+#[derive(Default)]
+pub struct LastDestination(Mutex<Option<Remembered>>);
+
+impl LastDestination {
+    /// The remembered destination for this search, else `search()`'s, remembered.
+    fn recall(
+        &self,
+        state: &State,
+        what: Search,
+        who: CombatantId,
+        target: CombatantId,
+        search: impl FnOnce() -> Option<Pos>,
+    ) -> Option<Pos> {
+        let (from, at) = (state.f(who).pos, state.f(target).pos);
+        let Ok(mut last) = self.0.try_lock() else {
+            return search();
+        };
+        if let Some((w, m, f, t, a, dest)) = *last {
+            if (w, m, f, t, a) == (what, who, from, target, at) {
+                return dest;
+            }
+        }
+        let dest = search();
+        *last = Some((what, who, from, target, at, dest));
+        dest
+    }
+
+    /// Forgets the destination (a new question, a move).
+    pub fn forget(&mut self) {
+        *self.0.get_mut().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+}
+
+impl Clone for LastDestination {
+    fn clone(&self) -> Self {
+        LastDestination::default()
+    }
+}
+
+impl PartialEq for LastDestination {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for LastDestination {}
+
+impl std::hash::Hash for LastDestination {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+impl std::fmt::Debug for LastDestination {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LastDestination")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::fixture::{Fixture, FIGHTER};
+
+    /// A remembered charge destination is forgotten when someone moves, and a copy of the
+    /// state remembers nothing: the answer is always the search's on the state as it is now
+    /// (CEL-R11 Charge; issue 16).
+    #[test]
+    fn a_remembered_charge_is_forgotten_when_someone_moves() {
+        let mut s = Fixture::new()
+            .with("hal", "heroes", [0, 0], FIGHTER)
+            .monster("orc", "orcs", [6, 0], "orc")
+            .monster("gob", "orcs", [0, 6], "goblin")
+            .state();
+        let (hal, orc, gob) = (CombatantId(0), CombatantId(1), CombatantId(2));
+        let first = charge(&s, hal, orc);
+        assert_eq!(first, Some(Pos::new(5, 0)));
+        assert_eq!(charge(&s, hal, orc), first, "remembered");
+        // The goblin steps into the charge's line: the straight path is no longer clear.
+        s.set_square(gob, Pos::new(3, 0));
+        let after = charge(&s, hal, orc);
+        assert_eq!(after, charge_search(&s, hal, orc));
+        assert_ne!(after, first);
+        let copy = s.clone();
+        assert_eq!(charge(&copy, hal, gob), charge_search(&copy, hal, gob));
+        assert_eq!(copy, s, "no part of equality");
+    }
 
     /// The charge's line test from the blockers' squares gives [`clear_line`]'s answer on every
     /// line out to 8 squares, for a one-square mover and a Large one among one-square and Large
