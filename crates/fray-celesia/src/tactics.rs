@@ -117,8 +117,10 @@ fn action(state: &State, who: CombatantId) -> Choice {
     // The least key wins whatever order the foes come in (the key ends with the foe's id).
     let mut best: Option<((i32, CombatantId), Choice)> = None;
     state.each_foe_within(who, state.reach_squares, |t| {
-        if best.is_some_and(|((_, b), _)| b == t) {
-            // The best already: a foe of several squares comes once per square.
+        let key = (state.f(t).hp, t);
+        if best.is_some_and(|(k, _)| key >= k) {
+            // Not better than the best so far (the best itself: a foe of several squares comes
+            // once per square), legal or not: its form and legality are not worked out.
             return;
         }
         let gap = state.gap(who, t);
@@ -137,10 +139,7 @@ fn action(state: &State, who: CombatantId) -> Choice {
                 .then_some(Choice::Unarmed(t))
             });
         if let Some(c) = form.and_then(|c| legal(state, who, c)) {
-            let key = (state.f(t).hp, t);
-            if best.is_none_or(|(k, _)| key < k) {
-                best = Some((key, c));
-            }
+            best = Some((key, c));
         }
     });
     if let Some((_, c)) = best {

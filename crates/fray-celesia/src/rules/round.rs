@@ -535,8 +535,7 @@ fn start_of_turn(
         });
         return Ok(false);
     }
-    super::grapple::tidy(state, table);
-    super::mounted::tidy(state, table)?;
+    tidy(state, table)?;
     if !state.up(who) {
         return Ok(false);
     }
@@ -864,6 +863,22 @@ fn no_opportunity(state: &State, reactor: CombatantId) -> Option<(&'static str, 
     }
 }
 
+/// After an action and at a turn's opening: a hold between two no longer next to each other or
+/// with one down ends (CEL-R10.9), a rider whose mount fell comes down (CEL-R21.10). Nobody
+/// riding or holding (most fights) is one pass over the fighters, not one per rule: the grapple
+/// pass then changes nothing, and the mounted one has nothing to do.
+fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
+    if state
+        .fighters
+        .iter()
+        .all(|f| f.riding.is_none() && f.hold.is_none())
+    {
+        return Ok(());
+    }
+    super::grapple::tidy(state, table);
+    super::mounted::tidy(state, table)
+}
+
 /// Performs one action, paying its acts. [CEL-R9–R14]
 pub fn perform(
     state: &mut State,
@@ -898,8 +913,7 @@ pub fn perform(
         injury::strain(state, table, who, cost);
         // CEL-R14: casting defensively is a free action (CEL-G2, G4).
         free_action_taken(state, table, who, choice);
-        super::grapple::tidy(state, table);
-        super::mounted::tidy(state, table)?;
+        tidy(state, table)?;
         return Ok(());
     }
     if super::one_round::kind(state, who, &choice).is_some() {
@@ -1188,8 +1202,7 @@ pub fn perform(
     }
     injury::strain(state, table, who, cost);
     free_action_taken(state, table, who, choice);
-    super::grapple::tidy(state, table);
-    super::mounted::tidy(state, table)?;
+    tidy(state, table)?;
     // CEL-R3.9: foes that readied an action for "if a foe moves adjacent to me".
     super::ready::after_move(state, table, who, from)?;
     Ok(())
