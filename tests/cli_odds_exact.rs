@@ -155,19 +155,28 @@ fn spelljammer_fight_odds_agree_with_the_simulator() {
     fight_agrees_with_sim("examples/spelljammer/duel.toml");
 }
 
-/// Where one round of a small duel is far too wide to enumerate, `--fight` says so at once and
-/// points to the simulator (never a hang, never a wrong answer). OSR's armed duel: a sloppy
-/// fumble's free attacks may chain without end (OSR-R18.1, OSR-A10), so its rounds are not
-/// split (`free_attacks_may_chain`) and the probes refuse it at once.
+/// Where a small fight is far too long to enumerate, `--fight` says so at once and points to
+/// the simulator (never a hang, never a wrong answer): OSR's armed duel with 9 hp each and six
+/// rounds, refused by the probes of every round before any branch is played.
 #[test]
 fn fights_too_wide_to_enumerate_are_refused_at_once_with_the_way_out() {
-    let file = "examples/osr/duel.toml";
-    let err = refused_for_sim(&["odds", file, "--fight"]);
-    // Refused by the probes of one round, or of the whole fight (which come first).
-    assert!(
-        err.contains("branches in one round") || err.contains("(0 played, at most"),
-        "{err}"
-    );
+    let dir = scratch("osr-long-duel");
+    let fighter = |weapon: &str, armor: &str| {
+        format!(
+            "facing = \"east\"\nclass = \"fighter\"\nlevel = 1\nhp = 9\n\
+             weapon = \"{weapon}\"\narmor = \"{armor}\""
+        )
+    };
+    let combatants = [
+        combatant("w", "a", [0, 0], &fighter("long sword", "chain mail")),
+        combatant("e", "b", [1, 0], &fighter("short sword", "leather")),
+    ]
+    .concat();
+    let text = encounter("osr", "Long armed duel", "max_rounds = 6\n", &combatants);
+    let file = write(&dir, "long.toml", &text);
+    let err = refused_for_sim(&["odds", &file, "--fight"]);
+    assert!(err.contains("(0 played, at most 5000000)"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// A full-strength C&C 2 vs 2 (two kobolds and two goblins with their own hit points and no
@@ -695,8 +704,8 @@ fn celesia_fight_odds_agree_with_the_simulator() {
 }
 
 /// OSR's round is merged after the declarations and initiatives and after every action of the
-/// countdown (`rules::round::round_step`, OSR-R3 to R5). The bout is bare-handed: between armed
-/// fighters a sloppy fumble's free attack (OSR-R18.1, OSR-A10) may fumble in turn, without end.
+/// countdown (`rules::round::round_step`, OSR-R3 to R5). The bout is bare-handed (punches are
+/// non-lethal, so the fallen are knocked out); the armed duel is below.
 #[test]
 fn osr_fight_odds_agree_with_the_simulator() {
     fight_agrees_with_sim("examples/osr/duel-exact.toml");
@@ -766,6 +775,17 @@ fn cnc_two_against_two_fight_odds_agree_with_the_simulator() {
 #[test]
 fn spelljammer_two_against_two_fight_odds_agree_with_the_simulator() {
     fight_agrees_with_sim("examples/spelljammer/skirmish-exact.toml");
+}
+
+// oddosr3
+
+/// OSR's armed duel (`examples/osr/duel-armed-exact.toml`): a sloppy fumble's free attacks,
+/// which may chain without end (OSR-R18.1, OSR-A10), are summed inside the step where they come
+/// back to an equal state, and the round is merged after every action as a bare-handed bout's
+/// is; the exact chances lie inside the simulator's intervals.
+#[test]
+fn osr_armed_duel_fight_odds_agree_with_the_simulator() {
+    fight_agrees_with_sim("examples/osr/duel-armed-exact.toml");
 }
 
 // oddcel

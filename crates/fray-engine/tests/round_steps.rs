@@ -142,13 +142,17 @@ fn celesia_round_steps_are_play_round() {
 }
 
 /// OSR's forgetting is its `odds_key` (`rules::odds_key`), so its states are compared too. The
-/// armed duel's rounds are one step each (`free_attacks_may_chain`), the bare-handed bout's are
-/// split.
+/// armed duels' rounds are split at every action as the bare-handed bout's are (a sloppy
+/// fumble's chain of free attacks lies inside one step).
 #[test]
 fn osr_round_steps_are_play_round() {
-    let inner: usize = ["osr/duel-exact.toml", "osr/duel.toml"]
-        .iter()
-        .map(|file| each_fight(file, 40, true))
-        .sum();
+    let inner: usize = [
+        "osr/duel-exact.toml",
+        "osr/duel.toml",
+        "osr/duel-armed-exact.toml",
+    ]
+    .iter()
+    .map(|file| each_fight(file, 40, true))
+    .sum();
     assert!(inner > 0, "no point inside a round");
 }

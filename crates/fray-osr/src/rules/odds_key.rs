@@ -2,11 +2,13 @@
 //! settled point ([`super::round::round_step`]) with what no rule reads again forgotten, so
 //! that the fight programme merges states that differ only there.
 
+use crate::content::SpellEffect;
 use crate::state::{Paused, State};
 use std::borrow::Cow;
 
 /// `state` as exact odds keep it: at every point the damage tallies and a dead combatant's hit
-/// points ([`forget_tallies`]); inside a round (`State::paused` set: the countdown or the held
+/// points ([`forget_tallies`]), and a knocked-out combatant's hit points where nothing in the
+/// fight heals by an amount ([`forget_knocked_out_hp`]); inside a round (`State::paused` set: the countdown or the held
 /// sets still to come) the initiative numbers' values, of which only the order is read
 /// ([`rank_numbers`]); between rounds (`State::paused` is `Paused::No`: a round's end, or the
 /// fight before its first round, where the first round's start resets the same records before
@@ -14,6 +16,7 @@ use std::borrow::Cow;
 pub fn odds_key(state: &State) -> Cow<'_, State> {
     let mut key = state.clone();
     forget_tallies(&mut key);
+    forget_knocked_out_hp(&mut key);
     if key.paused == Paused::No {
         forget_round(&mut key);
     } else {
@@ -51,6 +54,34 @@ fn forget_tallies(state: &mut State) {
     }
 }
 
+/// At every settled point ([`odds_key`]), where no combatant knows a healing spell: a
+/// knocked-out combatant's hit points set to 0, so that those knocked out by blows of different
+/// sizes merge. Its hit points are at most 0 (it was knocked out at 0 or below, OSR-R30.2, and
+/// only healing raises them), and what reads them gives the same at any value at most 0:
+/// - any damage to one knocked out kills it, and none leaves it as it is (OSR-R30.4, A28:
+///   `attack::hurt` reads only whether it was down);
+/// - a friend's tending sets them to 1 when it is done (OSR-R30.3; the amount healed is a
+///   report's);
+/// - tactics read the hit points of friends still up;
+/// - a healing spell adds its roll to them (OSR-R8.1): hence no combatant may know one;
+/// - a GM's change of hit points is not played by exact odds (no GM steps in);
+/// - reports: `--round` lists one knocked out at 0 hp, as it lists the dead.
+fn forget_knocked_out_hp(state: &mut State) {
+    let heals = state.profiles.iter().any(|p| {
+        p.spells
+            .iter()
+            .any(|s| matches!(s.effect, SpellEffect::Heal(_)))
+    });
+    if heals {
+        return;
+    }
+    for f in &mut state.fighters {
+        if f.down && !f.dead {
+            f.hp = 0;
+        }
+    }
+}
+
 /// At a settled point inside a round ([`odds_key`]): the initiative
 /// numbers (every fighter's initiative and moved action, the number being resolved, the
 /// numbers not yet begun) replaced by their ranks among themselves, 1 the lowest, so that
@@ -83,5 +114,72 @@ fn rank_numbers(state: &mut State) {
         for n in numbers {
             *n = rank(*n);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::Content;
+
+    /// Two bare-handed brawlers, the second knocked out at `hp`, and a third fighter who knows
+    /// `spell` (none: no spell).
+    fn bout(hp: i32, spell: Option<&str>) -> State {
+        let spells = spell.map_or(String::new(), |s| format!("spells = [\"{s}\"]\n"));
+        let text = format!(
+            "schema = 1\nruleset = \"osr\"\nname = \"bout\"\n\
+             [[sides]]\nid = \"w\"\nname = \"W\"\n[[sides]]\nid = \"e\"\nname = \"E\"\n\
+             [[combatants]]\nid = \"a\"\nname = \"A\"\nside = \"w\"\nat = [0, 0]\n\
+             class = \"fighter\"\nlevel = 1\nhp = 2\n\
+             [[combatants]]\nid = \"b\"\nname = \"B\"\nside = \"e\"\nat = [1, 0]\n\
+             class = \"fighter\"\nlevel = 1\nhp = 2\n\
+             [[combatants]]\nid = \"c\"\nname = \"C\"\nside = \"e\"\nat = [1, 1]\n\
+             class = \"cleric\"\nlevel = 1\nhp = 2\n{spells}"
+        );
+        let content = Content::embedded().unwrap();
+        let mut state = crate::load("bout.toml", &text, &content).unwrap().state;
+        let b = &mut state.fighters[1];
+        b.hp = hp;
+        b.down = true;
+        b.nonlethal = true;
+        state
+    }
+
+    /// OSR-R30.2, R30.4: knocked out at −1 or at −4 are one state for exact odds (no one heals by
+    /// an amount), at 0 hp, still knocked out and still having taken non-lethal damage.
+    #[test]
+    fn the_knocked_out_merge_whatever_their_hit_points() {
+        let (one, four) = (bout(-1, None), bout(-4, None));
+        assert_ne!(one, four);
+        let (k1, k4) = (odds_key(&one), odds_key(&four));
+        assert_eq!(k1, k4);
+        assert_eq!(k1.fighters[1].hp, 0);
+        assert!(k1.fighters[1].down && k1.fighters[1].nonlethal);
+    }
+
+    /// A fighter still up keeps its hit points.
+    #[test]
+    fn a_fighter_up_keeps_its_hit_points() {
+        let mut a = bout(-1, None);
+        let mut b = a.clone();
+        a.fighters[0].hp = 1;
+        b.fighters[0].hp = 2;
+        assert_ne!(odds_key(&a), odds_key(&b));
+    }
+
+    /// OSR-R8.1: where someone knows a healing spell, a knocked-out combatant's hit points are
+    /// read (the spell adds its roll to them), so they are kept.
+    #[test]
+    fn with_a_healer_the_knocked_out_keep_their_hit_points() {
+        let (one, four) = (
+            bout(-1, Some("cure light wounds")),
+            bout(-4, Some("cure light wounds")),
+        );
+        assert!(one.profiles[2]
+            .spells
+            .iter()
+            .any(|s| matches!(s.effect, SpellEffect::Heal(_))));
+        assert_ne!(odds_key(&one), odds_key(&four));
+        assert_eq!(odds_key(&one).fighters[1].hp, -1);
     }
 }

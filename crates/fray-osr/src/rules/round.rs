@@ -100,41 +100,17 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), I
 /// `Fighter::moved_on_number`/`moved_feet`; a delayed spell's effect on its target's
 /// standing (OSR-A53) is applied before the pause. The round's heading (the order of the
 /// countdown) is out before the first point. So the state alone says how the round goes on,
-/// and exact odds may merge equal states there. Where two foes each carry a weapon, a sloppy
-/// fumble's free attacks may chain without end ([`free_attacks_may_chain`]): the round is
-/// then played whole, as one step.
+/// and exact odds may merge equal states there. A sloppy fumble's free attacks, which may chain
+/// without end inside one action (OSR-R18.1, OSR-A10), are summed inside the step where they
+/// come back to an equal state (`attack::free_attack`, `fray_core::Table::recurrence`).
 ///
 /// It leaves the state as `play_round` would at the same point; what exact odds forget there
 /// (so that states that differ only there merge) is their key, [`super::odds_key::odds_key`].
 pub fn round_step(state: &mut State, table: &mut Table<'_, Osr>) -> Result<bool, Interrupt> {
-    if state.paused == Paused::No && free_attacks_may_chain(state) {
-        play_round(state, table)?;
-        return Ok(true);
-    }
     if state.paused == Paused::No {
         state.round = table.round();
     }
     body_step(state, table)
-}
-
-/// Whether a sloppy fumble's free attack (OSR-R18.1, OSR-A10) could be answered by another, and
-/// that one by another, without end: two foes still in the fight that each carry a weapon (a
-/// melee form or a missile weapon; bare hands make no free attack, [`attack::free_forms`]).
-/// Such a chain lies inside one action, where nothing can be merged between steps. Exact odds
-/// sum it where it comes back to an equal state (`attack::free_attack`,
-/// `fray_core::Table::recurrence`), but the cycle's weights, 1 / (1 − w), give fractions whose
-/// size grows at every step, and the armed duel did not finish in 20 minutes on a loaded
-/// machine (issue 17, s27): [`round_step`] still offers no point inside the round here, so that
-/// the probes of exact odds weigh the whole round and refuse the fight at once, rather than
-/// after minutes.
-fn free_attacks_may_chain(state: &State) -> bool {
-    let armed = |id: CombatantId| {
-        let (f, p) = (state.f(id), state.p(id));
-        !f.dead && !f.fled && (!p.melee.is_empty() || p.missile.is_some())
-    };
-    state
-        .ids()
-        .any(|a| armed(a) && state.ids().any(|b| state.foes(a, b) && armed(b)))
 }
 
 /// One step of the round (see [`round_step`]), the round already set.
