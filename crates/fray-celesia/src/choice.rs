@@ -191,6 +191,14 @@ pub enum Choice {
     /// Use a Command Word, Spell Trigger or Spell Completion Item on itself or on a creature
     /// next to it (standard, 2 acts; the spell completion item provokes). [CEL-R11]
     UseItem(u8, Option<CombatantId>),
+    /// Manipulate an Item: take the numbered item of `State::gear_book` out of a container on
+    /// its person, to hand (simple, 1 act, Provoke). [CEL-R9]
+    Retrieve(u8),
+    /// Remove the ropes tying up a creature next to it ("the ropes pin the creature until they
+    /// are removed"; Manipulate an Item, simple, 1 act, Provoke, a reading). [CEL-R10.10, R9]
+    Untie(CombatantId),
+    /// Escape from a Net: a DC 20 Escape Artist check (standard, 2 acts, Provoke). [CEL-R11]
+    EscapeNet,
 }
 
 /// The free actions of CEL-R14 and elsewhere that fray plays, by the word the GM names them
@@ -264,6 +272,8 @@ impl Choice {
             | Choice::DrawTwo(..)
             | Choice::Multiweapon(..)
             | Choice::Demoralize(_)
+            | Choice::Retrieve(_)
+            | Choice::Untie(_)
             | Choice::Sheathe(_) => 1,
             Choice::Charge(_)
             | Choice::TotalDefense
@@ -273,6 +283,7 @@ impl Choice {
             | Choice::Steal(..)
             | Choice::Drink(_)
             | Choice::UseItem(..)
+            | Choice::EscapeNet
             | Choice::FirstAid(_) => 2,
             // Grapple and Grapple, Continued: 2, 1 with Improved Grapple (rules::grapple::acts).
             Choice::Grapple(_) | Choice::Maintain(_) => 2,
@@ -339,6 +350,9 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Administer(b, t) => format!("administer {} {}", item_key(state, *b), k(t)),
         Choice::UseItem(b, None) => format!("use {}", item_key(state, *b)),
         Choice::UseItem(b, Some(t)) => format!("use {} {}", item_key(state, *b), k(t)),
+        Choice::Retrieve(b) => format!("retrieve {}", item_key(state, *b)),
+        Choice::Untie(t) => format!("untie {}", k(t)),
+        Choice::EscapeNet => "escape net".into(),
         Choice::Overrun(t) => format!("overrun {}", k(t)),
         Choice::Sunder(t, item, true) => format!("sunder {} {}", k(t), item.key()),
         Choice::Sunder(t, item, false) => format!("sunder {} {} spare", k(t), item.key()),
@@ -563,6 +577,9 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["administer", i, t] => Choice::Administer(gear(i)?, who(t)?),
         ["use", i] => Choice::UseItem(gear(i)?, None),
         ["use", i, t] => Choice::UseItem(gear(i)?, Some(who(t)?)),
+        ["retrieve", i] => Choice::Retrieve(gear(i)?),
+        ["untie", t] => Choice::Untie(who(t)?),
+        ["escape", "net"] => Choice::EscapeNet,
         ["overrun", t] => Choice::Overrun(who(t)?),
         ["overrun", x, y] => Choice::OverrunTo(Pos::new(number(x)?, number(y)?)),
         ["follow"] => Choice::Follow,

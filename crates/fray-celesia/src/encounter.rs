@@ -116,6 +116,10 @@ fray_core::combatant_entry! {
         items: Vec<Spanned<String>>,
         #[serde(default)]
         invisible: bool,
+        #[serde(default)]
+        stored: Vec<Spanned<String>>,
+        #[serde(default)]
+        netted: bool,
         rope: Option<Spanned<i64>>,
         ammo: Option<Spanned<i64>>,
         loaded: Option<Spanned<i64>>,
@@ -256,6 +260,7 @@ impl Builder<'_> {
                     heal: 0,
                     escape_artist: 0,
                     items: Vec::new(),
+                    stored: Vec::new(),
                     reflex: 0,
                     will: 0,
                     magic: Default::default(),
@@ -378,6 +383,7 @@ impl Builder<'_> {
                     heal: 0,
                     escape_artist: 0,
                     items: Vec::new(),
+                    stored: Vec::new(),
                     reflex: 0,
                     will: 0,
                     magic: Default::default(),
@@ -462,25 +468,31 @@ impl Builder<'_> {
         ) {
             profile.escape_artist = e;
         }
-        if c.items.len() > MAX_ITEMS {
-            errors.push(file.error(
-                c.items[MAX_ITEMS].span(),
-                Some(field(i, "items")),
-                format!("at most {MAX_ITEMS} items"),
-            ));
-        }
-        for name in c.items.iter().take(MAX_ITEMS) {
-            match content.items.get(name.get_ref()) {
-                Some(gear) => profile.items.push(gear.clone()),
-                None => errors.push(
-                    file.error(
-                        name.span(),
-                        Some(field(i, "items")),
-                        content
-                            .items
-                            .unknown("item", name.get_ref(), "fray content celesia items"),
-                    ),
-                ),
+        // CEL-R11, R12 items at hand; CEL-R9 items stored in a container (`stored`).
+        for (key, names) in [("items", &c.items), ("stored", &c.stored)] {
+            if names.len() > MAX_ITEMS {
+                errors.push(file.error(
+                    names[MAX_ITEMS].span(),
+                    Some(field(i, key)),
+                    format!("at most {MAX_ITEMS} items"),
+                ));
+            }
+            for name in names.iter().take(MAX_ITEMS) {
+                match content.items.get(name.get_ref()) {
+                    Some(gear) if key == "items" => profile.items.push(gear.clone()),
+                    Some(gear) => profile.stored.push(gear.clone()),
+                    None => {
+                        errors.push(file.error(
+                            name.span(),
+                            Some(field(i, key)),
+                            content.items.unknown(
+                                "item",
+                                name.get_ref(),
+                                "fray content celesia items",
+                            ),
+                        ))
+                    }
+                }
             }
         }
         profile.cartridges = c.cartridges;
@@ -733,6 +745,8 @@ impl CombatantBuilder for Builder<'_> {
             tied: None,
             ropes: int(&file, i, "rope", &c.rope, (0, 10), errors).unwrap_or(0) as u8,
             gear: Vec::new(),
+            packed: Vec::new(),
+            netted: c.netted,
             task: None,
             act_clock: 0,
             tricks: Default::default(),
@@ -866,8 +880,15 @@ impl CombatantBuilder for Builder<'_> {
         // CEL-R11, R12: the kinds of items carried, once each; each combatant's items by them.
         let mut gear_book: Vec<crate::rules::item::Gear> = Vec::new();
         for id in 0..state.fighters.len() {
-            let items = state.profiles[id].items.clone();
-            for gear in items {
+            let (items, stored) = (
+                state.profiles[id].items.clone(),
+                state.profiles[id].stored.clone(),
+            );
+            for (gear, packed) in items
+                .into_iter()
+                .map(|g| (g, false))
+                .chain(stored.into_iter().map(|g| (g, true)))
+            {
                 let book = match gear_book.iter().position(|g| g.name == gear.name) {
                     Some(b) => b,
                     None => {
@@ -876,7 +897,8 @@ impl CombatantBuilder for Builder<'_> {
                     }
                 };
                 let book = u8::try_from(book).unwrap_or(u8::MAX);
-                state.fighters[id].gear.push((book, gear.uses));
+                let f = &mut state.fighters[id];
+                if packed { &mut f.packed } else { &mut f.gear }.push((book, gear.uses));
             }
         }
         state.gear_book = gear_book.into();

@@ -157,6 +157,7 @@ impl Ruleset for Celesia {
             (f.concealed, "concealed"),
             (f.invisible, "invisible"),
             (f.tied.is_some(), "tied up"),
+            (f.netted, crate::rules::escape::NETTED),
             (f.riding.is_some(), "mounted"),
             (f.riderless, "without its rider"),
             (state.grappled(who), "grappled"),
@@ -214,8 +215,8 @@ impl RulesetBundle for Celesia {
     const CONTENT_FILES: &'static [(&'static str, &'static str)] = &content::CONTENT_FILES;
     /// Every rule is played at least in part; the `partial` ones are listed (docs/celesia.md
     /// says which parts: R3 all but readying a complex action; R6 all but Aid Another on a skill
-    /// or against a spell; R10 every maneuver, tying up and Escape Artist, but a hazardous
-    /// placement's free escape (no hazards) and items other than weapons; R12 Run and Coup de
+    /// or against a spell; R10 every maneuver, tying up (and untying) and Escape Artist, but a
+    /// hazardous placement's free escape (no hazards) and items other than weapons; R12 Run and Coup de
     /// Grace;
     /// R13 Disable Device, Find Tracks (the GM's rulings), 1-round spells and Load a Two-Handed
     /// Simple Firearm; R15 attacks of opportunity, readied actions and counterspells with the

@@ -79,6 +79,9 @@ pub struct Profile {
     pub escape_artist: i32,
     /// Items other than weapons it carries (`items`), one entry per item. [CEL-R11, R12]
     pub items: Vec<crate::rules::item::Gear>,
+    /// Items stored in a container on its person (`stored`): each is retrieved (Manipulate an
+    /// Item) before it is used. [CEL-R9]
+    pub stored: Vec<crate::rules::item::Gear>,
     /// Reflex and Will save bonuses (the GM's numbers, by default the DEX and WIS modifiers:
     /// the seed gives no save progression). [CEL-R6.2]
     pub reflex: i32,
@@ -559,6 +562,12 @@ pub struct Fighter {
     pub ropes: u8,
     /// The items it carries: (place in `State::gear_book`, uses left). [CEL-R11, R12]
     pub gear: Vec<(u8, u8)>,
+    /// The items stored in a container on its person, the same way: retrieved to hand
+    /// (Manipulate an Item) before use. [CEL-R9]
+    pub packed: Vec<(u8, u8)>,
+    /// Entangled by a net until it escapes it (Escape from a Net): disadvantage on its attack
+    /// rolls (CEL-R4.5 row 7). [CEL-R11]
+    pub netted: bool,
     /// The complex action in progress, with its acts committed so far. [CEL-R3.8, R13]
     pub task: Option<Task>,
     /// Acts of its turns gone by, spent or left unspent: consecutiveness is judged on it.

@@ -423,6 +423,10 @@ pub fn sources(
             dis.add(name);
         }
     }
+    // CEL-R11 Escape from a Net: a net entangles (row 7).
+    if fa.netted {
+        dis.add(super::escape::NETTED);
+    }
     if ft.has_trick(crate::state::Trick::Blinded) {
         adv.add("blind target");
     }

@@ -2,7 +2,8 @@
 //! taking control of it, with an Escape Artist check instead of a combat maneuver check;
 //! tying a grappled or pinned foe up with a rope in hand (Grapple, Continued at −10 instead of
 //! +5, CEL-A33); and escaping the ropes, by a combat maneuver check or an Escape Artist check
-//! against DC 20 + the binder's CMB.
+//! against DC 20 + the binder's CMB; another creature next to it removing the ropes ("until
+//! they are removed"); and Escape from a Net (CEL-R11: DC 20 Escape Artist).
 
 use super::attack::{cmb, cmd};
 use super::{roll_check_die, CheckKind};
@@ -10,11 +11,14 @@ use crate::choice::Choice;
 use crate::state::{HoldUse, State};
 use crate::Celesia;
 use fray_core::event::{Event, Modifier, Subject};
-use fray_core::protocol::{Illegal, Interrupt};
+use fray_core::protocol::{refuse as no, Illegal, Interrupt};
 use fray_core::{CombatantId, Table};
 
 /// CEL-R10.10 Tie Up: the DC to escape the ropes is 20 + the binder's CMB.
 pub const ROPES_DC_BASE: i32 = 20;
+
+/// CEL-R11 Escape from a Net: "Attempt a DC 20 Escape Artist check".
+pub const NET_DC: i32 = 20;
 
 /// CEL-R9 Escape a Grapple: −5 the second time in a turn, −10 from the third.
 pub fn repeat_penalty(tries_before: u8) -> i32 {
@@ -42,7 +46,118 @@ pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     if f.hold.is_some() && f.ropes > 0 {
         out.push(Choice::Maintain(HoldUse::Tie));
     }
+    if f.netted {
+        out.push(Choice::EscapeNet);
+    }
+    if state.fighters.iter().any(|o| o.tied.is_some()) {
+        for t in state.near(who, 1, |o| o != who && state.f(o).tied.is_some()) {
+            out.push(Choice::Untie(t));
+        }
+    }
 }
+
+/// Whether `who` may remove the ropes of `target`: another creature next to it, tied up, and
+/// `who` not tied up itself. [CEL-R10.10 Tie Up, R9 Manipulate an Item]
+pub fn check_untie(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    target: CombatantId,
+) -> Result<(), Illegal> {
+    let name = || state.roster.key(target).to_string();
+    if target == who {
+        return no(explain, "CEL-R10.10", || {
+            "a creature does not untie itself: it escapes the ropes (`escape`, `escape artist`)"
+                .to_string()
+        });
+    }
+    if state.f(target).tied.is_none() {
+        return no(explain, "CEL-R10.10", || {
+            format!("{} is not tied up", name())
+        });
+    }
+    Illegal::unless(state.gap(who, target) == 1, explain, "CEL-R10.10", || {
+        format!("{} is not next to it", name())
+    })
+}
+
+/// Whether `who` may try to escape from a net: it is netted. [CEL-R11]
+pub fn check_net(explain: bool, state: &State, who: CombatantId) -> Result<(), Illegal> {
+    Illegal::unless(state.f(who).netted, explain, "CEL-R11", || {
+        "no net entangles it".to_string()
+    })
+}
+
+/// CEL-R10.10 Tie Up: "the ropes pin the creature until they are removed". Another creature
+/// next to it removes them, as Manipulate an Item (CEL-R9, simple, Provoke: the seed names no
+/// action for it; a reading): the action provokes, then the ropes are off (the rope is left
+/// on the ground, not kept).
+pub fn untie(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    target: CombatantId,
+) -> Result<(), Interrupt> {
+    if !super::round::provoke(state, table, who, None)? {
+        return Ok(());
+    }
+    if state.f(target).tied.is_none() {
+        return Ok(());
+    }
+    state.fm(target).tied = None;
+    table.emit(|| Event::Acted {
+        who,
+        act: "removes the ropes of",
+        on: Some(target),
+        detail: "Manipulate an Item".into(),
+        rule: "CEL-R10.10",
+    });
+    table.emit(|| Event::Condition {
+        who: target,
+        condition: "tied up",
+        gained: false,
+        rule: "CEL-R10.10",
+    });
+    Ok(())
+}
+
+/// CEL-R11 Escape from a Net (standard, Provoke): the action provokes, then a DC 20 Escape
+/// Artist check (a Dexterity skill check, CEL-R4.5; not Escape a Grapple, so no −5 / −10 for
+/// repeated tries). Success: the net no longer entangles it.
+pub fn escape_net(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+) -> Result<(), Interrupt> {
+    if !super::round::provoke(state, table, who, None)? {
+        return Ok(());
+    }
+    if !state.f(who).netted {
+        return Ok(());
+    }
+    let free = Skill {
+        purpose: "Escape Artist (escape from a net)",
+        penalty: 0,
+        dc: NET_DC,
+        against: "DC",
+        results: ("free", "still entangled"),
+        rule: "CEL-R11",
+    }
+    .roll(state, table, who)?;
+    if free {
+        state.fm(who).netted = false;
+        table.emit(|| Event::Condition {
+            who,
+            condition: NETTED,
+            gained: false,
+            rule: "CEL-R11",
+        });
+    }
+    Ok(())
+}
+
+/// The condition's name in the log: a net entangles. [CEL-R11, R4.5 row 7]
+pub const NETTED: &str = "entangled (net)";
 
 /// Whether `who` may try to escape: held in a grapple, or tied up (the grapple first, while it
 /// is held; taking control only of a grapple). [CEL-R9, R10.10]
@@ -68,8 +183,9 @@ pub fn check_tie(explain: bool, state: &State, who: CombatantId) -> Result<(), I
     })
 }
 
-/// Counts one more escape attempt this turn and gives its penalty. [CEL-R9]
-fn count_try(state: &mut State, who: CombatantId) -> i32 {
+/// Counts one more escape attempt this turn and gives its penalty (every escape: by a combat
+/// maneuver check or Escape Artist, from a grapple or the ropes). [CEL-R9]
+pub fn count_try(state: &mut State, who: CombatantId) -> i32 {
     let tries = state.f(who).escapes;
     state.fm(who).escapes = tries.saturating_add(1);
     repeat_penalty(tries)

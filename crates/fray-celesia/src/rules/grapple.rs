@@ -350,8 +350,7 @@ pub fn escape(
         // Not held but tied up: the check is against the ropes (CEL-R10.10 Tie Up).
         return super::escape::ropes(state, table, who, false);
     };
-    let tries = state.f(who).escapes;
-    state.fm(who).escapes = tries.saturating_add(1);
+    let penalty = super::escape::count_try(state, who);
     let name = if control {
         "escape a grapple (take control)"
     } else {
@@ -359,15 +358,9 @@ pub fn escape(
     };
     let mut attempt = Attempt::new(state, who, grappler, name, "CEL-R9", false);
     attempt.grapple = true;
-    attempt.bonus.push(
-        "escape attempts this turn",
-        "CEL-R9",
-        match tries {
-            0 => 0,
-            1 => -5,
-            _ => -10,
-        },
-    );
+    attempt
+        .bonus
+        .push("escape attempts this turn", "CEL-R9", penalty);
     let checked = attempt.roll(state, table, who, grappler)?;
     if !checked.success() {
         return Ok(());

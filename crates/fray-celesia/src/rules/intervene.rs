@@ -1,10 +1,11 @@
 //! The GM's interventions (CEL-G13: "manual adjustment of any roll, DC, DV or HP — always
 //! available"): hit points (damage, or healing with its effects on the dying, CEL-R17.8, and
-//! on nonlethal damage, CEL-R20.6), prone, total concealment, a DV or save-and-check DC
+//! on nonlethal damage, CEL-R20.6), prone, total concealment, invisibility, a net, a DV or
+//! save-and-check DC
 //! adjustment, a combatant's square, one leaving the fight, a ruling. Taken at each round's start and before each action.
 
 use super::injury;
-use crate::state::{Band, State};
+use crate::state::State;
 use crate::Celesia;
 use fray_core::event::Event;
 use fray_core::intervention::Intervention;
@@ -124,24 +125,8 @@ pub fn intervene(
             if *change < 0 {
                 injury::lose_hp(state, table, id, -change, "the GM's adjustment", GM);
             } else {
-                let before = (state.band(id), state.knocked_out(id), state.staggered(id));
-                let (hp, max) = (state.f(id).hp, state.p(id).max_hp);
-                let healed = (hp + change).min(max.max(hp));
-                let f = state.fm(id);
-                f.hp = healed;
-                // CEL-R20.6: healing removes as much nonlethal damage; CEL-R17.8: any healing
-                // makes a dying creature stable.
-                f.nonlethal = (f.nonlethal - change).max(0);
-                if before.0 == Band::Dying {
-                    f.stable = true;
-                }
-                table.emit(|| Event::Healed {
-                    who: id,
-                    amount: healed - hp,
-                    hp: healed,
-                    rule: GM,
-                });
-                injury::settle(state, table, id, before);
+                // CEL-R20.6, R17.8: the same healing as an item's.
+                super::item::heal(state, table, id, *change, GM);
             }
             Ok(())
         }
@@ -168,13 +153,16 @@ pub fn intervene(
                     "concealed" => Some(&mut s.fm(id).concealed),
                     // CEL-R4.5 rows 8 and 11 (rules/concealment.rs).
                     "invisible" => Some(&mut s.fm(id).invisible),
+                    // CEL-R11 Escape from a Net: the seed gives no way to throw one; the GM
+                    // says who a net entangles (rules/escape.rs).
+                    "netted" => Some(&mut s.fm(id).netted),
                     _ => None,
                 }
             }
             let Some(current) = flag(state, id, condition).map(|f| *f) else {
                 return refuse(format!(
                     "`{condition}` is not a condition the GM can set in Celesia yet; prone, \
-                     concealed, invisible, dv+N / dv-N and dc+N / dc-N are"
+                     concealed, invisible, netted, dv+N / dv-N and dc+N / dc-N are"
                 ));
             };
             if current == *gained {
@@ -190,6 +178,7 @@ pub fn intervene(
             let condition: &'static str = match condition.as_str() {
                 "prone" => "prone",
                 "invisible" => "invisible",
+                "netted" => super::escape::NETTED,
                 _ => "concealed",
             };
             table.emit(|| Event::Condition {

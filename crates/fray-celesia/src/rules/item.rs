@@ -3,8 +3,10 @@
 //! administering one to an unconscious creature (CEL-R12, full, Provoke), and using a command
 //! word item (CEL-R11, standard), a spell trigger item (standard) or a spell completion item
 //! (standard, Provoke). The seed gives the acts and subtypes; the effects are data (healing,
-//! Pathfinder's numbers). A combatant carries what its entry's `items` lists, within easy reach
-//! (a reading: retrieving an item stored in a pack, Manipulate an Item, is not played).
+//! Pathfinder's numbers). A combatant carries what its entry's `items` lists at hand, and what
+//! its `stored` lists in a container on its person: Manipulate an Item (CEL-R9, simple,
+//! Provoke) retrieves one to hand before it is used. `heal` serves every healing: items and the
+//! GM's `hp WHO +N`.
 
 use crate::choice::Choice;
 use crate::state::{Band, State};
@@ -140,21 +142,29 @@ pub fn read(
     })
 }
 
-/// Uses of item `book` (its place in [`State::gear_book`]) `who` still has.
+/// Uses of item `book` (its place in [`State::gear_book`]) `who` still has at hand.
 pub fn uses_left(state: &State, who: CombatantId, book: u8) -> u8 {
-    state
-        .f(who)
-        .gear
-        .iter()
+    uses_in(&state.f(who).gear, book)
+}
+
+/// Uses of item `book` in one of a combatant's item lists.
+fn uses_in(list: &[(u8, u8)], book: u8) -> u8 {
+    list.iter()
         .filter(|(b, _)| *b == book)
         .map(|(_, n)| *n)
-        .sum()
+        .fold(0, u8::saturating_add)
 }
 
 /// The item options of `who`: each item it still has, drunk or used on itself, used on each
 /// creature next to it, administered to each unconscious one next to it.
 pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     let f = state.f(who);
+    // CEL-R9 Manipulate an Item: each stored item with uses left can be retrieved.
+    for &(book, uses) in &f.packed {
+        if uses > 0 && !out.contains(&Choice::Retrieve(book)) {
+            out.push(Choice::Retrieve(book));
+        }
+    }
     if f.gear.is_empty() {
         return;
     }
@@ -176,9 +186,11 @@ pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     }
 }
 
-/// Acts an item action costs: drink and use, standard (2); administer, full (3). [CEL-R11, R12]
+/// Acts an item action costs: retrieve, simple (1); drink and use, standard (2); administer,
+/// full (3). [CEL-R9, R11, R12]
 pub fn acts(choice: &Choice) -> i32 {
     match choice {
+        Choice::Retrieve(_) => 1,
         Choice::Administer(..) => 3,
         _ => 2,
     }
@@ -195,12 +207,31 @@ pub fn check(
         Choice::Drink(b) => (b, None, "CEL-R11"),
         Choice::UseItem(b, t) => (b, t, "CEL-R11"),
         Choice::Administer(b, t) => (b, Some(t), "CEL-R12"),
+        Choice::Retrieve(b) => (b, None, "CEL-R9"),
         _ => return no(explain, "CEL-R3", || "not an item action".to_string()),
     };
     let Some(gear) = state.gear_book.get(usize::from(book)) else {
         return no(explain, rule, || "no such item".to_string());
     };
+    let stored = uses_in(&state.f(who).packed, book) > 0;
+    if let Choice::Retrieve(_) = choice {
+        return Illegal::unless(stored, explain, rule, || {
+            format!(
+                "it has no {} stored away (`stored` in its entry)",
+                gear.name
+            )
+        });
+    }
     if uses_left(state, who, book) == 0 {
+        if stored {
+            return no(explain, "CEL-R9", || {
+                format!(
+                    "the {} is stored in a container: `retrieve {}` first (Manipulate an Item)",
+                    gear.name,
+                    gear.key()
+                )
+            });
+        }
         return no(explain, rule, || format!("it has no {} left", gear.name));
     }
     let liquid = gear.how == ItemUse::Liquid;
@@ -263,6 +294,7 @@ pub fn perform(
         Choice::UseItem(b, None) => (b, who, "uses", "CEL-R11"),
         Choice::UseItem(b, Some(t)) => (b, t, "uses an item on", "CEL-R11"),
         Choice::Administer(b, t) => (b, t, "administers to", "CEL-R12"),
+        Choice::Retrieve(b) => return retrieve(state, table, who, b),
         _ => return Ok(()),
     };
     let Some(gear) = state.gear_book.get(usize::from(book)).cloned() else {
@@ -302,6 +334,37 @@ pub fn perform(
         (rolled + gear.heal.bonus).max(0),
         rule,
     );
+    Ok(())
+}
+
+/// CEL-R9 Manipulate an Item: "You retrieve or store an item in a container on your person"
+/// (simple, Provoke): the action provokes; then one stored `book` is at hand.
+fn retrieve(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    book: u8,
+) -> Result<(), Interrupt> {
+    if !super::round::provoke(state, table, who, None)? {
+        return Ok(());
+    }
+    let f = state.fm(who);
+    let Some(at) = f.packed.iter().position(|(b, n)| *b == book && *n > 0) else {
+        return Ok(());
+    };
+    let item = f.packed.remove(at);
+    f.gear.push(item);
+    let name = state
+        .gear_book
+        .get(usize::from(book))
+        .map_or_else(String::new, |g| g.name.clone());
+    table.emit(|| Event::Acted {
+        who,
+        act: "retrieves",
+        on: None,
+        detail: format!("the {name}, from a container on its person, to hand"),
+        rule: "CEL-R9",
+    });
     Ok(())
 }
 

@@ -840,7 +840,9 @@ pub fn check_deed(
         | Choice::WeakenDegrees(_) => super::simple::check(explain, state, who, choice),
         Choice::FirstAid(t) => super::first_aid::check(explain, state, who, t),
         Choice::EscapeArtist(control) => super::escape::check(explain, state, who, control),
-        Choice::Drink(_) | Choice::Administer(..) | Choice::UseItem(..) => {
+        Choice::Untie(t) => super::escape::check_untie(explain, state, who, t),
+        Choice::EscapeNet => super::escape::check_net(explain, state, who),
+        Choice::Drink(_) | Choice::Administer(..) | Choice::UseItem(..) | Choice::Retrieve(_) => {
             super::item::check(explain, state, who, choice)
         }
         Choice::Draw(item) => super::wield::check(explain, state, who, item, true),

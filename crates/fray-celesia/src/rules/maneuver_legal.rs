@@ -338,7 +338,8 @@ pub fn grapple_limits(
     choice: &Choice,
 ) -> Result<(), Illegal> {
     let f = state.f(who);
-    if f.hold.is_none() && f.held_by.is_none() {
+    // CEL-R10.10 Tie Up: the ropes pin a creature out of any grapple too.
+    if f.hold.is_none() && f.held_by.is_none() && f.tied.is_none() {
         return Ok(());
     }
     if f.hold.is_some() && !f.maintained && !matches!(choice, Choice::Maintain(_) | Choice::Release)
@@ -356,7 +357,11 @@ pub fn grapple_limits(
         )
     {
         return no(explain, "CEL-A34", || {
-            "pinned: it can only try to escape the grapple".to_string()
+            if f.held_by.is_none() {
+                "tied up: the ropes pin it; it can only try to escape them".to_string()
+            } else {
+                "pinned: it can only try to escape the grapple".to_string()
+            }
         });
     }
     let moves = matches!(

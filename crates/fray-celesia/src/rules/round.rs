@@ -1064,12 +1064,14 @@ pub fn perform(
             super::grapple::end(state, table, who, "released", "CEL-R10.9");
         }
         Choice::Escape(control) => super::grapple::escape(state, table, who, control)?,
-        Choice::Drink(_) | Choice::Administer(..) | Choice::UseItem(..) => {
+        Choice::Drink(_) | Choice::Administer(..) | Choice::UseItem(..) | Choice::Retrieve(_) => {
             super::item::perform(state, table, who, choice)?;
         }
         Choice::EscapeArtist(control) => {
             super::escape::escape_artist(state, table, who, control)?;
         }
+        Choice::Untie(t) => super::escape::untie(state, table, who, t)?,
+        Choice::EscapeNet => super::escape::escape_net(state, table, who)?,
         Choice::Overrun(t) => super::maneuver::overrun(state, table, who, t)?,
         Choice::OverrunTo(to) => super::maneuver::overrun_to(state, table, who, to)?,
         Choice::Follow => super::maneuver::follow(state, table, who)?,
