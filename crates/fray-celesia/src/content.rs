@@ -1044,16 +1044,12 @@ impl Content {
             armour,
             ContentTable::of(
                 "items",
-                &["use", "heals", "uses"],
+                &["use", "does", "uses"],
                 &self.items,
                 |g: &crate::rules::item::Gear| {
                     (
                         g.name.clone(),
-                        vec![
-                            g.how.key().to_string(),
-                            g.heal.to_string(),
-                            g.uses.to_string(),
-                        ],
+                        vec![g.how.key().to_string(), g.does(), g.uses.to_string()],
                     )
                 },
             ),
@@ -1197,21 +1193,6 @@ impl ContentSet for Content {
                 );
             }
         }
-        for (i, it) in parsed.item.iter().enumerate() {
-            let at = format!("item[{i}]");
-            if let Some(gear) = crate::rules::item::read(file, &at, it, errors) {
-                let key = gear.name.clone();
-                self.items.insert(
-                    "item",
-                    &key,
-                    gear,
-                    file,
-                    it.name_span(),
-                    format!("{at}.name"),
-                    errors,
-                );
-            }
-        }
         for (i, c) in parsed.class.iter().enumerate() {
             let at = format!("class[{i}]");
             let before = errors.len();
@@ -1276,6 +1257,22 @@ impl ContentSet for Content {
         parsed: &ContentFile,
         errors: &mut Vec<FileError>,
     ) {
+        // Items after every file's spells: an item may cast one (CEL-R11).
+        for (i, it) in parsed.item.iter().enumerate() {
+            let at = format!("item[{i}]");
+            if let Some(gear) = crate::rules::item::read(file, &at, it, &self.spells, errors) {
+                let key = gear.name.clone();
+                self.items.insert(
+                    "item",
+                    &key,
+                    gear,
+                    file,
+                    it.name_span(),
+                    format!("{at}.name"),
+                    errors,
+                );
+            }
+        }
         for (i, m) in parsed.monster.iter().enumerate() {
             if let Some(monster) = self.read_monster(file, i, m, errors) {
                 let key = monster.key.clone();

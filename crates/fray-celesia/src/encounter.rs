@@ -870,7 +870,9 @@ impl CombatantBuilder for Builder<'_> {
         state.devices = devices.into();
         let mut book: Vec<crate::spell::Spell> = Vec::new();
         for p in state.profiles.iter() {
-            for sp in &p.magic.spells {
+            // CEL-R11: the spells of the items it carries too (`rules::item`).
+            let items = p.items.iter().chain(&p.stored);
+            for sp in p.magic.spells.iter().chain(items.filter_map(|g| g.spell())) {
                 if !book.iter().any(|b| b.name == sp.name) {
                     book.push(sp.clone());
                 }

@@ -9,6 +9,7 @@
 //! GM's `hp WHO +N`.
 
 use crate::choice::Choice;
+use crate::spell::{Range, Spell};
 use crate::state::{Band, State};
 use crate::Celesia;
 use fray_core::event::Event;
@@ -55,6 +56,24 @@ impl ItemUse {
     }
 }
 
+/// What using an item does.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Effect {
+    /// It heals these hit points (rolled).
+    Heal(DamageDice),
+    /// It casts this spell (content/celesia/spells.toml) at the item's caster level, its save
+    /// against the item's DC: its attack roll is its user's (CEL-R11 Use a Spell Trigger /
+    /// Completion Item: "not an attack action, even if the spell needs a ranged attack").
+    Spell {
+        /// The spell.
+        spell: Spell,
+        /// The item's caster level.
+        caster_level: i32,
+        /// The DC of a save against it (0: the spell has no save).
+        dc: i32,
+    },
+}
+
 /// One kind of item (content data).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Gear {
@@ -62,10 +81,38 @@ pub struct Gear {
     pub name: String,
     /// How it is used.
     pub how: ItemUse,
-    /// Hit points it heals (rolled).
-    pub heal: DamageDice,
+    /// What it does.
+    pub effect: Effect,
     /// Uses (a wand's charges); 1 for a potion.
     pub uses: u8,
+}
+
+impl Gear {
+    /// The spell it casts, if it casts one.
+    pub fn spell(&self) -> Option<&Spell> {
+        match &self.effect {
+            Effect::Spell { spell, .. } => Some(spell),
+            Effect::Heal(_) => None,
+        }
+    }
+    /// Its effect in the log's words.
+    pub fn does(&self) -> String {
+        match &self.effect {
+            Effect::Heal(dice) => format!("heals {dice}"),
+            Effect::Spell {
+                spell,
+                caster_level,
+                dc,
+            } => {
+                let save = if *dc > 0 {
+                    format!(", save DC {dc}")
+                } else {
+                    String::new()
+                };
+                format!("{}, caster level {caster_level}{save}", spell.name)
+            }
+        }
+    }
 }
 
 impl Gear {
@@ -82,7 +129,10 @@ pub struct GearFile {
     name: Spanned<String>,
     #[serde(rename = "use")]
     how: Spanned<String>,
-    heal: Spanned<String>,
+    heal: Option<Spanned<String>>,
+    spell: Option<Spanned<String>>,
+    caster_level: Option<Spanned<i64>>,
+    dc: Option<Spanned<i64>>,
     uses: Option<Spanned<i64>>,
 }
 
@@ -93,11 +143,14 @@ impl GearFile {
     }
 }
 
-/// Reads one `[[item]]`, reporting each bad field with its place.
+/// Reads one `[[item]]`, reporting each bad field with its place: it heals (`heal`) or casts a
+/// spell of `spells` (`spell`, with the item's `caster_level` and, for a spell with a save, its
+/// `dc`).
 pub fn read(
     file: &SourceFile<'_>,
     at: &str,
     def: &GearFile,
+    spells: &fray_core::catalog::Catalog<Spell>,
     errors: &mut Vec<FileError>,
 ) -> Option<Gear> {
     let before = errors.len();
@@ -111,14 +164,7 @@ pub fn read(
             "expected liquid, command-word, spell-trigger or spell-completion",
         ));
     }
-    let heal = DamageDice::parse_dice(def.heal.get_ref());
-    if heal.is_none() {
-        errors.push(file.error(
-            def.heal.span(),
-            Some(format!("{at}.heal")),
-            "expected dice such as 1d8+1",
-        ));
-    }
+    let effect = read_effect(file, at, def, spells, errors);
     let uses = match &def.uses {
         Some(u) if !(1..=50).contains(u.get_ref()) => {
             errors.push(file.error(
@@ -137,9 +183,78 @@ pub fn read(
     Some(Gear {
         name: def.name.get_ref().clone(),
         how: how?,
-        heal: heal?,
+        effect: effect?,
         uses,
     })
+}
+
+/// An `[[item]]`'s effect: `heal` dice, or a `spell` with `caster_level` (1–20) and `dc`
+/// (1–60, for a spell with a save only); exactly one of `heal` and `spell`.
+fn read_effect(
+    file: &SourceFile<'_>,
+    at: &str,
+    def: &GearFile,
+    spells: &fray_core::catalog::Catalog<Spell>,
+    errors: &mut Vec<FileError>,
+) -> Option<Effect> {
+    let mut bad = |span: std::ops::Range<usize>, key: &str, why: String| {
+        errors.push(file.error(span, Some(format!("{at}.{key}")), why));
+        None
+    };
+    match (&def.heal, &def.spell) {
+        (Some(heal), None) => {
+            for (key, v) in [("caster_level", &def.caster_level), ("dc", &def.dc)] {
+                if let Some(v) = v {
+                    return bad(v.span(), key, "only an item with a `spell` has it".into());
+                }
+            }
+            match DamageDice::parse_dice(heal.get_ref()) {
+                Some(dice) => Some(Effect::Heal(dice)),
+                None => bad(heal.span(), "heal", "expected dice such as 1d8+1".into()),
+            }
+        }
+        (None, Some(name)) => {
+            let Some(spell) = spells.get(name.get_ref()) else {
+                let why = spells.unknown("spell", name.get_ref(), "fray content celesia spells");
+                return bad(name.span(), "spell", why);
+            };
+            let Some(cl) = &def.caster_level else {
+                return bad(
+                    def.name.span(),
+                    "caster_level",
+                    "an item with a `spell` gives its caster level (1 to 20)".into(),
+                );
+            };
+            if !(1..=20).contains(cl.get_ref()) {
+                return bad(cl.span(), "caster_level", "expected 1 to 20".into());
+            }
+            let dc = match (&def.dc, spell.save.is_some()) {
+                (Some(dc), true) if (1..=60).contains(dc.get_ref()) => *dc.get_ref() as i32,
+                (Some(dc), true) => return bad(dc.span(), "dc", "expected 1 to 60".into()),
+                (None, true) => {
+                    return bad(
+                        def.name.span(),
+                        "dc",
+                        format!("{} allows a save: the item gives its `dc`", spell.name),
+                    )
+                }
+                (Some(dc), false) => {
+                    return bad(dc.span(), "dc", format!("{} allows no save", spell.name))
+                }
+                (None, false) => 0,
+            };
+            Some(Effect::Spell {
+                spell: spell.clone(),
+                caster_level: *cl.get_ref() as i32,
+                dc,
+            })
+        }
+        _ => bad(
+            def.name.span(),
+            "heal",
+            "an item heals (`heal`) or casts a spell (`spell`): exactly one of them".into(),
+        ),
+    }
 }
 
 /// Uses of item `book` (its place in [`State::gear_book`]) `who` still has at hand.
@@ -179,6 +294,13 @@ pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         if gear.how == ItemUse::Liquid {
             out.push(Choice::Drink(book));
             out.extend(near.iter().map(|&t| Choice::Administer(book, t)));
+        } else if let Some(spell) = gear.spell() {
+            if spell.range == Range::Personal {
+                out.push(Choice::UseItem(book, None));
+            } else {
+                let aims = state.ids().filter(|&t| t != who && !state.f(t).absent());
+                out.extend(aims.map(|t| Choice::UseItem(book, Some(t))));
+            }
         } else {
             out.push(Choice::UseItem(book, None));
             out.extend(near.iter().map(|&t| Choice::UseItem(book, Some(t))));
@@ -253,6 +375,21 @@ pub fn check(
         }
         _ => {}
     }
+    if let Some(spell) = gear.spell() {
+        // CEL-R6: the spell's own range and aim.
+        return match target {
+            Some(t) => super::spell::in_range(explain, state, who, t, spell, spell.range),
+            None if spell.range == Range::Personal => Ok(()),
+            None => no(explain, "CEL-R6", || {
+                format!(
+                    "the {}'s {} is aimed: `use {} WHO`",
+                    gear.name,
+                    spell.name,
+                    gear.key()
+                )
+            }),
+        };
+    }
     let Some(t) = target else {
         return Ok(());
     };
@@ -315,26 +452,53 @@ pub fn perform(
         who,
         act,
         on: (target != who).then_some(target),
-        detail: format!(
-            "the {} ({}: heals {})",
-            gear.name,
-            gear.how.key(),
-            gear.heal
-        ),
+        detail: format!("the {} ({}: {})", gear.name, gear.how.key(), gear.does()),
         rule,
     });
     if state.f(target).absent() || state.f(target).dead {
         return Ok(());
     }
-    let rolled = table.roll_damage(gear.heal, Some(who), RollPurpose::Damage, rule)?;
-    heal(
-        state,
-        table,
-        target,
-        (rolled + gear.heal.bonus).max(0),
-        rule,
-    );
-    Ok(())
+    match gear.effect {
+        Effect::Heal(dice) => {
+            let rolled = table.roll_damage(dice, Some(who), RollPurpose::Damage, rule)?;
+            heal(state, table, target, (rolled + dice.bonus).max(0), rule);
+            Ok(())
+        }
+        Effect::Spell {
+            spell,
+            caster_level,
+            dc,
+        } => {
+            let aim = (target != who).then_some(target);
+            cast_from(state, table, who, &spell, caster_level, dc, aim)
+        }
+    }
+}
+
+/// The item's spell takes effect as the spell does (`rules::spell::resolve`: its touch attack
+/// by its user, its save, their degrees, CEL-R6), at the item's caster level and save DC
+/// instead of its user's: they stand in its user's for the spell's resolution only.
+fn cast_from(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    spell: &Spell,
+    caster_level: i32,
+    dc: i32,
+    aim: Option<CombatantId>,
+) -> Result<(), Interrupt> {
+    let Some(i) = state.spellbook.iter().position(|s| s.name == spell.name) else {
+        return Ok(());
+    };
+    let kept = state.profiles.clone();
+    let mut profiles = kept.to_vec();
+    let magic = std::sync::Arc::make_mut(&mut profiles[who.index()].magic);
+    magic.caster_level = caster_level;
+    magic.spell_dc = dc;
+    state.profiles = profiles.into();
+    let done = super::spell::resolve(state, table, who, i, aim);
+    state.profiles = kept;
+    done
 }
 
 /// CEL-R9 Manipulate an Item: "You retrieve or store an item in a container on your person"
@@ -398,4 +562,48 @@ pub fn heal(
         rule,
     });
     super::injury::settle(state, table, who, before);
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::content::Content;
+    use fray_core::catalog::ContentSet;
+
+    const SPELL: &str = "[[spell]]\nname = \"ember\"\nlevel = 1\ncasting = \"standard\"\n\
+        range = \"ranged\"\nrange_ft = 30\nsave = \"reflex\"\non_save = \"half\"\n\
+        damage = \"1d6\"\n";
+
+    fn load(items: &str) -> Result<Content, String> {
+        Content::load(&[("s.toml", SPELL), ("i.toml", items)]).map_err(|e| e.to_string())
+    }
+
+    /// CEL-R11: an item heals or casts a spell of the content, with its caster level and, for
+    /// a spell with a save, its DC; each bad field is named with its place.
+    #[test]
+    fn items_casting_spells_are_checked() {
+        let ok = "[[item]]\nname = \"wand of ember\"\nuse = \"spell-trigger\"\n\
+            spell = \"ember\"\ncaster_level = 2\ndc = 12\nuses = 3\n";
+        let content = load(ok).expect("a wand of a known spell loads");
+        let wand = content.items.get("wand of ember").expect("the wand");
+        assert_eq!(wand.spell().map(|s| s.name.as_str()), Some("ember"));
+        assert_eq!(wand.does(), "ember, caster level 2, save DC 12");
+        for (bad, field) in [
+            (
+                ok.replace("\"ember\"\ncaster", "\"embers\"\ncaster"),
+                "item[0].spell",
+            ),
+            (ok.replace("caster_level = 2\n", ""), "item[0].caster_level"),
+            (
+                ok.replace("caster_level = 2", "caster_level = 21"),
+                "item[0].caster_level",
+            ),
+            (ok.replace("dc = 12\n", ""), "item[0].dc"),
+            (ok.replace("uses = 3", "heal = \"1d8\""), "item[0].heal"),
+        ] {
+            let err = load(&bad).expect_err(&bad);
+            assert!(err.contains(field), "{field}: {err}");
+        }
+        let healing = "[[item]]\nname = \"salve\"\nuse = \"liquid\"\nheal = \"1d4\"\ndc = 3\n";
+        assert!(load(healing).expect_err("dc").contains("item[0].dc"));
+    }
 }

@@ -175,7 +175,8 @@ pub fn check(
     }
 }
 
-fn in_range(
+/// Whether `t` is a lawful aim for `spell` cast by `who` at `range`. [CEL-R6, R9]
+pub(crate) fn in_range(
     explain: bool,
     state: &State,
     who: CombatantId,
