@@ -947,3 +947,67 @@ dc = 20
     t.send("quit");
     t.finish();
 }
+
+/// CEL-R11 Escape from a Net: the seed gives no way to throw a net, so the GM says who one
+/// entangles (`cond WHO netted`); the status shows it, `escape net` is a DC 20 Escape Artist
+/// check, and success ends it.
+#[test]
+fn the_gm_nets_a_celesia_combatant_who_escapes() {
+    let dir = temp_dir("celesia-net");
+    let file = dir.join("net.toml");
+    std::fs::write(
+        &file,
+        r#"schema = 1
+ruleset = "celesia"
+name = "a net"
+max_rounds = 1
+
+[[sides]]
+id = "heroes"
+
+[[sides]]
+id = "foes"
+
+[[combatants]]
+id = "rogue"
+side = "heroes"
+at = [0, 0]
+class = "rogue"
+level = 3
+hp = 18
+weapon = "dagger"
+escape_artist = 4
+
+[[combatants]]
+id = "kobold"
+side = "foes"
+at = [30, 0]
+monster = "kobold"
+"#,
+    )
+    .unwrap();
+    let mut t = Tracker::start(&[file.to_str().unwrap(), "--no-autosave"], &dir);
+    t.until_prompt();
+    t.send("15");
+    t.until_prompt();
+    t.send("2");
+    t.until_prompt();
+    t.send("escape net");
+    let refused = t.until_prompt();
+    assert!(refused.contains("no net entangles it"), "{refused}");
+    t.send("cond rogue netted");
+    let chunk = t.until_prompt();
+    assert!(chunk.contains("is now entangled (net)"), "{chunk}");
+    t.send("status");
+    assert!(t.until_prompt().contains("entangled (net)"));
+    t.send("escape net");
+    t.until_prompt();
+    // d20 16 + 4 = 20 against the seed's DC 20.
+    t.send("16");
+    let check = t.until_prompt();
+    assert!(check.contains("= 20 vs DC 20: free"), "{check}");
+    t.send("status");
+    assert!(!t.until_prompt().contains("entangled (net)"));
+    t.send("quit");
+    t.finish();
+}
