@@ -12,6 +12,7 @@ use crate::rules::damage::needs_aid;
 use crate::rules::legal::check;
 use crate::rules::movement::{charge_distance_ok, half_move, strike_square};
 use crate::state::{Cover, State};
+use fray_core::occupancy::OUT_OF_FIGHT;
 use fray_core::protocol::{ChoiceRequest, Chooser, Question};
 use fray_core::CombatantId;
 
@@ -205,10 +206,12 @@ fn action(state: &State, me: CombatantId) -> Choice {
     }
     // Tend a dying friend when no foe is at hand.
     if !engaged {
-        // Only friends within half a move and a step can be reached (occupancy index).
+        // Only friends within half a move and a step can be reached (occupancy index). A friend
+        // in need is in its side's layer (felled in its own initiative group, it still fights
+        // on) or out of the fight: the foes' layers are not read.
         let friend = state
             .occupancy
-            .within(f.pos, half / 5 + 1, |o| {
+            .within_inside(f.pos, half / 5 + 1, [f.side.0, OUT_OF_FIGHT], |o| {
                 o != me && !state.enemies(me, o) && needs_aid(state, o)
             })
             .iter()

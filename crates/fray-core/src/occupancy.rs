@@ -70,10 +70,26 @@ fn key(cx: i32, cy: i32) -> u64 {
     (u64::from(cx as u32) << 32) | u64::from(cy as u32)
 }
 
-/// Is `layer` skipped by a search outside layer `skip` (see [`Occupancy::nearest_outside`])?
+/// Which layers a query reads.
+#[derive(Debug, Clone, Copy)]
+enum Layers {
+    /// Every layer (lookups, plain area queries and searches).
+    Every,
+    /// All but this one (the searcher's side) and [`OUT_OF_FIGHT`] (see
+    /// [`Occupancy::nearest_outside`]).
+    Outside(u8),
+    /// These two only (see [`Occupancy::within_inside`]; the same layer twice for one).
+    Inside(u8, u8),
+}
+
+/// Is `layer` skipped by a query of the layers `skip` (see [`Layers`])?
 #[inline]
-fn skipped(skip: Option<u8>, layer: u8) -> bool {
-    skip.is_some_and(|own| layer == own || layer == OUT_OF_FIGHT)
+fn skipped(skip: Layers, layer: u8) -> bool {
+    match skip {
+        Layers::Every => false,
+        Layers::Outside(own) => layer == own || layer == OUT_OF_FIGHT,
+        Layers::Inside(a, b) => layer != a && layer != b,
+    }
 }
 
 /// A fast hasher for cell keys (one multiplication; keys are small integers, not attacker
@@ -217,14 +233,22 @@ impl Cells {
         }
     }
 
-    /// The slots a search outside `skip` walks (a bit per slot; see [`skipped`]).
+    /// The slots a query of the layers `skip` walks (a bit per slot; see [`skipped`]).
     #[inline]
-    fn walked(&self, skip: Option<u8>) -> u64 {
-        if skip.is_none() {
+    fn walked(&self, skip: Layers) -> u64 {
+        match skip {
             // Every slot (a lookup or an area query of everyone: no loop).
-            return u64::MAX
-                .checked_shr(SLOTS as u32 - self.layers.len() as u32)
-                .unwrap_or(0);
+            Layers::Every => {
+                return u64::MAX
+                    .checked_shr(SLOTS as u32 - self.layers.len() as u32)
+                    .unwrap_or(0)
+            }
+            // The slots of the two layers (a layer with no slot has no entry in any cell).
+            Layers::Inside(a, b) => {
+                let bit = |layer: u8| self.slot(layer).map_or(0, |k| 1u64 << k);
+                return bit(a) | bit(b);
+            }
+            Layers::Outside(_) => {}
         }
         let mut mask = 0u64;
         for (k, &layer) in self.layers.iter().enumerate() {
@@ -239,8 +263,8 @@ impl Cells {
     /// The rectangle of cells that may hold someone in the slots `walked` (see
     /// [`Cells::walked`]; every slot when nothing is skipped).
     #[inline]
-    fn searched(&self, skip: Option<u8>, walked: u64) -> CellBounds {
-        if skip.is_none() {
+    fn searched(&self, skip: Layers, walked: u64) -> CellBounds {
+        if matches!(skip, Layers::Every) {
             return self.bounds;
         }
         let mut b = CellBounds::default();
@@ -653,7 +677,7 @@ impl Occupancy {
         cells: &Cells,
         c: usize,
         walked: u64,
-        skip: Option<u8>,
+        skip: Layers,
         mut visit: impl FnMut(&Entry) -> bool,
     ) -> bool {
         // One test of the loop below (no separate test for an empty cell: the loop's own
@@ -682,7 +706,7 @@ impl Occupancy {
         &self,
         center: Pos,
         radius: i32,
-        skip: Option<u8>,
+        skip: Layers,
         mut visit: impl FnMut(&Entry) -> bool,
     ) -> bool {
         let radius = radius.max(0);
@@ -726,7 +750,7 @@ impl Occupancy {
 
     /// Calls `visit` with every live entry outside the layers `skip` skips.
     #[inline]
-    fn each_entry(&self, skip: Option<u8>, mut visit: impl FnMut(&Entry)) {
+    fn each_entry(&self, skip: Layers, mut visit: impl FnMut(&Entry)) {
         for e in &self.entries {
             if e.live && !skipped(skip, e.layer) {
                 visit(e);
@@ -747,8 +771,8 @@ impl Occupancy {
         let Some(c) = cells.number(cx, cy) else {
             return false;
         };
-        let walked = cells.walked(None);
-        self.scan_cell(cells, c, walked, None, |e| {
+        let walked = cells.walked(Layers::Every);
+        self.scan_cell(cells, c, walked, Layers::Every, |e| {
             e.square == square && counts(e.who)
         })
     }
@@ -772,7 +796,7 @@ impl Occupancy {
     /// `center` and its occupant, in no particular order (a piece of several squares is
     /// visited once per square in the area).
     pub fn each_within(&self, center: Pos, radius: i32, mut visit: impl FnMut(CombatantId, Pos)) {
-        self.scan_within(center, radius, None, |e| {
+        self.scan_within(center, radius, Layers::Every, |e| {
             visit(e.who, e.square);
             false
         });
@@ -787,7 +811,7 @@ impl Occupancy {
         skip: u8,
         mut visit: impl FnMut(CombatantId, Pos),
     ) {
-        self.scan_within(center, radius, Some(skip), |e| {
+        self.scan_within(center, radius, Layers::Outside(skip), |e| {
             visit(e.who, e.square);
             false
         });
@@ -801,7 +825,7 @@ impl Occupancy {
         radius: i32,
         mut counts: impl FnMut(CombatantId, Pos) -> bool,
     ) -> bool {
-        self.scan_within(center, radius, None, |e| counts(e.who, e.square))
+        self.scan_within(center, radius, Layers::Every, |e| counts(e.who, e.square))
     }
 
     /// [`Occupancy::any_within`] outside layer `skip` and outside [`OUT_OF_FIGHT`] (see
@@ -813,7 +837,9 @@ impl Occupancy {
         skip: u8,
         mut counts: impl FnMut(CombatantId, Pos) -> bool,
     ) -> bool {
-        self.scan_within(center, radius, Some(skip), |e| counts(e.who, e.square))
+        self.scan_within(center, radius, Layers::Outside(skip), |e| {
+            counts(e.who, e.square)
+        })
     }
 
     /// The combatants with a square within `radius` of `center` for whom `counts` holds,
@@ -836,6 +862,27 @@ impl Occupancy {
         found
     }
 
+    /// [`Occupancy::within`] inside the layers `inside` only (two of them; the same twice for
+    /// one): the other layers' chains are not walked and `counts` is never asked about their
+    /// pieces. A query for friends in need reads its side's layer and [`OUT_OF_FIGHT`] only.
+    pub fn within_inside(
+        &self,
+        center: Pos,
+        radius: i32,
+        inside: [u8; 2],
+        mut counts: impl FnMut(CombatantId) -> bool,
+    ) -> Nearby {
+        let mut found = Nearby::default();
+        self.scan_within(center, radius, Layers::Inside(inside[0], inside[1]), |e| {
+            if counts(e.who) {
+                found.push(e.who);
+            }
+            false
+        });
+        found.settle();
+        found
+    }
+
     /// The best-ranked combatant nearest to `from` within `max_squares`: the least
     /// `(distance, rank)` over every occupied square whose occupant `rank` accepts (`Some`),
     /// distance in squares (Chebyshev) from `from` to the square. Ties on `(distance, rank)`
@@ -847,7 +894,7 @@ impl Occupancy {
         max_squares: i32,
         rank: impl FnMut(CombatantId, Pos) -> Option<K>,
     ) -> Option<(i32, K, CombatantId)> {
-        self.nearest_skipping(from, max_squares, None, rank)
+        self.nearest_skipping(from, max_squares, Layers::Every, rank)
     }
 
     /// [`Occupancy::nearest`] among the combatants outside layer `skip` (see
@@ -861,7 +908,7 @@ impl Occupancy {
         skip: u8,
         rank: impl FnMut(CombatantId, Pos) -> Option<K>,
     ) -> Option<(i32, K, CombatantId)> {
-        self.nearest_skipping(from, max_squares, Some(skip), rank)
+        self.nearest_skipping(from, max_squares, Layers::Outside(skip), rank)
     }
 
     #[inline]
@@ -869,7 +916,7 @@ impl Occupancy {
         &self,
         from: Pos,
         max_squares: i32,
-        skip: Option<u8>,
+        skip: Layers,
         mut rank: impl FnMut(CombatantId, Pos) -> Option<K>,
     ) -> Option<(i32, K, CombatantId)> {
         let mut best: Option<(i32, K, CombatantId)> = None;
@@ -1379,6 +1426,16 @@ mod tests {
                         expected.filter(|e| e.0 <= radius * 3)
                     );
                     prop_assert_eq!(layered.nearest(center, i32::MAX, outside), expected);
+                    // Inside one layer and the fallen's only (a query for friends in need).
+                    let inside = |w: CombatantId| out[w.index()] || layer(w) == skip;
+                    let mut kept: Vec<CombatantId> = all
+                        .iter()
+                        .filter(|&&(w, p)| inside(w) && p.squares_to(center) <= radius * 2 && odd(w))
+                        .map(|&(w, _)| w)
+                        .collect();
+                    kept.sort();
+                    let found = layered.within_inside(center, radius * 2, [skip, OUT_OF_FIGHT], odd);
+                    prop_assert_eq!(found.as_slice(), &kept[..]);
                 }
                 // Neighbours.
                 let mut open = [true; 8];
@@ -1440,6 +1497,19 @@ mod tests {
                     .min();
                 prop_assert_eq!(index.nearest_outside(center, i32::MAX, skip, rank), expected);
                 within_outside_matches_scan(&index, &all, center, radius, skip, counted)?;
+                // Inside two layers (likely one of them past the slots of their own).
+                let other = layers[last];
+                let mut kept: Vec<CombatantId> = all
+                    .iter()
+                    .filter(|&&(w, p)| {
+                        [skip, other].contains(&layers[w.index()]) && p.squares_to(center) <= radius
+                    })
+                    .map(|&(w, _)| w)
+                    .collect();
+                kept.sort();
+                kept.dedup();
+                let found = index.within_inside(center, radius, [skip, other], |_| true);
+                prop_assert_eq!(found.as_slice(), &kept[..]);
                 let mut near: Vec<CombatantId> = all
                     .iter()
                     .filter(|(_, p)| p.squares_to(center) <= radius)
