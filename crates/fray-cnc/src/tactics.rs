@@ -114,10 +114,12 @@ fn weakest_reachable(
         let f = state.f(t);
         f.side != side && f.fights_on() && may_attack(t)
     };
-    // Foes within the bound, from the occupancy index (their order does not matter: they are
-    // sorted below, and only their number decides whether the area is crowded). Friends (the
+    // Foes within the bound, from the occupancy index (their order does not matter: the least
+    // is taken below, and only their number decides whether the area is crowded). Friends (the
     // searcher's layer) and the fallen (OUT_OF_FIGHT) are skipped unread: `near` rejects them.
-    let mut found: [(i32, CombatantId); 16] = [(0, CombatantId(0)); 16];
+    // Each is kept as one integer ordered as `(hp, id)`: hit points offset to be unsigned, above
+    // the 16 bits of the id.
+    let mut found = [u64::MAX; 16];
     let mut n = 0;
     let mut crowded = false;
     state
@@ -127,7 +129,8 @@ fn weakest_reachable(
                 if n == found.len() {
                     crowded = true;
                 } else {
-                    found[n] = (state.f(t).hp, t);
+                    let hp = (i64::from(state.f(t).hp) - i64::from(i32::MIN)) as u64;
+                    found[n] = (hp << 16) | u64::from(t.0);
                     n += 1;
                 }
             }
@@ -141,12 +144,24 @@ fn weakest_reachable(
             .filter(|&t| strike_square(state, me, t, reach_ft, budget_ft).is_some())
             .min_by_key(|&t| (state.f(t).hp, t));
     }
+    // Weakest first until one can be struck: the least key left (no sort: usually the first
+    // is struck), struck off when it cannot.
     let found = &mut found[..n];
-    found.sort_unstable();
-    found
-        .iter()
-        .map(|&(_, t)| t)
-        .find(|&t| strike_square(state, me, t, reach_ft, budget_ft).is_some())
+    loop {
+        let (k, key) = found
+            .iter()
+            .copied()
+            .enumerate()
+            .min_by_key(|&(_, key)| key)?;
+        if key == u64::MAX {
+            return None;
+        }
+        let t = CombatantId(key as u16);
+        if strike_square(state, me, t, reach_ft, budget_ft).is_some() {
+            return Some(t);
+        }
+        found[k] = u64::MAX;
+    }
 }
 
 /// Spells and items: heal the worst-hurt friend in range (at a third of its hit points or less),
