@@ -684,12 +684,15 @@ impl Occupancy {
         // exit is the only branch a probe of an empty cell takes).
         let mut slots = walked & cells.occupied[c];
         let base = c * cells.layers.len();
+        // Below a full set of slots each slot holds one layer, so the slots walked hold only
+        // the layers wanted: their entries need no test of their own.
+        let shared = cells.layers.len() == SLOTS;
         while slots != 0 {
             let mut at = cells.heads[base + slots.trailing_zeros() as usize];
             slots &= slots - 1;
             while at != NONE {
                 let e = &self.entries[at as usize];
-                if !skipped(skip, e.layer) && visit(e) {
+                if (!shared || !skipped(skip, e.layer)) && visit(e) {
                     return true;
                 }
                 at = e.next;
