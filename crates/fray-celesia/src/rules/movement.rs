@@ -26,10 +26,9 @@ fn frame(from: Pos, toward: Pos, p: Pos) -> (i32, i32) {
 /// the mover's frame), within `max` squares of `who`'s square from which a melee form of `who`
 /// reaches `target` and which `also` accepts. A ridden mount goes where its rider's forms reach
 /// (the rider attacks at the end of the mount's move or charge, CEL-R21.6, R21.7: a lance strikes
-/// from 10 ft). A search for the least key, without a sorted list: the key is a total order (it
-/// ends with the square), so the least square passing every test is the first of the sorted
-/// list; the costlier tests run only for a square that would beat the best so far, and `also`
-/// only for the best one (if it refuses it, the search runs again without it).
+/// from 10 ft). The key is a total order (it ends with the square): the squares in reach are
+/// sorted once, and the costlier tests (`free`, then `also`) run in that order until one passes
+/// both.
 fn strike_square(
     state: &State,
     who: CombatantId,
@@ -60,41 +59,32 @@ fn strike_square(
     let reaches_gap = GapSet::new(width, |gap| {
         state.melee_forms(striker).any(|(_, w)| reaches(w, gap))
     });
-    // Squares refused by `also`, by their place in the box (at most 17 × 17).
-    let mut refused = BoxSet::default();
-    loop {
-        let mut best: Option<(Key, Pos, usize)> = None;
-        for dx in near..=far {
-            for dy in near..=far {
-                let p = Pos::new(at.x + dx, at.y + dy);
-                let d = p.squares_to(from);
-                if d > max {
-                    continue;
-                }
-                let key = (d, euclid(p, from), frame(from, at, p));
-                let place = ((dx - near) * width + (dy - near)) as usize;
-                if best.is_some_and(|(k, q, _)| (key, p) >= (k, q)) || refused.has(place) {
-                    continue;
-                }
-                let gap = crate::space::gap(p, sides, at, target_side);
-                // The gap is at most `reach` (per axis: −dx − (sides − 1) ≤ reach for dx ≥ near,
-                // dx − (target_side − 1) ≤ reach for dx ≤ far), below the width 2·reach + sides +
-                // target_side − 1: always in the set's range.
-                if !reaches_gap.has(gap) {
-                    continue;
-                }
-                if p != from && !free(p) {
-                    continue;
-                }
-                best = Some((key, p, place));
+    // One pass over the box keeps the squares in reach with their keys; sorted, the first
+    // free one `also` accepts is the answer (a refused square gives way to the next in order,
+    // without searching the box again).
+    let mut candidates: Vec<(Key, Pos)> = Vec::with_capacity((width * width) as usize);
+    for dx in near..=far {
+        for dy in near..=far {
+            let p = Pos::new(at.x + dx, at.y + dy);
+            let d = p.squares_to(from);
+            if d > max {
+                continue;
             }
+            let gap = crate::space::gap(p, sides, at, target_side);
+            // The gap is at most `reach` (per axis: −dx − (sides − 1) ≤ reach for dx ≥ near,
+            // dx − (target_side − 1) ≤ reach for dx ≤ far), below the width 2·reach + sides +
+            // target_side − 1: always in the set's range.
+            if !reaches_gap.has(gap) {
+                continue;
+            }
+            candidates.push(((d, euclid(p, from), frame(from, at, p)), p));
         }
-        let (_, p, place) = best?;
-        if also(p) {
-            return Some(p);
-        }
-        refused.add(place);
     }
+    candidates.sort_unstable();
+    candidates
+        .into_iter()
+        .map(|(_, p)| p)
+        .find(|&p| (p == from || free(p)) && also(p))
 }
 
 /// The gaps (in squares, `0..width`) that some weapon reaches, as bits: the strike-square
@@ -113,30 +103,6 @@ impl GapSet {
     /// Does a weapon reach `gap` (`false` past the width: the caller keeps below it)?
     fn has(&self, gap: i32) -> bool {
         (0..self.width).contains(&gap) && self.bits >> gap & 1 == 1
-    }
-}
-
-/// A set of places in a search box: a bit each for the first 320 (the box is at most 17 × 17
-/// squares: reach up to 6 squares and two spaces up to 3 across, 2·6 + 3 + 3 − 1), a list for
-/// any beyond.
-#[derive(Default)]
-struct BoxSet {
-    bits: [u64; 5],
-    more: Vec<usize>,
-}
-
-impl BoxSet {
-    fn add(&mut self, place: usize) {
-        match self.bits.get_mut(place / 64) {
-            Some(w) => *w |= 1 << (place % 64),
-            None => self.more.push(place),
-        }
-    }
-    fn has(&self, place: usize) -> bool {
-        match self.bits.get(place / 64) {
-            Some(w) => w >> (place % 64) & 1 == 1,
-            None => self.more.contains(&place),
-        }
     }
 }
 

@@ -50,6 +50,10 @@ pub fn stray_candidates(
         return found;
     }
     let n = (limit_ft / SQUARE_FT).max(0);
+    // The line's `i`-th square is `i` squares from `from` (Chebyshev), and every square of the
+    // target's space is at least `first` from it (`to` is its nearest): the squares before
+    // `first` are neither in the target's space nor past it, so none of them is visited.
+    let first = from.squares_to(to);
     // The line counts only once it has passed through the target's space (a straight line
     // leaves a box once); nothing is allocated until a creature is found. `entered`: the last
     // square of the line seen in the target's space, until the line is past it.
@@ -87,7 +91,7 @@ pub fn stray_candidates(
     let mut every_square = false;
     for who in 0..state.occupancy.len() as u16 {
         for p in state.occupancy.squares_of(CombatantId(who)) {
-            let Some(i) = index_on_line(from, to, n, p) else {
+            let Some(i) = index_on_line(from, to, first, n, p) else {
                 continue;
             };
             if len == LINE_HITS {
@@ -99,7 +103,7 @@ pub fn stray_candidates(
         }
     }
     if every_square {
-        (1..=n).for_each(&mut visit);
+        (first..=n).for_each(&mut visit);
     } else {
         let hits = &mut hits[..len];
         hits.sort_unstable();
@@ -118,17 +122,17 @@ pub fn stray_candidates(
 /// walks every square instead.
 const LINE_HITS: usize = 32;
 
-/// The `i` (1 ≤ `i` ≤ `n`) for which `square` is the `i`-th of the line from `from` through
-/// `to` ([`Pos::point_on_line`]), if any. Along its longer axis the line moves one square a
-/// step, so only one `i` can be it.
-fn index_on_line(from: Pos, to: Pos, n: i32, square: Pos) -> Option<i32> {
+/// The `i` (`first` ≤ `i` ≤ `n`) for which `square` is the `i`-th of the line from `from`
+/// through `to` ([`Pos::point_on_line`]), if any. Along its longer axis the line moves one
+/// square a step, so only one `i` can be it.
+fn index_on_line(from: Pos, to: Pos, first: i32, n: i32, square: Pos) -> Option<i32> {
     let (dx, dy) = (to.x - from.x, to.y - from.y);
     let i = if dx.abs() >= dy.abs() {
         (square.x - from.x) * dx.signum()
     } else {
         (square.y - from.y) * dy.signum()
     };
-    ((1..=n).contains(&i) && from.point_on_line(to, i) == square).then_some(i)
+    ((first..=n).contains(&i) && from.point_on_line(to, i) == square).then_some(i)
 }
 
 /// CEL-R7.3: after `attacker`'s ranged attack with `w` missed `target` with the natural `die`
