@@ -68,18 +68,20 @@ impl Ruleset for Celesia {
         // Ongoing while two sides have someone standing (asked after every action: the
         // shared reckoning builds every piece, `up` and all, before it looks at the side).
         // Records and statistics side by side (`Board::stands` without an id lookup each).
+        // The first one standing, then anyone standing on another side, looked for from the
+        // end of the roster (where the other side usually is; issue 16): the same answer as
+        // one pass from the start.
         let n = state.fighters.len().min(state.profiles.len());
         let (fighters, profiles) = (&state.fighters[..n], &state.profiles[..n]);
-        let mut standing = None;
-        for i in 0..n {
-            let (f, p) = (&fighters[i], &profiles[i]);
-            if standing == Some(f.side) || f.riderless || !state::up_of(f, p) {
-                continue;
-            }
-            if standing.is_some() {
+        let stands = |i: usize| !fighters[i].riderless && state::up_of(&fighters[i], &profiles[i]);
+        if let Some(first) = (0..n).find(|&i| stands(i)) {
+            let side = fighters[first].side;
+            if (first + 1..n)
+                .rev()
+                .any(|i| fighters[i].side != side && stands(i))
+            {
                 return Outcome::Ongoing;
             }
-            standing = Some(f.side);
         }
         state.outcome_by_side()
     }
