@@ -287,7 +287,10 @@ pub fn settle(
     }
 }
 
-/// Damage without a roll (strain, bleeding, a failed stabilization save): `amount` lethal.
+/// Damage without a roll (strain, bleeding, a fall, a failed stabilization save): `amount`
+/// lethal. Any of it ends stability: "If a stable dying character takes damage, they are no
+/// longer stable and must again make Fortitude saves on their turn to stabilize" (CEL-R17.8,
+/// seed: Stable Characters and Recovery) — strain "inflicts 1 point of damage" (CEL-R17.2).
 pub fn lose_hp(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
@@ -304,6 +307,9 @@ pub fn lose_hp(
     let f = state.fm(who);
     f.hp -= amount;
     f.taken += amount;
+    if amount > 0 {
+        f.stable = false;
+    }
     let hp = f.hp;
     table.emit(|| Event::Damage {
         target: who,
