@@ -39,7 +39,8 @@ pub fn seat_in_order(state: &mut State, order: &mut Vec<CombatantId>) {
 /// CEL-R21.1: at the start of a ridden mount's turn, if it has no combat training, its rider
 /// makes a DC 20 Ride check (a simple action of the rider's). Passed, the mount acts and the
 /// rider has two acts left; failed, the check takes the rider's whole turn and the frightened
-/// mount does nothing. Returns whether the mount may act.
+/// mount does nothing. A disabled rider takes 1 damage per act the check used (CEL-R17.2).
+/// Returns whether the mount may act.
 pub fn control(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
@@ -61,7 +62,15 @@ pub fn control(
         rule: "CEL-R21.1",
     }
     .roll(state, table, rider)?;
+    // CEL-R17.2 (seed: Disabled): "each act ... used while disabled inflicts 1 point of damage":
+    // the check's simple action, or, failed, the whole turn it becomes (every act it had).
+    let used = if passed {
+        1
+    } else {
+        super::round::budget(state, rider).0
+    };
     state.fm(rider).control = Some(passed);
+    super::injury::strain(state, table, rider, used);
     if !passed {
         table.emit(|| Event::Skipped {
             who: mount,
