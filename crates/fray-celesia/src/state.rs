@@ -911,8 +911,15 @@ impl Fighter {
     }
 
     /// Its advantage-table conditions, each once whatever its causes, in the seed's order.
+    /// None without a look at each kind when it has no condition at all (the usual case:
+    /// every attack and check asks, issue 16).
     pub fn trick_kinds(&self) -> impl Iterator<Item = Trick> + '_ {
-        Trick::ALL.into_iter().filter(|&t| self.has_trick(t))
+        let kinds = if self.tricks.is_empty() {
+            &Trick::ALL[..0]
+        } else {
+            &Trick::ALL[..]
+        };
+        kinds.iter().copied().filter(|&t| self.has_trick(t))
     }
 }
 
@@ -1666,6 +1673,30 @@ impl State {
             )
         };
         self.occupancy.any_within(centre, radius, |o, _| counts(o))
+    }
+
+    /// [`State::any_near`] among side `side` only: the other sides' pieces are not walked
+    /// (`State::new` puts each side in its own layer of the occupancy index, and sides never
+    /// change), so `counts` is asked only about that side's combatants.
+    pub fn any_near_on(
+        &self,
+        id: CombatantId,
+        radius: i32,
+        side: SideId,
+        mut counts: impl FnMut(CombatantId) -> bool,
+    ) -> bool {
+        let size = self.side(id);
+        let at = self.f(id).pos;
+        let (centre, radius) = if size == 1 {
+            (at, radius)
+        } else {
+            (
+                Pos::new(at.x + size / 2, at.y + size / 2),
+                radius + size / 2,
+            )
+        };
+        self.occupancy
+            .any_within_inside(centre, radius, [side.0, side.0], |o, _| counts(o))
     }
 
     /// Calls `visit` with each standing foe of `id` within `radius` squares, in no particular

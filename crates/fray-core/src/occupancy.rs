@@ -452,6 +452,7 @@ impl Occupancy {
     }
 
     /// The squares `who` occupies.
+    #[inline]
     pub fn squares_of(&self, who: CombatantId) -> impl Iterator<Item = Pos> + '_ {
         let slot = self.slots[who.index()];
         self.entries[slot.first as usize..(slot.first + slot.count) as usize]
@@ -841,6 +842,20 @@ impl Occupancy {
         mut counts: impl FnMut(CombatantId, Pos) -> bool,
     ) -> bool {
         self.scan_within(center, radius, Layers::Outside(skip), |e| {
+            counts(e.who, e.square)
+        })
+    }
+
+    /// [`Occupancy::any_within`] inside the layers `inside` only (two of them; the same twice
+    /// for one), as [`Occupancy::within_inside`]: the other layers' chains are not walked.
+    pub fn any_within_inside(
+        &self,
+        center: Pos,
+        radius: i32,
+        inside: [u8; 2],
+        mut counts: impl FnMut(CombatantId, Pos) -> bool,
+    ) -> bool {
+        self.scan_within(center, radius, Layers::Inside(inside[0], inside[1]), |e| {
             counts(e.who, e.square)
         })
     }

@@ -335,7 +335,7 @@ fn flanks(state: &State, attacker: CombatantId, target: CombatantId) -> bool {
     };
     let (sx, sy) = beside(state.f(attacker).pos);
     let side = state.f(attacker).side;
-    state.any_near(target, state.reach_squares, |o| {
+    state.any_near_on(target, state.reach_squares, side, |o| {
         o != attacker
             && o != target
             && state.f(o).side == side
@@ -357,7 +357,7 @@ fn into_melee(state: &State, attacker: CombatantId, target: CombatantId) -> bool
     let threat = |a: CombatantId, b: CombatantId| {
         state.threatens(a, b) && opportunity_form(state, a, b).is_some()
     };
-    state.any_near(target, 1, |o| {
+    state.any_near_on(target, 1, side, |o| {
         o != attacker
             && o != target
             && state.f(o).side == side

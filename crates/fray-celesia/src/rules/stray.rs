@@ -89,9 +89,10 @@ pub fn stray_candidates(
     let mut hits = [0i32; LINE_HITS];
     let mut len = 0;
     let mut every_square = false;
+    let along = Along::of(from, to);
     for who in 0..state.occupancy.len() as u16 {
         for p in state.occupancy.squares_of(CombatantId(who)) {
-            let Some(i) = index_on_line(from, to, first, n, p) else {
+            let Some(i) = along.index(from, to, first, n, p) else {
                 continue;
             };
             if len == LINE_HITS {
@@ -122,17 +123,44 @@ pub fn stray_candidates(
 /// walks every square instead.
 const LINE_HITS: usize = 32;
 
-/// The `i` (`first` ≤ `i` ≤ `n`) for which `square` is the `i`-th of the line from `from`
-/// through `to` ([`Pos::point_on_line`]), if any. Along its longer axis the line moves one
-/// square a step, so only one `i` can be it.
-fn index_on_line(from: Pos, to: Pos, first: i32, n: i32, square: Pos) -> Option<i32> {
-    let (dx, dy) = (to.x - from.x, to.y - from.y);
-    let i = if dx.abs() >= dy.abs() {
-        (square.x - from.x) * dx.signum()
-    } else {
-        (square.y - from.y) * dy.signum()
-    };
-    ((first..=n).contains(&i) && from.point_on_line(to, i) == square).then_some(i)
+/// The longer axis of the line from `from` through `to` and its direction there, worked out
+/// once for every occupant [`stray_candidates`] looks at.
+#[derive(Clone, Copy)]
+struct Along {
+    /// The line moves along x (as far along x as along y, or farther).
+    x: bool,
+    /// −1, 0 or 1: the direction along that axis.
+    sign: i32,
+}
+
+impl Along {
+    fn of(from: Pos, to: Pos) -> Along {
+        let (dx, dy) = (to.x - from.x, to.y - from.y);
+        if dx.abs() >= dy.abs() {
+            Along {
+                x: true,
+                sign: dx.signum(),
+            }
+        } else {
+            Along {
+                x: false,
+                sign: dy.signum(),
+            }
+        }
+    }
+
+    /// The `i` (`first` ≤ `i` ≤ `n`) for which `square` is the `i`-th of the line from `from`
+    /// through `to` ([`Pos::point_on_line`]), if any. Along its longer axis the line moves one
+    /// square a step, so only one `i` can be it.
+    #[inline]
+    fn index(self, from: Pos, to: Pos, first: i32, n: i32, square: Pos) -> Option<i32> {
+        let i = if self.x {
+            (square.x - from.x) * self.sign
+        } else {
+            (square.y - from.y) * self.sign
+        };
+        ((first..=n).contains(&i) && from.point_on_line(to, i) == square).then_some(i)
+    }
 }
 
 /// CEL-R7.3: after `attacker`'s ranged attack with `w` missed `target` with the natural `die`
