@@ -100,6 +100,7 @@ pub struct Profile {
 impl Profile {
     /// The modifier of ability `ix` as the profile gives it (without spells' penalties: see
     /// `State::m`).
+    #[inline]
     pub fn m(&self, ix: usize) -> i32 {
         modifier(self.scores[ix])
     }
@@ -1301,11 +1302,19 @@ impl State {
 
     /// The modifier of `who`'s ability `ix` from its current score ([`State::score`]).
     /// [CEL-R6.2, E5–E7]
-    #[inline]
+    /// Inlined where it is read (every attack, every damage the tactics weigh; issue 16),
+    /// with a penalty's case ([`State::drained_m`]) out of line.
+    #[inline(always)]
     pub fn m(&self, who: CombatantId, ix: usize) -> i32 {
         if self.f(who).drained.is_empty() {
             return self.p(who).m(ix);
         }
+        self.drained_m(who, ix)
+    }
+
+    /// [`State::m`] of a combatant with an ability penalty.
+    #[inline(never)]
+    fn drained_m(&self, who: CombatantId, ix: usize) -> i32 {
         modifier(self.score(who, ix))
     }
 

@@ -375,11 +375,24 @@ pub fn sources(
     target: CombatantId,
     w: &Weapon,
 ) -> (Sources, Sources) {
-    let (fa, ft) = (state.f(attacker), state.f(target));
-    let melee = !w.kind.is_ranged();
     // Built in the returned pair itself (not copied into it at the end).
     let mut both = (Sources::default(), Sources::default());
-    let (adv, dis) = (&mut both.0, &mut both.1);
+    sources_into(state, attacker, target, w, &mut both.0, &mut both.1);
+    both
+}
+
+/// [`sources`] added to `adv` and `dis` (an attack keeps them where it built them instead of
+/// copying a returned pair, issue 16).
+pub fn sources_into(
+    state: &State,
+    attacker: CombatantId,
+    target: CombatantId,
+    w: &Weapon,
+    adv: &mut Sources,
+    dis: &mut Sources,
+) {
+    let (fa, ft) = (state.f(attacker), state.f(target));
+    let melee = !w.kind.is_ranged();
     if melee && fa.charge_target == Some(target) {
         adv.add("charging");
     }
@@ -446,7 +459,6 @@ pub fn sources(
     {
         dis.add("broken weapon");
     }
-    both
 }
 
 /// Makes one attack of `attacker` on `target` with `form`, and deals its damage. `label` names
@@ -519,7 +531,8 @@ pub fn attack(
         let f = state.fm(attacker);
         f.attacks_this_turn = f.attacks_this_turn.saturating_add(1);
     }
-    let (adv, dis) = sources(state, attacker, target, w);
+    let (mut adv, mut dis) = (Sources::default(), Sources::default());
+    sources_into(state, attacker, target, w, &mut adv, &mut dis);
     let net = adv.count() - dis.count();
     let (die, pool) = roll_d20(table, attacker, net, RollPurpose::Attack, "CEL-R4.5")?;
     let total = die as i32 + bonus.total();

@@ -37,20 +37,21 @@ pub mod wield;
 use fray_core::event::Modifier;
 
 /// Named modifiers of one roll, kept on the stack (the simulator allocates nothing for them);
-/// turned into the event's list only when events are kept.
+/// turned into the event's list only when events are kept. The first `len` are `Some`.
 #[derive(Debug, Clone, Copy)]
 pub struct Mods {
-    items: [(&'static str, &'static str, i32); 12],
+    items: [Option<(&'static str, &'static str, i32)>; 12],
     len: usize,
 }
 
 impl Default for Mods {
     /// None. Written out (not derived) so that it is built in place: the derived one calls the
-    /// array's `default` and copies its 480 bytes, on every attack bonus and defence.
+    /// array's `default` and copies its 480 bytes, on every attack bonus and defence. `None`
+    /// is one word per entry to write (a null name), not five (issue 16).
     #[inline]
     fn default() -> Self {
         Mods {
-            items: [("", "", 0); 12],
+            items: [None; 12],
             len: 0,
         }
     }
@@ -64,21 +65,22 @@ impl Mods {
             return;
         }
         if self.len < self.items.len() {
-            self.items[self.len] = (label, rule, value);
+            self.items[self.len] = Some((label, rule, value));
             self.len += 1;
-        } else {
-            self.items[self.len - 1].2 += value;
+        } else if let Some(last) = &mut self.items[self.len - 1] {
+            last.2 += value;
         }
     }
     /// Their sum.
     #[inline]
     pub fn total(&self) -> i32 {
-        self.items[..self.len].iter().map(|m| m.2).sum()
+        self.items[..self.len].iter().flatten().map(|m| m.2).sum()
     }
     /// As event modifiers.
     pub fn to_vec(&self) -> Vec<Modifier> {
         self.items[..self.len]
             .iter()
+            .flatten()
             .map(|&(l, r, v)| Modifier::new(l, r, v))
             .collect()
     }

@@ -199,11 +199,16 @@ fn expire_tricks(
     table: &mut Table<'_, Celesia>,
     moment: fray_core::conditions::Moment,
 ) {
-    // `ids` borrows nothing of the state (a fixed range): no list of ids is collected.
-    for id in state.ids() {
-        if !state.f(id).tricks.is_empty() {
-            state.fm(id).tricks.expire(id, moment, table);
-        }
+    // No list of ids is collected: the next one with a condition is looked for from the last
+    // (expiring changes only that combatant's conditions), each test one read (issue 16).
+    let mut from = 0;
+    while let Some(k) = state.fighters[from..]
+        .iter()
+        .position(|f| !f.tricks.is_empty())
+    {
+        let id = CombatantId((from + k) as u16);
+        state.fm(id).tricks.expire(id, moment, table);
+        from += k + 1;
     }
 }
 
