@@ -1279,7 +1279,8 @@ impl State {
     }
 
     /// Squares across `id`'s space: its size's, or its mount's while it rides. [CEL-R21.3]
-    #[inline]
+    /// Inlined, as [`State::gap_from`].
+    #[inline(always)]
     pub fn side(&self, id: CombatantId) -> i32 {
         let size = match self.f(id).riding {
             Some(mount) => self.p(mount).size,
@@ -1289,13 +1290,14 @@ impl State {
     }
 
     /// Squares between the nearest squares of `a`'s and `b`'s spaces (0: they overlap).
-    #[inline]
+    #[inline(always)]
     pub fn gap(&self, a: CombatantId, b: CombatantId) -> i32 {
         self.gap_from(a, self.f(a).pos, b)
     }
 
-    /// [`State::gap`] with `a` standing on `at`.
-    #[inline]
+    /// [`State::gap`] with `a` standing on `at`. Inlined where it is asked (690,000 times in
+    /// 2,000 fights of the bench: the call cost a fifth of it; issue 16).
+    #[inline(always)]
     pub fn gap_from(&self, a: CombatantId, at: Pos, b: CombatantId) -> i32 {
         crate::space::gap(at, self.side(a), self.f(b).pos, self.side(b))
     }
@@ -1352,6 +1354,7 @@ impl State {
     }
 
     /// Feet between `a`'s and `b`'s spaces.
+    #[inline]
     pub fn feet_between(&self, a: CombatantId, b: CombatantId) -> i32 {
         self.gap(a, b) * fray_core::grid::SQUARE_FT
     }
