@@ -967,19 +967,97 @@ fn the_full_strength_cnc_duel_answers_within_its_budget() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// A fight the probes let through but that needs more than the budget (Spelljammer's duel with
-/// 10 hp a marine, 3 rounds: its states outgrow what the probes see) is refused once the
-/// budget's units of work are spent (about 20 s of CPU): never a run without end, and,
-/// counted rather than timed, the same refusal on every machine, with the way out.
-#[test]
-fn a_fight_past_the_budget_is_refused_after_its_units_of_work() {
-    let dir = scratch("spelljammer-ten-hp");
+// oddbudget2
+
+/// Spelljammer's duel (`examples/spelljammer/duel.toml`, 3 rounds) with `hp` hit points a
+/// marine and `rounds` rounds, as a scratch file in `dir`.
+fn spelljammer_duel_of(dir: &std::path::Path, hp: u32, rounds: u32) -> String {
     let text = std::fs::read_to_string("examples/spelljammer/duel.toml")
         .unwrap()
-        .replace("\nhp = 1\n", "\nhp = 10\n");
-    assert_eq!(text.matches("\nhp = 10\n").count(), 2, "both marines");
-    let file = write(&dir, "duel-10hp.toml", &text);
+        .replace("\nhp = 1\n", &format!("\nhp = {hp}\n"))
+        .replace("\nmax_rounds = 3\n", &format!("\nmax_rounds = {rounds}\n"));
+    assert_eq!(
+        text.matches(&format!("\nhp = {hp}\n")).count(),
+        2,
+        "both marines"
+    );
+    assert!(text.contains(&format!("\nmax_rounds = {rounds}\n")));
+    write(dir, &format!("duel-{hp}hp-{rounds}r.toml"), &text)
+}
+
+/// The units of work a refusal says were spent (`(N spent, at most M)`), and its limit.
+fn spent_of(err: &str) -> (u64, u64) {
+    let (head, tail) = err
+        .split_once(" spent, at most ")
+        .unwrap_or_else(|| panic!("a refusal with its units spent: {err}"));
+    let spent = head.rsplit_once('(').expect("(N spent").1;
+    let limit = tail.split(')').next().unwrap();
+    (spent.parse().unwrap(), limit.parse().unwrap())
+}
+
+/// A fight the probes let through but that will not fit (Spelljammer's duel at 20 hp a marine,
+/// 2 rounds: its states outgrow what the probes see) is refused partway through, at a settled
+/// point where its counted states project past the budget (about 3 s of CPU), not after
+/// spending the whole budget: the message names the projection, the units spent, and the way
+/// out. (The 10-hp duel over 3 rounds, refused once the budget was spent in 22 s, is now
+/// refused in 11 s, partway through its round 3: docs/odds.md, "Limits".)
+#[test]
+fn a_fight_that_will_not_fit_is_refused_partway_by_its_projection() {
+    let dir = scratch("spelljammer-twenty-hp");
+    let file = spelljammer_duel_of(&dir, 20, 2);
     let err = refused_for_sim(&["odds", &file, "--fight"]);
-    assert!(err.contains("more than 5000000 units of work"), "{err}");
+    assert!(
+        err.contains("units of work over the fight's rounds, projected from the"),
+        "{err}"
+    );
+    let (spent, limit) = spent_of(&err);
+    assert_eq!(
+        limit,
+        fray_core::fight_odds::MAX_FIGHT_BRANCHES as u64,
+        "{err}"
+    );
+    assert!(
+        spent > 0 && spent < limit,
+        "partway, before the budget is spent: {err}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A budget the 4-hp duel does not fit (it needs 474,108 units): refused partway through.
+const PARTWAY_WORK: &str = "250000";
+
+/// `--max-work N` weighs every refusal against N units of work: a fight that answers within
+/// the default budget (Spelljammer's duel at 4 hp a marine) is refused past a smaller one,
+/// partway through or at once, each time with the way out; within a budget it fits, its answer
+/// is the default's, byte for byte; and a budget past the default is refused as bad input.
+#[test]
+fn max_work_weighs_the_refusals_against_a_smaller_budget() {
+    let dir = scratch("spelljammer-four-hp-work");
+    let file = spelljammer_duel_of(&dir, 4, 3);
+    let answered = fray(&["odds", &file, "--fight", "--json"]);
+    assert!(answered.status.success(), "{}", stderr(&answered));
+    let exact: serde_json::Value = serde_json::from_slice(&answered.stdout).unwrap();
+    let branches = exact["branches"].as_u64().unwrap();
+    let within = (branches + 1).to_string();
+    let again = fray(&["odds", &file, "--fight", "--json", "--max-work", &within]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert_eq!(
+        again.stdout, answered.stdout,
+        "the same answer within a budget that fits"
+    );
+    // Partway: played, then refused at a settled point (its projection or its budget spent).
+    let partway = refused_for_sim(&["odds", &file, "--fight", "--max-work", PARTWAY_WORK]);
+    let (spent, limit) = spent_of(&partway);
+    assert_eq!(limit.to_string(), PARTWAY_WORK, "{partway}");
+    assert!(spent > 0 && spent <= limit, "{partway}");
+    // At once: the probes' estimate past 1.5 times a tiny budget.
+    let at_once = refused_for_sim(&["odds", &file, "--fight", "--max-work", "1000"]);
+    assert!(
+        at_once.contains("estimated by seeded probes before playing any (0 played, at most 1000)"),
+        "{at_once}"
+    );
+    let past = fray(&["odds", &file, "--fight", "--max-work", "5000001"]);
+    assert_eq!(past.status.code(), Some(2), "{}", stderr(&past));
+    assert!(stderr(&past).contains("--max-work"), "{}", stderr(&past));
     let _ = std::fs::remove_dir_all(dir);
 }

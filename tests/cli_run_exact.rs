@@ -231,3 +231,52 @@ fn exact_between_settled_points_inside_a_round_says_so() {
         "{here}"
     );
 }
+
+/// A fight the probes let through but that will not fit: Spelljammer's duel at 20 hp a marine
+/// over 2 rounds, refused at a settled point (docs/odds.md, "Limits"); its name and text.
+fn partway_file() -> (&'static str, String) {
+    let text = std::fs::read_to_string(SJ_DUEL)
+        .expect("the duel")
+        .replace("\nhp = 1\n", "\nhp = 20\n")
+        .replace("\nmax_rounds = 3\n", "\nmax_rounds = 2\n");
+    assert_eq!(text.matches("\nhp = 20\n").count(), 2, "both marines");
+    assert!(text.contains("\nmax_rounds = 2\n"));
+    ("duel-20hp.toml", text)
+}
+
+/// "Odds from here" is refused as `fray odds --fight` refuses. [`partway_file`]'s fight is let
+/// through by the probes but will not fit: before its first answer `exact` gives the
+/// programme's own refusal, partway through the fight (projected past the budget at a settled
+/// point, some units of work spent), word for word as `fray odds FILE --fight` gives it, and
+/// points at `sim`.
+#[test]
+fn exact_is_refused_partway_as_fray_odds_refuses() {
+    let dir = std::env::temp_dir().join(format!("fray-run-exact-{}-partway", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let (file, text) = partway_file();
+    let path = dir.join(file);
+    std::fs::write(&path, text).expect("scratch file");
+    let file = path.display().to_string();
+    let odds = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(["odds", &file, "--fight"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("fray odds");
+    let err = String::from_utf8_lossy(&odds.stderr);
+    assert_eq!(odds.status.code(), Some(2), "{err}");
+    let reason = err
+        .trim_end()
+        .strip_prefix(&format!("error: {file}: "))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(reason.contains("projected from the"), "{reason}");
+    assert!(!reason.contains("(0 spent"), "partway: {reason}");
+    let here = exact_in(&file, &[], &[], &[]);
+    assert!(
+        here.starts_with(&format!(
+            "! no exact answer: {reason}; the Monte Carlo answer still answers from here \
+             (`sim` plays the rest of the fight many times)"
+        )),
+        "{here}\n{reason}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

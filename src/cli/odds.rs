@@ -37,6 +37,12 @@ pub struct OddsArgs {
     #[arg(long, value_name = "N", default_value_t = fray_core::distinct::MAX_STATES as u64,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_states: u64,
+    /// Most units of work for --fight (a branch played, an answer count's outcome carried):
+    /// the budget its refusals are weighed against, at most the default.
+    #[arg(long, value_name = "N", requires = "fight",
+          default_value_t = fray_core::fight_odds::MAX_FIGHT_BRANCHES as u64,
+          value_parser = clap::value_parser!(u64).range(1..=fray_core::fight_odds::MAX_FIGHT_BRANCHES as u64))]
+    pub max_work: u64,
     /// Round limit for --fight; a fight that reaches it is a stalemate [default: the file's, else 100].
     #[arg(long, value_name = "R", requires = "fight")]
     pub max_rounds: Option<u32>,

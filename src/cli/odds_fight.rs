@@ -51,7 +51,11 @@ pub fn run(encounter: &AnyEncounter, args: &OddsArgs) -> Result<(), CliError> {
             }
         } else {
             let report = encounter
-                .fight_odds(args.max_states as usize, args.max_rounds)
+                .fight_odds_within(
+                    args.max_states as usize,
+                    args.max_rounds,
+                    args.max_work as usize,
+                )
                 .map_err(failed)?;
             if args.json {
                 format!("{}\n", fight_json(ruleset, &report))

@@ -244,7 +244,7 @@ pub fn estimate_fight_at<R: Ruleset>(
     answers: u32,
     limits: &Limits,
 ) -> f64 {
-    estimate_detail::<R>(start, point, answers, limits).total
+    estimate_detail::<R>(start, point, answers, limits, MAX_FIGHT_BRANCHES).total
 }
 
 /// What the probes say of a fight: the branches estimated in all, and at each point (round,
@@ -253,22 +253,27 @@ pub fn estimate_fight_at<R: Ruleset>(
 struct Estimate {
     total: f64,
     widths: BTreeMap<(u32, u64), f64>,
+    /// At each point, the branches estimated up to and including its step: the rest of
+    /// `total` is the estimated cost of the steps still to come.
+    through: BTreeMap<(u32, u64), f64>,
 }
 
 /// Probes that must stand at a point for their mean width to project the programme's work
 /// there.
 const PROJECTION_PROBES: usize = 32;
 
-/// [`estimate_fight_at`], with the widths at each point.
+/// [`estimate_fight_at`] for a budget of `work` units (its thresholds in proportion), with the
+/// widths, states and costs at each point.
 fn estimate_detail<R: Ruleset>(
     start: &R::State,
     point: Point,
     answers: u32,
     limits: &Limits,
+    work: usize,
 ) -> Estimate {
-    let (first, undersampled) = estimate_with::<R>(start, point, answers, limits, PROBES);
-    if undersampled && first.total > RECHECK_FRACTION * MAX_FIGHT_BRANCHES as f64 {
-        let (second, _) = estimate_with::<R>(start, point, answers, limits, MORE_PROBES);
+    let (first, undersampled) = estimate_with::<R>(start, point, answers, limits, PROBES, work);
+    if undersampled && first.total > RECHECK_FRACTION * work as f64 {
+        let (second, _) = estimate_with::<R>(start, point, answers, limits, MORE_PROBES, work);
         if second.total > first.total {
             return second;
         }
@@ -276,18 +281,21 @@ fn estimate_detail<R: Ruleset>(
     first
 }
 
-/// [`estimate_fight_at`] with `probes` probes; and whether some point was undersampled.
+/// [`estimate_fight_at`] with `probes` probes, for a budget of `work` units; and whether some
+/// point was undersampled.
 fn estimate_with<R: Ruleset>(
     start: &R::State,
     from: Point,
     answers: u32,
     limits: &Limits,
     probes: u64,
+    work: usize,
 ) -> (Estimate, bool) {
     let mut going: Vec<(u64, R::State)> = (0..probes).map(|p| (p, start.clone())).collect();
     let mut point = from;
     let mut total = 0.0;
     let mut widths = BTreeMap::new();
+    let mut through = BTreeMap::new();
     let mut undersampled = false;
     // The cost of the last round that at least [`PROJECTION_PROBES`] probes began, and the
     // last round any probe began.
@@ -326,9 +334,15 @@ fn estimate_with<R: Ruleset>(
             if probes >= PROJECTION_PROBES as f64 {
                 widths.insert((round, step), width / probes);
             }
-            if total > FIGHT_ESTIMATE_MARGIN * MAX_FIGHT_BRANCHES as f64 {
+            through.insert((round, step), total);
+            if total > FIGHT_ESTIMATE_MARGIN * work as f64 {
                 // Already past what is refused: the later steps cannot bring it back.
-                return (Estimate { total, widths }, undersampled);
+                let estimate = Estimate {
+                    total,
+                    widths,
+                    through,
+                };
+                return (estimate, undersampled);
             }
             inside = deeper;
             point = Point::Inside(round);
@@ -351,7 +365,12 @@ fn estimate_with<R: Ruleset>(
     if let (Some(full), true) = (sampled, last < limits.max_rounds) {
         total += full * f64::from(limits.max_rounds - last);
     }
-    (Estimate { total, widths }, undersampled)
+    let estimate = Estimate {
+        total,
+        widths,
+        through,
+    };
+    (estimate, undersampled)
 }
 
 /// The exact chances of a whole fight.
@@ -451,30 +470,49 @@ pub fn fight_odds_at<R: Ruleset>(
     limits: &Limits,
     max_states: usize,
 ) -> Result<FightOdds, OddsError> {
+    fight_odds_within::<R>(start, from, answers, limits, max_states, MAX_FIGHT_BRANCHES)
+}
+
+/// [`fight_odds_at`] within a budget of `work` units of work (at most [`MAX_FIGHT_BRANCHES`];
+/// `fray odds --fight --max-work`): every refusal (the probes' estimate, the projections at
+/// the settled points, the units spent) is weighed against `work` as it is against the
+/// default budget.
+pub fn fight_odds_within<R: Ruleset>(
+    start: &R::State,
+    from: Point,
+    answers: u32,
+    limits: &Limits,
+    max_states: usize,
+    work: usize,
+) -> Result<FightOdds, OddsError> {
+    let work = work.min(MAX_FIGHT_BRANCHES);
     // Refuse at once a fight that probes say is past the budget, rather than after playing
     // the budget (tens of seconds). The estimate leans low (it counts only the states the
     // probes stand in); the margin keeps the noise of its widths from refusing a fight that fits.
-    let estimate = estimate_detail::<R>(start, from, answers, limits);
-    if estimate.total > FIGHT_ESTIMATE_MARGIN * MAX_FIGHT_BRANCHES as f64 {
-        return Err(OddsError::FightEstimatedTooLarge(
-            estimate.total,
-            MAX_FIGHT_BRANCHES,
-        ));
+    let estimate = estimate_detail::<R>(start, from, answers, limits, work);
+    if estimate.total > FIGHT_ESTIMATE_MARGIN * work as f64 {
+        return Err(OddsError::FightEstimatedTooLarge(estimate.total, work));
     }
     // One budget of work for both passes: a pass with the answer counts collapsed, and, only
     // when a branch of it ran out of answers, a pass that keeps each count.
-    let mut budget = MAX_FIGHT_BRANCHES;
+    let mut budget = work;
     let plan = Plan {
         from,
         answers,
         limits,
         max_states,
+        work,
         estimate: &estimate,
     };
-    match programme::<R>(start, &plan, Counts::Collapsed, &mut budget)? {
+    let spent = |e| match e {
+        OddsError::FightTooLarge(_) => OddsError::FightTooLarge(work),
+        other => other,
+    };
+    match programme::<R>(start, &plan, Counts::Collapsed, &mut budget).map_err(spent)? {
         Some(odds) => Ok(odds),
-        None => programme::<R>(start, &plan, Counts::Each, &mut budget)?
-            .ok_or(OddsError::FightTooLarge(MAX_FIGHT_BRANCHES)),
+        None => programme::<R>(start, &plan, Counts::Each, &mut budget)
+            .map_err(spent)?
+            .ok_or(OddsError::FightTooLarge(work)),
     }
 }
 
@@ -504,6 +542,8 @@ struct Plan<'a> {
     answers: u32,
     limits: &'a Limits,
     max_states: usize,
+    /// The budget's units of work.
+    work: usize,
     estimate: &'a Estimate,
 }
 
@@ -521,6 +561,7 @@ fn programme<R: Ruleset>(
         answers,
         limits,
         max_states,
+        work,
         estimate,
     } = *plan;
     let mut odds = FightOdds::empty(R::roster(start).sides.len());
@@ -537,19 +578,27 @@ fn programme<R: Ruleset>(
                 return Err(too_many_steps());
             }
             // The probes' count of states is a lower bound; the layer's is exact: refuse as
-            // soon as the layer's states times the probes' width of a step from there are
-            // past the budget, before playing them.
-            if let Some(width) = estimate.widths.get(&(round, steps as u64)) {
-                let projected = odds.branches as f64 + inside.layer.len() as f64 * width;
-                if projected > FIGHT_ESTIMATE_MARGIN * MAX_FIGHT_BRANCHES as f64 {
+            // soon as the work spent, plus the layer's states times the probes' width of a
+            // step from there, plus the probes' cost of the steps still to come, is past the
+            // budget (with its margin), before playing them ([`projection`]); and, once part
+            // of the layer is played, as soon as the work spent and the layer's measured work
+            // to come, with the probes' estimate of the steps after it weighed against the
+            // margin, project past the budget itself ([`measured`]).
+            let here = (round, steps as u64);
+            let states = inside.layer.len();
+            if let Some(projected) = projection(estimate, here, states, work - *budget) {
+                if projected > FIGHT_ESTIMATE_MARGIN * work as f64 {
                     return Err(OddsError::FightProjectedTooLarge {
                         projected,
-                        states: inside.layer.len(),
-                        played: odds.branches,
-                        limit: MAX_FIGHT_BRANCHES,
+                        states,
+                        played: work - *budget,
+                        limit: work,
                     });
                 }
             }
+            let to_come = estimate.total - estimate.through.get(&here).copied().unwrap_or(0.0);
+            let to_come = to_come.max(0.0);
+            let layer_start = work - *budget;
             odds.states += inside.layer.len();
             odds.peak_states = odds.peak_states.max(inside.layer.len());
             let mut deeper = Step::new(max_states, counts);
@@ -571,6 +620,17 @@ fn programme<R: Ruleset>(
                 if ran_out && counts == Counts::Collapsed {
                     return Ok(None);
                 }
+                let spent = work - *budget;
+                if let Some(layer) = measured(at + 1, states, spent - layer_start, spent) {
+                    if layer + to_come / FIGHT_ESTIMATE_MARGIN > work as f64 {
+                        return Err(OddsError::FightProjectedTooLarge {
+                            projected: layer + to_come,
+                            states,
+                            played: spent,
+                            limit: work,
+                        });
+                    }
+                }
                 if next_round.layer.overflowed() || deeper.layer.overflowed() {
                     return Err(OddsError::TooManyStates(max_states));
                 }
@@ -584,6 +644,43 @@ fn programme<R: Ruleset>(
         point = Point::RoundStart(round + 1);
     }
     Ok(Some(odds))
+}
+
+/// The work a fight will take, projected at the settled point `here` (round, step in it) where
+/// the programme holds `states` distinct states (counted) and has spent `spent` units: those,
+/// plus the states times the probes' mean branches of a step from there, plus the probes'
+/// estimate of every step still to come (the rest of their total). `None` where too few probes
+/// stood to say ([`PROJECTION_PROBES`]). Compared with [`FIGHT_ESTIMATE_MARGIN`] times the
+/// budget: a probe's width is Knuth's estimate, whose mean over a few dozen probes can be far
+/// above the step's true width (OSR's armed duel: 113,677 branches a state estimated where
+/// about 700 were played), so the layer's measured work decides closer calls ([`measured`]).
+fn projection(estimate: &Estimate, here: (u32, u64), states: usize, spent: usize) -> Option<f64> {
+    let width = estimate.widths.get(&here)?;
+    let done = estimate.through.get(&here).copied().unwrap_or(0.0);
+    let to_come = (estimate.total - done).max(0.0);
+    Some(spent as f64 + states as f64 * width + to_come)
+}
+
+/// States of a layer the programme plays before their measured work projects the rest of the
+/// layer ([`measured`]): at least this many, and at least one part in [`MEASURED_SHARE`].
+const MEASURED_STATES: usize = 64;
+
+/// See [`MEASURED_STATES`]: the layer's share (one part in this many) played before its
+/// measured work projects the rest.
+const MEASURED_SHARE: usize = 16;
+
+/// The work spent once the layer's `states` are all played, projected from the first `played`
+/// of them, which took `cost` of the `spent` units: their mean cost for each state still to
+/// play. `None` until enough of the layer is played to say ([`MEASURED_STATES`]), and once it
+/// is all played. The programme adds the probes' estimate of the steps after the layer, as
+/// their estimate is weighed before any branch is played (against [`FIGHT_ESTIMATE_MARGIN`]
+/// times the budget: divided by it here), and refuses past the budget itself: the work spent
+/// and the layer's are counted and measured, not estimated, so a fight projected past the
+/// budget would spend it, partway through the layer or after it, and be refused then.
+fn measured(played: usize, states: usize, cost: usize, spent: usize) -> Option<f64> {
+    let enough = MEASURED_STATES.max(states / MEASURED_SHARE);
+    (played >= enough && played < states)
+        .then(|| spent as f64 + (states - played) as f64 * cost as f64 / played as f64)
 }
 
 /// Answers given so far → probability, for one state of the programme.

@@ -69,16 +69,16 @@ pub enum OddsError {
     /// than the limit.
     #[error("about {0:.1e} branches over the fight's rounds, estimated by seeded probes before playing any (0 played, at most {1}): too large to compute exactly (estimate it instead with `fray sim FILE --target-ci 0.01`)")]
     FightEstimatedTooLarge(f64, usize),
-    /// Projected, at a settled point of a whole fight, to need far more branches than the
-    /// limit: the point's distinct states (counted) times the probes' branches of one step from
-    /// there, on top of those played.
-    #[error("about {projected:.1e} branches over the fight's rounds, projected from the {states} distinct states at one settled point ({played} played, at most {limit}): too large to compute exactly (estimate it instead with `fray sim FILE --target-ci 0.01`)")]
+    /// Projected, at a settled point of a whole fight, to need more units of work than the
+    /// limit: those spent, the point's distinct states (counted) times the probes' branches of
+    /// one step from there, and the probes' estimate of the steps after it.
+    #[error("about {projected:.1e} units of work over the fight's rounds, projected from the {states} distinct states at one settled point and the probes' estimate of the steps after it ({played} spent, at most {limit}): too large to compute exactly (estimate it instead with `fray sim FILE --target-ci 0.01`)")]
     FightProjectedTooLarge {
-        /// Branches played plus those projected for the point.
+        /// Units spent, plus those projected for the point and the steps after it.
         projected: f64,
         /// Distinct states at the point.
         states: usize,
-        /// Branches played before it.
+        /// Units of work spent before it.
         played: usize,
         /// The limit.
         limit: usize,

@@ -3,7 +3,7 @@
 //! after the first round, and each side's chance to win.
 
 use crate::odds::{failure, OddsFailure};
-use fray_core::fight_odds::{fight_odds_at, first_round, Point};
+use fray_core::fight_odds::{fight_odds_within, first_round, Point, MAX_FIGHT_BRANCHES};
 use fray_core::{Limits, Ruleset, Standing, Tally};
 use num_rational::BigRational;
 use num_traits::Zero;
@@ -164,8 +164,21 @@ pub fn fight_report_at<R: Ruleset>(
     limits: &Limits,
     max_states: usize,
 ) -> Result<FightReport, OddsFailure> {
+    fight_report_within::<R>(start, from, answers, limits, max_states, MAX_FIGHT_BRANCHES)
+}
+
+/// [`fight_report_at`] within a budget of `work` units of work (at most the default,
+/// [`MAX_FIGHT_BRANCHES`]: `fray odds --fight --max-work`).
+pub fn fight_report_within<R: Ruleset>(
+    start: &R::State,
+    from: Point,
+    answers: u32,
+    limits: &Limits,
+    max_states: usize,
+    work: usize,
+) -> Result<FightReport, OddsFailure> {
     let roster = R::roster(start);
-    let odds = fight_odds_at::<R>(start, from, answers, limits, max_states)
+    let odds = fight_odds_within::<R>(start, from, answers, limits, max_states, work)
         .map_err(|e| failure(e, roster))?;
     Ok(FightReport {
         wins: roster

@@ -665,12 +665,25 @@ impl AnyEncounter {
         max_states: usize,
         max_rounds: Option<u32>,
     ) -> Result<fight_odds::FightReport, odds::OddsFailure> {
+        let work = fray_core::fight_odds::MAX_FIGHT_BRANCHES;
+        self.fight_odds_within(max_states, max_rounds, work)
+    }
+
+    /// [`Self::fight_odds`] within a budget of `work` units of work (at most the default,
+    /// `fray_core::fight_odds::MAX_FIGHT_BRANCHES`): `fray odds --fight --max-work`.
+    pub fn fight_odds_within(
+        &self,
+        max_states: usize,
+        max_rounds: Option<u32>,
+        work: usize,
+    ) -> Result<fight_odds::FightReport, odds::OddsFailure> {
         each_ruleset!(self, e, R => {
             let mut limits = e.limits;
             if let Some(r) = max_rounds {
                 limits.max_rounds = r.clamp(1, fray_core::Limits::MAX_ROUNDS_CEILING);
             }
-            fight_odds::fight_report::<R>(&e.state, &limits, max_states)
+            let begin = fray_core::fight_odds::Point::Begin;
+            fight_odds::fight_report_within::<R>(&e.state, begin, 0, &limits, max_states, work)
         })
     }
 
