@@ -101,8 +101,9 @@ fn refused_for_sim(args: &[&str]) -> String {
 }
 
 /// The exact chances of `file`'s fight lie inside the 99.9% intervals of 200,000 simulated fights
-/// (each side's win, the stalemate at the round limit), and they sum to one.
-fn fight_agrees_with_sim(file: &str) {
+/// (each side's win, the stalemate at the round limit), and they sum to one; returns the exact
+/// answer (JSON).
+fn fight_agrees_with_sim(file: &str) -> serde_json::Value {
     let exact = json(&["odds", file, "--fight", "--json"]);
     assert_eq!(exact["schema"], 1);
     let e = &exact["exact"];
@@ -136,6 +137,7 @@ fn fight_agrees_with_sim(file: &str) {
     );
     assert_eq!(total, BigRational::one(), "{file}: the chances sum to one");
     assert!(exact["states"].as_u64().unwrap() >= 1);
+    exact
 }
 
 #[test]
@@ -156,14 +158,15 @@ fn spelljammer_fight_odds_agree_with_the_simulator() {
 }
 
 /// Where a small fight is far too long to enumerate, `--fight` says so at once and points to
-/// the simulator (never a hang, never a wrong answer): OSR's armed duel with 9 hp each and six
-/// rounds, refused by the probes of every round before any branch is played.
+/// the simulator (never a hang, never a wrong answer): OSR's armed duel with 30 hp each and 20
+/// rounds, refused by the probes of every round before any branch is played (with 9 hp and six
+/// rounds it is no longer refused at once since its d20s branch by class).
 #[test]
 fn fights_too_wide_to_enumerate_are_refused_at_once_with_the_way_out() {
     let dir = scratch("osr-long-duel");
     let fighter = |weapon: &str, armor: &str| {
         format!(
-            "facing = \"east\"\nclass = \"fighter\"\nlevel = 1\nhp = 9\n\
+            "facing = \"east\"\nclass = \"fighter\"\nlevel = 1\nhp = 30\n\
              weapon = \"{weapon}\"\narmor = \"{armor}\""
         )
     };
@@ -172,7 +175,7 @@ fn fights_too_wide_to_enumerate_are_refused_at_once_with_the_way_out() {
         combatant("e", "b", [1, 0], &fighter("short sword", "leather")),
     ]
     .concat();
-    let text = encounter("osr", "Long armed duel", "max_rounds = 6\n", &combatants);
+    let text = encounter("osr", "Long armed duel", "max_rounds = 20\n", &combatants);
     let file = write(&dir, "long.toml", &text);
     let err = refused_for_sim(&["odds", &file, "--fight"]);
     assert!(err.contains("(0 played, at most 5000000)"), "{err}");
@@ -786,6 +789,22 @@ fn spelljammer_two_against_two_fight_odds_agree_with_the_simulator() {
 #[test]
 fn osr_armed_duel_fight_odds_agree_with_the_simulator() {
     fight_agrees_with_sim("examples/osr/duel-armed-exact.toml");
+}
+
+// oddosr4
+
+/// OSR's 2 vs 2 (`examples/osr/skirmish-exact.toml`, four 1-hp giant rats, one round): the
+/// round merged after every action (`rules::round::round_step`), the d20s read only by class
+/// branching once per class (`fray_core::FaceClasses`: an attack's natural 1, miss, hit and
+/// natural 20, OSR-R17, R18), a dead rat's record forgotten once it can no longer act
+/// (`rules::odds_key`, OSR-A28, A32). The exact chances lie inside the simulator's intervals,
+/// and each side can win.
+#[test]
+fn osr_two_against_two_fight_odds_agree_with_the_simulator() {
+    let exact = fight_agrees_with_sim("examples/osr/skirmish-exact.toml");
+    for side in ["west", "east"] {
+        assert!(fraction(&exact["exact"]["wins"][side]) > BigRational::zero());
+    }
 }
 
 // oddcel

@@ -49,8 +49,8 @@ pub use ids::{CombatantId, SideId};
 pub use loader::Encounter;
 pub use occupancy::{Nearby, Occupancy};
 pub use protocol::{
-    Answer, ChoiceRequest, Chooser, Fault, Illegal, Interrupt, Keep, Pause, RollRequest, Rolled,
-    MAX_POOL_DICE,
+    Answer, ChoiceRequest, Chooser, FaceClasses, Fault, Illegal, Interrupt, Keep, Pause,
+    RollRequest, Rolled, MAX_POOL_DICE,
 };
 pub use roster::Roster;
 pub use ruleset::{

@@ -10,7 +10,7 @@
 
 use crate::driver::Driver;
 use crate::event::{Event, EventSink, VecSink};
-use crate::protocol::{ChoiceRequest, Interrupt, Keep, RollRequest, Rolled};
+use crate::protocol::{ChoiceRequest, FaceClasses, Interrupt, Keep, RollRequest, Rolled};
 use crate::protocol::{Fault, Pause};
 use crate::ruleset::Ruleset;
 use crate::runner::{Limits, Table};
@@ -250,7 +250,13 @@ impl<R: Ruleset> Driver<R> for ProbeDriver {
         true
     }
     fn roll(&mut self, request: &RollRequest) -> Result<Rolled, Interrupt> {
-        let totals = f64::from(request.kept_count()) * f64::from(request.sides.max(1) - 1) + 1.0;
+        let totals = if request.classes.is_none() {
+            f64::from(request.kept_count()) * f64::from(request.sides.max(1) - 1) + 1.0
+        } else {
+            // The classes that hold some total (the cuts are ascending).
+            let (low, high) = (request.min_total(), request.max_total());
+            (request.classes.of(high) - request.classes.of(low) + 1) as f64
+        };
         self.width *= totals;
         self.nodes += self.width;
         self.widths.push(self.width);
@@ -374,7 +380,26 @@ pub fn enumerate_with<R: Ruleset>(
 }
 
 /// The exact weights of a roll's possible totals, computed once per kind of roll.
-pub(crate) type PmfCache = HashMap<(u16, u16, Keep), Vec<(u32, BigRational)>>;
+pub(crate) type PmfCache = HashMap<(u16, u16, Keep, FaceClasses), Vec<(u32, BigRational)>>;
+
+/// The weights of a roll's branches: each total's ([`pool_pmf`]), or, where the rules read the
+/// totals only by class ([`FaceClasses`]), each class's, answered with its lowest total (the
+/// totals of a class lead to the same play, so one branch with their summed weight is exact).
+pub fn branch_pmf(request: &RollRequest) -> Result<Vec<(u32, BigRational)>, OddsError> {
+    let pmf = pool_pmf(request)?;
+    if request.classes.is_none() {
+        return Ok(pmf);
+    }
+    let mut out: Vec<(usize, u32, BigRational)> = Vec::new();
+    for (total, p) in pmf {
+        let class = request.classes.of(total);
+        match out.last_mut() {
+            Some((c, _, q)) if *c == class => *q += p,
+            _ => out.push((class, total, p)),
+        }
+    }
+    Ok(out.into_iter().map(|(_, total, p)| (total, p)).collect())
+}
 
 /// The engine of every enumeration: plays `play` from `start` once per branch, each branch
 /// answering the rolls with one prefix of totals (and the default tactics for choices), depth
@@ -470,9 +495,10 @@ pub(crate) fn explore<R: Ruleset, T: Clone + PartialEq, K: EventSink + Clone + P
                 if pending.len().saturating_add(totals) > MAX_PENDING {
                     return Err(OddsError::TooManyPending);
                 }
-                let pmf = match pmf_cache.entry((request.count, request.sides, request.keep)) {
+                let kind = (request.count, request.sides, request.keep, request.classes);
+                let pmf = match pmf_cache.entry(kind) {
                     Entry::Occupied(known) => known.into_mut(),
-                    Entry::Vacant(new) => new.insert(pool_pmf(&request)?),
+                    Entry::Vacant(new) => new.insert(branch_pmf(&request)?),
                 };
                 // Pushed in reverse so that the smallest total is explored first.
                 for (total, p) in pmf.iter().rev() {
@@ -637,6 +663,37 @@ fn merged<S: Eq + std::hash::Hash, T: PartialEq, K: PartialEq>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::RollPurpose;
+
+    /// A d20 read by class (a natural 1, 2–10, 11–19, a natural 20) branches four times, each
+    /// class answered with its lowest face and weighed by the sum of its faces' weights; the
+    /// faces of each class, summed from the plain d20's branches, give the same fractions.
+    #[test]
+    fn a_class_roll_weighs_what_its_faces_weigh() {
+        let d20 = RollRequest::new(1, 20, None, RollPurpose::Attack, "T");
+        let faces = branch_pmf(&d20).unwrap();
+        assert_eq!(faces.len(), 20);
+        let classes = FaceClasses::at(&[2, 11, 20]);
+        let classed = branch_pmf(&d20.in_classes(classes)).unwrap();
+        let totals: Vec<u32> = classed.iter().map(|(t, _)| *t).collect();
+        assert_eq!(totals, [1, 2, 11, 20]);
+        for (i, (_, p)) in classed.iter().enumerate() {
+            let summed: BigRational = faces
+                .iter()
+                .filter(|(t, _)| classes.of(*t) == i)
+                .map(|(_, q)| q.clone())
+                .sum();
+            assert_eq!(*p, summed);
+        }
+        let r = |n: i64| BigRational::new(n.into(), 20.into());
+        let weights: Vec<BigRational> = classed.into_iter().map(|(_, p)| p).collect();
+        assert_eq!(weights, [r(1), r(9), r(9), r(1)]);
+        // A class no face reaches (a cut past 20, two equal cuts) gives no branch.
+        let empty = FaceClasses::at(&[2, 2, 21]);
+        let two = branch_pmf(&d20.in_classes(empty)).unwrap();
+        assert_eq!(two.iter().map(|(t, _)| *t).collect::<Vec<_>>(), [1, 2]);
+        assert_eq!(two[1].1, r(19));
+    }
 
     #[test]
     fn pool_ways_are_the_binomial_like_counts() {

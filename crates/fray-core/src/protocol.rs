@@ -71,6 +71,48 @@ pub struct RollRequest {
     pub purpose: RollPurpose,
     /// The rule that calls for the roll (e.g. `CNC-R7`).
     pub rule: &'static str,
+    /// Totals the rules read alike ([`FaceClasses`]): exact odds branch once per class. Not
+    /// part of what is asked (play rolls the dice as ever).
+    #[serde(skip)]
+    pub classes: FaceClasses,
+}
+
+/// The classes of a roll's totals that the rules read alike (a d20 only compared with a
+/// target number: the totals that fail and those that pass): up to four cuts, ascending, each
+/// the lowest total of a class (totals below the first are the first class; a cut past the
+/// largest total leaves its class empty); none, every total its own class. Exact odds branch
+/// once per class, weighed by its totals' probability, and answer with the class's lowest
+/// total ([`crate::odds`]); every other driver rolls the dice as ever. The rules that give
+/// classes must read nothing of the total but its class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct FaceClasses {
+    cuts: [u16; 4],
+    len: u8,
+}
+
+impl FaceClasses {
+    /// The classes that begin at `cuts` (ascending; at most four, clamped to 1..=1000).
+    pub fn at(cuts: &[i32]) -> Self {
+        let mut out = FaceClasses::default();
+        for (slot, &cut) in out.cuts.iter_mut().zip(cuts.iter().take(4)) {
+            *slot = cut.clamp(1, 1000) as u16;
+        }
+        out.len = cuts.len().min(4) as u8;
+        out
+    }
+
+    /// True when every total is its own class.
+    pub fn is_none(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The class of `total`: how many cuts are at or below it.
+    pub fn of(&self, total: u32) -> usize {
+        self.cuts[..usize::from(self.len)]
+            .iter()
+            .filter(|&&c| u32::from(c) <= total)
+            .count()
+    }
 }
 
 impl RollRequest {
@@ -89,7 +131,17 @@ impl RollRequest {
             who,
             purpose,
             rule,
+            classes: FaceClasses {
+                cuts: [0; 4],
+                len: 0,
+            },
         }
+    }
+
+    /// The same dice, its totals read by the rules only by class ([`FaceClasses`]).
+    pub const fn in_classes(mut self, classes: FaceClasses) -> Self {
+        self.classes = classes;
+        self
     }
 
     /// The same dice, keeping only the `k` highest (`2d20kh1`).

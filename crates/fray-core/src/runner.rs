@@ -280,6 +280,19 @@ impl<'a, R: Ruleset> Table<'a, R> {
         self.roll(RollRequest::new(count, sides, who, purpose, rule))
     }
 
+    /// One die whose faces the rules read only by class ([`crate::FaceClasses`]): played as
+    /// [`Table::roll_dice`]; exact odds branch once per class.
+    pub fn roll_classed(
+        &mut self,
+        sides: u16,
+        classes: crate::FaceClasses,
+        who: Option<CombatantId>,
+        purpose: RollPurpose,
+        rule: &'static str,
+    ) -> Result<u32, Interrupt> {
+        self.roll(RollRequest::new(1, sides, who, purpose, rule).in_classes(classes))
+    }
+
     /// Rolls the dice of a damage expression and returns their total (0 for a flat amount,
     /// which asks nothing); the flat bonus is the rules' to add, as a modifier they can show.
     pub fn roll_damage(

@@ -9,7 +9,7 @@ use fray_core::event::{AttackResult, Event, Modifier};
 use fray_core::grid::Bearing;
 use fray_core::modifiers::Modifiers;
 use fray_core::protocol::RollPurpose;
-use fray_core::{CombatantId, Interrupt, Table};
+use fray_core::{CombatantId, FaceClasses, Interrupt, Table};
 
 /// Which of its attacks a combatant makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -305,7 +305,17 @@ pub fn attack(
     // A natural 1 may start a chain of free attacks (OSR-R18.1): once it is over, nothing of
     // this attack is read but the state (a fumble's swing is the same whatever its rolls).
     table.recurrence_scope();
-    let roll = table.roll_dice(1, 20, Some(attacker), RollPurpose::Attack, strike.rule)?;
+    // Exact odds need only the roll's class: a natural 1, a miss, a hit, a natural 20 (nothing
+    // below reads the roll but through `result`; events are not kept there).
+    let needs = (versus - m.total()).clamp(2, 20);
+    let classes = FaceClasses::at(&[2, needs, 20]);
+    let roll = table.roll_classed(
+        20,
+        classes,
+        Some(attacker),
+        RollPurpose::Attack,
+        strike.rule,
+    )?;
     let total = roll as i32 + m.total();
     let result = if roll == 20 {
         AttackResult::Critical
@@ -412,7 +422,10 @@ fn damage(
     // OSR-R17.2: the special roll after a natural 20.
     let mut band = 0;
     if natural_20 {
-        let special = table.roll_dice(1, 20, Some(attacker), RollPurpose::Other, "OSR-R17.2")?;
+        // Read only by its band (exact odds branch once per band).
+        let bands = FaceClasses::at(&[11 - ap.crit_bonus, 16 - ap.crit_bonus, 20 - ap.crit_bonus]);
+        let special =
+            table.roll_classed(20, bands, Some(attacker), RollPurpose::Other, "OSR-R17.2")?;
         let modded = (special as i32 + ap.crit_bonus).clamp(1, 20);
         band = match modded {
             1..=10 => 0,
@@ -636,11 +649,14 @@ pub fn dex_check(
     dc: i32,
     rule: &'static str,
 ) -> Result<bool, Interrupt> {
-    let roll = table.roll_dice(1, 20, Some(who), RollPurpose::Check, rule)?;
     let mut mods = vec![Modifier::new("DEX", "OSR-A9", state.p(who).dex_mod)];
     if state.f(who).shaken_until >= state.round {
         mods.push(Modifier::new("shaken", "OSR-R17.4", -2));
     }
+    // Read only as a pass or a fail (exact odds branch twice).
+    let passes = dc - mods.iter().map(|m| m.value).sum::<i32>();
+    let classes = FaceClasses::at(&[passes]);
+    let roll = table.roll_classed(20, classes, Some(who), RollPurpose::Check, rule)?;
     let total = roll as i32 + mods.iter().map(|m| m.value).sum::<i32>();
     let ok = total >= dc;
     table.emit(|| Event::Check {
@@ -669,7 +685,9 @@ fn fumble(
     target: CombatantId,
     w: &Weapon,
 ) -> Result<(), Interrupt> {
-    let roll = table.roll_dice(1, 20, Some(attacker), RollPurpose::Other, "OSR-R18.1")?;
+    // Read only by its line of the table (exact odds branch once per line).
+    let lines = FaceClasses::at(&[3, 6, 11, 16]);
+    let roll = table.roll_classed(20, lines, Some(attacker), RollPurpose::Other, "OSR-R18.1")?;
     let next = state.round + 1;
     let result = match roll {
         1..=2 => "weapon breaks, no attack next round",

@@ -3,11 +3,13 @@
 //! that the fight programme merges states that differ only there.
 
 use crate::content::SpellEffect;
-use crate::state::{Paused, State};
+use crate::state::{Fighter, Paused, Plan, State};
+use fray_core::{CombatantId, Direction};
 use std::borrow::Cow;
 
 /// `state` as exact odds keep it: at every point the damage tallies and a dead combatant's hit
-/// points ([`forget_tallies`]), and a knocked-out combatant's hit points where nothing in the
+/// points ([`forget_tallies`]), the rest of a dead combatant's record once it can no longer act
+/// ([`forget_the_dead`]), and a knocked-out combatant's hit points where nothing in the
 /// fight heals by an amount ([`forget_knocked_out_hp`]); inside a round (`State::paused` set: the countdown or the held
 /// sets still to come) the initiative numbers' values, of which only the order is read
 /// ([`rank_numbers`]); between rounds (`State::paused` is `Paused::No`: a round's end, or the
@@ -16,6 +18,7 @@ use std::borrow::Cow;
 pub fn odds_key(state: &State) -> Cow<'_, State> {
     let mut key = state.clone();
     forget_tallies(&mut key);
+    forget_the_dead(&mut key);
     forget_knocked_out_hp(&mut key);
     if key.paused == Paused::No {
         forget_round(&mut key);
@@ -51,6 +54,83 @@ fn forget_tallies(state: &mut State) {
         if f.dead {
             f.hp = 0;
         }
+    }
+}
+
+/// At every settled point ([`odds_key`]): a dead combatant that can no longer act this round
+/// reduced to its side, its square and its death, so that those killed with different plans,
+/// conditions, facings or weapons merge. Death is final (OSR-A28: no rule makes one dead
+/// anything else), and no rule reads the rest of a dead combatant's record:
+/// - it acts only if it stood when its number began and is still among that number's actors
+///   (simultaneity, OSR-A32: `countdown` reads `up_at_number` and `plan.done`): such a one is
+///   kept whole; a later number's actors are those up when it begins, and the held sets act
+///   only if up (OSR-A39), so no other dead combatant acts again;
+/// - every attack, free attack (OSR-R18.1), stray missile (OSR-R27.2), tending (OSR-R30.3),
+///   flask or fire (OSR-R25) reaches only combatants up or on the map, which the dead are not
+///   (`Fighter::is_up`, `Fighter::on_map`), and tactics choose among foes and friends up;
+/// - the round's end reads its timed conditions and its running only to report them, or to
+///   tire one who ran (OSR-R13.2: never read again of the dead);
+/// - the outcome reads only `dead`, and reports list the dead at 0 hp.
+fn forget_the_dead(state: &mut State) {
+    let actors: &[CombatantId] = match &state.paused {
+        Paused::Countdown { actors, .. } => actors,
+        _ => &[],
+    };
+    for (i, f) in state.fighters.iter_mut().enumerate() {
+        let still_acts = !f.plan.done
+            && state.up_at_number.get(i) == Some(&true)
+            && actors.contains(&CombatantId(i as u16));
+        if f.dead && !still_acts {
+            *f = dead_record(f);
+        }
+    }
+}
+
+/// The record every dead combatant shares ([`forget_the_dead`]): its side and square kept.
+fn dead_record(f: &Fighter) -> Fighter {
+    Fighter {
+        side: f.side,
+        pos: f.pos,
+        facing: Direction::North,
+        hp: 0,
+        nonlethal: false,
+        down: false,
+        dead: true,
+        fled: false,
+        reserve: false,
+        surprised: false,
+        plan: Plan::default(),
+        dodging: false,
+        charging: false,
+        attacked_casting: false,
+        shaken_until: 0,
+        blinded_until: 0,
+        prone: false,
+        disarmed: false,
+        broken: false,
+        weapon_taken: false,
+        no_attack_round: 0,
+        stumble_until: 0,
+        stumble_from: 0,
+        reloading_until: 0,
+        rounds_run: 0,
+        fatigued: false,
+        holding: None,
+        held_by: None,
+        silenced: false,
+        burning_round: 0,
+        ground_fire_round: 0,
+        oil: 0,
+        spare_loaded: 0,
+        tending: None,
+        fused: false,
+        holy_water: 0,
+        cover: 0,
+        concealed: false,
+        moved_on_number: false,
+        moved_feet: 0,
+        dealt: 0,
+        taken: 0,
     }
 }
 
@@ -94,7 +174,12 @@ fn rank_numbers(state: &mut State) {
         return;
     }
     let mut values: Vec<i32> = Vec::with_capacity(2 * state.fighters.len() + 1);
-    for f in &state.fighters {
+    // A dead combatant's plan, forgotten ([`forget_the_dead`]), is no number of the round.
+    for f in state
+        .fighters
+        .iter()
+        .filter(|f| !(f.dead && f.plan == Plan::default()))
+    {
         values.push(f.plan.initiative);
         values.extend(f.plan.moved_to);
     }
@@ -155,6 +240,46 @@ mod tests {
         assert_eq!(k1, k4);
         assert_eq!(k1.fighters[1].hp, 0);
         assert!(k1.fighters[1].down && k1.fighters[1].nonlethal);
+    }
+
+    /// `bout`'s second brawler killed instead, having fumbled (`stumble`) and faced `facing`.
+    fn killed(stumble: u32, facing: Direction) -> State {
+        let mut state = bout(-3, None);
+        let b = &mut state.fighters[1];
+        (b.down, b.dead, b.nonlethal) = (false, true, false);
+        b.stumble_until = stumble;
+        b.no_attack_round = stumble;
+        b.facing = facing;
+        b.plan.initiative = 4;
+        b.plan.done = true;
+        state
+    }
+
+    /// OSR-A28: the dead merge whatever their plans, conditions and facing once they can no
+    /// longer act; one dead on its own number, still among its actors, is kept whole
+    /// (simultaneity, OSR-A32).
+    #[test]
+    fn the_dead_merge_once_they_can_no_longer_act() {
+        let (a, b) = (killed(2, Direction::East), killed(3, Direction::West));
+        assert_ne!(a, b);
+        assert_eq!(odds_key(&a), odds_key(&b));
+        let k = odds_key(&a);
+        assert!(k.fighters[1].dead && k.fighters[1].plan == Plan::default());
+        assert_eq!(k.fighters[1].pos, a.fighters[1].pos);
+        // Still to act on the number being resolved: kept.
+        let acting = |mut s: State| {
+            s.fighters[1].plan.done = false;
+            s.number = 4;
+            s.up_at_number = vec![true; 3];
+            s.paused = Paused::Countdown {
+                numbers: Vec::new(),
+                actors: vec![CombatantId(1)],
+            };
+            s
+        };
+        let (a, b) = (acting(a), acting(b));
+        assert_ne!(odds_key(&a), odds_key(&b));
+        assert_eq!(odds_key(&a).fighters[1].stumble_until, 2);
     }
 
     /// A fighter still up keeps its hit points.
