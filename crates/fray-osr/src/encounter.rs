@@ -6,11 +6,11 @@ use crate::content::{
     ArmorFile, ArmorKind, ClassFile, Content, ContentFile, MonsterFile, ShieldFile, Size,
     SpellFile, Weapon, WeaponFile,
 };
-use crate::state::{Fighter, Options, Plan, Profile, State, Surprise};
+use crate::state::{Fighter, Options, Profile, State, Surprise};
 use fray_core::catalog::ContentSet;
 use fray_core::loader::{CombatantBuilder, Loader, Placed};
 use fray_core::span::{FileError, FileErrors, SourceFile};
-use fray_core::{Direction, Pos, Roster, RulesetId, SideId};
+use fray_core::{Pos, Roster, RulesetId, SideId};
 use serde::Deserialize;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -458,49 +458,14 @@ impl CombatantBuilder for Builder<'_> {
             monster: monster.is_some() && class.is_none(),
         };
         let fighter = Fighter {
-            side: SideId(0),
-            pos: Pos::new(0, 0),
-            facing: Direction::East,
-            hp: start_hp,
-            nonlethal: false,
-            down: false,
-            dead: false,
-            fled: false,
-            reserve: false,
-            surprised: false,
-            plan: Plan::default(),
-            dodging: false,
-            charging: false,
-            attacked_casting: false,
-            shaken_until: 0,
-            blinded_until: 0,
-            prone: false,
-            disarmed: false,
-            weapon_taken: false,
-            broken: false,
-            no_attack_round: 0,
-            stumble_until: 0,
-            stumble_from: 0,
-            reloading_until: 0,
-            rounds_run: 0,
-            fatigued: false,
-            holding: None,
-            held_by: None,
-            silenced: false,
-            burning_round: 0,
-            ground_fire_round: 0,
             oil: int(&file, errors, f("oil"), &c.oil, 0, 20).unwrap_or(0) as u8,
             spare_loaded: spare_crossbows as u8,
-            tending: None,
             fused: c.fused.unwrap_or(false),
             holy_water: int(&file, errors, f("holy_water"), &c.holy_water, 0, 20).unwrap_or(0)
                 as u8,
             cover,
             concealed: c.concealed.unwrap_or(false),
-            moved_on_number: false,
-            moved_feet: 0,
-            dealt: 0,
-            taken: 0,
+            ..Fighter::fresh(SideId(0), Pos::new(0, 0), start_hp)
         };
         Some((profile, fighter))
     }

@@ -183,6 +183,55 @@ pub struct Tending {
 }
 
 impl Fighter {
+    /// A fighter on `side` at `pos`, facing east, with `hp` hit points and nothing else: no
+    /// condition, plan, gear count or record yet.
+    pub fn fresh(side: SideId, pos: Pos, hp: i32) -> Fighter {
+        Fighter {
+            side,
+            pos,
+            facing: Direction::East,
+            hp,
+            nonlethal: false,
+            down: false,
+            dead: false,
+            fled: false,
+            reserve: false,
+            surprised: false,
+            plan: Plan::default(),
+            dodging: false,
+            charging: false,
+            attacked_casting: false,
+            shaken_until: 0,
+            blinded_until: 0,
+            prone: false,
+            disarmed: false,
+            weapon_taken: false,
+            broken: false,
+            no_attack_round: 0,
+            stumble_until: 0,
+            stumble_from: 0,
+            reloading_until: 0,
+            rounds_run: 0,
+            fatigued: false,
+            holding: None,
+            held_by: None,
+            silenced: false,
+            burning_round: 0,
+            ground_fire_round: 0,
+            oil: 0,
+            spare_loaded: 0,
+            tending: None,
+            fused: false,
+            holy_water: 0,
+            cover: 0,
+            concealed: false,
+            moved_on_number: false,
+            moved_feet: 0,
+            dealt: 0,
+            taken: 0,
+        }
+    }
+
     /// Stumbling in `round`: −1 to attack, damage and initiative (OSR-R18.1, OSR-A10, A43).
     pub fn stumbling(&self, round: u32) -> bool {
         self.stumble_from <= round && round <= self.stumble_until && self.stumble_until > 0
