@@ -716,3 +716,59 @@ fn celesia_default_tactics_trip_a_sturdy_foe() {
     );
     assert_eq!(stdout(&fray(&["fight", &path, "--seed", "1"])), log);
 }
+
+/// Issue 16: Celesia's default tactics use items (docs/celesia.md, "Default tactics"): a hurt
+/// fighter retrieves its stored potion and drinks it; netted with a good Escape Artist bonus, it
+/// escapes the net; with its one javelin thrown and no foe within this turn's reach, it walks to
+/// the javelin and picks it up. The same seed gives the same fight.
+#[test]
+fn celesia_default_tactics_use_items() {
+    let head = "schema = 1\nruleset = \"celesia\"\nname = \"items\"\nmax_rounds = 8\n\
+        [[sides]]\nid = \"a\"\n[[sides]]\nid = \"b\"\n\
+        [[combatants]]\nid = \"hal\"\nname = \"Hal\"\nside = \"a\"\nat = [0, 0]\n\
+        class = \"fighter\"\nlevel = 3\nscores = { str = 16, dex = 14, con = 14 }\n\
+        weapon = \"longsword\"\n";
+    let net = format!(
+        "{head}hp = 100\nstart_hp = 45\nnetted = true\nescape_artist = 10\n\
+         stored = [\"potion of cure light wounds\"]\n\
+         [[combatants]]\nid = \"orc\"\nname = \"Orc\"\nside = \"b\"\nat = [1, 0]\n\
+         monster = \"orc\"\nhp = 100\n"
+    );
+    let fetch = format!(
+        "{head}hp = 200\nranged = \"javelin\"\n\
+         [[combatants]]\nid = \"gob\"\nname = \"Gob\"\nside = \"b\"\nat = [20, 0]\n\
+         monster = \"goblin\"\nhp = 1\n\
+         [[combatants]]\nid = \"gnoll\"\nname = \"Gnoll\"\nside = \"b\"\nat = [0, 30]\n\
+         monster = \"gnoll\"\nhp = 200\n"
+    );
+    let cases = [
+        (
+            "celesia-net-potion.toml",
+            net,
+            vec![
+                "Hal retrieves: the potion of cure light wounds",
+                "Hal drinks: the potion of cure light wounds",
+                "Hal's Escape Artist (escape from a net) check (CEL-R11)",
+            ],
+        ),
+        (
+            "celesia-fetch-javelin.toml",
+            fetch,
+            vec![
+                "Hal leaves lying: javelin at 20 0 (CEL-R7.3)",
+                "Hal picks up: javelin (CEL-R9)",
+            ],
+        ),
+    ];
+    for (name, text, wanted) in cases {
+        let file = temp_file(name, &text);
+        let path = file.to_string_lossy();
+        let out = fray(&["fight", &path, "--seed", "1"]);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        let log = stdout(&out);
+        for line in wanted {
+            assert!(log.contains(line), "{name}: no `{line}` in\n{log}");
+        }
+        assert_eq!(stdout(&fray(&["fight", &path, "--seed", "1"])), log);
+    }
+}

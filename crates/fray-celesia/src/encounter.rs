@@ -82,6 +82,10 @@ struct OptionsDef {
     find_tracks_acts: Option<Spanned<i64>>,
     pick_up_acts: Option<Spanned<i64>>,
     pick_up_consecutive: Option<bool>,
+    retrieve_acts: Option<Spanned<i64>>,
+    retrieve_consecutive: Option<bool>,
+    untie_acts: Option<Spanned<i64>>,
+    untie_consecutive: Option<bool>,
 }
 
 fray_core::combatant_entry! {
@@ -1209,6 +1213,10 @@ fn read_options(file: &SourceFile<'_>, o: &OptionsDef, errors: &mut Vec<FileErro
         ) as u8,
         pick_up_acts: num("pick_up_acts", &o.pick_up_acts, 1, 100, 1, errors) as u8,
         pick_up_consecutive: o.pick_up_consecutive.unwrap_or(d.pick_up_consecutive),
+        retrieve_acts: num("retrieve_acts", &o.retrieve_acts, 1, 100, 1, errors) as u8,
+        retrieve_consecutive: o.retrieve_consecutive.unwrap_or(d.retrieve_consecutive),
+        untie_acts: num("untie_acts", &o.untie_acts, 1, 100, 1, errors) as u8,
+        untie_consecutive: o.untie_consecutive.unwrap_or(d.untie_consecutive),
         splash_stray_increments: num(
             "splash_stray_increments",
             &o.splash_stray_increments,

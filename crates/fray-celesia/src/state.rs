@@ -935,6 +935,12 @@ pub enum TaskKind {
     FindTracks,
     /// Manipulate an Item the GM rules complex: picking up this item. [CEL-R9, CEL-G3]
     PickUp(Item),
+    /// Manipulate an Item the GM rules complex: retrieving this stored item (its place in
+    /// `State::gear_book`). [CEL-R9, CEL-G3]
+    Retrieve(u8),
+    /// Manipulate an Item the GM rules complex: removing this creature's ropes. [CEL-R9,
+    /// R10.10, CEL-G3]
+    Untie(CombatantId),
 }
 
 /// A complex action in progress: acts committed so far, out of those it needs. [CEL-R3.8]
@@ -1036,6 +1042,17 @@ pub struct Options {
     /// Whether those acts must be consecutive ("those actions may need to be committed
     /// consecutively"; default true).
     pub pick_up_consecutive: bool,
+    /// Acts retrieving a stored item takes, and whether they must be consecutive (CEL-R9
+    /// Manipulate an Item: "retrieve … an item in a container on your person", the GM's
+    /// complex ruling, CEL-G3; default 1 and true).
+    pub retrieve_acts: u8,
+    /// See `retrieve_acts`.
+    pub retrieve_consecutive: bool,
+    /// Acts removing the ropes of a tied-up creature takes (`untie`, Manipulate an Item, a
+    /// reading), and whether they must be consecutive (CEL-G3; default 1 and true).
+    pub untie_acts: u8,
+    /// See `untie_acts`.
+    pub untie_consecutive: bool,
 }
 
 impl Default for Options {
@@ -1062,6 +1079,10 @@ impl Default for Options {
             find_tracks_acts: 3,
             pick_up_acts: 1,
             pick_up_consecutive: true,
+            retrieve_acts: 1,
+            retrieve_consecutive: true,
+            untie_acts: 1,
+            untie_consecutive: true,
         }
     }
 }
@@ -1176,6 +1197,10 @@ pub struct State {
     /// The last charge or approach destination worked out, until the next question or move
     /// (`rules::movement::LastDestination`; no part of equality or hashing).
     pub destination: crate::rules::movement::LastDestination,
+    /// A thrown weapon has landed or a creature has been tied up in this fight (never
+    /// cleared): only then do the default tactics look for a thrown weapon lying in reach or an
+    /// ally to untie (`tactics`; a cache, no state of the rules).
+    pub strewn: bool,
 }
 
 /// Where a regular round stands when it pauses before a turn or after an action
@@ -1222,6 +1247,7 @@ impl State {
             spellbook: Arc::from(Vec::new()),
             gear_book: Arc::from(Vec::new()),
             destination: Default::default(),
+            strewn: false,
         }
     }
 

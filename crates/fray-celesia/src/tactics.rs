@@ -2,12 +2,17 @@
 //! checked against the rules before it is made (the property tests hold it to that).
 //!
 //! On its turn a mount without its rider withdraws (the free square within its speed farthest
-//! from its nearest foe), a rider with a two-handed weapon guides its mount with the knees (CEL-R21.4), a
-//! combatant stands up if prone, strikes the weakest foe in reach with its best
-//! form (a reach weapon steps back from a foe too close), or trips or disarms it when that
-//! is worth more ([`crate::maneuver_tactics`]), picks up a weapon it dropped, shoots when no foe is in reach (a bow at any range; a thrown weapon only at foes it
-//! cannot reach this turn, since ammunition is not counted), charges with three acts left,
-//! else moves toward the nearest foe. It always takes an attack of opportunity, and takes a
+//! from its nearest foe), a rider with a two-handed weapon guides its mount with the knees
+//! (CEL-R21.4), a combatant stands up if prone, unties an ally tied up next to it (CEL-R10.10),
+//! at half its hit points or below drinks a healing potion (retrieving a stored one first,
+//! CEL-R9), escapes a net when its check succeeds at least half the time, or when no foe is in
+//! reach (CEL-R11), picks up a weapon it dropped, strikes the weakest foe in reach
+//! with its best form (a reach weapon steps back from a foe too close), or trips or disarms it
+//! when that is worth more ([`crate::maneuver_tactics`]); with its counted thrown weapons all
+//! thrown and no foe within this turn's reach it picks one up (its own or one of its kind),
+//! walking to it first (CEL-R7.3, R9); it shoots when no foe is in reach (a bow at any range; a
+//! thrown weapon only at foes it cannot reach this turn), charges with three acts left, else
+//! moves toward the nearest foe. It always takes an attack of opportunity, and takes a
 //! crippling injury (permanent) only when the damage would kill it.
 
 use crate::choice::Choice;
@@ -101,6 +106,27 @@ fn action(state: &State, who: CombatantId) -> Choice {
             return c;
         }
     }
+    // CEL-R10.10: an ally tied up next to it is untied (Manipulate an Item, a reading).
+    if state.strewn {
+        if let Some(c) = untie(state, who) {
+            return c;
+        }
+    }
+    // CEL-R9, R11: at half its hit points or below, a healing potion: drunk if at hand, else
+    // retrieved from its container first.
+    if !(f.gear.is_empty() && f.packed.is_empty()) && 2 * f.hp <= state.p(who).max_hp {
+        if let Some(c) = potion(state, who) {
+            return c;
+        }
+    }
+    // CEL-R11 Escape from a Net: netted (the GM's word; entangled, every attack of its has
+    // disadvantage), it tries to escape first when its DC 20 Escape Artist check succeeds at
+    // least half the time (a d20 of 11 or more); else only when no foe is in its reach.
+    if f.netted && 11 + state.p(who).escape_artist >= crate::rules::escape::NET_DC {
+        if let Some(c) = legal(state, who, Choice::EscapeNet) {
+            return c;
+        }
+    }
     // A weapon it dropped (disarmed) lies on or next to its square: it picks it up (CEL-R9
     // Manipulate an Item).
     for &(item, _) in &f.on_ground {
@@ -146,6 +172,11 @@ fn action(state: &State, who: CombatantId) -> Choice {
         // A trip or a disarm when it is worth more than the blow (issue 16).
         return crate::maneuver_tactics::better(state, who, c).unwrap_or(c);
     }
+    if f.netted {
+        if let Some(c) = legal(state, who, Choice::EscapeNet) {
+            return c;
+        }
+    }
     let nearest = state.nearest_foe(who);
     // Foes too close for a reach weapon (CEL-R9 Attack, Melee): step back to strike them.
     if let Some(t) = nearest {
@@ -160,6 +191,17 @@ fn action(state: &State, who: CombatantId) -> Choice {
                         return c;
                     }
                 }
+            }
+        }
+    }
+    // CEL-R7.3, R9: its counted thrown weapons all thrown, it takes one up again (its own or
+    // one of its kind) while no foe can be reached this turn.
+    if state.strewn && f.ammo == Some(0) && crate::rules::thrown::tracked(state, who) {
+        let far = nearest
+            .is_none_or(|t| state.gap(who, t) - 1 > state.speed_squares(who) * f.acts_left.max(1));
+        if far {
+            if let Some(c) = fetch_thrown(state, who) {
+                return c;
             }
         }
     }
@@ -187,6 +229,68 @@ fn action(state: &State, who: CombatantId) -> Choice {
         }
     }
     Choice::End
+}
+
+/// An ally up and tied up next to `who`, untied (the first in roster order: one act each).
+/// [CEL-R10.10, R9]
+fn untie(state: &State, who: CombatantId) -> Option<Choice> {
+    state
+        .near(who, 1, |o| {
+            o != who && !state.enemies(who, o) && state.f(o).tied.is_some() && state.up(o)
+        })
+        .into_iter()
+        .find_map(|t| legal(state, who, Choice::Untie(t)))
+}
+
+/// A healing potion for `who`: one at hand drunk, else a stored one retrieved. [CEL-R9, R11]
+fn potion(state: &State, who: CombatantId) -> Option<Choice> {
+    use crate::rules::item::{Effect, ItemUse};
+    let f = state.f(who);
+    let heals = |&(book, uses): &(u8, u8)| {
+        let g = state.gear_book.get(usize::from(book))?;
+        (uses > 0 && g.how == ItemUse::Liquid && matches!(g.effect, Effect::Heal(_)))
+            .then_some(book)
+    };
+    f.gear
+        .iter()
+        .filter_map(heals)
+        .find_map(|b| legal(state, who, Choice::Drink(b)))
+        .or_else(|| {
+            f.packed
+                .iter()
+                .filter_map(heals)
+                .find_map(|b| legal(state, who, Choice::Retrieve(b)))
+        })
+}
+
+/// A thrown weapon `who` may take up: picked up if in reach, else a move to the free square on
+/// or next to the nearest one that is nearest to `who` (ties: north, then west), else as far
+/// toward it as a move goes. [CEL-R7.3, R9]
+fn fetch_thrown(state: &State, who: CombatantId) -> Option<Choice> {
+    let pick = Choice::PickUp(crate::state::Item::Ranged);
+    if let Some(c) = legal(state, who, pick) {
+        return Some(c);
+    }
+    let at = crate::rules::thrown::nearest_lying(state, who)?;
+    let pos = state.f(who).pos;
+    let mut squares: Vec<fray_core::Pos> = (-1..=1)
+        .flat_map(|dy| (-1..=1).map(move |dx| fray_core::Pos::new(at.x + dx, at.y + dy)))
+        .filter(|&p| p != pos && state.square_free(p, who))
+        .collect();
+    squares.sort_by_key(|p| (pos.squares_to(*p), p.y, p.x));
+    squares
+        .into_iter()
+        .find_map(|p| legal(state, who, Choice::MoveTo(p)))
+        .or_else(|| {
+            // Beyond one move: as far as it may go along the line toward it.
+            let d = pos.squares_to(at).min(state.speed_squares(who));
+            (1..d).rev().find_map(|i| {
+                let p = pos.point_on_line(at, i);
+                (state.square_free(p, who))
+                    .then(|| legal(state, who, Choice::MoveTo(p)))
+                    .flatten()
+            })
+        })
 }
 
 /// A riderless mount's withdrawal (CEL-R21.11 "avoids combat", CEL-G10): a Move to the free
@@ -232,4 +336,120 @@ fn injury(state: &State, who: CombatantId, damage: i32) -> Choice {
         .find(|i| hp - (damage - i.negates()).max(0) > -2 * con)
         .or_else(|| available.next_back())
         .map_or(Choice::NoInjury, Choice::Injury)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture::{Fixture, FIGHTER};
+    use fray_core::Pos;
+
+    /// A blow or a maneuver against `t` (a fighter trips a sturdy orc rather than strike it).
+    fn strikes(c: Choice, t: CombatantId) -> bool {
+        matches!(c, Choice::Attack(o, _) | Choice::Trip(o) if o == t)
+    }
+
+    /// A netted fighter escapes the net before it strikes when its check succeeds at least
+    /// half the time (Escape Artist +9: 11 or more); with less, it strikes entangled, and
+    /// escapes when no foe is in reach; free of it, it strikes. [CEL-R11]
+    #[test]
+    fn a_netted_fighter_escapes_the_net_when_it_is_likely_to() {
+        let netted = |bonus: i32| {
+            Fixture::new()
+                .with(
+                    "hal",
+                    "heroes",
+                    [0, 0],
+                    &format!("{FIGHTER}\nnetted = true\nescape_artist = {bonus}"),
+                )
+                .monster("orc", "orcs", [1, 0], "orc")
+                .state()
+        };
+        let (hal, orc) = (CombatantId(0), CombatantId(1));
+        let mut s = netted(9);
+        s.fm(hal).acts_left = 3;
+        assert_eq!(action(&s, hal), Choice::EscapeNet);
+        let mut s = netted(8);
+        s.fm(hal).acts_left = 3;
+        assert!(strikes(action(&s, hal), orc), "9 or less: a 45% chance");
+        s.set_square(orc, Pos::new(5, 0));
+        assert_eq!(action(&s, hal), Choice::EscapeNet, "no foe in reach");
+        s.set_square(orc, Pos::new(1, 0));
+        s.fm(hal).netted = false;
+        assert!(strikes(action(&s, hal), orc));
+    }
+
+    /// A tied-up ally next to it is untied before any blow; a tied-up foe is not, nor an ally
+    /// out of reach. [CEL-R10.10]
+    #[test]
+    fn an_ally_tied_up_next_to_it_is_untied() {
+        let mut s = Fixture::new()
+            .with("hal", "heroes", [0, 0], FIGHTER)
+            .with("ann", "heroes", [0, 1], FIGHTER)
+            .monster("orc", "orcs", [1, 0], "orc")
+            .state();
+        let (hal, ann, orc) = (CombatantId(0), CombatantId(1), CombatantId(2));
+        s.fm(hal).acts_left = 3;
+        s.fm(ann).tied = Some(25);
+        assert!(strikes(action(&s, hal), orc), "the cheap flag is off");
+        s.strewn = true;
+        assert_eq!(action(&s, hal), Choice::Untie(ann));
+        s.fm(ann).tied = None;
+        s.fm(orc).tied = Some(25);
+        assert!(strikes(action(&s, hal), orc), "a foe stays tied");
+        s.fm(orc).tied = None;
+        s.fm(ann).tied = Some(25);
+        s.set_square(ann, Pos::new(0, 3));
+        assert!(strikes(action(&s, hal), orc), "not next to it");
+    }
+
+    /// At half its hit points a fighter retrieves its stored potion, then drinks it; healthy,
+    /// it strikes. [CEL-R9, R11]
+    #[test]
+    fn a_hurt_fighter_retrieves_then_drinks_a_healing_potion() {
+        let mut s = Fixture::new()
+            .with(
+                "hal",
+                "heroes",
+                [0, 0],
+                &format!("{FIGHTER}\nstored = [\"potion of cure light wounds\"]"),
+            )
+            .monster("orc", "orcs", [1, 0], "orc")
+            .state();
+        let (hal, orc) = (CombatantId(0), CombatantId(1));
+        s.fm(hal).acts_left = 3;
+        assert!(strikes(action(&s, hal), orc), "healthy");
+        s.fm(hal).hp = 15;
+        assert_eq!(action(&s, hal), Choice::Retrieve(0));
+        let potion = s.fm(hal).packed.remove(0);
+        s.fm(hal).gear.push(potion);
+        assert_eq!(action(&s, hal), Choice::Drink(0));
+        s.fm(hal).gear[0].1 = 0;
+        assert!(strikes(action(&s, hal), orc), "none left");
+    }
+
+    /// With its counted javelins all thrown and the foe beyond this turn's reach, a thrower
+    /// walks to the nearest one lying, then picks it up; a goblin with javelins of its own
+    /// picks up an ally's. [CEL-R7.3, R9]
+    #[test]
+    fn a_thrower_with_none_left_fetches_a_javelin() {
+        let javelin = format!("{FIGHTER}\nranged = \"javelin\"\nammo = 0");
+        let mut s = Fixture::new()
+            .with("bo", "heroes", [0, 0], &javelin)
+            .with("cy", "heroes", [0, 2], &javelin)
+            .monster("orc", "orcs", [30, 0], "orc")
+            .state();
+        let (bo, cy) = (CombatantId(0), CombatantId(1));
+        s.fm(bo).acts_left = 3;
+        s.fm(bo).thrown.push(Pos::new(4, 0));
+        s.strewn = true;
+        // 3 -1 and 3 0 are as near: north first.
+        assert_eq!(action(&s, bo), Choice::MoveTo(Pos::new(3, -1)));
+        s.set_square(bo, Pos::new(3, -1));
+        assert_eq!(action(&s, bo), Choice::PickUp(crate::state::Item::Ranged));
+        // Cy picks up Bo's: the same weapon, into its own counted supply.
+        s.set_square(cy, Pos::new(4, 1));
+        s.fm(cy).acts_left = 3;
+        assert_eq!(action(&s, cy), Choice::PickUp(crate::state::Item::Ranged));
+    }
 }

@@ -85,6 +85,9 @@ pub fn start(
                 format!("its {} is not loaded (it has no `load`)", w.name),
             ));
         }
+        if super::thrown::lands(w) {
+            return super::thrown::supply(w, ammo).map(|n| (Some(n), 0));
+        }
         return Ok((counted, 0));
     }
     let n = loaded.unwrap_or(i32::from(w.capacity));

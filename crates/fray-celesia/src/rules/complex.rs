@@ -2,7 +2,8 @@
 //! with a progress count kept from turn to turn — Disable Device on a device whose acts the GM
 //! sets (CEL-E8), the coup de grace against a creature with total concealment (6 acts,
 //! CEL-R12, CEL-E9), Find Tracks (3 consecutive acts or the GM's number, CEL-R13) and picking
-//! up an item where the GM rules Manipulate an Item complex (CEL-R9, CEL-G3). Where the acts must be consecutive, any other act, or acts left unspent at
+//! up an item, retrieving a stored one or removing a creature's ropes where the GM rules
+//! Manipulate an Item complex (CEL-R9, CEL-G3). Where the acts must be consecutive, any other act, or acts left unspent at
 //! the end of a turn, start the count over; where they need not be, the count waits.
 
 use super::{attack, round};
@@ -39,6 +40,16 @@ pub fn task_of(state: &State, who: CombatantId, choice: &Choice) -> Option<(Task
             TaskKind::PickUp(item),
             state.options.pick_up_acts,
             state.options.pick_up_consecutive,
+        )),
+        Choice::Retrieve(book) if state.options.retrieve_acts > 1 => Some((
+            TaskKind::Retrieve(book),
+            state.options.retrieve_acts,
+            state.options.retrieve_consecutive,
+        )),
+        Choice::Untie(t) if state.options.untie_acts > 1 => Some((
+            TaskKind::Untie(t),
+            state.options.untie_acts,
+            state.options.untie_consecutive,
         )),
         _ => None,
     }
@@ -149,6 +160,32 @@ pub fn commit(
             None,
             "CEL-R9",
         ),
+        (TaskKind::Retrieve(book), first) => (
+            if first {
+                "begins to retrieve an item"
+            } else {
+                "goes on retrieving an item"
+            },
+            format!(
+                "{} (the GM's complex Manipulate an Item, CEL-G3)",
+                state
+                    .gear_book
+                    .get(usize::from(book))
+                    .map_or("item", |g| g.name.as_str())
+            ),
+            None,
+            "CEL-R9",
+        ),
+        (TaskKind::Untie(t), first) => (
+            if first {
+                "begins to remove the ropes of"
+            } else {
+                "goes on removing the ropes of"
+            },
+            "the GM's complex Manipulate an Item, CEL-G3".to_string(),
+            Some(t),
+            "CEL-R10.10",
+        ),
         (TaskKind::Disable(d), first) => (
             if first {
                 "begins to disable a device"
@@ -198,6 +235,8 @@ pub fn commit(
         TaskKind::Disable(d) => disable(state, table, who, usize::from(d))?,
         TaskKind::FindTracks => super::ruling::find_tracks(state, table, who, needed)?,
         TaskKind::PickUp(item) => super::maneuver::hold_picked_up(state, table, who, item),
+        TaskKind::Retrieve(book) => super::item::take_out(state, table, who, book),
+        TaskKind::Untie(t) => super::escape::remove_ropes(state, table, who, t),
     }
     Ok(())
 }

@@ -101,8 +101,20 @@ pub fn untie(
     if !super::round::provoke(state, table, who, None)? {
         return Ok(());
     }
+    remove_ropes(state, table, who, target);
+    Ok(())
+}
+
+/// The ropes of `target` are off, removed by `who` (after the untie provoked, or when the acts
+/// of the GM's complex ruling are all in, CEL-G3). [CEL-R10.10]
+pub fn remove_ropes(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    target: CombatantId,
+) {
     if state.f(target).tied.is_none() {
-        return Ok(());
+        return;
     }
     state.fm(target).tied = None;
     table.emit(|| Event::Acted {
@@ -118,7 +130,6 @@ pub fn untie(
         gained: false,
         rule: "CEL-R10.10",
     });
-    Ok(())
 }
 
 /// CEL-R11 Escape from a Net (standard, Provoke): the action provokes, then a DC 20 Escape
@@ -378,6 +389,7 @@ pub fn tie(
         f.ropes = f.ropes.saturating_sub(1);
     }
     state.fm(target).tied = Some(dc);
+    state.strewn = true;
     table.emit(|| Event::Condition {
         who: target,
         condition: "tied up",

@@ -512,9 +512,16 @@ fn retrieve(
     if !super::round::provoke(state, table, who, None)? {
         return Ok(());
     }
+    take_out(state, table, who, book);
+    Ok(())
+}
+
+/// Item `book` comes out of the container on `who`'s person to hand (after the retrieve
+/// provoked, or when the acts of the GM's complex ruling are all in, CEL-G3). [CEL-R9]
+pub fn take_out(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId, book: u8) {
     let f = state.fm(who);
     let Some(at) = f.packed.iter().position(|(b, n)| *b == book && *n > 0) else {
-        return Ok(());
+        return;
     };
     let item = f.packed.remove(at);
     f.gear.push(item);
@@ -529,7 +536,6 @@ fn retrieve(
         detail: format!("the {name}, from a container on its person, to hand"),
         rule: "CEL-R9",
     });
-    Ok(())
 }
 
 /// Heals `who` by `amount`, up to its maximum: as much nonlethal damage goes too (CEL-R20.6);

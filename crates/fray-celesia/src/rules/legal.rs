@@ -151,9 +151,9 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     for &(item, _) in &state.f(who).on_ground {
         candidates.push(Choice::PickUp(item));
     }
-    // CEL-R7.3: its thrown weapons that landed (`rules::thrown`).
+    // CEL-R7.3: thrown weapons that landed, its own or of its kind (`rules::thrown`).
     let ranged = Choice::PickUp(crate::state::Item::Ranged);
-    if !state.f(who).thrown.is_empty() && !candidates.contains(&ranged) {
+    if super::thrown::any_lying(state, who) && !candidates.contains(&ranged) {
         candidates.push(ranged);
     }
     if state.f(who).follow.is_some() {

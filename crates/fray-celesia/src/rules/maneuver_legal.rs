@@ -292,8 +292,9 @@ pub fn check(
         Choice::PickUp(item) => {
             let rule = "CEL-R9";
             let Some(at) = maneuver::lying_at(state, who, item) else {
-                // CEL-R7.3: a thrown weapon of its that landed (`rules::thrown`).
-                if item == crate::state::Item::Ranged && !f.thrown.is_empty() {
+                // CEL-R7.3: a thrown weapon that landed (`rules::thrown`): its own, or one of
+                // its kind another threw.
+                if item == crate::state::Item::Ranged && super::thrown::any_lying(state, who) {
                     return super::thrown::check_pick_up(explain, state, who);
                 }
                 return no(explain, rule, || {
