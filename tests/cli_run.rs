@@ -1011,3 +1011,91 @@ monster = "kobold"
     t.send("quit");
     t.finish();
 }
+
+/// CEL-R10.10 Grapple, Continued, Move: the GM marks a hazardous square during the fight
+/// (`rule hazard X Y NAME`); a grappler placing its foe there asks the foe first (free itself as
+/// a reaction at +4), and, still held, the log says what the hazard does is the GM's. A bad
+/// marking is refused with its usage; `rule safe X Y` takes the mark off.
+#[test]
+fn the_gm_marks_a_celesia_hazard_a_grappler_places_its_foe_on() {
+    let dir = temp_dir("celesia-hazard");
+    let file = dir.join("hazard.toml");
+    std::fs::write(
+        &file,
+        r#"schema = 1
+ruleset = "celesia"
+name = "a hazard the GM marks"
+max_rounds = 2
+
+[[sides]]
+id = "heroes"
+
+[[sides]]
+id = "orcs"
+
+[[combatants]]
+id = "hal"
+side = "heroes"
+at = [0, 0]
+class = "fighter"
+level = 3
+hp = 30
+scores = { str = 16, dex = 14, con = 14 }
+weapon = "longsword"
+
+[[combatants]]
+id = "orc"
+side = "orcs"
+at = [1, 0]
+monster = "orc"
+hp = 40
+"#,
+    )
+    .unwrap();
+    let mut t = Tracker::start(&[file.to_str().unwrap(), "--no-autosave"], &dir);
+    for line in ["18", "5", "grapple orc", "15", "end", "end"] {
+        t.until_prompt();
+        t.send(line);
+    }
+    t.until_prompt();
+    t.send("rule hazard 3");
+    let refused = t.until_prompt();
+    assert!(
+        refused.contains("`rule hazard X Y NAME` marks"),
+        "{refused}"
+    );
+    t.send("rule hazard 3 1 burning oil");
+    t.until_prompt();
+    t.send("maintain move 3 0 place 3 1");
+    t.until_prompt();
+    // Grapple, Continued: d20 10 + 8 + 5 − 4 = 19 against CMD 14; the orc declines its attack of
+    // opportunity on the Move.
+    t.send("10");
+    t.until_prompt();
+    t.send("decline");
+    let asked = t.until_prompt();
+    assert!(
+        asked.contains("free-itself | free-itself artist | decline"),
+        "{asked}"
+    );
+    t.send("free-itself");
+    t.until_prompt();
+    // d20 6 + 4 CMB + 4 (hazard) = 14 against Hal's CMD 18: still held, placed in the oil.
+    t.send("6");
+    let placed = t.until_prompt();
+    assert!(
+        placed.contains("+4 hazardous placement (CEL-R10.10) = 14 vs CMD 18"),
+        "{placed}"
+    );
+    assert!(
+        placed.contains("Orc is placed in a hazard: burning oil at 3 1: what it does is the GM's"),
+        "{placed}"
+    );
+    t.send("rule safe 3 1");
+    t.until_prompt();
+    t.send("rule safe 3 1");
+    let again = t.until_prompt();
+    assert!(again.contains("(3, 1) is no hazard"), "{again}");
+    t.send("quit");
+    t.finish();
+}

@@ -199,6 +199,9 @@ pub enum Choice {
     Untie(CombatantId),
     /// Escape from a Net: a DC 20 Escape Artist check (standard, 2 acts, Provoke). [CEL-R11]
     EscapeNet,
+    /// About to be placed on a hazardous square: try to free itself from the grapple as a
+    /// reaction at +4, by a combat maneuver check or (`true`) Escape Artist. [CEL-R10.10 Move]
+    FreeItself(bool),
 }
 
 /// The free actions of CEL-R14 and elsewhere that fray plays, by the word the GM names them
@@ -306,6 +309,7 @@ pub fn answers(question: Question, choice: &Choice) -> bool {
         | Choice::Block
         | Choice::Complete(_)
         | Choice::Counterspell(_)
+        | Choice::FreeItself(_)
         | Choice::Identify(_) => question == Question::Reaction,
         Choice::Dc(_) | Choice::Shaken(_) | Choice::NoEffect | Choice::RetryActs(_) => {
             question == Question::Ruling
@@ -340,6 +344,9 @@ pub fn text(state: &State, choice: &Choice) -> String {
             if *nonlethal { "nonlethal" } else { "lethal" }
         ),
         Choice::Maintain(HoldUse::Move(p)) => format!("maintain move {} {}", p.x, p.y),
+        Choice::Maintain(HoldUse::Place(p, q)) => {
+            format!("maintain move {} {} place {} {}", p.x, p.y, q.x, q.y)
+        }
         Choice::Maintain(HoldUse::Tie) => "maintain tie".into(),
         Choice::Release => "release".into(),
         Choice::Escape(false) => "escape".into(),
@@ -353,6 +360,8 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Retrieve(b) => format!("retrieve {}", item_key(state, *b)),
         Choice::Untie(t) => format!("untie {}", k(t)),
         Choice::EscapeNet => "escape net".into(),
+        Choice::FreeItself(false) => "free-itself".into(),
+        Choice::FreeItself(true) => "free-itself artist".into(),
         Choice::Overrun(t) => format!("overrun {}", k(t)),
         Choice::Sunder(t, item, true) => format!("sunder {} {}", k(t), item.key()),
         Choice::Sunder(t, item, false) => format!("sunder {} {} spare", k(t), item.key()),
@@ -568,6 +577,10 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["maintain", "move", x, y] => {
             Choice::Maintain(HoldUse::Move(Pos::new(number(x)?, number(y)?)))
         }
+        ["maintain", "move", x, y, "place", px, py] => Choice::Maintain(HoldUse::Place(
+            Pos::new(number(x)?, number(y)?),
+            Pos::new(number(px)?, number(py)?),
+        )),
         ["release"] => Choice::Release,
         ["escape"] => Choice::Escape(false),
         ["escape", "control"] => Choice::Escape(true),
@@ -659,6 +672,8 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["wait"] => Choice::Wait,
         ["aoo", t] => Choice::Opportunity(who(t)?),
         ["decline"] => Choice::Decline,
+        ["free-itself"] => Choice::FreeItself(false),
+        ["free-itself", "artist"] => Choice::FreeItself(true),
         ["injury", i] => Choice::Injury(Injury::from_key(i).ok_or_else(|| {
             unreadable(format!(
                 "unknown injury `{i}`; one of {}",

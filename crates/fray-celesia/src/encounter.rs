@@ -38,7 +38,19 @@ fray_core::encounter_file! {
         monster: Vec<MonsterFile>,
         #[serde(default)]
         device: Vec<DeviceDef>,
+        #[serde(default)]
+        hazard: Vec<HazardDef>,
     }
+}
+
+/// One `[[hazard]]`: hazardous squares with a name, and the damage a creature placed there
+/// takes if the file gives it (else what the hazard does is the GM's). [CEL-R10.10 Move]
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HazardDef {
+    name: Spanned<String>,
+    squares: Spanned<Vec<[i64; 2]>>,
+    damage: Option<Spanned<String>>,
 }
 
 /// One `[[device]]`: something Disable Device works on (CEL-R13, CEL-G3).
@@ -872,6 +884,7 @@ impl CombatantBuilder for Builder<'_> {
         );
         state.disabled = vec![false; devices.len()];
         state.devices = devices.into();
+        state.hazards = read_hazards(&file, &def.hazard, &mut cx.errors).into();
         let mut book: Vec<crate::spell::Spell> = Vec::new();
         for p in state.profiles.iter() {
             // CEL-R11: the spells of the items it carries too (`rules::item`).
@@ -1015,6 +1028,81 @@ fn seat_riders(
 
 /// At most this many items carried by one combatant. [CEL-R11, R12]
 const MAX_ITEMS: usize = 32;
+
+/// The `[[hazard]]` tables: a name of 1 to `MAX_NAME` characters, 1 or more squares, each
+/// hazardous once, at most `MAX_HAZARDS` in all, and damage dice (`2d6`, `1d6+1`) if given.
+/// [CEL-R10.10 Move]
+fn read_hazards(
+    file: &SourceFile<'_>,
+    defs: &[HazardDef],
+    errors: &mut Vec<FileError>,
+) -> Vec<crate::rules::hazard::Hazard> {
+    use crate::rules::hazard::{Hazard, MAX_HAZARDS, MAX_NAME};
+    let mut out: Vec<Hazard> = Vec::new();
+    for (i, d) in defs.iter().enumerate() {
+        let at = |name: &str| Some(format!("hazard[{i}].{name}"));
+        let name = d.name.get_ref().trim();
+        if name.is_empty() || name.chars().count() > MAX_NAME || name.contains('\n') {
+            errors.push(file.error(
+                d.name.span(),
+                at("name"),
+                format!("expected a name of 1 to {MAX_NAME} characters on one line"),
+            ));
+            continue;
+        }
+        let damage = match &d.damage {
+            Some(text) => match fray_core::damage::DamageDice::parse_dice(text.get_ref()) {
+                Some(dice) => Some(dice),
+                None => {
+                    errors.push(file.error(
+                        text.span(),
+                        at("damage"),
+                        format!(
+                            "expected damage dice such as `2d6` or `1d6+1`, found `{}`",
+                            text.get_ref()
+                        ),
+                    ));
+                    continue;
+                }
+            },
+            None => None,
+        };
+        let squares = d.squares.get_ref();
+        if squares.is_empty() {
+            errors.push(file.error(
+                d.squares.span(),
+                at("squares"),
+                "expected at least one square, e.g. `squares = [[3, 4]]`",
+            ));
+            continue;
+        }
+        for &[x, y] in squares {
+            let fits = |v: i64| (-1_000_000..=1_000_000).contains(&v);
+            let problem = if !fits(x) || !fits(y) {
+                Some(format!("square [{x}, {y}] out of range (±1000000)"))
+            } else if out
+                .iter()
+                .any(|h| h.at == fray_core::Pos::new(x as i32, y as i32))
+            {
+                Some(format!("square [{x}, {y}] is hazardous twice"))
+            } else if out.len() >= MAX_HAZARDS {
+                Some(format!("at most {MAX_HAZARDS} hazardous squares"))
+            } else {
+                None
+            };
+            if let Some(problem) = problem {
+                errors.push(file.error(d.squares.span(), at("squares"), problem));
+                break;
+            }
+            out.push(Hazard {
+                name: name.to_string(),
+                at: fray_core::Pos::new(x as i32, y as i32),
+                damage,
+            });
+        }
+    }
+    out
+}
 
 /// At most this many devices in one encounter.
 const MAX_DEVICES: usize = 64;

@@ -217,9 +217,9 @@ impl RulesetBundle for Celesia {
     const CONTENT_FILES: &'static [(&'static str, &'static str)] = &content::CONTENT_FILES;
     /// Every rule is played at least in part; the `partial` ones are listed (docs/celesia.md
     /// says which parts: R3 all but readying a complex action; R6 all but Aid Another on a skill
-    /// or against a spell; R10 every maneuver, tying up (and untying) and Escape Artist, but a
-    /// hazardous placement's free escape (no hazards) and items other than weapons; R12 Run and Coup de
-    /// Grace;
+    /// or against a spell; R10 every maneuver, tying up (and untying), Escape Artist and a
+    /// hazardous placement's free escape (the map's and the GM's hazards), but items other than
+    /// weapons; R12 Run and Coup de Grace;
     /// R13 Disable Device, Find Tracks (the GM's rulings), 1-round spells and Load a Two-Handed
     /// Simple Firearm; R15 attacks of opportunity, readied actions and counterspells with the
     /// same spell (countering with another is not: the seed gives no route), a disabled

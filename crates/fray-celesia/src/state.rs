@@ -725,6 +725,9 @@ pub enum HoldUse {
     /// Take a Move simple action (1 more act) to this square, carrying the target, which is put
     /// in a square next to the grappler.
     Move(Pos),
+    /// The same Move to the first square, then the target placed on the second, a space next to
+    /// the grappler's (a hazardous one lets it try to free itself at +4). [CEL-R10.10 Move]
+    Place(Pos, Pos),
     /// Tie the foe up with a rope in hand: the check at −10 instead of +5 (CEL-A33); success:
     /// the ropes pin it. [CEL-R10.10 Tie Up]
     Tie,
@@ -1149,6 +1152,14 @@ pub enum Asking {
         /// The foe that set the trigger off.
         foe: CombatantId,
     },
+    /// Whether `who`, about to be placed on a hazardous square by `grappler`, tries to free
+    /// itself as a reaction at +4. [CEL-R10.10 Move]
+    Hazard {
+        /// Who is being placed.
+        who: CombatantId,
+        /// Who grapples it.
+        grappler: CombatantId,
+    },
     /// The GM's ruling on a number the seed leaves to the GM. [CEL-R9, R13]
     Ruling {
         /// Whose action it is.
@@ -1191,6 +1202,8 @@ pub struct State {
     pub devices: Arc<[Device]>,
     /// Which devices are disabled.
     pub disabled: Vec<bool>,
+    /// The hazardous squares: the map's and the GM's. [CEL-R10.10 Move]
+    pub hazards: Arc<[crate::rules::hazard::Hazard]>,
     /// A regular round paused after an action (exact odds' settled points,
     /// `rules::round::round_step`); `None` between rounds.
     pub paused: Option<Paused>,
@@ -1243,6 +1256,7 @@ impl State {
             asking: Asking::Nothing,
             devices: Arc::from(Vec::new()),
             disabled: Vec::new(),
+            hazards: Arc::from(Vec::new()),
             paused: None,
             spellbook: Arc::from(Vec::new()),
             gear_book: Arc::from(Vec::new()),

@@ -29,6 +29,7 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
         Asking::Opportunity { provoker, .. } => Choice::Opportunity(provoker),
         Asking::Injury { who, damage } => injury(state, who, damage),
         Asking::LetPass { .. } => Choice::Block,
+        Asking::Hazard { who, .. } => crate::rules::hazard::default_choice(state, who),
         Asking::Readied { foe, .. } => Choice::Complete(foe),
         // Default tactics never cast, so they never counterspell either (docs/celesia.md).
         Asking::Counterspell { .. } => Choice::Decline,

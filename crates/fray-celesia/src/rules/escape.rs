@@ -148,7 +148,7 @@ pub fn escape_net(
     }
     let free = Skill {
         purpose: "Escape Artist (escape from a net)",
-        penalty: 0,
+        penalty: (TRIES, 0),
         dc: NET_DC,
         against: "DC",
         results: ("free", "still entangled"),
@@ -225,7 +225,7 @@ pub fn escape_artist(
     };
     let check = Skill {
         purpose,
-        penalty,
+        penalty: (TRIES, penalty),
         dc,
         against: "CMD",
         results: ("escaped", "still held"),
@@ -239,6 +239,35 @@ pub fn escape_artist(
         super::grapple::begin_hold(state, table, who, grappler);
     }
     Ok(())
+}
+
+/// The escape attempts' penalty's modifier. [CEL-R9]
+const TRIES: (&str, &str) = ("escape attempts this turn", "CEL-R9");
+
+/// CEL-R10.10 Move: freeing itself as a reaction at +4 (`grapple::free_itself`) by an Escape
+/// Artist check against the grappler's CMD instead. True if it is free.
+pub fn free_itself_artist(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    grappler: CombatantId,
+) -> Result<bool, Interrupt> {
+    let check = Skill {
+        purpose: "Escape Artist (free itself: hazard)",
+        penalty: (
+            ("hazardous placement", "CEL-R10.10"),
+            super::grapple::HAZARD_BONUS,
+        ),
+        dc: 10 + cmd(state, grappler, false).total(),
+        against: "CMD",
+        results: ("escaped", "still held"),
+        rule: "CEL-R10.10",
+    };
+    if !check.roll(state, table, who)? {
+        return Ok(false);
+    }
+    super::grapple::end(state, table, grappler, "escaped", "CEL-R10.10");
+    Ok(true)
 }
 
 /// CEL-R10.10 Tie Up: escaping the ropes, by a combat maneuver check (`artist` false: d20 +
@@ -258,7 +287,7 @@ pub fn ropes(
     let freed = if artist {
         Skill {
             purpose: "Escape Artist (escape the ropes)",
-            penalty,
+            penalty: (TRIES, penalty),
             dc,
             against: "DC",
             results: ("free", "still tied up"),
@@ -321,7 +350,8 @@ pub fn ropes(
 /// against a DC, with the log's words for its two outcomes.
 struct Skill {
     purpose: &'static str,
-    penalty: i32,
+    /// One more modifier: the escape attempts' penalty, or the hazard's +4.
+    penalty: ((&'static str, &'static str), i32),
     dc: i32,
     against: &'static str,
     results: (&'static str, &'static str),
@@ -339,7 +369,8 @@ impl Skill {
         let bonus = state.p(who).escape_artist;
         let kind = CheckKind::Skill { physical: true };
         let (roll, dice) = roll_check_die(state, table, who, kind, self.rule)?;
-        let total = roll as i32 + bonus + self.penalty;
+        let ((label, source), penalty) = self.penalty;
+        let total = roll as i32 + bonus + penalty;
         let success = total >= self.dc;
         table.emit(|| Event::Check {
             who: Subject::Combatant(who),
@@ -348,12 +379,8 @@ impl Skill {
             roll,
             modifiers: {
                 let mut m = vec![Modifier::new("Escape Artist", "", bonus)];
-                if self.penalty != 0 {
-                    m.push(Modifier::new(
-                        "escape attempts this turn",
-                        "CEL-R9",
-                        self.penalty,
-                    ));
+                if penalty != 0 {
+                    m.push(Modifier::new(label, source, penalty));
                 }
                 m
             },

@@ -9,7 +9,7 @@ use crate::content::{Hands, WeaponKind};
 use crate::state::{Hold, HoldUse, State};
 use crate::Celesia;
 use fray_core::event::Event;
-use fray_core::protocol::Interrupt;
+use fray_core::protocol::{refuse as no, Illegal, Interrupt};
 use fray_core::{CombatantId, Pos, Table};
 
 /// Acts a grapple action costs: 2 (standard), 1 with Improved Grapple; Grapple, Continued with
@@ -20,7 +20,7 @@ pub fn acts(state: &State, who: CombatantId, use_: Option<HoldUse>) -> i32 {
     } else {
         2
     };
-    base + i32::from(matches!(use_, Some(HoldUse::Move(_))))
+    base + i32::from(matches!(use_, Some(HoldUse::Move(_) | HoldUse::Place(..))))
 }
 
 /// The −4 of a humanoid without two free hands (CEL-R10.9) on its grapple checks (starting and
@@ -47,18 +47,59 @@ pub fn square_next_to(
     who: CombatantId,
     grappler: CombatantId,
 ) -> Option<Pos> {
-    use fray_core::Board;
+    square_next_to_where(state, around, toward, who, grappler, |_| true)
+}
+
+/// [`square_next_to`] among the spaces `keep` accepts.
+pub fn square_next_to_where(
+    state: &State,
+    around: Pos,
+    toward: Pos,
+    who: CombatantId,
+    grappler: CombatantId,
+    keep: impl Fn(Pos) -> bool,
+) -> Option<Pos> {
     // CEL-R21.3: the spaces of `who`'s size touching the grappler's space.
     let (sw, sg) = (state.side(who), state.side(grappler));
     crate::space::ring(around, sg, sw)
-        .filter(|&p| {
-            crate::space::squares(p, sw).all(|q| {
-                !state
-                    .occupancy
-                    .any_at(q, |o| o != who && o != grappler && state.piece(o).blocks)
-            })
-        })
+        .filter(|&p| space_free(state, p, who, grappler) && keep(p))
         .min_by_key(|&p| (p.squares_to(toward), euclid(p, toward)))
+}
+
+/// Whether `who`'s space on `p` is on nobody but itself and its grappler.
+fn space_free(state: &State, p: Pos, who: CombatantId, grappler: CombatantId) -> bool {
+    use fray_core::Board;
+    crate::space::squares(p, state.side(who)).all(|q| {
+        !state
+            .occupancy
+            .any_at(q, |o| o != who && o != grappler && state.piece(o).blocks)
+    })
+}
+
+/// CEL-R10.10 Move: "At the end of that move action, you can place your target in any space
+/// adjacent to you": `q`, a space of the target's size touching the grappler's space on `p`,
+/// on nobody else.
+pub fn check_place(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    target: CombatantId,
+    p: Pos,
+    q: Pos,
+) -> Result<(), Illegal> {
+    let rule = "CEL-R10.10";
+    let touching = crate::space::ring(p, state.side(who), state.side(target)).any(|r| r == q);
+    if !touching {
+        return no(explain, rule, || {
+            format!(
+                "({}, {}) is not a space next to the grappler's space at ({}, {})",
+                q.x, q.y, p.x, p.y
+            )
+        });
+    }
+    Illegal::unless(space_free(state, q, target, who), explain, rule, || {
+        format!("the space at ({}, {}) is taken", q.x, q.y)
+    })
 }
 
 fn euclid(a: Pos, b: Pos) -> i64 {
@@ -279,23 +320,18 @@ pub fn maintain(
             super::attack::damage(state, table, who, target, &w, false, 0, "CEL-R10.10")?;
         }
         HoldUse::Tie => super::escape::tie(state, table, who, target),
-        HoldUse::Move(to) => {
+        HoldUse::Move(to) | HoldUse::Place(to, _) => {
             if !super::round::provoke(state, table, who, None)? {
                 return Ok(());
             }
             let from = state.f(target).pos;
             super::round::move_to(state, table, who, to, "move", "CEL-R10.10");
-            if let Some(next) = square_next_to(state, to, from, target, who) {
-                state.set_square(target, next);
-                table.emit(|| Event::Moved {
-                    who: target,
-                    from,
-                    to: next,
-                    feet: from.feet_to(next),
-                    mode: "carried",
-                    hidden: super::concealment::hidden(state, target),
-                    rule: "CEL-R10.10",
-                });
+            let placed = match use_ {
+                HoldUse::Place(_, q) if space_free(state, q, target, who) => Some(q),
+                _ => square_next_to(state, to, from, target, who),
+            };
+            if let Some(next) = placed {
+                super::hazard::place(state, table, who, target, (from, to, next))?;
             }
         }
     }
@@ -356,20 +392,49 @@ pub fn escape(
     } else {
         "escape a grapple"
     };
-    let mut attempt = Attempt::new(state, who, grappler, name, "CEL-R9", false);
-    attempt.grapple = true;
-    attempt
-        .bonus
-        .push("escape attempts this turn", "CEL-R9", penalty);
-    let checked = attempt.roll(state, table, who, grappler)?;
-    if !checked.success() {
-        return Ok(());
-    }
-    end(state, table, grappler, "escaped", "CEL-R9");
-    if control {
+    let bonus = ("escape attempts this turn", "CEL-R9", penalty);
+    if escape_check(state, table, who, grappler, name, bonus)? && control {
         begin_hold(state, table, who, grappler);
     }
     Ok(())
+}
+
+/// CEL-R10.10 Move: about to be placed in a hazardous location, `who` "can attempt to free
+/// itself from the grapple as a reaction, and gains a +4 bonus on that attempt": the escape's
+/// combat maneuver check at +4 (a reaction, not the Escape a Grapple action: no repeat penalty,
+/// not counted among the turn's escapes). True if it is free.
+pub fn free_itself(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    grappler: CombatantId,
+) -> Result<bool, Interrupt> {
+    let bonus = ("hazardous placement", "CEL-R10.10", HAZARD_BONUS);
+    escape_check(state, table, who, grappler, "free itself (hazard)", bonus)
+}
+
+/// CEL-R10.10 Move: "gains a +4 bonus on that attempt".
+pub const HAZARD_BONUS: i32 = 4;
+
+/// An escape's combat maneuver check against the grappler's CMD with one more modifier (its
+/// rule the check's); success ends the grapple. True on success.
+fn escape_check(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    grappler: CombatantId,
+    name: &'static str,
+    (label, rule, value): (&'static str, &'static str, i32),
+) -> Result<bool, Interrupt> {
+    let mut attempt = Attempt::new(state, who, grappler, name, rule, false);
+    attempt.grapple = true;
+    attempt.bonus.push(label, rule, value);
+    let checked = attempt.roll(state, table, who, grappler)?;
+    if !checked.success() {
+        return Ok(false);
+    }
+    end(state, table, grappler, "escaped", rule);
+    Ok(true)
 }
 
 /// May `w` (melee form `form` of `who`) deal a grapple's damage: an unarmed strike, natural

@@ -240,6 +240,10 @@ pub fn intervene(
         Intervention::Add { .. } => {
             refuse("Celesia cannot bring combatants in from reserve yet".to_string())
         }
-        Intervention::Ruling { .. } => Ok(()),
+        // CEL-R10.10 Move: the GM marks a hazardous square or takes one off (rules/hazard.rs);
+        // any other ruling changes nothing.
+        Intervention::Ruling { text } => {
+            super::hazard::ruling(state, intervention, text).map(|_| ())
+        }
     }
 }

@@ -22,7 +22,9 @@ pub fn ask(
         Asking::Action(who) | Asking::Delayed(who) => (Chooser::Combatant(who), Question::Action),
         Asking::Opportunity { reactor, .. } => (Chooser::Combatant(reactor), Question::Reaction),
         Asking::Injury { who, .. } => (Chooser::Combatant(who), Question::Reaction),
-        Asking::LetPass { foe, .. } => (Chooser::Combatant(foe), Question::Reaction),
+        Asking::LetPass { foe, .. } | Asking::Hazard { who: foe, .. } => {
+            (Chooser::Combatant(foe), Question::Reaction)
+        }
         Asking::Readied { reactor, .. }
         | Asking::Counterspell { reactor, .. }
         | Asking::Identify { who: reactor, .. } => {
@@ -76,6 +78,7 @@ pub fn options(state: &State, out: &mut Vec<Choice>) {
         }
         Asking::Ruling { about, .. } => super::ruling::options(about, out),
         Asking::Saddle { rider, .. } => super::mounted::saddle_options(state, rider, out),
+        Asking::Hazard { .. } => super::hazard::options(out),
         Asking::Nothing => out.push(Choice::End),
     }
 }
@@ -240,6 +243,9 @@ pub fn check(
         ),
         (Asking::Injury { who: w, .. }, Choice::NoInjury) if w == who => Ok(()),
         (Asking::LetPass { foe, .. }, Choice::LetPass | Choice::Block) if foe == who => Ok(()),
+        (Asking::Hazard { who: w, .. }, Choice::FreeItself(_) | Choice::Decline) if w == who => {
+            Ok(())
+        }
         (Asking::Readied { reactor, foe }, Choice::Complete(t)) if reactor == who => {
             Illegal::unless(*t == foe, explain, "CEL-R15", || {
                 format!(
@@ -992,6 +998,10 @@ fn grapple_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         for dy in -speed..=speed {
             let p = fray_core::Pos::new(f.pos.x + dx, f.pos.y + dy);
             out.push(Choice::Maintain(HoldUse::Move(p)));
+            // CEL-R10.10 Move: placing the foe on a hazard next to where it ends its move.
+            for h in state.hazards.iter().filter(|h| h.at.squares_to(p) <= 3) {
+                out.push(Choice::Maintain(HoldUse::Place(p, h.at)));
+            }
         }
     }
 }

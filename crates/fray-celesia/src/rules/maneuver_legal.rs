@@ -96,7 +96,7 @@ pub fn check(
                         )
                     },
                 ),
-                HoldUse::Move(p) => {
+                HoldUse::Move(p) | HoldUse::Place(p, _) => {
                     let speed = state.speed_squares(who);
                     if f.prone || p == f.pos || p.squares_to(f.pos) > speed {
                         return no(explain, rule, || {
@@ -108,6 +108,9 @@ pub fn check(
                     }
                     if !state.square_free(p, who) && state.f(hold.target).pos != p {
                         return no(explain, rule, || "that square is taken".to_string());
+                    }
+                    if let HoldUse::Place(_, q) = use_ {
+                        return grapple::check_place(explain, state, who, hold.target, p, q);
                     }
                     Illegal::unless(
                         grapple::square_next_to(

@@ -10,6 +10,7 @@ pub mod degrees;
 pub mod escape;
 pub mod first_aid;
 pub mod grapple;
+pub mod hazard;
 pub mod injury;
 pub mod intervene;
 pub mod item;

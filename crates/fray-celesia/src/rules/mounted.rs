@@ -279,6 +279,10 @@ pub fn run_to(
 /// may shoot, at the double move's −4, and the charge goes on to its end. A charge no farther
 /// than its speed is one increment: the rider's shot comes in its own turn (R21.6). The seed
 /// forbids neither; it names no penalty for a charge but the double move's and the run's.
+/// The mount's space where it completes its speed is a square of the charge's line, which
+/// CEL-R11 keeps clear ("If anything hinders or blocks your movement along the path of a
+/// charge, you can't take the charge action"; `movement::clear_line`), so it is free there:
+/// the test below only guards the invariant.
 pub fn charge_to(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
