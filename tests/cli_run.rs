@@ -806,16 +806,8 @@ fn the_gm_adjusts_a_celesia_dv_at_the_prompt() {
     t.finish();
 }
 
-/// CEL-G13 ("manual adjustment of any roll, DC, DV or HP"): the GM's `cond WHO dc+N` moves the
-/// DC of WHO's saves too: the kobold's Reflex save against burning hands is made against DC 14 +
-/// 5, and the save's degrees count from it (CEL-R6.2).
-#[test]
-fn the_gm_adjusts_a_celesia_save_dc_at_the_prompt() {
-    let dir = temp_dir("celesia-save-dc");
-    let file = dir.join("cone.toml");
-    std::fs::write(
-        &file,
-        r#"schema = 1
+/// A Celesia wizard with burning hands next to a kobold (the prompt tests of its save).
+const CONE: &str = r#"schema = 1
 ruleset = "celesia"
 name = "a cone"
 max_rounds = 1
@@ -842,15 +834,28 @@ id = "kobold"
 side = "foes"
 at = [2, 0]
 monster = "kobold"
-"#,
-    )
-    .unwrap();
+"#;
+
+/// `fray run` of [`CONE`], initiative typed (kell 15, the kobold 2), at kell's first action.
+fn cone_at_kells_action(name: &str) -> Tracker {
+    let dir = temp_dir(name);
+    let file = dir.join("cone.toml");
+    std::fs::write(&file, CONE).unwrap();
     let mut t = Tracker::start(&[file.to_str().unwrap(), "--no-autosave"], &dir);
     t.until_prompt();
     t.send("15");
     t.until_prompt();
     t.send("2");
     t.until_prompt();
+    t
+}
+
+/// CEL-G13 ("manual adjustment of any roll, DC, DV or HP"): the GM's `cond WHO dc+N` moves the
+/// DC of WHO's saves too: the kobold's Reflex save against burning hands is made against DC 14 +
+/// 5, and the save's degrees count from it (CEL-R6.2).
+#[test]
+fn the_gm_adjusts_a_celesia_save_dc_at_the_prompt() {
+    let mut t = cone_at_kells_action("celesia-save-dc");
     t.send("cond kobold dc+5");
     let chunk = t.until_prompt();
     assert!(chunk.contains("is now DC-adjusted (GM"), "{chunk}");
@@ -861,6 +866,43 @@ monster = "kobold"
     let save = t.until_prompt();
     assert!(save.contains("vs GM-adjusted DC 19"), "{save}");
     assert!(save.contains("burning hands (full effect)"), "{save}");
+    t.send("quit");
+    t.finish();
+}
+
+/// CEL-R6.2 (and the GM's interventions): the GM gives a Celesia combatant a lasting ability
+/// penalty mid-fight (`cond WHO dex-N`): its Reflex save against the spell that follows feels
+/// the lower Dexterity; a bad N is refused naming the form; `-dex` ends it.
+#[test]
+fn the_gm_gives_a_celesia_ability_penalty_at_the_prompt() {
+    let mut t = cone_at_kells_action("celesia-penalty");
+    t.send("cond kobold dex-0");
+    let refused = t.until_prompt();
+    assert!(
+        refused.contains("! ") && refused.contains("dex-N"),
+        "{refused}"
+    );
+    t.send("cond kobold dex-6");
+    let chunk = t.until_prompt();
+    assert!(
+        chunk.contains("Kobold is now under a Dexterity penalty"),
+        "{chunk}"
+    );
+    t.send("cast burning-hands kobold");
+    t.until_prompt();
+    // DEX 13 (+1) falls to 7 (-2): its Reflex +1 becomes -2, and a 13 no longer saves.
+    t.send("13");
+    let save = t.until_prompt();
+    assert!(
+        save.contains("d20 13 -2 Reflex = 11 vs DC 14: burning hands (full effect)"),
+        "{save}"
+    );
+    t.send("3");
+    t.until_prompt();
+    t.send("cond kobold -dex");
+    assert!(t
+        .until_prompt()
+        .contains("Kobold is no longer under a Dexterity penalty"));
     t.send("quit");
     t.finish();
 }

@@ -110,6 +110,7 @@ fray_core::combatant_entry! {
         start_hp: Option<Spanned<i64>>,
         nonlethal: Option<Spanned<i64>>,
         scores: Option<Spanned<BTreeMap<String, i64>>>,
+        ability_penalty: Option<Spanned<BTreeMap<String, i64>>>,
         weapon: Option<Spanned<String>>,
         ranged: Option<Spanned<String>>,
         armor: Option<Spanned<String>>,
@@ -821,6 +822,20 @@ impl CombatantBuilder for Builder<'_> {
             hand: None,
         };
         let mut fighter = fighter;
+        // CEL-R6.2: ability penalties it has from before the fight (adopted reading).
+        if let Some(p) = &c.ability_penalty {
+            let at = field(i, "ability_penalty");
+            crate::spell::read_lasting_penalties(&file, &at, p, &mut fighter.drained, errors);
+            if crate::state::band_of(&fighter, &profile) == crate::state::Band::Dead {
+                errors.push(file.error(
+                    p.span(),
+                    Some(at),
+                    "its Constitution penalty puts its `start_hp` at the dead band \
+                     (-2 x the Constitution score, CEL-R17)",
+                ));
+                return None;
+            }
+        }
         // CEL-R9 Draw or Sheathe: what it holds at the start; the rest is put away.
         if let Some(keys) = &c.in_hand {
             match crate::rules::wield::start_in_hand(&profile, keys.get_ref()) {

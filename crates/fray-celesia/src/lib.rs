@@ -224,7 +224,8 @@ impl RulesetBundle for Celesia {
     /// Simple Firearm; R15 attacks of opportunity, readied actions and counterspells with the
     /// same spell (countering with another is not: the seed gives no route), a disabled
     /// reactor's 1 damage for each (R6 spells: conditions, ability penalties, areas and slots
-    /// are played; R14 Identify a Spell Being Cast, asked, only of a caster it sees, counted
+    /// are played; R14 Identify a Spell Being Cast, asked, of a caster's or an item's spell,
+    /// only of a caster it sees, counted
     /// against the GM's free-action limit); R9 all
     /// but the actions of other skills, shields and animals (Demoralize: the GM's rulings); R17
     /// all but CON

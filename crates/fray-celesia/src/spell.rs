@@ -197,6 +197,46 @@ impl fray_core::conditions::ConditionKind for Drained {
     }
 }
 
+/// The most a combatant's entry may lower an ability score by (`ability_penalty`).
+pub const MAX_LASTING_PENALTY: i64 = 50;
+
+/// Reads an entry's lasting ability penalties, `ability_penalty = { dex = 4, … }` (each 1 to
+/// 50): penalties (or ability damage) it has from before the fight, lowering the score as a
+/// spell's penalty does (`State::score`: not below 1) for the whole fight, from initiative on
+/// (CEL-R1.1: "Each character applies his or her Dexterity modifier"). [CEL-R6.2, adopted
+/// reading]
+pub(crate) fn read_lasting_penalties(
+    file: &SourceFile<'_>,
+    field: &str,
+    penalties: &Spanned<std::collections::BTreeMap<String, i64>>,
+    into: &mut fray_core::conditions::Conditions<Drained>,
+    errors: &mut Vec<FileError>,
+) {
+    use fray_core::conditions::{Expiry, Timed};
+    for (name, &n) in penalties.get_ref() {
+        let Some(ix) = crate::content::ability_index(name) else {
+            errors.push(file.error(
+                penalties.span(),
+                Some(field.to_string()),
+                format!("unknown ability `{name}`; expected str, dex, con, int, wis, cha"),
+            ));
+            continue;
+        };
+        if !(1..=MAX_LASTING_PENALTY).contains(&n) {
+            errors.push(file.error(
+                penalties.span(),
+                Some(field.to_string()),
+                format!(
+                    "the penalty to `{name}` must be from 1 to {MAX_LASTING_PENALTY} (the score \
+                     falls by it), found {n}"
+                ),
+            ));
+            continue;
+        }
+        into.add_timed(Timed::new(Drained::of(ix), Expiry::Indefinite).of(n as i32));
+    }
+}
+
 /// An ability penalty a spell gives: dice, +1 per `per_levels` caster levels up to `max_bonus`
 /// (ray of enfeeblement: 1d6 + 1 per 2 levels, at most +5). [CEL-E5–E7]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

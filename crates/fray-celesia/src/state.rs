@@ -27,6 +27,8 @@ pub const CON: usize = 2;
 pub const INT: usize = 3;
 /// WIS.
 pub const WIS: usize = 4;
+/// CHA.
+pub const CHA: usize = 5;
 
 /// What does not change during a fight.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -1386,6 +1388,19 @@ impl State {
             return p.reactions_per_round();
         }
         1 + bonus(self.score(who, DEX))
+    }
+
+    /// `who`'s total initiative modifier: its current DEX modifier (an ability penalty counts)
+    /// + Improved Initiative. [CEL-R1.1, R6.2]
+    pub fn initiative_modifier(&self, who: CombatantId) -> i32 {
+        self.save(who, self.p(who).initiative_modifier(), DEX)
+    }
+
+    /// `who`'s bonus `base` in a skill keyed to `ability` (the parent game's, CEL-A34:
+    /// Intimidate CHA, Spellcraft INT), moved by a penalty's change to that modifier, as a
+    /// save's is. [CEL-R6.2, adopted reading]
+    pub fn skill(&self, who: CombatantId, base: i32, ability: usize) -> i32 {
+        self.save(who, base, ability)
     }
 
     /// Fortitude save bonus (CON penalties count). [CEL-R6.2]

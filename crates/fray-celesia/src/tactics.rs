@@ -18,7 +18,7 @@
 use crate::choice::Choice;
 use crate::content::WeaponKind;
 use crate::rules::legal::check_action;
-use crate::state::{reaches, Asking, Band, Injury, State};
+use crate::state::{reaches, Asking, Band, Injury, State, CON};
 use fray_core::{Board, ChoiceRequest, CombatantId};
 
 /// The default choice for the pending request.
@@ -74,7 +74,7 @@ fn action(state: &State, who: CombatantId) -> Choice {
     let f = state.f(who);
     // Each act while disabled costs a hit point (CEL-R17.2): do not act into the dying band.
     // Unless every foe still up is as badly off (else two such foes would wait forever).
-    if state.band(who) == Band::Disabled && f.hp - 1 <= -state.p(who).con() {
+    if state.band(who) == Band::Disabled && f.hp - 1 <= -state.score(who, CON) {
         let foes_healthy = state
             .ids()
             .any(|o| state.enemies(o, who) && state.up(o) && state.band(o) == Band::Healthy);
@@ -326,7 +326,7 @@ fn withdraw(state: &State, who: CombatantId) -> Option<Choice> {
 /// Take an injury (permanent) only when the damage would kill: the smallest that keeps it alive,
 /// else the largest there is.
 fn injury(state: &State, who: CombatantId, damage: i32) -> Choice {
-    let (hp, con) = (state.f(who).hp, state.p(who).con());
+    let (hp, con) = (state.f(who).hp, state.score(who, CON));
     if hp - damage > -2 * con {
         return Choice::NoInjury;
     }

@@ -22,9 +22,9 @@ use fray_core::event::Event;
 use fray_core::protocol::Interrupt;
 use fray_core::{CombatantId, Table};
 
-/// Whether `reactor` can counter `caster`'s `spell` now: a reaction left, up, not performing a
-/// 1-round action, the same spell known with a slot for it, the caster within its range.
-/// [CEL-R15, R3.7]
+/// Whether `reactor` (a foe, `spell_identify::foes_reacting`) can counter `caster`'s `spell`
+/// now: a reaction left, still up, not performing a 1-round action, the same spell known with a
+/// slot for it, the caster within its range. [CEL-R15, R3.7]
 fn can_counter(state: &State, reactor: CombatantId, caster: CombatantId, sp: &Spell) -> bool {
     state.f(reactor).reactions > 0
         && state.up(reactor)
@@ -54,7 +54,7 @@ pub fn offer(
     sp: &Spell,
     identified: &[CombatantId],
 ) -> Result<bool, Interrupt> {
-    for &reactor in identified {
+    for reactor in super::spell_identify::foes_reacting(state, caster, identified) {
         if !can_counter(state, reactor, caster, sp) {
             continue;
         }

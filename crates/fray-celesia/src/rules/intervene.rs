@@ -2,7 +2,8 @@
 //! available"): hit points (damage, or healing with its effects on the dying, CEL-R17.8, and
 //! on nonlethal damage, CEL-R20.6), prone, total concealment, invisibility, a net, a DV or
 //! save-and-check DC
-//! adjustment, a combatant's square, one leaving the fight, a ruling. Taken at each round's start and before each action.
+//! adjustment, a lasting ability penalty (CEL-R6.2), a combatant's square, one leaving the
+//! fight, a ruling. Taken at each round's start and before each action.
 
 use super::injury;
 use crate::state::State;
@@ -109,6 +110,64 @@ fn adjust(
     Ok(())
 }
 
+/// The ability of `cond WHO str-N` (`dex-N` …, or `str` to end it), if `condition` names one.
+fn penalised_ability(condition: &str) -> Option<usize> {
+    let name = condition.split('-').next()?;
+    (name.len() == 3)
+        .then(|| crate::content::ability_index(name))
+        .flatten()
+}
+
+/// `cond WHO dex-N` (any of str, dex, con, int, wis, cha): the GM gives a lasting ability
+/// penalty of N (1 to 50), replacing any it has of that ability (a spell's too), until
+/// `cond WHO -dex`; the score falls by it as under a spell's (`State::score`). A Constitution
+/// penalty moves the hit-point bands (CEL-R17). [CEL-R6.2; the GM's, as CEL-G13's adjustments]
+fn ability_penalty(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    intervention: &Intervention,
+    id: CombatantId,
+    ix: usize,
+    condition: &str,
+    gained: bool,
+) -> Result<(), Interrupt> {
+    use fray_core::conditions::{ConditionKind, Expiry, Timed};
+    let kind = crate::spell::Drained::of(ix);
+    let name = state.roster.name(id).to_string();
+    let before = (state.band(id), state.knocked_out(id), state.staggered(id));
+    if !gained {
+        if !state.fm(id).drained.remove(kind) {
+            return Err(intervention.refused(format!("{name} has no {} penalty", kind.name())));
+        }
+    } else {
+        let n = condition[3..]
+            .strip_prefix('-')
+            .and_then(|n| n.parse::<i32>().ok())
+            .filter(|n| (1..=crate::spell::MAX_LASTING_PENALTY as i32).contains(n));
+        let Some(n) = n else {
+            return Err(intervention.refused(format!(
+                "`cond WHO {0}-N`: N a whole number from 1 to {1}, e.g. `cond {2} {0}-4`; \
+                 `cond {2} -{0}` ends it",
+                kind.short(),
+                crate::spell::MAX_LASTING_PENALTY,
+                state.roster.key(id)
+            )));
+        };
+        let drained = &mut state.fm(id).drained;
+        drained.remove(kind);
+        drained.add_timed(Timed::new(kind, Expiry::Indefinite).of(n));
+    }
+    table.emit(|| Event::Condition {
+        who: id,
+        condition: kind.key(),
+        gained,
+        rule: "CEL-R6.2",
+    });
+    // CEL-R17: the bands of hit points are in the Constitution score.
+    injury::settle(state, table, id, before);
+    Ok(())
+}
+
 /// Applies one intervention. [CEL-G13]
 pub fn intervene(
     state: &mut State,
@@ -146,6 +205,9 @@ pub fn intervene(
                     return adjust(state, table, intervention, id, what, condition, *gained);
                 }
             }
+            if let Some(ix) = penalised_ability(condition) {
+                return ability_penalty(state, table, intervention, id, ix, condition, *gained);
+            }
             // Prone, or total concealment (CEL-G11: the GM says who has it).
             fn flag<'s>(s: &'s mut State, id: CombatantId, name: &str) -> Option<&'s mut bool> {
                 match name {
@@ -162,7 +224,7 @@ pub fn intervene(
             let Some(current) = flag(state, id, condition).map(|f| *f) else {
                 return refuse(format!(
                     "`{condition}` is not a condition the GM can set in Celesia yet; prone, \
-                     concealed, invisible, netted, dv+N / dv-N and dc+N / dc-N are"
+                     concealed, invisible, netted, dv+N / dv-N, dc+N / dc-N and str-N … cha-N are"
                 ));
             };
             if current == *gained {

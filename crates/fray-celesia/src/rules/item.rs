@@ -469,36 +469,34 @@ pub fn perform(
             caster_level,
             dc,
         } => {
+            // CEL-R11 "You cast a spell from a spell trigger [completion] item": as the spell
+            // is cast, its user's foes may identify (CEL-R14) and counter (CEL-R15) it;
+            // countered, the item's use stays spent, as a caster's slot does.
+            if super::spell::countered(state, table, who, &spell)? {
+                return Ok(());
+            }
             let aim = (target != who).then_some(target);
-            cast_from(state, table, who, &spell, caster_level, dc, aim)
+            let at = super::spell::CastAt { caster_level, dc };
+            cast_from(state, table, who, &spell, at, aim)
         }
     }
 }
 
 /// The item's spell takes effect as the spell does (`rules::spell::resolve`: its touch attack
 /// by its user, its save, their degrees, CEL-R6), at the item's caster level and save DC
-/// instead of its user's: they stand in its user's for the spell's resolution only.
+/// instead of its user's.
 fn cast_from(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     who: CombatantId,
     spell: &Spell,
-    caster_level: i32,
-    dc: i32,
+    at: super::spell::CastAt,
     aim: Option<CombatantId>,
 ) -> Result<(), Interrupt> {
     let Some(i) = state.spellbook.iter().position(|s| s.name == spell.name) else {
         return Ok(());
     };
-    let kept = state.profiles.clone();
-    let mut profiles = kept.to_vec();
-    let magic = std::sync::Arc::make_mut(&mut profiles[who.index()].magic);
-    magic.caster_level = caster_level;
-    magic.spell_dc = dc;
-    state.profiles = profiles.into();
-    let done = super::spell::resolve(state, table, who, i, aim);
-    state.profiles = kept;
-    done
+    super::spell::resolve(state, table, who, i, aim, at)
 }
 
 /// CEL-R9 Manipulate an Item: "You retrieve or store an item in a container on your person"

@@ -31,7 +31,7 @@ pub fn initiative(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(
             RollPurpose::Initiative,
             "CEL-R1.1",
         ))?;
-        let total = roll as i32 + state.p(who).initiative_modifier();
+        let total = roll as i32 + state.initiative_modifier(who);
         let f = state.fm(who);
         f.initiative = total;
         f.initiative_die = roll;
@@ -42,7 +42,7 @@ pub fn initiative(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(
             rule: "CEL-R1.1",
         });
     }
-    let key = |s: &State, id: CombatantId| (s.f(id).initiative, s.p(id).initiative_modifier());
+    let key = |s: &State, id: CombatantId| (s.f(id).initiative, s.initiative_modifier(id));
     let mut order = ids;
     order.sort_by(|a, b| key(state, *b).cmp(&key(state, *a)).then(a.cmp(b)));
     // Roll-offs among combatants tied on total and modifier (CEL-R1.3), until each is placed.
@@ -142,6 +142,18 @@ fn roll_off_key(tied: &[CombatantId]) -> u64 {
 /// [CEL-R1, CEL-R2]
 pub fn begin(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
     state.round = 0;
+    // CEL-R6.2: the ability penalties combatants bring to the fight (their entries'
+    // `ability_penalty`), shown before initiative feels them.
+    for who in state.ids() {
+        for kind in state.f(who).drained.iter() {
+            table.emit(|| Event::Condition {
+                who,
+                condition: fray_core::conditions::ConditionKind::key(kind),
+                gained: true,
+                rule: "CEL-R6.2",
+            });
+        }
+    }
     initiative(state, table)?;
     let aware = state.fighters.iter().filter(|f| f.aware).count();
     if aware == 0 || aware == state.fighters.len() {

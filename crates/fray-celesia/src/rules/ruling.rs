@@ -9,7 +9,7 @@
 
 use super::legal;
 use crate::choice::Choice;
-use crate::state::{Asking, Cause, Caused, State, Trick};
+use crate::state::{Asking, Cause, Caused, State, Trick, CHA, WIS};
 use crate::Celesia;
 use fray_core::conditions::{ConditionKind, Expiry, Timed};
 use fray_core::event::Event;
@@ -197,7 +197,8 @@ pub fn demoralize(
         detail: "to demoralize it (Intimidate; the DC and the effect are the GM's)".into(),
         rule: "CEL-R9",
     });
-    let bonus = state.p(who).gm_said.intimidate.unwrap_or(0);
+    // Intimidate is a Charisma skill (the parent game's, CEL-A34): a CHA penalty counts.
+    let bonus = state.skill(who, state.p(who).gm_said.intimidate.unwrap_or(0), CHA);
     let check = ("Intimidate", bonus, ("demoralized", "not demoralized"));
     if !ruled_check(state, table, who, About::DemoralizeDc(t), check, "CEL-R9")? {
         return Ok(());
@@ -258,7 +259,8 @@ pub fn find_tracks(
     who: CombatantId,
     acts: u8,
 ) -> Result<(), Interrupt> {
-    let bonus = state.p(who).gm_said.survival.unwrap_or(0);
+    // Survival is a Wisdom skill (the parent game's, CEL-A34): a WIS penalty counts.
+    let bonus = state.skill(who, state.p(who).gm_said.survival.unwrap_or(0), WIS);
     let check = ("Survival", bonus, ("tracks found", "the trail is lost"));
     if ruled_check(state, table, who, About::TracksDc, check, "CEL-R13")? {
         state.fm(who).tracks_acts = 0;

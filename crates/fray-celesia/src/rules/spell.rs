@@ -48,9 +48,31 @@ fn one_round_effect(
     choice: Choice,
 ) -> Result<(), Interrupt> {
     if let Choice::Cast(i, target, _) = choice {
-        resolve(state, table, who, usize::from(i), target)?;
+        let at = CastAt::of(state, who);
+        resolve(state, table, who, usize::from(i), target, at)?;
     }
     Ok(())
+}
+
+/// The caster level and save DC a spell takes effect at: its caster's (`caster_level`,
+/// `spell_dc`), or an item's (a wand's, a scroll's: `rules::item`). [CEL-R6, R11]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CastAt {
+    /// Caster level (before its degrees, CEL-R6.3).
+    pub caster_level: i32,
+    /// The DC of saves against it.
+    pub dc: i32,
+}
+
+impl CastAt {
+    /// `who`'s own caster level and spell DC.
+    pub fn of(state: &State, who: CombatantId) -> CastAt {
+        let magic = &state.p(who).magic;
+        CastAt {
+            caster_level: magic.caster_level,
+            dc: magic.spell_dc,
+        }
+    }
 }
 
 /// Does `who` know spell `i` of the spellbook?
@@ -233,8 +255,7 @@ pub fn cast(
     };
     let spell = state.spellbook[usize::from(i)].clone();
     spend_slot(state, table, who, spell.level);
-    let identified = super::spell_identify::attempts(state, table, who, &spell)?;
-    if super::counterspell::offer(state, table, who, &spell, &identified)? {
+    if countered(state, table, who, &spell)? {
         return Ok(());
     }
     if defensively {
@@ -273,7 +294,21 @@ pub fn cast(
         ),
         rule,
     });
-    resolve(state, table, who, usize::from(i), target)
+    let at = CastAt::of(state, who);
+    resolve(state, table, who, usize::from(i), target, at)
+}
+
+/// As `who`'s casting of `spell` begins (its own or an item's, CEL-R11: "You cast a spell from
+/// a spell trigger item"): its foes may identify it (CEL-R14), and one that did may counter it
+/// (CEL-R15). Returns whether it was countered.
+pub fn countered(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    spell: &Spell,
+) -> Result<bool, Interrupt> {
+    let identified = super::spell_identify::attempts(state, table, who, spell)?;
+    super::counterspell::offer(state, table, who, spell, &identified)
 }
 
 /// CEL-R21.9: a rider casting while its mount moves makes a concentration check: DC 10 + spell
@@ -329,14 +364,15 @@ fn concentrate(
 }
 
 /// The spell takes effect: on its aim, or on every creature in its area (each saves
-/// separately, allies and the caster too); the aim out of range or gone, it has no effect.
-/// [CEL-R6, R3.4, R16]
+/// separately, allies and the caster too), at caster level and DC `at`; the aim out of range
+/// or gone, it has no effect. [CEL-R6, R3.4, R16]
 pub fn resolve(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     who: CombatantId,
     i: usize,
     target: Option<CombatantId>,
+    at: CastAt,
 ) -> Result<(), Interrupt> {
     let spell = state.spellbook[i].clone();
     let t = target.unwrap_or(who);
@@ -351,7 +387,7 @@ pub fn resolve(
         return Ok(());
     }
     let Some(area) = spell.area else {
-        return affect(state, table, who, &spell, t);
+        return affect(state, table, who, &spell, t, at);
     };
     let caught = super::spell_area::creatures(state, who, t, area);
     table.emit(|| Event::Acted {
@@ -376,7 +412,7 @@ pub fn resolve(
     });
     for c in caught {
         if !state.f(c).absent() {
-            affect(state, table, who, &spell, c)?;
+            affect(state, table, who, &spell, c, at)?;
         }
     }
     Ok(())
@@ -390,6 +426,7 @@ fn affect(
     who: CombatantId,
     spell: &Spell,
     t: CombatantId,
+    at: CastAt,
 ) -> Result<(), Interrupt> {
     let spell = spell.clone();
     let attack = match spell.attack {
@@ -401,12 +438,12 @@ fn affect(
     };
     // CEL-G13: the GM's adjustment to the target's DCs (`cond WHO dc+N`) moves its save's DC,
     // and so the save's degrees (CEL-R6.2).
-    let dc = state.p(who).magic.spell_dc + state.f(t).gm_dc;
+    let dc = at.dc + state.f(t).gm_dc;
     let save = match spell.save {
         Some((kind, _)) => Some((saving_throw(state, table, t, &spell, kind, dc)?, dc)),
         None => None,
     };
-    let cl = state.p(who).magic.caster_level;
+    let cl = at.caster_level;
     let effective = degrees::effective_caster_level(cl, attack, save);
     if effective != cl {
         let (a, s) = (

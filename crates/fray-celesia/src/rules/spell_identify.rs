@@ -52,6 +52,20 @@ pub fn check(
     legal::free_action_left(explain, state, who, "identify")
 }
 
+/// The foes of `caster` among `among` (in their order) that are up: those who may react to
+/// its casting, identifying it (CEL-R14) or countering it (CEL-R15).
+pub(super) fn foes_reacting(
+    state: &State,
+    caster: CombatantId,
+    among: &[CombatantId],
+) -> Vec<CombatantId> {
+    among
+        .iter()
+        .copied()
+        .filter(|&o| o != caster && state.enemies(o, caster) && state.up(o))
+        .collect()
+}
+
 /// Each foe of `caster` that is up, has a `spellcraft` bonus and may try ([`check`]) is asked,
 /// in initiative order, whether it identifies `spell` as its casting begins; returns those who
 /// did. [CEL-R14]
@@ -62,10 +76,7 @@ pub fn attempts(
     spell: &Spell,
 ) -> Result<Vec<CombatantId>, Interrupt> {
     let mut knew = Vec::new();
-    for o in state.order.clone() {
-        if o == caster || !state.enemies(o, caster) || !state.up(o) {
-            continue;
-        }
+    for o in foes_reacting(state, caster, &state.order) {
         let Some(bonus) = state.p(o).gm_said.spellcraft else {
             continue;
         };
@@ -94,7 +105,8 @@ pub fn attempts(
         let identified = super::D20Check {
             purpose: "identify a spell being cast",
             modifier: "Spellcraft",
-            bonus,
+            // Spellcraft is an Intelligence skill (the parent game's, CEL-A34).
+            bonus: state.skill(o, bonus, crate::state::INT),
             dc: dc(spell),
             kind: CheckKind::Skill { physical: false },
             results: ("identified", "not identified"),
