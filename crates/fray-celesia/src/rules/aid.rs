@@ -2,9 +2,10 @@
 //! with a friend; success gives the friend +1 (and +1 per full 10 over DV 10) on its next attack
 //! roll against that foe, or to its DV against that foe's next attack — the aider's choice — if
 //! it comes before the start of the aider's next turn. Bonuses from several aiders stack; a roll
-//! a full 10 or more under DV 10 gives −1 per 10 instead (CEL-A17).
+//! a full 10 or more under DV 10 gives −1 per 10 instead (CEL-A17). The roll is an attack roll:
+//! it has the attack's advantage and disadvantage (CEL-R4.5) and CEL-A3's natural 20 and 1.
 
-use super::attack::{attack_bonus, roll_d20};
+use super::attack::{attack_bonus, roll_d20, sources};
 use super::degrees::aid_bonus;
 use crate::content::WeaponKind;
 use crate::state::{reaches, Aid, State};
@@ -46,20 +47,40 @@ pub fn aid(
     let w = &profiles[aider.index()].melee[form];
     let feet = state.feet_between(aider, foe);
     let bonus = attack_bonus(state, aider, w, feet);
-    let (die, _) = roll_d20(table, aider, 0, RollPurpose::Attack, "CEL-R9")?;
+    // CEL-R4.5: the aid is an attack roll on the foe, with that roll's advantage and
+    // disadvantage (a prone, shaken or entangled aider's; a flanked or prone foe's).
+    let (adv, dis) = sources(state, aider, foe, w);
+    let (die, pool) = roll_d20(
+        table,
+        aider,
+        adv.count() - dis.count(),
+        RollPurpose::Attack,
+        "CEL-R4.5",
+    )?;
     let total = die as i32 + bonus.total();
-    let amount = aid_bonus(total, AID_DV);
+    // CEL-A3: a natural 20 always succeeds (at least +1), a natural 1 always fails (no bonus; a
+    // penalty still for each full 10 under).
+    let success = die == 20 || (die != 1 && total >= AID_DV);
+    let amount = if success {
+        aid_bonus(total, AID_DV).max(1)
+    } else {
+        aid_bonus(total, AID_DV).min(0)
+    };
     table.emit(|| Event::Attack {
         attacker: aider,
         target: foe,
-        attack: format!("{} (aid another)", w.name),
+        attack: {
+            let mut name = format!("{} (aid another)", w.name);
+            super::name_sources(&mut name, &adv, &dis, pool.as_deref());
+            name
+        },
         roll: die,
         modifiers: bonus.to_vec(),
         total,
         defense: "DV",
         versus: AID_DV,
         defense_modifiers: Vec::new(),
-        result: if total >= AID_DV {
+        result: if success {
             AttackResult::Hit
         } else {
             AttackResult::Miss

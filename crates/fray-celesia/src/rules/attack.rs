@@ -561,15 +561,7 @@ pub fn attack(
             Some(l) => format!("{} ({l})", w.name),
             None => w.name.clone(),
         };
-        if adv.count() > 0 {
-            name.push_str(&format!("; advantage: {}", adv.text()));
-        }
-        if dis.count() > 0 {
-            name.push_str(&format!("; disadvantage: {}", dis.text()));
-        }
-        if let Some(pool) = &pool {
-            name.push_str(&format!("; {pool}"));
-        }
+        super::name_sources(&mut name, &adv, &dis, pool.as_deref());
         if let Some(text) = &confirmation {
             name.push_str(text);
         }

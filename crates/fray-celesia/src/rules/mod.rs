@@ -151,6 +151,20 @@ impl Sources {
     }
 }
 
+/// Appends a roll's advantage and disadvantage sources and its kept-dice pool to the name of
+/// the attack the log shows (`longsword; advantage: flanked target; 2d20kh1 [...]`). [CEL-R4.5]
+pub fn name_sources(name: &mut String, adv: &Sources, dis: &Sources, pool: Option<&str>) {
+    if adv.count() > 0 {
+        name.push_str(&format!("; advantage: {}", adv.text()));
+    }
+    if dis.count() > 0 {
+        name.push_str(&format!("; disadvantage: {}", dis.text()));
+    }
+    if let Some(pool) = pool {
+        name.push_str(&format!("; {pool}"));
+    }
+}
+
 /// What a d20 roll other than an attack is, as the advantage table names them (CEL-R4.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CheckKind {
