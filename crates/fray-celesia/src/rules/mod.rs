@@ -116,7 +116,8 @@ impl ModifierSink for Total {
 /// Reasons for advantage or disadvantage, counted once each (CEL-A5).
 #[derive(Debug, Clone, Copy)]
 pub struct Sources {
-    items: [&'static str; 10],
+    /// The first `len` entries are `Some`; the rest `None` (one word to build each, not two).
+    items: [Option<&'static str>; 10],
     len: usize,
 }
 
@@ -125,7 +126,7 @@ impl Default for Sources {
     #[inline]
     fn default() -> Self {
         Sources {
-            items: [""; 10],
+            items: [None; 10],
             len: 0,
         }
     }
@@ -135,8 +136,8 @@ impl Sources {
     /// Adds a source once.
     #[inline]
     pub fn add(&mut self, name: &'static str) {
-        if !self.items[..self.len].contains(&name) && self.len < self.items.len() {
-            self.items[self.len] = name;
+        if !self.items[..self.len].contains(&Some(name)) && self.len < self.items.len() {
+            self.items[self.len] = Some(name);
             self.len += 1;
         }
     }
@@ -147,7 +148,12 @@ impl Sources {
     }
     /// Their names, joined.
     pub fn text(&self) -> String {
-        self.items[..self.len].join(", ")
+        self.items[..self.len]
+            .iter()
+            .flatten()
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
