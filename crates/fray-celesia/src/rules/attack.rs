@@ -345,6 +345,24 @@ fn flanks(state: &State, attacker: CombatantId, target: CombatantId) -> bool {
     })
 }
 
+/// Is `target` a flanked target for `attacker`'s attack roll? [CEL-R4.5 table: "Attack rolls
+/// against a flanked target", where the rows around it say "Melee attack rolls"; CEL-A35's
+/// geometry] Any attack roll — a third attacker's, a ranged one — against a target two of the
+/// attacker's side threaten from opposite sides, not only a flanker's melee attack.
+fn flanked(state: &State, attacker: CombatantId, melee: bool, target: CombatantId) -> bool {
+    if melee && flanks(state, attacker, target) {
+        return true;
+    }
+    let side = state.f(attacker).side;
+    state.any_near_on(target, state.reach_squares, side, |o| {
+        o != attacker
+            && o != target
+            && state.threatens(o, target)
+            && opportunity_form(state, o, target).is_some()
+            && flanks(state, o, target)
+    })
+}
+
 /// Is `target` engaged in melee with an ally of `attacker` less than 10 ft from it? [CEL-R7.2]
 /// "Either threatens the other": with a melee form it could strike with now
 /// ([`opportunity_form`]), so a rider whose only reaching weapon needs both hands (a lance, no
@@ -406,7 +424,7 @@ pub fn sources_into(
         adv.add("blind target");
     }
     super::concealment::attack_sources(state, attacker, target, adv);
-    if melee && state.options.flanking && flanks(state, attacker, target) {
+    if state.options.flanking && flanked(state, attacker, melee, target) {
         adv.add("flanked target");
     }
     if melee && state.helpless(target) {
