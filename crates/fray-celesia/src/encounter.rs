@@ -263,7 +263,16 @@ impl Builder<'_> {
                     max_dex: mon.max_dex,
                     speed: mon.speed,
                     fort: mon.fort,
-                    melee: mon.attacks.clone(),
+                    // CEL-R8: "Any part of your body counts as an unarmed strike … You need to
+                    // be rendered helpless to prevent you from using unarmed strikes": every
+                    // creature has one, after its own forms (their numbers stay).
+                    melee: {
+                        let mut melee = mon.attacks.clone();
+                        if !melee.iter().any(|w| w.kind == WeaponKind::Unarmed) {
+                            melee.push(Weapon::unarmed(mon.size));
+                        }
+                        melee
+                    },
                     ranged: mon.ranged.clone(),
                     feats: mon.feats,
                     immune_crit: mon.immune_crit,

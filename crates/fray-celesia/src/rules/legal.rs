@@ -422,11 +422,7 @@ pub fn check_deed(
                 .iter()
                 .any(|w| w.kind == WeaponKind::Unarmed)
             {
-                return no(explain, "CEL-R8", || {
-                    "it has no unarmed strike (a creature's content gives it none: it fights \
-                     with its own attacks)"
-                        .to_string()
-                });
+                return no(explain, "CEL-R8", || "it has no unarmed strike".to_string());
             }
             Illegal::unless(state.gap(who, t) == 1, explain, "CEL-R8", || {
                 "an unarmed strike reaches adjacent foes only".to_string()

@@ -995,8 +995,15 @@ pub fn perform(
         Choice::Unarmed(t) => {
             // CEL-R8.1: provokes only from the foe attacked, and only if it is armed; an
             // "armed" unarmed strike (a monk's, Improved Unarmed Strike) provokes nothing
-            // (CEL-R8.3: being armed counts for offense and defense).
-            let provokes = state.p(t).armed() && !state.p(who).feats.improved_unarmed;
+            // (CEL-R8.3: being armed counts for offense and defense), nor one of "a creature
+            // with natural physical weapons" (CEL-R8.3 counts it armed too).
+            let striker = state.p(who);
+            let armed_striker = striker.feats.improved_unarmed
+                || striker
+                    .melee
+                    .iter()
+                    .any(|w| w.kind == crate::content::WeaponKind::Natural);
+            let provokes = state.p(t).armed() && !armed_striker;
             let able = !provokes || provoke(state, table, who, Some(t))?;
             if able {
                 let form = state
