@@ -297,6 +297,9 @@ pub struct Spell {
     pub rounds_per_level: i32,
     /// Its area, if it fills one.
     pub area: Option<Area>,
+    /// It has a somatic component (default: every sample spell, Pathfinder's, has one): a
+    /// caster who has lost the use of all its hands cannot cast it. [CEL-R18 Hand Injury]
+    pub somatic: bool,
 }
 
 impl Spell {
@@ -314,6 +317,7 @@ pub(crate) struct SpellFile {
     level: Spanned<i64>,
     casting: Spanned<String>,
     provoke: Option<bool>,
+    somatic: Option<bool>,
     range: Spanned<String>,
     range_ft: Option<Spanned<i64>>,
     attack: Option<Spanned<String>>,
@@ -658,5 +662,6 @@ pub(crate) fn read(
         penalty,
         rounds_per_level,
         area,
+        somatic: s.somatic.unwrap_or(true),
     })
 }

@@ -367,6 +367,11 @@ impl Injuries {
     pub fn arm_hurt(&self) -> bool {
         self.arms.lost() > 0
     }
+    /// The use of all its hands lost (hand injuries, or every arm injured): no spell with a
+    /// somatic component (CEL-R18 Hand Injury). A creature without hands has none to lose.
+    pub fn all_hands_lost(&self) -> bool {
+        self.hands.total > 0 && self.hands.intact().min(self.arms.intact()) == 0
+    }
     /// Cannot charge or run (a foot/leg injury).
     pub fn leg_hurt(&self) -> bool {
         self.legs.lost() > 0

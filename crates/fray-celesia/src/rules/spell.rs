@@ -167,6 +167,16 @@ pub fn check(
         });
     }
     let spell = &state.spellbook[i];
+    // CEL-R18 Hand Injury: "If you lose the use of all of your hands, you cannot cast spells
+    // with somatic components (unless you use the Still Spell feat)" (fray has no Still Spell).
+    if spell.somatic && state.f(who).injuries.all_hands_lost() {
+        return no(explain, "CEL-R18", || {
+            format!(
+                "it has lost the use of all its hands: no spell with a somatic component ({})",
+                spell.name
+            )
+        });
+    }
     if !has_slot(state, who, spell.level) {
         return no(explain, "CEL-R9", || {
             format!(
