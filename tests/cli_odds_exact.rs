@@ -798,13 +798,19 @@ fn osr_armed_duel_fight_odds_agree_with_the_simulator() {
 /// branching once per class (`fray_core::FaceClasses`: an attack's natural 1, miss, hit and
 /// natural 20, OSR-R17, R18), a dead rat's record forgotten once it can no longer act
 /// (`rules::odds_key`, OSR-A28, A32). The exact chances lie inside the simulator's intervals,
-/// and each side can win.
+/// and each side can win, exactly as often as the other.
 #[test]
 fn osr_two_against_two_fight_odds_agree_with_the_simulator() {
     let exact = fight_agrees_with_sim("examples/osr/skirmish-exact.toml");
     for side in ["west", "east"] {
         assert!(fraction(&exact["exact"]["wins"][side]) > BigRational::zero());
     }
+    // The sides are alike but for their squares, and the simultaneous on one number resolve
+    // against the state at its start (OSR-A32): neither gains by the order they are taken in.
+    assert_eq!(
+        exact["exact"]["wins"]["west"], exact["exact"]["wins"]["east"],
+        "{exact}"
+    );
 }
 
 // oddcel
@@ -1078,5 +1084,61 @@ fn max_work_weighs_the_refusals_against_a_smaller_budget() {
     let past = fray(&["odds", &file, "--fight", "--max-work", "5000001"]);
     assert_eq!(past.status.code(), Some(2), "{}", stderr(&past));
     assert!(stderr(&past).contains("--max-work"), "{}", stderr(&past));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// oddosr5
+
+/// `examples/osr/duel.toml --fight` (two armed fighters of 2 hp, three rounds) answers, where it
+/// ran for minutes: its hits' damage dice branch once for each total that leaves the victim
+/// standing and once for all that drop it (`attack::damage_classes`, OSR-R30.2, A28), and a
+/// fumble's round marks are forgotten once over (`rules::odds_key`); its exact chances lie
+/// inside the simulator's intervals.
+#[test]
+fn osr_duel_fight_odds_agree_with_the_simulator() {
+    fight_agrees_with_sim("examples/osr/duel.toml");
+}
+
+/// `fray odds FILE --fight` of two 1-hp giant rats face to face for `rounds` rounds, the `b` rat's
+/// blocks first when `b_first`: the exact JSON.
+fn rat_mirror(dir: &std::path::Path, rounds: u32, b_first: bool) -> serde_json::Value {
+    let a = combatant(
+        "a-rat",
+        "a",
+        [0, 0],
+        "monster = \"giant rat\"\nhp = 1\nfacing = \"east\"",
+    );
+    let b = combatant(
+        "b-rat",
+        "b",
+        [1, 0],
+        "monster = \"giant rat\"\nhp = 1\nfacing = \"west\"",
+    );
+    let rats = if b_first { b + &a } else { a + &b };
+    let head = format!("max_rounds = {rounds}\n");
+    let text = encounter("osr", "Rat mirror", &head, &rats);
+    let file = write(dir, &format!("rats-{rounds}-{b_first}.toml"), &text);
+    json(&["odds", &file, "--fight", "--json"])
+}
+
+/// OSR-A32 ("Equal initiative numbers act simultaneously"): actions on one number resolve
+/// against the state at its start, so a rat killed on a number still answers its killer's
+/// sloppy fumble with a free attack (OSR-R18.1) as it would had it struck first. Two mirror
+/// rats then win exactly as often as each other, over one round (where the countdown's order of
+/// the simultaneous is west first) and two, whichever of their blocks the file gives first.
+#[test]
+fn osr_mirror_rats_win_exactly_as_often_as_each_other() {
+    let dir = scratch("osr-rat-mirror");
+    for rounds in [1, 2] {
+        let v = rat_mirror(&dir, rounds, false);
+        let (a, b) = (
+            fraction(&v["exact"]["wins"]["a"]),
+            fraction(&v["exact"]["wins"]["b"]),
+        );
+        assert!(a > BigRational::zero(), "{v}");
+        assert_eq!(a, b, "{v}");
+        let swapped = rat_mirror(&dir, rounds, true);
+        assert_eq!(swapped["exact"]["wins"], v["exact"]["wins"], "{swapped}");
+    }
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -542,7 +542,7 @@ impl CombatantBuilder for Builder<'_> {
         }
         State {
             occupancy: fray_core::Occupancy::new(fighters.iter().map(|f| f.pos)),
-            up_at_number: vec![true; fighters.len()],
+            up_at_number: Vec::new(),
             roster,
             profiles: Arc::new(profiles),
             fighters,

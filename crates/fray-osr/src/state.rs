@@ -157,6 +157,11 @@ pub struct Fighter {
     pub cover: u8,
     /// Concealment only (affects melee too) rather than cover.
     pub concealed: bool,
+    /// The condition chart's lines (bit `d4 − 1`, OSR-R17.4) that criticals gave it on the
+    /// current number, taking hold as the number ends (simultaneity, OSR-A32).
+    pub pending: u8,
+    /// … lasting until this round.
+    pub pending_until: u32,
     /// Already made its move on the current number, stepping along with the others acting on
     /// it (OSR-R4.3, OSR-A32).
     pub moved_on_number: bool,
@@ -225,6 +230,8 @@ impl Fighter {
             holy_water: 0,
             cover: 0,
             concealed: false,
+            pending: 0,
+            pending_until: 0,
             moved_on_number: false,
             moved_feet: 0,
             dealt: 0,
@@ -388,7 +395,8 @@ pub struct State {
     pub round: u32,
     /// The initiative number being resolved.
     pub number: i32,
-    /// Who stood at the start of the current number (simultaneity, OSR-A32).
+    /// Who stood at the start of the current number (simultaneity, OSR-A32), during the
+    /// countdown only: empty before it and after its last number.
     pub up_at_number: Vec<bool>,
     /// Oil burning on the ground (OSR-R25.5).
     pub areas: fray_core::Areas,
@@ -416,6 +424,23 @@ impl State {
     pub fn f(&self, id: CombatantId) -> &Fighter {
         &self.fighters[id.index()]
     }
+
+    /// Someone in the fight knows a spell that heals by an amount (OSR-R8.1): only then are a
+    /// knocked-out combatant's hit points read again.
+    pub fn heals(&self) -> bool {
+        self.profiles.iter().any(|p| {
+            p.spells
+                .iter()
+                .any(|s| matches!(s.effect, crate::content::SpellEffect::Heal(_)))
+        })
+    }
+
+    /// Stood when the number being resolved began (simultaneity, OSR-A32): false outside the
+    /// countdown.
+    pub fn stood_at_number(&self, id: CombatantId) -> bool {
+        self.up_at_number.get(id.index()) == Some(&true)
+    }
+
     /// A fighter, to change.
     pub fn f_mut(&mut self, id: CombatantId) -> &mut Fighter {
         &mut self.fighters[id.index()]

@@ -8,7 +8,7 @@ use crate::{Choice, Osr};
 use fray_core::event::{AttackResult, Event, Modifier};
 use fray_core::grid::Bearing;
 use fray_core::modifiers::Modifiers;
-use fray_core::protocol::RollPurpose;
+use fray_core::protocol::{RollPurpose, RollRequest};
 use fray_core::{CombatantId, FaceClasses, Interrupt, Table};
 
 /// Which of its attacks a combatant makes.
@@ -459,11 +459,61 @@ fn damage(
         });
     }
     let dice_max = i32::from(w.damage.count) * i32::from(w.damage.sides);
-    let roll = if band == 1 {
+    let unhurt = tp.needs_magic && !ap.magic_weapon;
+    let nonlethal = strike.flat
+        || matches!(strike.form, Form::Punch)
+        || (matches!(strike.form, Form::Kick) && !state.options.kick_lethal);
+    // OSR-R31.3: a bare or leather-clad brawler hitting metal armour takes the damage himself.
+    let backfire = matches!(strike.form, Form::Punch | Form::Kick)
+        && tp.armor == ArmorKind::Metal
+        && ap.armor != ArmorKind::Metal;
+    let _ = missile;
+    let victim = if backfire { attacker } else { target };
+    let of =
+        |roll: i32, m: &mut Modifiers| amount_of(roll, band, dice_max, flat_mod, strike, unhurt, m);
+    let roll = if band == 1 || w.damage.count == 0 {
         0
     } else {
-        table.roll_damage(w.damage, Some(attacker), RollPurpose::Damage, "OSR-R7.2")?
+        let classes = damage_classes(state, victim, w.damage, |r| {
+            of(r, &mut Modifiers::recording(false))
+        });
+        let dice = RollRequest::new(
+            w.damage.count,
+            w.damage.sides,
+            Some(attacker),
+            RollPurpose::Damage,
+            "OSR-R7.2",
+        );
+        table.roll(dice.in_classes(classes))? as i32
     };
+    let amount = of(roll, &mut m);
+    if backfire {
+        m.add("metal armour: the brawler takes it", "OSR-R31.3", 0);
+    }
+    let list = m.into_vec();
+    hurt(
+        state, table, attacker, victim, roll, list, amount, nonlethal, "OSR-R7.2",
+    )?;
+    if band == 3 && !backfire {
+        condition(state, table, target)?;
+    }
+    Ok(())
+}
+
+/// The amount of a hit whose dice total `roll`, each step recorded in `m`: the dice, their
+/// maximum (OSR-R17.3: band 1 maximum damage, bands 2 and 3 roll + maximum) and `flat_mod`,
+/// doubled by a charge or a set weapon (OSR-R14.6, R15.1), halved with the flat (OSR-R30.1), at
+/// least 1 (OSR-A57), nothing where magic or silver is needed (`unhurt`, OSR-R17.1). It never
+/// falls as `roll` rises.
+fn amount_of(
+    roll: i32,
+    band: usize,
+    dice_max: i32,
+    flat_mod: i32,
+    strike: Strike,
+    unhurt: bool,
+    m: &mut Modifiers,
+) -> i32 {
     let mut amount = match band {
         1 => {
             m.add("maximum damage", "OSR-R17.3", dice_max);
@@ -495,30 +545,49 @@ fn damage(
         amount = half;
     }
     amount = amount.max(1);
-    if tp.needs_magic && !ap.magic_weapon {
+    if unhurt {
         m.add("needs magic or silver", "OSR-R17.1", -amount);
         amount = 0;
     }
-    let nonlethal = strike.flat
-        || matches!(strike.form, Form::Punch)
-        || (matches!(strike.form, Form::Kick) && !state.options.kick_lethal);
-    // OSR-R31.3: a bare or leather-clad brawler hitting metal armour takes the damage himself.
-    let backfire = matches!(strike.form, Form::Punch | Form::Kick)
-        && tp.armor == ArmorKind::Metal
-        && ap.armor != ArmorKind::Metal;
-    let _ = missile;
-    let victim = if backfire { attacker } else { target };
-    if backfire {
-        m.add("metal armour: the brawler takes it", "OSR-R31.3", 0);
+    amount
+}
+
+/// How the rules read a hit's dice (`FaceClasses`, exact odds branch once per class): each
+/// total that leaves `victim` standing is its own class, and every total that drops it is one
+/// class, answered with the lowest. `amount` (the hit's amount of a dice total, [`amount_of`])
+/// never falls as the total rises, so the totals that drop the victim are those from the first
+/// that does. Those totals leave states that differ only in what no rule reads again:
+/// - [`hurt`] reads the amount as the hit points it takes away, the tallies (a report's), the
+///   event's figures (a log's) and `amount > 0` (true for each);
+/// - the victim drops at 0 hp or below (OSR-R30.2, A28), dead or knocked out by what it was
+///   and the blow's kind, never by the amount; a dead one's hit points are not read again, nor a
+///   knocked-out one's where no one in the fight heals by an amount (`State::heals`, the same
+///   proof as `odds_key`'s): classed only then, and only when the victim is not already dead;
+/// - nothing after the blow reads its amount (a critical's condition, OSR-R17.4, reads the
+///   special roll's band).
+///
+/// At most four totals may stand below the first that drops the victim (four cuts): with more,
+/// every total is its own class, as with a healer or a blow that cannot drop it.
+fn damage_classes(
+    state: &State,
+    victim: CombatantId,
+    dice: fray_core::damage::DamageDice,
+    amount: impl Fn(i32) -> i32,
+) -> FaceClasses {
+    let f = state.f(victim);
+    if f.dead || state.heals() {
+        return FaceClasses::default();
     }
-    let list = m.into_vec();
-    hurt(
-        state, table, attacker, victim, roll, list, amount, nonlethal, "OSR-R7.2",
-    )?;
-    if band == 3 && !backfire {
-        condition(state, table, target)?;
+    let (lo, hi) = (
+        i32::from(dice.count),
+        i32::from(dice.count) * i32::from(dice.sides),
+    );
+    let drops = f.hp.max(1);
+    match (lo..=hi).find(|&r| amount(r) >= drops) {
+        Some(first) if first == lo => FaceClasses::at(&[lo]),
+        Some(first) if first - lo <= 4 => FaceClasses::at(&(lo + 1..=first).collect::<Vec<_>>()),
+        _ => FaceClasses::default(),
     }
-    Ok(())
 }
 
 /// The condition chart on a special roll of 20 (OSR-R17.4).
@@ -529,29 +598,16 @@ fn condition(
 ) -> Result<(), Interrupt> {
     let d4 = table.roll_dice(1, 4, None, RollPurpose::Other, "OSR-R17.4")?;
     let until = state.round + state.options.condition_rounds - 1;
-    let has_weapon =
-        state.p(target).melee.iter().any(|w| !w.natural) || state.p(target).missile.is_some();
-    let f = state.f_mut(target);
-    let name = match d4 {
-        1 => {
-            if has_weapon {
-                f.disarmed = true;
-            }
-            "disarmed"
-        }
-        2 => {
-            f.shaken_until = f.shaken_until.max(until);
-            "shaken"
-        }
-        3 => {
-            f.prone = true;
-            "prone"
-        }
-        _ => {
-            f.blinded_until = f.blinded_until.max(until);
-            "blinded"
-        }
-    };
+    let name = ["disarmed", "shaken", "prone", "blinded"][(d4 as usize).clamp(1, 4) - 1];
+    if state.stood_at_number(target) {
+        // OSR-A32: the actions on one number resolve against the state at its start, so the
+        // condition takes hold as the number ends (`settle_number`).
+        let f = state.f_mut(target);
+        f.pending |= 1 << (d4.clamp(1, 4) - 1);
+        f.pending_until = f.pending_until.max(until);
+    } else {
+        impose(state, target, d4, until);
+    }
     table.emit(|| Event::Condition {
         who: target,
         condition: name,
@@ -559,6 +615,38 @@ fn condition(
         rule: "OSR-R17.4",
     });
     Ok(())
+}
+
+/// Line `d4` of the condition chart (OSR-R17.4) on `target`, lasting until round `until`:
+/// disarmed (if it holds a weapon), shaken, prone or blinded.
+fn impose(state: &mut State, target: CombatantId, d4: u32, until: u32) {
+    let has_weapon =
+        state.p(target).melee.iter().any(|w| !w.natural) || state.p(target).missile.is_some();
+    let f = state.f_mut(target);
+    match d4 {
+        1 => f.disarmed |= has_weapon,
+        2 => f.shaken_until = f.shaken_until.max(until),
+        3 => f.prone = true,
+        _ => f.blinded_until = f.blinded_until.max(until),
+    }
+}
+
+/// As a number of the countdown ends, the conditions that criticals on it gave (OSR-R17.4)
+/// take hold (simultaneity, OSR-A32).
+pub fn settle_number(state: &mut State) {
+    for id in state.ids().collect::<Vec<_>>() {
+        let f = state.f_mut(id);
+        let (lines, until) = (f.pending, f.pending_until);
+        if lines == 0 {
+            continue;
+        }
+        (f.pending, f.pending_until) = (0, 0);
+        for d4 in 1..=4 {
+            if lines & (1 << (d4 - 1)) != 0 {
+                impose(state, id, d4, until);
+            }
+        }
+    }
 }
 
 /// Damage taken: hit points fall; at 0 or below a creature that took some non-lethal damage
@@ -768,7 +856,10 @@ fn fumble(
 pub fn free_forms(state: &State, by: CombatantId, at: CombatantId) -> Vec<Form> {
     let (b, t) = (state.f(by), state.f(at));
     let mut out = Vec::new();
-    if !b.is_up() || (state.round == 1 && b.surprised) {
+    // OSR-A32: actions on one number resolve against the state at its start, so one who stood
+    // then still answers the blows of that number, dropped on it or not.
+    let dropped_on_this_number = state.stood_at_number(by) && !b.fled && !b.reserve;
+    if !(b.is_up() || dropped_on_this_number) || (state.round == 1 && b.surprised) {
         return out;
     }
     let feet = b.pos.feet_to(t.pos);
@@ -862,6 +953,65 @@ fn free_attack_of(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two fighters, the second with `hp` hit points, and a cleric knowing `spell`, if any.
+    fn pair(hp: i32, spell: Option<&str>) -> State {
+        let spells = spell.map_or(String::new(), |s| format!("spells = [\"{s}\"]\n"));
+        let text = format!(
+            "schema = 1\nruleset = \"osr\"\nname = \"pair\"\n\
+             [[sides]]\nid = \"w\"\n[[sides]]\nid = \"e\"\n\
+             [[combatants]]\nid = \"a\"\nside = \"w\"\nat = [0, 0]\n\
+             class = \"fighter\"\nlevel = 1\nhp = 5\n\
+             [[combatants]]\nid = \"b\"\nside = \"e\"\nat = [1, 0]\n\
+             class = \"fighter\"\nlevel = 1\nhp = {hp}\n\
+             [[combatants]]\nid = \"c\"\nside = \"e\"\nat = [1, 1]\n\
+             class = \"cleric\"\nlevel = 1\nhp = 2\n{spells}"
+        );
+        let content = crate::content::Content::embedded().unwrap();
+        crate::load("pair.toml", &text, &content).unwrap().state
+    }
+
+    /// `count`d`sides`.
+    fn dice(count: u16, sides: u16) -> fray_core::damage::DamageDice {
+        fray_core::damage::DamageDice {
+            count,
+            sides,
+            bonus: 0,
+        }
+    }
+
+    /// OSR-R30.2, A28: a hit's dice are read by the victim's fate: each total that leaves it
+    /// standing apart, every total that drops it together; not with a healer (OSR-R8.1), nor for
+    /// a victim already dead, nor with more than four totals below the first that drops it.
+    #[test]
+    fn damage_dice_are_read_by_whether_they_drop_the_victim() {
+        let b = CombatantId(1);
+        let plain = |r: i32| r;
+        // 1d3 on 1 hp: every total drops it, one class.
+        let one = damage_classes(&pair(1, None), b, dice(1, 3), plain);
+        assert_eq!((0..=3).map(|t| one.of(t)).collect::<Vec<_>>(), [0, 1, 1, 1]);
+        // 1d8 + 1 on 4 hp: 1 and 2 leave it at 2 and 1 hp, 3 to 8 drop it.
+        let four = damage_classes(&pair(4, None), b, dice(1, 8), |r| r + 1);
+        let classes: Vec<usize> = (1..=8).map(|t| four.of(t)).collect();
+        assert_eq!(classes, [0, 1, 2, 2, 2, 2, 2, 2]);
+        // Doubled by a charge: 1d3 × 2 on 4 hp, 1 leaves it at 2, 2 and 3 drop it.
+        let doubled = damage_classes(&pair(4, None), b, dice(1, 3), |r| r * 2);
+        assert_eq!(
+            (1..=3).map(|t| doubled.of(t)).collect::<Vec<_>>(),
+            [0, 1, 1]
+        );
+        // With a healer, a knocked-out victim's hit points are read: every total apart.
+        let healed = damage_classes(&pair(1, Some("cure light wounds")), b, dice(1, 3), plain);
+        assert!(healed.is_none());
+        // Already dead: nothing to class.
+        let mut dead = pair(1, None);
+        dead.fighters[1].dead = true;
+        assert!(damage_classes(&dead, b, dice(1, 3), plain).is_none());
+        // 2d6 on 7 hp: five totals (2 to 6) below the first that drops it, more than four cuts.
+        assert!(damage_classes(&pair(7, None), b, dice(2, 6), plain).is_none());
+        // 1d8 on 9 hp: no total drops it.
+        assert!(damage_classes(&pair(9, None), b, dice(1, 8), plain).is_none());
+    }
 
     #[test]
     fn range_bands_include_their_limits() {

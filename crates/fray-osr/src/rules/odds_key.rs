@@ -2,15 +2,15 @@
 //! settled point ([`super::round::round_step`]) with what no rule reads again forgotten, so
 //! that the fight programme merges states that differ only there.
 
-use crate::content::SpellEffect;
 use crate::state::{Fighter, Paused, Plan, State};
-use fray_core::{CombatantId, Direction};
+use fray_core::Direction;
 use std::borrow::Cow;
 
 /// `state` as exact odds keep it: at every point the damage tallies and a dead combatant's hit
 /// points ([`forget_tallies`]), the rest of a dead combatant's record once it can no longer act
 /// ([`forget_the_dead`]), and a knocked-out combatant's hit points where nothing in the
-/// fight heals by an amount ([`forget_knocked_out_hp`]); inside a round (`State::paused` set: the countdown or the held
+/// fight heals by an amount ([`forget_knocked_out_hp`]), the round marks of conditions that are
+/// over ([`forget_past_marks`]); inside a round (`State::paused` set: the countdown or the held
 /// sets still to come) the initiative numbers' values, of which only the order is read
 /// ([`rank_numbers`]); between rounds (`State::paused` is `Paused::No`: a round's end, or the
 /// fight before its first round, where the first round's start resets the same records before
@@ -20,6 +20,7 @@ pub fn odds_key(state: &State) -> Cow<'_, State> {
     forget_tallies(&mut key);
     forget_the_dead(&mut key);
     forget_knocked_out_hp(&mut key);
+    forget_past_marks(&mut key);
     if key.paused == Paused::No {
         forget_round(&mut key);
     } else {
@@ -61,27 +62,83 @@ fn forget_tallies(state: &mut State) {
 /// reduced to its side, its square and its death, so that those killed with different plans,
 /// conditions, facings or weapons merge. Death is final (OSR-A28: no rule makes one dead
 /// anything else), and no rule reads the rest of a dead combatant's record:
-/// - it acts only if it stood when its number began and is still among that number's actors
-///   (simultaneity, OSR-A32: `countdown` reads `up_at_number` and `plan.done`): such a one is
-///   kept whole; a later number's actors are those up when it begins, and the held sets act
-///   only if up (OSR-A39), so no other dead combatant acts again;
-/// - every attack, free attack (OSR-R18.1), stray missile (OSR-R27.2), tending (OSR-R30.3),
-///   flask or fire (OSR-R25) reaches only combatants up or on the map, which the dead are not
+/// - while the number it stood at the start of still has actors to come (simultaneity,
+///   OSR-A32: `State::stood_at_number`), it may still act on it (`countdown` reads
+///   `up_at_number` and `plan.done`) and answer a sloppy fumble or a move with a free attack
+///   or parting shot (`attack::free_forms`): such a one is kept whole; a later number's actors
+///   are those up when it begins, `up_at_number` is set again as it begins (before any rule
+///   reads it: the GM's intervention point does not) and emptied as the countdown ends, and
+///   the held sets act only if up (OSR-A39), so no other dead combatant acts again;
+/// - every other attack, stray missile (OSR-R27.2), tending (OSR-R30.3), flask or fire
+///   (OSR-R25) reaches only combatants up or on the map, which the dead are not
 ///   (`Fighter::is_up`, `Fighter::on_map`), and tactics choose among foes and friends up;
 /// - the round's end reads its timed conditions and its running only to report them, or to
 ///   tire one who ran (OSR-R13.2: never read again of the dead);
 /// - the outcome reads only `dead`, and reports list the dead at 0 hp.
 fn forget_the_dead(state: &mut State) {
-    let actors: &[CombatantId] = match &state.paused {
-        Paused::Countdown { actors, .. } => actors,
-        _ => &[],
-    };
+    let number_goes_on =
+        matches!(&state.paused, Paused::Countdown { actors, .. } if !actors.is_empty());
+    if !number_goes_on {
+        // Set again before it is read (see above).
+        state.up_at_number.clear();
+    }
     for (i, f) in state.fighters.iter_mut().enumerate() {
-        let still_acts = !f.plan.done
-            && state.up_at_number.get(i) == Some(&true)
-            && actors.contains(&CombatantId(i as u16));
-        if f.dead && !still_acts {
+        let stands_for_the_number = state.up_at_number.get(i) == Some(&true);
+        if f.dead && !stands_for_the_number {
             *f = dead_record(f);
+        }
+    }
+}
+
+/// The first round a rule may still read at this settled point: the current one inside a
+/// round, the next one at a round's end (`State::paused` is `Paused::No`, `State::round` the
+/// round just ended, or 0 before the first).
+fn first_round_to_come(state: &State) -> u32 {
+    if state.paused == Paused::No {
+        state.round + 1
+    } else {
+        state.round
+    }
+}
+
+/// At every settled point ([`odds_key`]): the round marks of the timed conditions that are
+/// over reset to 0, so that those who fumbled, were shaken or blinded in different rounds
+/// (or not at all) merge once the condition has run out. Every rule reads each mark against
+/// the round being played, which is never before [`first_round_to_come`] (`now`), and a mark
+/// before `now` reads as 0 does:
+/// - `no_attack_round` (a fumble's "no attack next round", OSR-R18.1, A43) is read only as
+///   `== round`: false for a past mark and for 0;
+/// - `stumble_until`/`stumble_from` (OSR-R18.1, A43) are read only by `Fighter::stumbling`
+///   (`from <= round <= until`, `until > 0`): false for a past `until` and for 0; a new stumble
+///   sets `from` and raises `until` with `max`, and a past `until` is below the new one, as 0
+///   is; a `from` at or before `now` reads as `now` does (every round read is at least `now`,
+///   and a new stumble overwrites it), so it is set to `now`;
+/// - `shaken_until`, `blinded_until` (OSR-R17.4) are read as `>= round` (false for a past mark
+///   and 0), raised with `max` (a past mark is below the new one), and at a round's end as
+///   `== round` (the round's end reports the condition over; `round > 0`): false for both;
+/// - `reloading_until` (OSR-R23) is read as `>= round` with `> 0`, or `< round` or `== 0`:
+///   alike for a past mark and 0;
+/// - `ground_fire_round` (OSR-R25.5) is read only as `== round`.
+///
+/// `burning_round` is read as `> 0` and is reset by the round's end it names, so it is kept.
+fn forget_past_marks(state: &mut State) {
+    let now = first_round_to_come(state);
+    let past = |mark: &mut u32| {
+        if *mark < now {
+            *mark = 0;
+        }
+    };
+    for f in &mut state.fighters {
+        past(&mut f.no_attack_round);
+        past(&mut f.shaken_until);
+        past(&mut f.blinded_until);
+        past(&mut f.reloading_until);
+        past(&mut f.ground_fire_round);
+        if f.stumble_until < now {
+            f.stumble_until = 0;
+            f.stumble_from = 0;
+        } else if f.stumble_from < now {
+            f.stumble_from = now;
         }
     }
 }
@@ -108,12 +165,7 @@ fn dead_record(f: &Fighter) -> Fighter {
 /// - a GM's change of hit points is not played by exact odds (no GM steps in);
 /// - reports: `--round` lists one knocked out at 0 hp, as it lists the dead.
 fn forget_knocked_out_hp(state: &mut State) {
-    let heals = state.profiles.iter().any(|p| {
-        p.spells
-            .iter()
-            .any(|s| matches!(s.effect, SpellEffect::Heal(_)))
-    });
-    if heals {
+    if state.heals() {
         return;
     }
     for f in &mut state.fighters {
@@ -167,6 +219,8 @@ fn rank_numbers(state: &mut State) {
 mod tests {
     use super::*;
     use crate::content::Content;
+    use crate::content::SpellEffect;
+    use fray_core::CombatantId;
 
     /// Two bare-handed brawlers, the second knocked out at `hp`, and a third fighter who knows
     /// `spell` (none: no spell).
@@ -241,6 +295,42 @@ mod tests {
         let (a, b) = (acting(a), acting(b));
         assert_ne!(odds_key(&a), odds_key(&b));
         assert_eq!(odds_key(&a).fighters[1].stumble_until, 2);
+    }
+
+    /// `bout` at the end of round `round`, its first brawler having fumbled in round 1 (no attack
+    /// in round 2, stumbling in rounds 2–3) and been shaken until round 2.
+    fn marked(round: u32) -> State {
+        let mut state = bout(-1, None);
+        state.round = round;
+        let a = &mut state.fighters[0];
+        (a.no_attack_round, a.stumble_from, a.stumble_until) = (2, 2, 3);
+        a.shaken_until = 2;
+        state
+    }
+
+    /// OSR-R18.1, A43, R17.4: once a timed condition is over its round marks are forgotten; one
+    /// still to come is kept, a stumble's start brought up to the first round still to come.
+    #[test]
+    fn the_marks_of_conditions_over_are_forgotten() {
+        let clean = |round: u32| {
+            let mut s = bout(-1, None);
+            s.round = round;
+            s
+        };
+        // After round 3 every mark is past: the fumbler is one with a fighter who never fumbled.
+        assert_ne!(marked(3), clean(3));
+        assert_eq!(odds_key(&marked(3)), odds_key(&clean(3)));
+        // After round 2 the stumble still has round 3 to run: kept, from round 3.
+        let k = odds_key(&marked(2)).into_owned();
+        let a = &k.fighters[0];
+        assert_eq!((a.no_attack_round, a.shaken_until), (0, 0));
+        assert_eq!((a.stumble_from, a.stumble_until), (3, 3));
+        assert!(a.stumbling(3) && !a.stumbling(4));
+        // After round 1 everything is still to come.
+        let k = odds_key(&marked(1)).into_owned();
+        let a = &k.fighters[0];
+        assert_eq!((a.no_attack_round, a.shaken_until), (2, 2));
+        assert_eq!((a.stumble_from, a.stumble_until), (2, 3));
     }
 
     /// A fighter still up keeps its hit points.

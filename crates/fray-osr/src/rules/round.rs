@@ -301,7 +301,11 @@ fn countdown(
             state.paused = Paused::Countdown { numbers, actors };
             return Ok(true);
         }
+        // The number is over: what its criticals gave takes hold (OSR-A32).
+        super::attack::settle_number(state);
         if numbers.is_empty() {
+            // The countdown is over: no one stands for a number any more (OSR-A32).
+            state.up_at_number.clear();
             return Ok(false);
         }
         let n = numbers.remove(0);
@@ -837,13 +841,7 @@ fn target_or_retarget(
     who: CombatantId,
     target: CombatantId,
 ) -> Result<Option<CombatantId>, Interrupt> {
-    if state.f(target).is_up()
-        || state
-            .up_at_number
-            .get(target.index())
-            .copied()
-            .unwrap_or(false)
-    {
+    if state.f(target).is_up() || state.stood_at_number(target) {
         return Ok(Some(target));
     }
     if super::legal::retargets(state, who).is_empty() {
