@@ -1099,6 +1099,17 @@ fn osr_duel_fight_odds_agree_with_the_simulator() {
     fight_agrees_with_sim("examples/osr/duel.toml");
 }
 
+/// The odds of one OSR attack report the damage itself, past what drops the target (2 hp): there
+/// a hit's dice are not read by whether they drop it (`attack::damage_classes`, `State::single`).
+#[test]
+fn osr_one_attack_odds_report_damage_past_the_targets_hit_points() {
+    let v = attack_json("examples/osr/duel.toml", "w-fighter", "e-fighter", &[]);
+    let damage = v["damage"].as_array().unwrap();
+    // A long sword's d8 + 1 each apart (2 to 9), and a critical's more.
+    assert!(damage.len() > 9, "{v}");
+    assert!(damage.last().unwrap()[0].as_i64().unwrap() > 9, "{v}");
+}
+
 /// `fray odds FILE --fight` of two 1-hp giant rats face to face for `rounds` rounds, the `b` rat's
 /// blocks first when `b_first`: the exact JSON.
 fn rat_mirror(dir: &std::path::Path, rounds: u32, b_first: bool) -> serde_json::Value {

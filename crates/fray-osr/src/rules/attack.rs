@@ -567,7 +567,8 @@ fn amount_of(
 ///   special roll's band).
 ///
 /// At most four totals may stand below the first that drops the victim (four cuts): with more,
-/// every total is its own class, as with a healer or a blow that cannot drop it.
+/// every total is its own class, as with a healer or a blow that cannot drop it, and in the
+/// odds of one attack or routine (`State::single`), which report the damage itself.
 fn damage_classes(
     state: &State,
     victim: CombatantId,
@@ -575,7 +576,7 @@ fn damage_classes(
     amount: impl Fn(i32) -> i32,
 ) -> FaceClasses {
     let f = state.f(victim);
-    if f.dead || state.heals() {
+    if f.dead || state.heals() || state.single {
         return FaceClasses::default();
     }
     let (lo, hi) = (
@@ -1003,6 +1004,10 @@ mod tests {
         // With a healer, a knocked-out victim's hit points are read: every total apart.
         let healed = damage_classes(&pair(1, Some("cure light wounds")), b, dice(1, 3), plain);
         assert!(healed.is_none());
+        // The odds of one attack report the damage: every total apart.
+        let mut single = pair(1, None);
+        single.single = true;
+        assert!(damage_classes(&single, b, dice(1, 3), plain).is_none());
         // Already dead: nothing to class.
         let mut dead = pair(1, None);
         dead.fighters[1].dead = true;
