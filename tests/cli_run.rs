@@ -15,6 +15,55 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// The path of `examples/<example>` in this checkout.
+fn example(example: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(example);
+    path.to_str().expect("a UTF-8 path").to_string()
+}
+
+/// `fray run examples/<example> ARGS…` in a folder of its own (named `name`), its first
+/// output (up to the first prompt) read: the tracker and that output.
+fn example_session(name: &str, example_file: &str, args: &[&str]) -> (Tracker, String) {
+    let file = example(example_file);
+    let mut all = vec![file.as_str()];
+    all.extend_from_slice(args);
+    let mut t = Tracker::start(&all, &temp_dir(name));
+    let first = t.until_prompt();
+    (t, first)
+}
+
+/// The head of every Celesia encounter written by these tests: two sides, `heroes` and
+/// `foes`, and a two-round limit; the combatants (and devices) follow.
+const CELESIA_HEAD: &str = r#"schema = 1
+ruleset = "celesia"
+name = "a Celesia test fight"
+max_rounds = 2
+
+[[sides]]
+id = "heroes"
+
+[[sides]]
+id = "foes"
+"#;
+
+/// `fray run` (no autosave) of a Celesia encounter, [`CELESIA_HEAD`] then `body`, written to
+/// a folder of its own (named `name`), with each of `answers` typed at a prompt in turn (the
+/// output after the last one read): the tracker at the next prompt.
+fn celesia_session(name: &str, body: &str, answers: &[&str]) -> Tracker {
+    let dir = temp_dir(name);
+    let file = dir.join("fight.toml");
+    std::fs::write(&file, format!("{CELESIA_HEAD}\n{body}")).expect("write the encounter");
+    let mut t = Tracker::start(&[file.to_str().unwrap(), "--no-autosave"], &dir);
+    t.until_prompt();
+    for answer in answers {
+        t.send(answer);
+        t.until_prompt();
+    }
+    t
+}
+
 /// A running `fray run` whose prompts we answer.
 struct Tracker {
     child: Child,
@@ -149,9 +198,8 @@ fn spelljammer_a_gm_types_her_dice_undoes_a_mistake_saves_resumes_and_finishes_t
 
 fn gm_runs_the_bench(ruleset: &str, mistaken_die: &str) {
     let dir = temp_dir(ruleset);
-    let bench = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("examples/{ruleset}/bench.toml"));
-    let bench = bench.to_str().unwrap();
+    let bench = example(&format!("{ruleset}/bench.toml"));
+    let bench = bench.as_str();
 
     // The uninterrupted session.
     let mut c = Tracker::start(&[bench, "--seed", "9", "--autosave", "c.jsonl"], &dir);
@@ -278,13 +326,11 @@ fn gm_runs_the_bench(ruleset: &str, mistaken_die: &str) {
 
 #[test]
 fn bad_input_at_the_prompt_is_a_message_and_the_prompt_again() {
-    let dir = temp_dir("bad");
-    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/cnc/skirmish.toml");
-    let mut t = Tracker::start(
-        &[file.to_str().unwrap(), "--seed", "1", "--no-autosave"],
-        &dir,
+    let (mut t, first) = example_session(
+        "bad",
+        "cnc/skirmish.toml",
+        &["--seed", "1", "--no-autosave"],
     );
-    let first = t.until_prompt();
     let asked = request(&first).expect("request").to_string();
     for bad in [
         "fly to the moon",
@@ -351,13 +397,11 @@ fn a_changed_encounter_refuses_the_saved_session() {
 
 #[test]
 fn the_gm_intervenes_at_the_prompt_and_takes_it_back() {
-    let dir = temp_dir("intervene");
-    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/cnc/bench.toml");
-    let mut t = Tracker::start(
-        &[file.to_str().unwrap(), "--seed", "3", "--no-autosave"],
-        &dir,
+    let (mut t, _) = example_session(
+        "intervene",
+        "cnc/bench.toml",
+        &["--seed", "3", "--no-autosave"],
     );
-    t.until_prompt();
     // The bench's fighters have a player, so fray plays the orcs: the GM takes them back.
     t.send("manual side:orcs");
     t.until_prompt();
@@ -395,18 +439,61 @@ fn the_gm_intervenes_at_the_prompt_and_takes_it_back() {
     t.finish();
 }
 
+/// Issue 17: a GM intervention typed at the prompt is printed once — its log line (the GM
+/// ruling), not an echo of it as well — in every ruleset; a side's view, which hides GM
+/// rulings, still says once that it was taken.
+#[test]
+fn a_gm_intervention_is_printed_once() {
+    let once = |chunk: &str, text: &str| {
+        let lines = chunk
+            .lines()
+            .filter(|l| l.contains(&format!("GM intervention: {text}")))
+            .count();
+        assert_eq!(lines, 1, "`{text}` printed {lines} times:\n{chunk}");
+    };
+    for (example_file, view, answers, target) in [
+        ("cnc/bench.toml", "gm", &["manual side:orcs"][..], "orc-3"),
+        (
+            "cnc/bench.toml",
+            "side:fighters",
+            &["manual side:orcs"][..],
+            "orc-3",
+        ),
+        ("celesia/duel.toml", "gm", &["r", "r"][..], "e-fighter"),
+        ("osr/duel.toml", "gm", &[][..], "e-fighter"),
+        ("spelljammer/duel.toml", "gm", &[][..], ""),
+    ] {
+        let name = format!("once-{}", example_file.replace('/', "-"));
+        let (mut t, _) = example_session(
+            &name,
+            example_file,
+            &["--seed", "3", "--no-autosave", "--view", view],
+        );
+        for answer in answers {
+            t.send(answer);
+            t.until_prompt();
+        }
+        t.send("rule the ground is slick");
+        once(&t.until_prompt(), "rule the ground is slick");
+        if !target.is_empty() {
+            t.send(&format!("hp {target} -1"));
+            once(&t.until_prompt(), &format!("hp {target} -1"));
+        }
+        t.send("quit");
+        t.finish();
+    }
+}
+
 /// Issue 13: the GM adds a combatant mid-fight (a reinforcement) at the prompt; a bad entry is a
 /// message; undo sends it back to the reserve and `add ID` brings it in again; the saved session
 /// resumes with it.
 #[test]
 fn the_gm_adds_a_reinforcement_at_the_prompt() {
-    let dir = temp_dir("reinforce");
-    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/cnc/bench.toml");
-    let mut t = Tracker::start(
-        &[file.to_str().unwrap(), "--seed", "3", "--no-autosave"],
-        &dir,
+    let (mut t, _) = example_session(
+        "reinforce",
+        "cnc/bench.toml",
+        &["--seed", "3", "--no-autosave"],
     );
-    t.until_prompt();
     t.send("add ogre monster=ogrre side=orcs at=[14,0]");
     let refused = t.until_prompt();
     assert!(
@@ -441,7 +528,10 @@ fn the_gm_adds_a_reinforcement_at_the_prompt() {
     t.until_prompt();
     t.send("quit");
     t.finish();
-    let mut t = Tracker::start(&["--resume", "fight.jsonl", "--no-autosave"], &dir);
+    let mut t = Tracker::start(
+        &["--resume", "fight.jsonl", "--no-autosave"],
+        &temp_dir("reinforce"),
+    );
     t.until_prompt();
     t.send("status");
     assert!(t
@@ -580,8 +670,8 @@ fn sim_rows(chunk: &str) -> Vec<(String, u64)> {
 #[test]
 fn odds_and_sim_from_here_at_a_pause() {
     let dir = temp_dir("here");
-    let bench = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/cnc/bench.toml");
-    let bench = bench.to_str().unwrap();
+    let bench = example("cnc/bench.toml");
+    let bench = bench.as_str();
     let fray_odds = |attacker: &str, target: &str| -> String {
         let o = Command::new(env!("CARGO_BIN_EXE_fray"))
             .args(["odds", bench, "--attacker", attacker, "--target", target])
@@ -724,20 +814,11 @@ fn odds_and_sim_from_here_at_a_pause() {
 
 #[test]
 fn a_players_status_hides_the_foes_hit_points() {
-    let dir = temp_dir("player-status");
-    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/cnc/bench.toml");
-    let mut t = Tracker::start(
-        &[
-            file.to_str().unwrap(),
-            "--seed",
-            "3",
-            "--no-autosave",
-            "--view",
-            "side:fighters",
-        ],
-        &dir,
+    let (mut t, _) = example_session(
+        "player-status",
+        "cnc/bench.toml",
+        &["--seed", "3", "--no-autosave", "--view", "side:fighters"],
     );
-    t.until_prompt();
     t.send("status");
     let status = t.until_prompt();
     assert!(
@@ -758,13 +839,11 @@ fn a_players_status_hides_the_foes_hit_points() {
 /// takes it back.
 #[test]
 fn the_gm_adjusts_a_celesia_dv_at_the_prompt() {
-    let dir = temp_dir("celesia-dv");
-    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/celesia/duel.toml");
-    let mut t = Tracker::start(
-        &[file.to_str().unwrap(), "--seed", "3", "--no-autosave"],
-        &dir,
+    let (mut t, _) = example_session(
+        "celesia-dv",
+        "celesia/duel.toml",
+        &["--seed", "3", "--no-autosave"],
     );
-    t.until_prompt();
     // The two initiative dice (fray rolls them); the GM's interventions come once round 1 is
     // under way.
     t.send("r");
@@ -807,18 +886,7 @@ fn the_gm_adjusts_a_celesia_dv_at_the_prompt() {
 }
 
 /// A Celesia wizard with burning hands next to a kobold (the prompt tests of its save).
-const CONE: &str = r#"schema = 1
-ruleset = "celesia"
-name = "a cone"
-max_rounds = 1
-
-[[sides]]
-id = "heroes"
-
-[[sides]]
-id = "foes"
-
-[[combatants]]
+const CONE: &str = r#"[[combatants]]
 id = "kell"
 side = "heroes"
 at = [0, 0]
@@ -838,16 +906,7 @@ monster = "kobold"
 
 /// `fray run` of [`CONE`], initiative typed (kell 15, the kobold 2), at kell's first action.
 fn cone_at_kells_action(name: &str) -> Tracker {
-    let dir = temp_dir(name);
-    let file = dir.join("cone.toml");
-    std::fs::write(&file, CONE).unwrap();
-    let mut t = Tracker::start(&[file.to_str().unwrap(), "--no-autosave"], &dir);
-    t.until_prompt();
-    t.send("15");
-    t.until_prompt();
-    t.send("2");
-    t.until_prompt();
-    t
+    celesia_session(name, CONE, &["15", "2"])
 }
 
 /// CEL-G13 ("manual adjustment of any roll, DC, DV or HP"): the GM's `cond WHO dc+N` moves the
@@ -912,22 +971,9 @@ fn the_gm_gives_a_celesia_ability_penalty_at_the_prompt() {
 /// and `undo` takes that back.
 #[test]
 fn the_gm_adjusts_a_celesia_skill_dc_at_the_prompt() {
-    let dir = temp_dir("celesia-dc");
-    let file = dir.join("lock.toml");
-    std::fs::write(
-        &file,
-        r#"schema = 1
-ruleset = "celesia"
-name = "a lock"
-max_rounds = 1
-
-[[sides]]
-id = "heroes"
-
-[[sides]]
-id = "foes"
-
-[[combatants]]
+    let mut t = celesia_session(
+        "celesia-dc",
+        r#"[[combatants]]
 id = "rogue"
 side = "heroes"
 at = [0, 0]
@@ -950,14 +996,8 @@ at = [1, 0]
 acts = 3
 dc = 20
 "#,
-    )
-    .unwrap();
-    let mut t = Tracker::start(&[file.to_str().unwrap(), "--no-autosave"], &dir);
-    t.until_prompt();
-    t.send("15");
-    t.until_prompt();
-    t.send("2");
-    t.until_prompt();
+        &["15", "2"],
+    );
     t.send("cond rogue dc+5");
     let chunk = t.until_prompt();
     assert!(chunk.contains("is now DC-adjusted (GM"), "{chunk}");
@@ -995,22 +1035,9 @@ dc = 20
 /// check, and success ends it.
 #[test]
 fn the_gm_nets_a_celesia_combatant_who_escapes() {
-    let dir = temp_dir("celesia-net");
-    let file = dir.join("net.toml");
-    std::fs::write(
-        &file,
-        r#"schema = 1
-ruleset = "celesia"
-name = "a net"
-max_rounds = 1
-
-[[sides]]
-id = "heroes"
-
-[[sides]]
-id = "foes"
-
-[[combatants]]
+    let mut t = celesia_session(
+        "celesia-net",
+        r#"[[combatants]]
 id = "rogue"
 side = "heroes"
 at = [0, 0]
@@ -1026,14 +1053,8 @@ side = "foes"
 at = [30, 0]
 monster = "kobold"
 "#,
-    )
-    .unwrap();
-    let mut t = Tracker::start(&[file.to_str().unwrap(), "--no-autosave"], &dir);
-    t.until_prompt();
-    t.send("15");
-    t.until_prompt();
-    t.send("2");
-    t.until_prompt();
+        &["15", "2"],
+    );
     t.send("escape net");
     let refused = t.until_prompt();
     assert!(refused.contains("no net entangles it"), "{refused}");
@@ -1060,22 +1081,9 @@ monster = "kobold"
 /// marking is refused with its usage; `rule safe X Y` takes the mark off.
 #[test]
 fn the_gm_marks_a_celesia_hazard_a_grappler_places_its_foe_on() {
-    let dir = temp_dir("celesia-hazard");
-    let file = dir.join("hazard.toml");
-    std::fs::write(
-        &file,
-        r#"schema = 1
-ruleset = "celesia"
-name = "a hazard the GM marks"
-max_rounds = 2
-
-[[sides]]
-id = "heroes"
-
-[[sides]]
-id = "orcs"
-
-[[combatants]]
+    let mut t = celesia_session(
+        "celesia-hazard",
+        r#"[[combatants]]
 id = "hal"
 side = "heroes"
 at = [0, 0]
@@ -1087,19 +1095,13 @@ weapon = "longsword"
 
 [[combatants]]
 id = "orc"
-side = "orcs"
+side = "foes"
 at = [1, 0]
 monster = "orc"
 hp = 40
 "#,
-    )
-    .unwrap();
-    let mut t = Tracker::start(&[file.to_str().unwrap(), "--no-autosave"], &dir);
-    for line in ["18", "5", "grapple orc", "15", "end", "end"] {
-        t.until_prompt();
-        t.send(line);
-    }
-    t.until_prompt();
+        &["18", "5", "grapple orc", "15", "end", "end"],
+    );
     t.send("rule hazard 3");
     let refused = t.until_prompt();
     assert!(

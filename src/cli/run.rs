@@ -365,7 +365,8 @@ fn describe(s: &Session, request: &Request, limit: usize) -> String {
     }
 }
 
-fn word<T: serde::Serialize>(value: &T) -> String {
+/// A serialised name in words (`choose_side` → `choose side`).
+pub(super) fn word<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_value(value)
         .ok()
         .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
@@ -503,7 +504,9 @@ fn handle(t: &mut Tracker, line: &str) -> Result<bool, CliError> {
                         .and_then(|entry| {
                             t.session
                                 .reinforce(&entry, &t.library)
-                                .map(|added| format!("GM intervention: add {}\n", added.join(", ")))
+                                .map(|added| {
+                                    intervention_echo(t, &format!("add {}", added.join(", ")))
+                                })
                                 .map_err(session_error)
                         })
                 }
@@ -515,7 +518,7 @@ fn handle(t: &mut Tracker, line: &str) -> Result<bool, CliError> {
                 let text = intervention.to_string();
                 t.session
                     .intervene(intervention)
-                    .map(|()| format!("GM intervention: {text}\n"))
+                    .map(|()| intervention_echo(t, &text))
                     .map_err(session_error)
             }
             Some(Err(usage)) => Err(usage),
@@ -573,6 +576,22 @@ fn handle(t: &mut Tracker, line: &str) -> Result<bool, CliError> {
         Err(message) => output::print(&format!("! {message}\n"))?,
     }
     Ok(true)
+}
+
+/// What to say when the GM's intervention `text` was taken: nothing when its log line (the GM
+/// ruling `GM intervention: …`) is among the events about to be shown in this view, else that
+/// line, so the GM sees it once either way (a side's view hides GM rulings).
+fn intervention_echo(t: &Tracker, text: &str) -> String {
+    let roster = t.session.roster();
+    let logged = t.session.events().iter().skip(t.shown).any(|(_, event)| {
+        matches!(event, fray_core::Event::Ruling { rule, .. } if *rule == "GM")
+            && shown_line(t.viewer, event, roster).is_some()
+    });
+    if logged {
+        String::new()
+    } else {
+        format!("GM intervention: {text}\n")
+    }
 }
 
 /// Runs of `sim` when no number is given.
