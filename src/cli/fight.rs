@@ -13,7 +13,8 @@ pub struct FightArgs {
     /// The encounter file (TOML).
     pub file: String,
     /// Seed for the dice and use the default tactics (ignores the file's `[script]`); the same
-    /// file and seed give the same fight. Without it: the file's script if any, else a random seed.
+    /// file and seed give the same fight. Without it: the file's script if any (the default
+    /// tactics answer what it does not, with a warning), else a random seed.
     #[arg(long)]
     pub seed: Option<u64>,
     /// Die faces to use in order, e.g. `7,3,12,5` (overrides the file's script and the seed).
@@ -99,7 +100,14 @@ pub fn run(args: FightArgs) -> Result<(), CliError> {
         }
     } else {
         let _ = writeln!(out, "{} — {}", encounter.name(), encounter.ruleset().name());
-        if record.seeded {
+        if record.seeded && options.script && encounter.has_script() {
+            // `--seed` would drop the script's choices: no replay command to offer.
+            let _ = writeln!(
+                out,
+                "seed {seed} (fray's dice: the [script] gives choices, no dice; `--seed {seed}` \
+                 would play the default tactics instead)"
+            );
+        } else if record.seeded {
             let _ = writeln!(out, "seed {seed} (replay with --seed {seed})");
         }
         out.push('\n');
@@ -114,6 +122,23 @@ pub fn run(args: FightArgs) -> Result<(), CliError> {
         output::warn(&format!(
             "warning: {}: {} scripted die result(s) were never used (the fight ended first)",
             args.file, record.unused_dice
+        ));
+    }
+    // Issue 17: a script that does not answer every request is followed as far as it goes; the
+    // default tactics choose the rest, and say so (`--strict` makes it an error instead).
+    if let (true, None, (n @ 1.., Some((chooser, question, rule)))) =
+        (encounter.has_script(), args.seed, record.by_tactics)
+    {
+        let who = match chooser {
+            fray_core::protocol::Chooser::Gm => "the GM".to_string(),
+            fray_core::protocol::Chooser::Combatant(id) => roster.name(id).to_string(),
+        };
+        output::warn(&format!(
+            "warning: {}: the [script] does not answer every request: the default tactics \
+             answered {n} request(s), the first {who}'s {} ({rule}); `--strict` makes an \
+             unanswered request an error",
+            args.file,
+            super::run::word(&question)
         ));
     }
     if !record.unused_choices.is_empty() {

@@ -2,7 +2,8 @@
 
 use crate::answer::check_roll_answer;
 use crate::protocol::{
-    Answer, ChoiceRequest, Chooser, Illegal, Interrupt, RollRequest, Rolled, MAX_POOL_DICE,
+    Answer, ChoiceRequest, Chooser, Illegal, Interrupt, Question, RollRequest, Rolled,
+    MAX_POOL_DICE,
 };
 use crate::protocol::{Fault, Pause};
 use crate::ruleset::Ruleset;
@@ -175,6 +176,9 @@ pub struct ScriptedDriver {
     /// Every choice must come from the script too (`fray fight --strict`): a request no line
     /// answers stops the fight with [`Pause::Choice`] instead of asking the tactics.
     strict: bool,
+    /// Requests no line answered, so the default tactics did (not strict), and the first of
+    /// them (who, which question, the rule): `fray fight` says so rather than surprise anyone.
+    by_tactics: (usize, Option<(Chooser, Question, &'static str)>),
 }
 
 impl ScriptedDriver {
@@ -185,6 +189,7 @@ impl ScriptedDriver {
             choices: choices.into(),
             used: 0,
             strict: false,
+            by_tactics: (0, None),
         }
     }
 
@@ -215,6 +220,12 @@ impl ScriptedDriver {
     /// Scripted choices not used yet.
     pub fn choices_left(&self) -> &VecDeque<ScriptedChoice> {
         &self.choices
+    }
+
+    /// How many requests no scripted line answered (the default tactics chose), and the
+    /// first of them: who, which question, the rule.
+    pub fn by_tactics(&self) -> (usize, Option<(Chooser, Question, &'static str)>) {
+        self.by_tactics
     }
 }
 
@@ -305,6 +316,10 @@ impl<R: Ruleset> Driver<R> for ScriptedDriver {
                     .collect(),
             }));
         }
+        self.by_tactics.0 += 1;
+        self.by_tactics
+            .1
+            .get_or_insert((request.chooser, request.question, request.rule));
         Ok(R::tactics(state, request))
     }
 }

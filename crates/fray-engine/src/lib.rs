@@ -216,6 +216,12 @@ pub struct FightRecord {
     pub unused_choices: Vec<String>,
     /// Scripted dice that no roll used (also worth a warning).
     pub unused_dice: usize,
+    /// Requests the script's choices did not answer, so the default tactics chose (a fight
+    /// that is not strict), and the first of them: who, which question, the rule.
+    pub by_tactics: (
+        usize,
+        Option<(Chooser, fray_core::protocol::Question, &'static str)>,
+    ),
 }
 
 /// A fight stopped by a request the driver could not or would not answer (a pause nobody can
@@ -391,6 +397,7 @@ fn play<R: Ruleset>(
     let sink: &mut dyn EventSink = if keep_events { &mut events } else { &mut null };
     let mut unused_choices = Vec::new();
     let mut unused_dice = 0;
+    let mut by_tactics = (0, None);
     let result = match dice {
         Some(faces) => {
             let mut driver = ScriptedDriver::new(faces, choices.to_vec());
@@ -406,6 +413,7 @@ fn play<R: Ruleset>(
             );
             unused_choices = driver.unused_choices();
             unused_dice = driver.faces_left();
+            by_tactics = driver.by_tactics();
             result
         }
         None if !choices.is_empty() => {
@@ -418,6 +426,7 @@ fn play<R: Ruleset>(
                 &limits,
             );
             unused_choices = driver.choices.unused_choices();
+            by_tactics = driver.choices.by_tactics();
             result
         }
         None => {
@@ -434,6 +443,7 @@ fn play<R: Ruleset>(
             seeded,
             unused_choices,
             unused_dice,
+            by_tactics,
         }),
         Err(halt) => Err(FightError::new(halt, R::roster(&state))),
     }
