@@ -1,6 +1,7 @@
-//! `fray fight FILE [--seed N] [--dice LIST] [--strict] [--json] [--view gm|side:ID]`: auto-resolves an encounter with the default
-//! tactics and prints a round-by-round log (or JSON Lines events). Output is written only once
-//! the whole fight has resolved, so an error leaves nothing half-printed.
+//! `fray fight FILE [--seed N] [--dice LIST] [--strict] [--json] [--view gm|side:ID]`: resolves
+//! an encounter (its `[script]`, the default tactics for what no script answers) and prints a
+//! round-by-round log (or JSON Lines events). Output is written only once the whole fight has
+//! resolved, so an error leaves nothing half-printed.
 
 use super::{encounter_arg, output, CliError};
 use fray_core::audience::Viewer;

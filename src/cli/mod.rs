@@ -45,7 +45,8 @@ enum Command {
     Roll(roll::RollArgs),
     /// Exact probability distribution of a dice expression, e.g. `fray dist 3d6`.
     Dist(dist::DistArgs),
-    /// Auto-resolve an encounter with the default tactics, e.g. `fray fight examples/cnc/bench.toml`.
+    /// Resolve an encounter: its `[script]`, and the default tactics for what no script answers,
+    /// e.g. `fray fight examples/cnc/bench.toml`.
     Fight(fight::FightArgs),
     /// Exact odds of one attack, e.g. `fray odds FILE --attacker fighter-1 --target orc-1`.
     Odds(odds::OddsArgs),
