@@ -280,3 +280,69 @@ fn exact_is_refused_partway_as_fray_odds_refuses() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+// oddbudget3
+
+/// `exact --max-work N` weighs the programme against N units of work, as `fray odds --fight
+/// --max-work N` does: within a budget the duel fits (twice its branches: the probes' estimate,
+/// 2,725, must stay under 1.5 times the budget) the answer is
+/// the default's, word for word; past a tiny one, the refusal is `fray odds`'s own, word for
+/// word, with the way out; a budget out of range (0, past the default) or not a number is
+/// refused with the usage, and nothing else follows `exact`.
+#[test]
+fn exact_within_max_work_answers_or_refuses_as_fray_odds_does() {
+    let json = odds_fight(&["--json"]);
+    let branches = serde_json::from_str::<serde_json::Value>(&json).expect("json")["branches"]
+        .as_u64()
+        .expect("branches");
+    let within = format!("exact --max-work {}", 2 * branches);
+    let default = exact_after(&[], &[]);
+    let out = run_file(DUEL, &[], &[within.as_str()]);
+    let echo = format!("> {within}\n");
+    let start = out.rfind(&echo).expect("the exact command echoed") + echo.len();
+    assert_eq!(
+        out[start..],
+        default,
+        "within a budget it fits, the default's answer"
+    );
+    let odds = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(["odds", DUEL, "--fight", "--max-work", "10"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("fray odds");
+    let err = String::from_utf8_lossy(&odds.stderr);
+    assert_eq!(odds.status.code(), Some(2), "{err}");
+    let reason = err
+        .trim_end()
+        .strip_prefix(&format!("error: {DUEL}: "))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(reason.contains("at most 10)"), "{reason}");
+    let out = run_file(DUEL, &[], &["exact --max-work 10"]);
+    assert!(
+        out.contains(&format!(
+            "! no exact answer: {reason}; the Monte Carlo answer still answers from here \
+             (`sim` plays the rest of the fight many times)"
+        )),
+        "{out}\n{reason}"
+    );
+    for bad in [
+        "exact --max-work 0",
+        "exact --max-work 5000001",
+        "exact --max-work many",
+    ] {
+        let out = run_file(DUEL, &[], &[bad]);
+        let word = bad.rsplit(' ').next().unwrap();
+        assert!(
+            out.contains(&format!(
+                "! --max-work: `{word}` is not a number of units of work from 1 to 5000000; \
+                 exact [--max-work N]"
+            )),
+            "{bad}: {out}"
+        );
+    }
+    for bad in ["exact --max-work", "exact now"] {
+        let out = run_file(DUEL, &[], &[bad]);
+        assert!(out.contains("exact [--max-work N]\n"), "{bad}: {out}");
+        assert!(!out.contains("From here"), "{bad}: {out}");
+    }
+}

@@ -51,7 +51,7 @@ pub fn run(encounter: &AnyEncounter, args: &OddsArgs) -> Result<(), CliError> {
             }
         } else {
             let report = encounter
-                .fight_odds_within(
+                .fight_odds(
                     args.max_states as usize,
                     args.max_rounds,
                     args.max_work as usize,

@@ -94,8 +94,8 @@ const COMMANDS: &[(&str, &str)] = &[
         "exact odds of one attack from here (`--weapon W`, `--situation S` as in `fray odds`)",
     ),
     (
-        "exact",
-        "who wins from here, exactly (the `fray odds --fight` programme), from a round's end or a settled point",
+        "exact [--max-work N]",
+        "who wins from here, exactly (the `fray odds --fight` programme), from a round's end or a settled point, within N units of work (1 to 5000000, the default)",
     ),
     (
         "sim [N] [--seed S]",
@@ -555,8 +555,7 @@ fn handle(t: &mut Tracker, line: &str) -> Result<bool, CliError> {
             }
         }
         "odds" => odds_from_here(t, rest),
-        "exact" if rest.is_empty() => exact_from_here(t),
-        "exact" => Err("exact takes nothing after it".to_string()),
+        "exact" => exact_from_here(t, rest),
         "sim" => sim_from_here(t, rest),
         "r" | "roll" if rest.is_empty() => t
             .session
@@ -656,9 +655,11 @@ fn odds_from_here(t: &Tracker, rest: &str) -> Result<String, String> {
 
 /// `exact`: who wins from here exactly — the `fray odds --fight` programme from the end of the
 /// round the session stands at, or from a settled point inside a round its ruleset offers (GM
-/// only: it reads hit points). Elsewhere inside a round, or when the programme refuses, says
-/// why and points at `sim`.
-fn exact_from_here(t: &Tracker) -> Result<String, String> {
+/// only: it reads hit points), within `--max-work N` units of work (1 to the default,
+/// `fray_core::fight_odds::MAX_FIGHT_BRANCHES`, as `fray odds --fight --max-work`). Elsewhere
+/// inside a round, or when the programme refuses, says why and points at `sim`.
+fn exact_from_here(t: &Tracker, rest: &str) -> Result<String, String> {
+    let work = max_work(rest)?;
     if t.viewer != Viewer::Gm {
         return Err(
             "exact odds read GM-only facts (hit points, armour): only the GM's view shows them"
@@ -667,7 +668,7 @@ fn exact_from_here(t: &Tracker) -> Result<String, String> {
     }
     let here = t
         .session
-        .exact_from_here(fray_core::distinct::MAX_STATES)
+        .exact_from_here(fray_core::distinct::MAX_STATES, work)
         .map_err(|e| match e {
             HereError::MidRound { .. } | HereError::ExactRefused(_) => {
                 format!("{e} (`sim` plays the rest of the fight many times)")
@@ -683,6 +684,26 @@ fn exact_from_here(t: &Tracker) -> Result<String, String> {
         "From here ({from}), fray playing everyone: {}",
         super::odds_fight::fight_text(t.session.encounter(), &here.report)
     ))
+}
+
+/// The budget `exact [--max-work N]` asks for: N units of work, 1 to
+/// `fray_core::fight_odds::MAX_FIGHT_BRANCHES` (the default, with nothing after `exact`).
+fn max_work(rest: &str) -> Result<usize, String> {
+    const USAGE: &str = "exact [--max-work N]";
+    let most = fray_core::fight_odds::MAX_FIGHT_BRANCHES;
+    let mut words = rest.split_whitespace();
+    let work = match (words.next(), words.next(), words.next()) {
+        (None, _, _) => return Ok(most),
+        (Some("--max-work"), Some(n), None) => n,
+        (Some("--max-work"), None, _) => return Err(format!("--max-work needs a number; {USAGE}")),
+        _ => return Err(format!("`{rest}` is not what exact takes; {USAGE}")),
+    };
+    match work.parse::<usize>() {
+        Ok(n) if (1..=most).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "--max-work: `{work}` is not a number of units of work from 1 to {most}; {USAGE}"
+        )),
+    }
 }
 
 /// `sim [N] [--seed S]`: the rest of the fight played N times from here with fray playing

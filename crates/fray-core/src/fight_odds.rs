@@ -253,6 +253,9 @@ pub fn estimate_fight_at<R: Ruleset>(
 struct Estimate {
     total: f64,
     widths: BTreeMap<(u32, u64), f64>,
+    /// At each point where at least [`UNDERCOUNT_PROBES`] probes stood, the distinct states
+    /// estimated there (Chao's, from the states they stood in).
+    distinct: BTreeMap<(u32, u64), f64>,
     /// At each point, the branches estimated up to and including its step: the rest of
     /// `total` is the estimated cost of the steps still to come.
     through: BTreeMap<(u32, u64), f64>,
@@ -261,6 +264,12 @@ struct Estimate {
 /// Probes that must stand at a point for their mean width to project the programme's work
 /// there.
 const PROJECTION_PROBES: usize = 32;
+
+/// Probes that must stand at a point for the distinct states they show there to measure how
+/// far they undercount the programme's ([`projection`]): where fewer stand, Chao's count of
+/// their states is noise (Celesia's duel: 39 probes at a point inside round 1 count 50 states
+/// where the programme holds 3,172).
+const UNDERCOUNT_PROBES: usize = 128;
 
 /// [`estimate_fight_at`] for a budget of `work` units (its thresholds in proportion), with the
 /// widths, states and costs at each point.
@@ -295,6 +304,7 @@ fn estimate_with<R: Ruleset>(
     let mut point = from;
     let mut total = 0.0;
     let mut widths = BTreeMap::new();
+    let mut counted = BTreeMap::new();
     let mut through = BTreeMap::new();
     let mut undersampled = false;
     // The cost of the last round that at least [`PROJECTION_PROBES`] probes began, and the
@@ -334,12 +344,16 @@ fn estimate_with<R: Ruleset>(
             if probes >= PROJECTION_PROBES as f64 {
                 widths.insert((round, step), width / probes);
             }
+            if probes >= UNDERCOUNT_PROBES as f64 {
+                counted.insert((round, step), distinct);
+            }
             through.insert((round, step), total);
             if total > FIGHT_ESTIMATE_MARGIN * work as f64 {
                 // Already past what is refused: the later steps cannot bring it back.
                 let estimate = Estimate {
                     total,
                     widths,
+                    distinct: counted,
                     through,
                 };
                 return (estimate, undersampled);
@@ -368,6 +382,7 @@ fn estimate_with<R: Ruleset>(
     let estimate = Estimate {
         total,
         widths,
+        distinct: counted,
         through,
     };
     (estimate, undersampled)
@@ -457,27 +472,17 @@ pub fn fight_odds_after<R: Ruleset>(
         answers,
         limits,
         max_states,
+        MAX_FIGHT_BRANCHES,
     )
 }
 
 /// [`fight_odds`] from the settled point `from` (a round's start, or a point inside a round
 /// where the ruleset's `round_step` paused: a live session stopped there), `answers` answers
-/// given before it.
+/// given before it, within a budget of `work` units of work (at most [`MAX_FIGHT_BRANCHES`],
+/// the budget [`fight_odds`] and [`fight_odds_after`] pass; `fray odds --fight --max-work`):
+/// every refusal (the probes' estimate, the projections at the settled points, the units
+/// spent) is weighed against `work` as it is against the default budget.
 pub fn fight_odds_at<R: Ruleset>(
-    start: &R::State,
-    from: Point,
-    answers: u32,
-    limits: &Limits,
-    max_states: usize,
-) -> Result<FightOdds, OddsError> {
-    fight_odds_within::<R>(start, from, answers, limits, max_states, MAX_FIGHT_BRANCHES)
-}
-
-/// [`fight_odds_at`] within a budget of `work` units of work (at most [`MAX_FIGHT_BRANCHES`];
-/// `fray odds --fight --max-work`): every refusal (the probes' estimate, the projections at
-/// the settled points, the units spent) is weighed against `work` as it is against the
-/// default budget.
-pub fn fight_odds_within<R: Ruleset>(
     start: &R::State,
     from: Point,
     answers: u32,
@@ -580,7 +585,8 @@ fn programme<R: Ruleset>(
             // The probes' count of states is a lower bound; the layer's is exact: refuse as
             // soon as the work spent, plus the layer's states times the probes' width of a
             // step from there, plus the probes' cost of the steps still to come, is past the
-            // budget (with its margin), before playing them ([`projection`]); and, once part
+            // budget (with its margin), before playing them ([`projection`]: the steps to come
+            // scaled by how far the probes undercount the states here); and, once part
             // of the layer is played, as soon as the work spent and the layer's measured work
             // to come, with the probes' estimate of the steps after it weighed against the
             // margin, project past the budget itself ([`measured`]).
@@ -649,16 +655,26 @@ fn programme<R: Ruleset>(
 /// The work a fight will take, projected at the settled point `here` (round, step in it) where
 /// the programme holds `states` distinct states (counted) and has spent `spent` units: those,
 /// plus the states times the probes' mean branches of a step from there, plus the probes'
-/// estimate of every step still to come (the rest of their total). `None` where too few probes
-/// stood to say ([`PROJECTION_PROBES`]). Compared with [`FIGHT_ESTIMATE_MARGIN`] times the
-/// budget: a probe's width is Knuth's estimate, whose mean over a few dozen probes can be far
-/// above the step's true width (OSR's armed duel: 113,677 branches a state estimated where
-/// about 700 were played), so the layer's measured work decides closer calls ([`measured`]).
+/// estimate of every step still to come (the rest of their total), scaled by how far the
+/// probes undercount the states here (the counted states over the probes' estimate of them,
+/// where enough probes stood to say, [`UNDERCOUNT_PROBES`]; never below 1): the steps to come
+/// were estimated from the same probes' states, and a fight whose states outgrow what the
+/// probes see (Spelljammer's duel at 10 hp a marine, 3 rounds: 13,152 states at the end of
+/// round 2 where its 3,330 probes count 1,914) is seen then, not a round later. `None` where
+/// too few probes stood to say ([`PROJECTION_PROBES`]). Compared with
+/// [`FIGHT_ESTIMATE_MARGIN`] times the budget: a probe's width is Knuth's estimate, whose mean
+/// over a few dozen probes can be far above the step's true width (OSR's armed duel once:
+/// 113,677 branches a state estimated where about 700 were played), so the layer's measured
+/// work decides closer calls ([`measured`]).
 fn projection(estimate: &Estimate, here: (u32, u64), states: usize, spent: usize) -> Option<f64> {
     let width = estimate.widths.get(&here)?;
     let done = estimate.through.get(&here).copied().unwrap_or(0.0);
     let to_come = (estimate.total - done).max(0.0);
-    Some(spent as f64 + states as f64 * width + to_come)
+    let undercount = estimate
+        .distinct
+        .get(&here)
+        .map_or(1.0, |probed| (states as f64 / probed).max(1.0));
+    Some(spent as f64 + states as f64 * width + undercount * to_come)
 }
 
 /// States of a layer the programme plays before their measured work projects the rest of the

@@ -3,7 +3,7 @@
 //! after the first round, and each side's chance to win.
 
 use crate::odds::{failure, OddsFailure};
-use fray_core::fight_odds::{fight_odds_within, first_round, Point, MAX_FIGHT_BRANCHES};
+use fray_core::fight_odds::{fight_odds_at, first_round, Point, MAX_FIGHT_BRANCHES};
 use fray_core::{Limits, Ruleset, Standing, Tally};
 use num_rational::BigRational;
 use num_traits::Zero;
@@ -127,49 +127,27 @@ pub fn round_report<R: Ruleset>(
     })
 }
 
-/// The whole fight's exact chances from `start`.
+/// The whole fight's exact chances from `start`, within the default budget.
 pub fn fight_report<R: Ruleset>(
     start: &R::State,
     limits: &Limits,
     max_states: usize,
 ) -> Result<FightReport, OddsFailure> {
-    fight_report_after::<R>(start, None, 0, limits, max_states)
-}
-
-/// The fight's exact chances from the end of round `after` (a live session's checkpoint, with
-/// `answers` given before it; `None`: from the beginning), as [`fight_report`].
-pub fn fight_report_after<R: Ruleset>(
-    start: &R::State,
-    after: Option<u32>,
-    answers: u32,
-    limits: &Limits,
-    max_states: usize,
-) -> Result<FightReport, OddsFailure> {
     fight_report_at::<R>(
         start,
-        Point::from_checkpoint(after),
-        answers,
+        Point::Begin,
+        0,
         limits,
         max_states,
+        MAX_FIGHT_BRANCHES,
     )
 }
 
 /// The fight's exact chances from the settled point `from` (a round's start, or a point inside
 /// a round where the ruleset's `round_step` paused), with `answers` given before it, as
-/// [`fight_report`].
+/// [`fight_report`], within a budget of `work` units of work (at most [`MAX_FIGHT_BRANCHES`],
+/// the budget [`fight_report`] passes; `--max-work`).
 pub fn fight_report_at<R: Ruleset>(
-    start: &R::State,
-    from: Point,
-    answers: u32,
-    limits: &Limits,
-    max_states: usize,
-) -> Result<FightReport, OddsFailure> {
-    fight_report_within::<R>(start, from, answers, limits, max_states, MAX_FIGHT_BRANCHES)
-}
-
-/// [`fight_report_at`] within a budget of `work` units of work (at most the default,
-/// [`MAX_FIGHT_BRANCHES`]: `fray odds --fight --max-work`).
-pub fn fight_report_within<R: Ruleset>(
     start: &R::State,
     from: Point,
     answers: u32,
@@ -178,7 +156,7 @@ pub fn fight_report_within<R: Ruleset>(
     work: usize,
 ) -> Result<FightReport, OddsFailure> {
     let roster = R::roster(start);
-    let odds = fight_odds_within::<R>(start, from, answers, limits, max_states, work)
+    let odds = fight_odds_at::<R>(start, from, answers, limits, max_states, work)
         .map_err(|e| failure(e, roster))?;
     Ok(FightReport {
         wins: roster

@@ -669,19 +669,10 @@ impl AnyEncounter {
     }
 
     /// The exact chances of the whole fight (the default tactics choosing), at most
-    /// `max_states` distinct states at one round's end; `max_rounds` overrides the file's limit.
+    /// `max_states` distinct states at one round's end, within a budget of `work` units of work
+    /// (at most, and by default, `fray_core::fight_odds::MAX_FIGHT_BRANCHES`: `fray odds --fight
+    /// --max-work`); `max_rounds` overrides the file's limit.
     pub fn fight_odds(
-        &self,
-        max_states: usize,
-        max_rounds: Option<u32>,
-    ) -> Result<fight_odds::FightReport, odds::OddsFailure> {
-        let work = fray_core::fight_odds::MAX_FIGHT_BRANCHES;
-        self.fight_odds_within(max_states, max_rounds, work)
-    }
-
-    /// [`Self::fight_odds`] within a budget of `work` units of work (at most the default,
-    /// `fray_core::fight_odds::MAX_FIGHT_BRANCHES`): `fray odds --fight --max-work`.
-    pub fn fight_odds_within(
         &self,
         max_states: usize,
         max_rounds: Option<u32>,
@@ -693,7 +684,7 @@ impl AnyEncounter {
                 limits.max_rounds = r.clamp(1, fray_core::Limits::MAX_ROUNDS_CEILING);
             }
             let begin = fray_core::fight_odds::Point::Begin;
-            fight_odds::fight_report_within::<R>(&e.state, begin, 0, &limits, max_states, work)
+            fight_odds::fight_report_at::<R>(&e.state, begin, 0, &limits, max_states, work)
         })
     }
 

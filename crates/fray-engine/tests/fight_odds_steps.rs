@@ -6,7 +6,8 @@
 //! that does not end within `MAX_STEPS` settled points is refused, never a hang.
 
 use fray_core::fight_odds::{
-    estimate_fight, fight_odds, fight_odds_at, first_round, settled_point, Point, MAX_STEPS,
+    estimate_fight, fight_odds, fight_odds_at, first_round, settled_point, Point,
+    MAX_FIGHT_BRANCHES, MAX_STEPS,
 };
 use fray_core::odds::OddsError;
 use fray_core::protocol::{ChoiceRequest, Illegal, Interrupt, RollPurpose};
@@ -181,7 +182,8 @@ fn the_programme_starts_at_a_settled_point_inside_a_round() {
         settled_point::<Coins>(&start, None, 0, &[Answer::Roll(2)], &limits(2)).unwrap();
     assert_eq!(point, Point::Inside(1));
     assert_eq!((state.heads, state.step, given), (1, 1, 1));
-    let inside = fight_odds_at::<Coins>(&state, point, given, &limits(2), 100).unwrap();
+    let inside =
+        fight_odds_at::<Coins>(&state, point, given, &limits(2), 100, MAX_FIGHT_BRANCHES).unwrap();
     assert_eq!(inside.wins[0], ratio(31, 32));
     assert_eq!(inside.stalemate, ratio(1, 32));
     // A log that ends at the round's end is a checkpoint, not a point inside the round.

@@ -700,7 +700,7 @@ enum Kept {
     Done(Result<ExactBody, String>),
 }
 
-/// Computations asked, by fight and answer log (the log says everything the answer depends
+/// Computations asked, by fight, answer log and budget (they say everything the answer depends
 /// on), newest last; at most [`EXACT_KEPT`] answers besides the running ones.
 static EXACT_DONE: std::sync::Mutex<Vec<(u64, Kept)>> = std::sync::Mutex::new(Vec::new());
 
@@ -736,8 +736,9 @@ fn keep_exact(key: u64, result: Result<ExactBody, String>) {
 
 /// Who wins from here, exactly (GM only): the `fray odds --fight` programme from the end of
 /// the round the fight stands at. Refused (422) inside a round, after the fight, and when the
-/// programme refuses (too many states or branches): the `sim` operation answers then.
-#[utoipa::path(get, path = "/api/v1/fights/{id}/exact", params(("id" = String, Path)),
+/// programme refuses (too many states or branches): the `sim` operation answers then. A
+/// `max_work` out of range (1 to `MAX_FIGHT_BRANCHES`) is refused with 422, the limit named.
+#[utoipa::path(get, path = "/api/v1/fights/{id}/exact", params(("id" = String, Path), ExactQuery),
     security(("token" = [])),
     responses((status = 200, body = ExactBody), (status = 403, body = ErrorBody),
         (status = 422, body = ErrorBody),
@@ -746,20 +747,51 @@ fn keep_exact(key: u64, result: Result<ExactBody, String>) {
 async fn exact(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    QueryOf(query): QueryOf<ExactQuery>,
     headers: HeaderMap,
 ) -> Result<Json<ExactBody>, ApiError> {
     let session = gm_only(&state, &id, bearer(&headers)?, "exact odds").await?;
-    Ok(Json(exact_of(&id, session).await?))
+    let work = query.work()?;
+    Ok(Json(exact_of(&id, session, work).await?))
 }
 
-/// Who wins from here, exactly, in fight `id`'s `session` (the API's and the GM page's).
+/// The budget of an exact computation (`fray odds --fight --max-work`, `fray run`'s
+/// `exact --max-work`).
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ExactQuery {
+    /// Most units of work (branches played, answer counts carried) the computation may do:
+    /// 1 to 5,000,000 (the default); every refusal is weighed against it.
+    #[serde(default)]
+    #[param(minimum = 1, maximum = 5_000_000)]
+    pub max_work: Option<u64>,
+}
+
+impl ExactQuery {
+    /// The units of work asked, or the default; 422 out of range.
+    fn work(&self) -> Result<usize, ApiError> {
+        let most = fray_core::fight_odds::MAX_FIGHT_BRANCHES;
+        match self.max_work {
+            None => Ok(most),
+            Some(n) if (1..=most as u64).contains(&n) => Ok(n as usize),
+            Some(_) => Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("max_work: from 1 to {most} units of work"),
+            )),
+        }
+    }
+}
+
+/// Who wins from here, exactly, in fight `id`'s `session`, within `work` units of work (the
+/// API's and the GM page's).
 pub(crate) async fn exact_of(
     id: &str,
     session: fray_engine::session::Session,
+    work: usize,
 ) -> Result<ExactBody, ApiError> {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    (id, session.log()).hash(&mut hasher);
+    (id, session.log(), work).hash(&mut hasher);
     let key = hasher.finish();
     let refused = |m: String| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, m);
     let running = || {
@@ -793,7 +825,7 @@ pub(crate) async fn exact_of(
     };
     let computation = tokio::task::spawn_blocking(move || {
         let result = session
-            .exact_from_here(fray_core::distinct::MAX_STATES)
+            .exact_from_here(fray_core::distinct::MAX_STATES, work)
             .map(|here| exact_body(&here))
             .map_err(|e| match e {
                 fray_engine::session::HereError::MidRound { .. }

@@ -695,7 +695,8 @@ pub async fn exact(
         Ok(s) => s,
         Err(e) => return refusal(e.message()),
     };
-    match crate::api::exact_of(&id, session).await {
+    let work = fray_core::fight_odds::MAX_FIGHT_BRANCHES;
+    match crate::api::exact_of(&id, session, work).await {
         Ok(x) => {
             let from = match (x.inside_round, x.after_round) {
                 (Some(r), _) => format!("from a settled point inside round {r}"),

@@ -18,13 +18,30 @@ const DUEL: &str = include_str!("../../../examples/cnc/duel.toml");
 const SJ_DUEL: &str = include_str!("../../../examples/spelljammer/duel.toml");
 
 async fn exact(s: &TestServer, id: &str, token: &str) -> (u16, Value) {
+    exact_with(s, id, token, "").await
+}
+
+/// [`exact`] with `query` (`?max_work=N`, or nothing).
+async fn exact_with(s: &TestServer, id: &str, token: &str, query: &str) -> (u16, Value) {
     s.call(
         "GET",
-        &format!("/api/v1/fights/{id}/exact"),
+        &format!("/api/v1/fights/{id}/exact{query}"),
         Some(token),
         None,
     )
     .await
+}
+
+/// [`exact_with`], asked again while the computation is still running (as [`exact_when_done`]).
+async fn exact_with_when_done(s: &TestServer, id: &str, token: &str, query: &str) -> (u16, Value) {
+    for _ in 0..60 {
+        let (status, body) = exact_with(s, id, token, query).await;
+        if status != 503 {
+            return (status, body);
+        }
+        tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    }
+    panic!("the exact computation did not end in two minutes");
 }
 
 /// [`exact`], asked again while the computation is still running (503: a loaded machine may
@@ -222,11 +239,57 @@ async fn exact_odds_from_here_for_the_gm_only_within_limits() {
         "{error}"
     );
 
-    // The schema documents the operation and its refusals.
+    // `?max_work=N` weighs the programme against N units of work, as `fray odds --fight
+    // --max-work N`: within twice the duel's branches (its probes' estimate, 2,725, under 1.5
+    // times the budget), the default's answer; past a tiny
+    // budget, refused (422) with the budget named and the pointer to `sim`; out of range, 422
+    // naming the limit; not a number, or another parameter, 400.
+    let (id, gm) = fights[1].clone();
+    let (status, default) = exact_when_done(&s, &id, &gm).await;
+    assert_eq!(status, 200, "{default}");
+    let within = format!("?max_work={}", 2 * default["branches"].as_u64().unwrap());
+    let (status, body) = exact_with_when_done(&s, &id, &gm, &within).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body, default,
+        "within a budget it fits, the default's answer"
+    );
+    let (status, body) = exact_with_when_done(&s, &id, &gm, "?max_work=10").await;
+    assert_eq!(status, 422, "{body}");
+    let error = body["error"].as_str().unwrap();
+    assert!(
+        error.starts_with("no exact answer: ")
+            && error.contains("at most 10)")
+            && error.contains("/sim"),
+        "{error}"
+    );
+    for query in ["?max_work=0", "?max_work=5000001"] {
+        let (status, body) = exact_with(&s, &id, &gm, query).await;
+        assert_eq!(status, 422, "{query}: {body}");
+        assert_eq!(
+            body["error"], "max_work: from 1 to 5000000 units of work",
+            "{query}: {body}"
+        );
+    }
+    for query in ["?max_work=many", "?max_work=-1", "?work=10"] {
+        let (status, body) = exact_with(&s, &id, &gm, query).await;
+        assert_eq!(status, 400, "{query}: {body}");
+    }
+
+    // The schema documents the operation, its budget and its refusals.
     let (_, doc) = s.call("GET", "/api/v1/openapi.json", None, None).await;
     let op = &doc["paths"]["/api/v1/fights/{id}/exact"]["get"];
     for status in ["200", "403", "422", "429", "503"] {
         assert!(op["responses"].get(status).is_some(), "{status}: {op}");
     }
+    let max_work = op["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "max_work")
+        .unwrap_or_else(|| panic!("max_work: {op}"));
+    assert_eq!(max_work["in"], "query", "{max_work}");
+    assert_eq!(max_work["schema"]["minimum"], 1, "{max_work}");
+    assert_eq!(max_work["schema"]["maximum"], 5_000_000, "{max_work}");
     s.stop().await;
 }

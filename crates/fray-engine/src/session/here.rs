@@ -7,11 +7,12 @@
 //! drift from it.
 
 use super::Session;
-use crate::fight_odds::{fight_report_after, fight_report_at, FightReport};
+use crate::fight_odds::{fight_report_at, FightReport};
 use crate::odds::OddsFailure;
 use crate::{AnyEncounter, OddsReport};
 use fray_core::event::NullSink;
 use fray_core::fight_odds::settled_point;
+use fray_core::fight_odds::Point;
 use fray_core::ruleset::{Ruleset, Situation};
 use fray_core::session::{advance, Stop};
 use fray_core::{FightEnd, Tally};
@@ -133,13 +134,15 @@ impl Session {
 
     /// The exact chances of the rest of the fight from here, the default tactics choosing for
     /// everyone (as `fray odds --fight`), at most `max_states` distinct states at one round's
-    /// end and the programme's branch limits. Given where the fight's state alone says what
+    /// end, within a budget of `work` units of work (at most, and by default,
+    /// `fray_core::fight_odds::MAX_FIGHT_BRANCHES`: `exact --max-work N`, `?max_work=N`), and
+    /// the programme's branch limits. Given where the fight's state alone says what
     /// comes next: at the end of a round with no answer given since (the last checkpoint),
     /// before any answer at all, or at a settled point inside a round that the ruleset offers
     /// (`Ruleset::round_step` paused just where the answers end: Spelljammer after an action
     /// of a segment). Refused elsewhere inside a round ([`HereError::MidRound`]), once the
     /// fight is over, and when the programme refuses ([`HereError::ExactRefused`]).
-    pub fn exact_from_here(&self, max_states: usize) -> Result<ExactHere, HereError> {
+    pub fn exact_from_here(&self, max_states: usize, work: usize) -> Result<ExactHere, HereError> {
         match &self.stop {
             Stop::Ended(end) => return Err(HereError::Over { rounds: end.rounds }),
             Stop::Broken { .. } => return Err(HereError::Run(self.here_broken())),
@@ -156,9 +159,10 @@ impl Session {
                             return Err(HereError::Run("a checkpoint of another ruleset".to_string()));
                         };
                         let answers = u32::try_from(c.at.position).unwrap_or(u32::MAX);
-                        fight_report_after::<R>(state, Some(c.at.round), answers, &e.limits, max_states)
+                        let from = Point::from_checkpoint(Some(c.at.round));
+                        fight_report_at::<R>(state, from, answers, &e.limits, max_states, work)
                     }
-                    None => fight_report_after::<R>(&e.state, None, 0, &e.limits, max_states),
+                    None => fight_report_at::<R>(&e.state, Point::Begin, 0, &e.limits, max_states, work),
                 }
                 .map_err(refused)?;
                 Ok(ExactHere { after: at_end.map_or(0, |c| c.at.round), inside: None, report })
@@ -190,7 +194,7 @@ impl Session {
             else {
                 return Err(mid_round);
             };
-            let report = fight_report_at::<R>(&state, point, given, &e.limits, max_states)
+            let report = fight_report_at::<R>(&state, point, given, &e.limits, max_states, work)
                 .map_err(refused)?;
             Ok(ExactHere { after: round - 1, inside: Some(round), report })
         })
