@@ -758,6 +758,7 @@ async fn exact(
 /// The budget of an exact computation (`fray odds --fight --max-work`, `fray run`'s
 /// `exact --max-work`).
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct ExactQuery {
     /// Most units of work (branches played, answer counts carried) the computation may do:
