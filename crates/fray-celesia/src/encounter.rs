@@ -40,7 +40,20 @@ fray_core::encounter_file! {
         device: Vec<DeviceDef>,
         #[serde(default)]
         hazard: Vec<HazardDef>,
+        #[serde(default)]
+        obstacle: Vec<TerrainDef>,
+        #[serde(default)]
+        difficult: Vec<TerrainDef>,
     }
+}
+
+/// One `[[obstacle]]` or `[[difficult]]`: squares of the map that are obstacles (a stray shot
+/// stops there, nobody stands there or moves through, CEL-R7.3) or difficult terrain (no Step
+/// into or out of it, no charge across it, CEL-R9 Step, R11). [`rules::terrain`]
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TerrainDef {
+    squares: Spanned<Vec<[i64; 2]>>,
 }
 
 /// One `[[hazard]]`: hazardous squares with a name, and the damage a creature placed there
@@ -947,6 +960,7 @@ impl CombatantBuilder for Builder<'_> {
         state.gear_book = gear_book.into();
         seat_riders(&file, def, &mut state, &mut cx.errors);
         fill_spaces(&file, def, &mut state, &mut cx.errors);
+        state.terrain = read_terrain(&file, def, &state, &mut cx.errors).into();
         state
     }
 
@@ -1126,6 +1140,74 @@ fn read_hazards(
         }
     }
     out
+}
+
+/// The `[[obstacle]]` and `[[difficult]]` tables: 1 or more squares each, within ±1000000,
+/// each named once in all of them, at most `terrain::MAX_SQUARES` of each kind, and no obstacle
+/// under a combatant's space (nobody is set up on one). [CEL-R7.3, R9 Step]
+fn read_terrain(
+    file: &SourceFile<'_>,
+    def: &EncounterDef,
+    state: &State,
+    errors: &mut Vec<FileError>,
+) -> crate::rules::terrain::Terrain {
+    use crate::rules::terrain::{Terrain, MAX_SQUARES};
+    use fray_core::Pos;
+    let mut lists: [Vec<Pos>; 2] = [Vec::new(), Vec::new()];
+    let mut seen: std::collections::BTreeSet<(i32, i32)> = Default::default();
+    for (kind, defs) in [("obstacle", &def.obstacle), ("difficult", &def.difficult)] {
+        let obstacle = kind == "obstacle";
+        for (i, d) in defs.iter().enumerate() {
+            let at = Some(format!("{kind}[{i}].squares"));
+            let squares = d.squares.get_ref();
+            if squares.is_empty() {
+                errors.push(file.error(
+                    d.squares.span(),
+                    at,
+                    "expected at least one square, e.g. `squares = [[3, 4]]`",
+                ));
+                continue;
+            }
+            for &[x, y] in squares {
+                let fits = |v: i64| (-1_000_000..=1_000_000).contains(&v);
+                let p = Pos::new(x as i32, y as i32);
+                let list = &mut lists[usize::from(!obstacle)];
+                let standing = if obstacle && fits(x) && fits(y) {
+                    state.ids().find(|&id| {
+                        !state.f(id).absent()
+                            && crate::space::squares(state.f(id).pos, state.side(id))
+                                .any(|q| q == p)
+                    })
+                } else {
+                    None
+                };
+                let problem = if !fits(x) || !fits(y) {
+                    Some(format!("square [{x}, {y}] out of range (±1000000)"))
+                } else if !seen.insert((p.x, p.y)) {
+                    Some(format!(
+                        "square [{x}, {y}] is named twice among the obstacles and difficult terrain"
+                    ))
+                } else if list.len() >= MAX_SQUARES {
+                    Some(format!("at most {MAX_SQUARES} {kind} squares"))
+                } else {
+                    standing.map(|id| {
+                        format!(
+                            "square [{x}, {y}] is an obstacle under `{}`'s space: nobody \
+                             stands on an obstacle",
+                            state.roster.key(id)
+                        )
+                    })
+                };
+                if let Some(problem) = problem {
+                    errors.push(file.error(d.squares.span(), at.clone(), problem));
+                    break;
+                }
+                list.push(p);
+            }
+        }
+    }
+    let [obstacles, difficult] = lists;
+    Terrain::new(obstacles, difficult)
 }
 
 /// At most this many devices in one encounter.

@@ -1211,6 +1211,8 @@ pub struct State {
     pub disabled: Vec<bool>,
     /// The hazardous squares: the map's and the GM's. [CEL-R10.10 Move]
     pub hazards: Arc<[crate::rules::hazard::Hazard]>,
+    /// The map's obstacles and difficult terrain (`rules::terrain`). [CEL-R7.3, R9 Step]
+    pub terrain: Arc<crate::rules::terrain::Terrain>,
     /// A regular round paused after an action (exact odds' settled points,
     /// `rules::round::round_step`); `None` between rounds.
     pub paused: Option<Paused>,
@@ -1264,6 +1266,7 @@ impl State {
             devices: Arc::from(Vec::new()),
             disabled: Vec::new(),
             hazards: Arc::from(Vec::new()),
+            terrain: Default::default(),
             paused: None,
             spellbook: Arc::from(Vec::new()),
             gear_book: Arc::from(Vec::new()),
@@ -1440,7 +1443,8 @@ impl State {
                 }
             }
         }
-        true
+        // No standing on an obstacle (`rules::terrain`; asked only when the map has some).
+        !(self.terrain.has_obstacles() && self.terrain.space_blocked(at, s))
     }
 
     /// True when `a` and `b` are on different sides.

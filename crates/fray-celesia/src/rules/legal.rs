@@ -471,9 +471,20 @@ pub fn check_deed(
                     format!("a move goes up to its speed, {} ft", 5 * speed)
                 });
             }
-            Illegal::unless(state.square_free(p, who), explain, "CEL-R9", || {
-                "that square is taken".to_string()
-            })
+            if !state.square_free(p, who) {
+                return no(explain, "CEL-R9", || "that square is taken".to_string());
+            }
+            Illegal::unless(
+                super::terrain::path_within(state, who, p, speed),
+                explain,
+                "CEL-R9",
+                || {
+                    format!(
+                        "no path around the obstacles within its speed, {} ft",
+                        5 * speed
+                    )
+                },
+            )
         }
         Choice::Step(d) => {
             if state.p(who).speed <= 5 || f.prone {
@@ -481,11 +492,18 @@ pub fn check_deed(
                     "no step with a speed of 5 ft or less, or while prone".to_string()
                 });
             }
+            let to = f.pos.step(d);
+            if let Some(why) = super::terrain::step_hampered(state, who, to) {
+                return no(explain, "CEL-R9", || why.to_string());
+            }
+            if !state.square_free(to, who) {
+                return no(explain, "CEL-R9", || "that square is taken".to_string());
+            }
             Illegal::unless(
-                state.square_free(f.pos.step(d), who),
+                super::terrain::path_within(state, who, to, 1),
                 explain,
                 "CEL-R9",
-                || "that square is taken".to_string(),
+                || "no stepping diagonally between two obstacles".to_string(),
             )
         }
         Choice::Charge(t) => {
@@ -663,9 +681,15 @@ pub fn check_deed(
                     format!("a run goes up to four times its speed, {} ft", 5 * far)
                 });
             }
-            Illegal::unless(state.square_free(p, who), explain, "CEL-R12", || {
-                "that square is taken".to_string()
-            })
+            if !state.square_free(p, who) {
+                return no(explain, "CEL-R12", || "that square is taken".to_string());
+            }
+            Illegal::unless(
+                super::terrain::line_open(state, state.side(who), f.pos, p),
+                explain,
+                "CEL-R12",
+                || "a run goes in a straight line: an obstacle is on it".to_string(),
+            )
         }
         Choice::Disable(d) => {
             let Some(dev) = state.devices.get(usize::from(d)) else {

@@ -109,6 +109,14 @@ pub fn check(
                     if !state.square_free(p, who) && state.f(hold.target).pos != p {
                         return no(explain, rule, || "that square is taken".to_string());
                     }
+                    if !super::terrain::path_within(state, who, p, speed) {
+                        return no(explain, rule, || {
+                            format!(
+                                "no path around the obstacles within its speed, {} ft",
+                                5 * speed
+                            )
+                        });
+                    }
                     if let HoldUse::Place(_, q) = use_ {
                         return grapple::check_place(explain, state, who, hold.target, p, q);
                     }

@@ -32,6 +32,7 @@ pub mod spell;
 pub mod spell_area;
 pub mod spell_identify;
 pub mod stray;
+pub mod terrain;
 pub mod thrown;
 pub mod wield;
 

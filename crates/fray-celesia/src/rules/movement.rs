@@ -131,7 +131,8 @@ impl Blockers {
             side: state.side(who),
             squares: [Pos::new(0, 0); Blockers::MAX],
             len: 0,
-            overflow: false,
+            // With obstacles on the map every test asks the state (`rules::terrain`).
+            overflow: state.terrain.has_obstacles(),
         };
         // Every occupied square (the whole board is within this radius of any square).
         state.occupancy.each_within(f.pos, i32::MAX / 4, |o, sq| {
@@ -204,7 +205,13 @@ fn approach_search(state: &State, who: CombatantId, target: CombatantId) -> Opti
     let from = state.f(who).pos;
     let at = state.f(target).pos;
     let speed = state.speed_squares(who);
-    let free = |p| state.square_free(p, who);
+    // With obstacles on the map, only the squares a path around them reaches within speed.
+    let reach = state
+        .terrain
+        .has_obstacles()
+        .then(|| super::terrain::Reach::of(state, who, from, speed));
+    let reached = |p: Pos| reach.as_ref().is_none_or(|r| r.to(p).is_some());
+    let free = |p| state.square_free(p, who) && reached(p);
     if let Some(p) = strike_square(state, who, target, speed, free, |_| true) {
         return (p != from).then_some(p);
     }
@@ -226,7 +233,7 @@ fn approach_search(state: &State, who: CombatantId, target: CombatantId) -> Opti
                     euclid(p, at),
                     frame(from, at, p),
                 );
-                if key.0 < now && best.is_none_or(|(b, _)| key < b) && state.square_free(p, who) {
+                if key.0 < now && best.is_none_or(|(b, _)| key < b) && free(p) {
                     best = Some((key, p));
                 }
             }
@@ -264,8 +271,12 @@ fn charge_search(state: &State, who: CombatantId, target: CombatantId) -> Option
     let max = 2 * state.speed_squares(who);
     let blockers = Blockers::of(state, who);
     let free = |p| blockers.free(state, p);
+    let side = state.side(who);
     strike_square(state, who, target, max, free, |p| {
-        p != from && blockers.line_clear(state, from, p)
+        p != from
+            && blockers.line_clear(state, from, p)
+            && super::terrain::line_open(state, side, from, p)
+            && !super::terrain::line_hindered(state, side, from, p)
     })
 }
 

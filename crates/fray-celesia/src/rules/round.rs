@@ -1359,12 +1359,15 @@ pub fn move_to(
     if from == to || !state.up(who) {
         return;
     }
+    // Around the map's obstacles a move is as long as its path (`rules::terrain`).
+    let feet = super::terrain::path_feet(state, who, to);
     state.set_square(who, to);
+    state.fm(who).moved_ft += feet - from.feet_to(to);
     table.emit(|| Event::Moved {
         who,
         from,
         to,
-        feet: from.feet_to(to),
+        feet,
         mode,
         hidden: super::concealment::hidden(state, who),
         rule,

@@ -46,11 +46,15 @@ pub fn check(
                     "it cannot move while grappled, grappling or mounted".to_string()
                 });
             }
+            let to = f.pos.step(d);
+            if !state.square_free(to, who) {
+                return no(explain, "CEL-R9", || "that square is taken".to_string());
+            }
             Illegal::unless(
-                state.square_free(f.pos.step(d), who),
+                super::terrain::path_within(state, who, to, 1),
                 explain,
                 "CEL-R9",
-                || "that square is taken".to_string(),
+                || "no crawling diagonally between two obstacles".to_string(),
             )
         }
         Choice::SteadyAim => Illegal::unless(

@@ -184,7 +184,24 @@ pub fn stray_shot(
     net: i32,
 ) -> Result<(), Interrupt> {
     let target_ft = state.feet_between(attacker, target);
-    let limit_ft = super::ammo::stray_travel_ft(state, w, target_ft);
+    let mut limit_ft = super::ammo::stray_travel_ft(state, w, target_ft);
+    // CEL-R7.3 "continue that line until it hits an obstacle": the flight ends at the first
+    // obstacle square on the line past the target (`rules::terrain`).
+    let mut wall = String::new();
+    if state.terrain.has_obstacles() {
+        let (from, to) = crate::space::nearest(
+            state.f(attacker).pos,
+            state.side(attacker),
+            state.f(target).pos,
+            state.side(target),
+        );
+        let (first, n) = (from.squares_to(to), limit_ft / SQUARE_FT);
+        if let Some(i) = super::terrain::first_obstacle(state, from, to, first, n) {
+            let at = from.point_on_line(to, i);
+            limit_ft = (i - 1) * SQUARE_FT;
+            wall = format!(", stopped by the obstacle at {} {}", at.x, at.y);
+        }
+    }
     let candidates = stray_candidates(state, attacker, target, limit_ft);
     // CEL-R7.3: "The projectile then falls to the ground after this distance if it does not
     // strike any creature" (a thrown weapon, `thrown`, lands there).
@@ -213,7 +230,7 @@ pub fn stray_shot(
             attacker,
             target: victim,
             attack: format!(
-                "{} (stray shot past {}, flying to {limit_ft} ft){confirmation}",
+                "{} (stray shot past {}, flying to {limit_ft} ft{wall}){confirmation}",
                 w.name,
                 state.roster.name(target)
             ),
