@@ -313,53 +313,80 @@ fn special_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut Mods
     }
 }
 
-/// Is `ally` (a friend of the attacker) on the far side of `target` from `attacker`, both
-/// threatening it? [CEL-A35] The ally threatens with a melee form it could strike with now
-/// ([`opportunity_form`]): a rider whose only reaching weapon needs both hands, its hand on
-/// the reins (no `knees` this turn, CEL-R21.4), threatens nobody and flanks nobody.
-fn flanks(state: &State, attacker: CombatantId, target: CombatantId) -> bool {
+/// Which side of `target`'s space the square `p` lies on, per axis: −1, 0 or 1 (CEL-R21.3: a
+/// Large target's space is 2 × 2). [CEL-A35]
+fn beside(state: &State, target: CombatantId, p: fray_core::Pos) -> (i32, i32) {
     let (t, s) = (state.f(target).pos, state.side(target));
-    // Which side of the target's space a square lies on, per axis (CEL-R21.3: a Large
-    // target's space is 2 × 2).
-    let beside = |p: fray_core::Pos| {
-        let axis = |v: i32, lo: i32| {
-            if v < lo {
-                -1
-            } else if v > lo + s - 1 {
-                1
-            } else {
-                0
-            }
-        };
-        (axis(p.x, t.x), axis(p.y, t.y))
+    let axis = |v: i32, lo: i32| {
+        if v < lo {
+            -1
+        } else if v > lo + s - 1 {
+            1
+        } else {
+            0
+        }
     };
-    let (sx, sy) = beside(state.f(attacker).pos);
-    let side = state.f(attacker).side;
-    state.any_near_on(target, state.reach_squares, side, |o| {
-        o != attacker
-            && o != target
-            && state.f(o).side == side
-            && beside(state.f(o).pos) == (-sx, -sy)
-            && state.threatens(o, target)
-            && opportunity_form(state, o, target).is_some()
-    })
+    (axis(p.x, t.x), axis(p.y, t.y))
+}
+
+/// The place in a 3 × 3 table of a [`beside`] answer.
+fn beside_ix((x, y): (i32, i32)) -> usize {
+    ((y + 1) * 3 + (x + 1)) as usize
 }
 
 /// Is `target` a flanked target for `attacker`'s attack roll? [CEL-R4.5 table: "Attack rolls
 /// against a flanked target", where the rows around it say "Melee attack rolls"; CEL-A35's
 /// geometry] Any attack roll — a third attacker's, a ranged one — against a target two of the
-/// attacker's side threaten from opposite sides, not only a flanker's melee attack.
+/// attacker's side threaten from opposite sides, not only a flanker's melee attack; a melee
+/// attacker flanks with one ally who threatens it from the far side.
+///
+/// The flankers are the attacker's side's combatants (the target aside) within the longest
+/// reach of the target who threaten it with a melee form they could strike with now
+/// ([`opportunity_form`]): a rider whose only reaching weapon needs both hands, its hand on the
+/// reins (no `knees` this turn, CEL-R21.4), threatens nobody and flanks nobody. One walk over
+/// them sorts them by the side of the target they stand on (issue 16: the search for a second
+/// flanker per first cost a tenth of the bench). It is flanked when
+/// - (melee) a flanker other than the attacker stands opposite the attacker; or
+/// - a flanker other than the attacker stands opposite another flanker (the attacker may be
+///   that other).
 fn flanked(state: &State, attacker: CombatantId, melee: bool, target: CombatantId) -> bool {
-    if melee && flanks(state, attacker, target) {
-        return true;
+    /// Per side of the target: the first flanker found there, whether one other than the
+    /// attacker is there, whether two are.
+    #[derive(Clone, Copy, Default)]
+    struct Place {
+        first: Option<CombatantId>,
+        other: bool,
+        two: bool,
     }
     let side = state.f(attacker).side;
+    let mine = beside(state, target, state.f(attacker).pos);
+    let opposite = |ix: usize| 8 - ix;
+    let mut places = [Place::default(); 9];
     state.any_near_on(target, state.reach_squares, side, |o| {
-        o != attacker
-            && o != target
-            && state.threatens(o, target)
-            && opportunity_form(state, o, target).is_some()
-            && flanks(state, o, target)
+        if o == target
+            || !state.threatens(o, target)
+            || opportunity_form(state, o, target).is_none()
+        {
+            return false;
+        }
+        let ix = beside_ix(beside(state, target, state.f(o).pos));
+        let place = &mut places[ix];
+        match place.first {
+            None => place.first = Some(o),
+            Some(first) if first != o => place.two = true,
+            Some(_) => {}
+        }
+        place.other |= o != attacker;
+        // A new flanker on side `ix`: flanked now, if ever, with one on the far side (two
+        // flankers in the middle, if that ever happens, flank each other).
+        let far_ix = opposite(ix);
+        let far = &places[far_ix];
+        (melee && o != attacker && far_ix == beside_ix(mine))
+            || if far_ix == ix {
+                far.two
+            } else {
+                (o != attacker && far.first.is_some()) || far.other
+            }
     })
 }
 
