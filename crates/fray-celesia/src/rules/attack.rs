@@ -343,51 +343,88 @@ fn beside_ix((x, y): (i32, i32)) -> usize {
 /// The flankers are the attacker's side's combatants (the target aside) within the longest
 /// reach of the target who threaten it with a melee form they could strike with now
 /// ([`opportunity_form`]): a rider whose only reaching weapon needs both hands, its hand on the
-/// reins (no `knees` this turn, CEL-R21.4), threatens nobody and flanks nobody. One walk over
-/// them sorts them by the side of the target they stand on (issue 16: the search for a second
-/// flanker per first cost a tenth of the bench). It is flanked when
+/// reins (no `knees` this turn, CEL-R21.4), threatens nobody and flanks nobody. It is flanked
+/// when
 /// - (melee) a flanker other than the attacker stands opposite the attacker; or
 /// - a flanker other than the attacker stands opposite another flanker (the attacker may be
 ///   that other).
+///
+/// One walk lists the attacker's side near the target with the side of the target each stands
+/// on; only one with someone else on the far side (or, in melee, opposite the attacker) is
+/// asked whether it threatens (issue 16: one walk per flanker, then asking everyone, cost a
+/// tenth of the bench). Past 16 of them, everyone is asked.
 fn flanked(state: &State, attacker: CombatantId, melee: bool, target: CombatantId) -> bool {
-    /// Per side of the target: the first flanker found there, whether one other than the
-    /// attacker is there, whether two are.
-    #[derive(Clone, Copy, Default)]
-    struct Place {
-        first: Option<CombatantId>,
-        other: bool,
-        two: bool,
-    }
     let side = state.f(attacker).side;
-    let mine = beside(state, target, state.f(attacker).pos);
-    let opposite = |ix: usize| 8 - ix;
-    let mut places = [Place::default(); 9];
-    state.any_near_on(target, state.reach_squares, side, |o| {
-        if o == target
-            || !state.threatens(o, target)
-            || opportunity_form(state, o, target).is_none()
-        {
+    let mut flankers = Flankers {
+        attacker,
+        melee,
+        mine: beside_ix(beside(state, target, state.f(attacker).pos)),
+        places: Default::default(),
+    };
+    let flanks =
+        |o: CombatantId| state.threatens(o, target) && opportunity_form(state, o, target).is_some();
+    let mut near = [(attacker, 0); 16];
+    let mut n = 0;
+    let crowded = state.any_near_on(target, state.reach_squares, side, |o| {
+        if o == target || near[..n].iter().any(|&(p, _)| p == o) {
             return false;
         }
-        let ix = beside_ix(beside(state, target, state.f(o).pos));
-        let place = &mut places[ix];
-        match place.first {
-            None => place.first = Some(o),
-            Some(first) if first != o => place.two = true,
+        if n == near.len() {
+            return true;
+        }
+        near[n] = (o, beside_ix(beside(state, target, state.f(o).pos)));
+        n += 1;
+        false
+    });
+    if crowded {
+        return state.any_near_on(target, state.reach_squares, side, |o| {
+            o != target
+                && flanks(o)
+                && flankers.add(o, beside_ix(beside(state, target, state.f(o).pos)))
+        });
+    }
+    let near = &near[..n];
+    near.iter().any(|&(o, ix)| {
+        let far = 8 - ix;
+        let partner = (melee && o != attacker && far == flankers.mine)
+            || near.iter().any(|&(q, qx)| q != o && qx == far);
+        partner && flanks(o) && flankers.add(o, ix)
+    })
+}
+
+/// The flankers of a target found so far, by the side of it they stand on ([`flanked`]).
+struct Flankers {
+    /// Whose attack roll it is.
+    attacker: CombatantId,
+    /// A melee attack roll.
+    melee: bool,
+    /// The side of the target the attacker stands on ([`beside_ix`]).
+    mine: usize,
+    /// Per side of the target: the first flanker found there, whether one other than the
+    /// attacker is there, whether two are.
+    places: [(Option<CombatantId>, bool, bool); 9],
+}
+
+impl Flankers {
+    /// Adds flanker `o`, on side `ix` of the target: is the target flanked now? (It is, if ever,
+    /// with one on the far side; two in the middle, if that ever happens, flank each other.)
+    fn add(&mut self, o: CombatantId, ix: usize) -> bool {
+        let (first, other, two) = &mut self.places[ix];
+        match *first {
+            None => *first = Some(o),
+            Some(f) if f != o => *two = true,
             Some(_) => {}
         }
-        place.other |= o != attacker;
-        // A new flanker on side `ix`: flanked now, if ever, with one on the far side (two
-        // flankers in the middle, if that ever happens, flank each other).
-        let far_ix = opposite(ix);
-        let far = &places[far_ix];
-        (melee && o != attacker && far_ix == beside_ix(mine))
+        *other |= o != self.attacker;
+        let far_ix = 8 - ix;
+        let (far_first, far_other, far_two) = self.places[far_ix];
+        (self.melee && o != self.attacker && far_ix == self.mine)
             || if far_ix == ix {
-                far.two
+                far_two
             } else {
-                (o != attacker && far.first.is_some()) || far.other
+                (o != self.attacker && far_first.is_some()) || far_other
             }
-    })
+    }
 }
 
 /// Is `target` engaged in melee with an ally of `attacker` less than 10 ft from it? [CEL-R7.2]
