@@ -1051,6 +1051,7 @@ fn seat_riders(
             Some(m) => {
                 state.fm(rider).riding = Some(m);
                 state.fm(m).rider = Some(rider);
+                state.linked = true;
             }
             None => errors.push(file.error(
                 span,

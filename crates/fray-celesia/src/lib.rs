@@ -74,12 +74,19 @@ impl Ruleset for Celesia {
         let n = state.fighters.len().min(state.profiles.len());
         let (fighters, profiles) = (&state.fighters[..n], &state.profiles[..n]);
         let stands = |i: usize| !fighters[i].riderless && state::up_of(&fighters[i], &profiles[i]);
+        // The two last found standing on different sides, first (`State::standing_pair`).
+        if let Some((a, b)) = state.standing_pair.get() {
+            if a < n && b < n && fighters[a].side != fighters[b].side && stands(a) && stands(b) {
+                return Outcome::Ongoing;
+            }
+        }
         if let Some(first) = (0..n).find(|&i| stands(i)) {
             let side = fighters[first].side;
-            if (first + 1..n)
+            if let Some(other) = (first + 1..n)
                 .rev()
-                .any(|i| fighters[i].side != side && stands(i))
+                .find(|&i| fighters[i].side != side && stands(i))
             {
+                state.standing_pair.set(first, other);
                 return Outcome::Ongoing;
             }
         }

@@ -1223,6 +1223,68 @@ pub struct State {
     /// cleared): only then do the default tactics look for a thrown weapon lying in reach or an
     /// ally to untie (`tactics`; a cache, no state of the rules).
     pub strewn: bool,
+    /// Someone has ridden a mount or held a creature in a grapple in this fight (never cleared:
+    /// set where `riding` or `hold` becomes `Some`): only then do the passes after every action
+    /// look for a fallen mount or a broken hold (`rules::round::tidy`; a cache, as `strewn`).
+    pub linked: bool,
+    /// Two combatants last found standing on different sides (`Ruleset::outcome`; a cache, no
+    /// part of equality or hashing).
+    pub standing_pair: StandingPair,
+}
+
+/// Two combatants last found standing on different sides, asked first by `Ruleset::outcome`
+/// (after every action; issue 16): while both still stand the fight goes on, whoever else has
+/// fallen. Only a hint: `outcome` checks that both stand and that their sides differ, so it
+/// never changes an answer, and it takes no part in equality or hashing. Atomic, since a state
+/// may be shared between threads (a session's checkpoints).
+pub struct StandingPair(std::sync::atomic::AtomicU32);
+
+impl StandingPair {
+    /// The pair last remembered, if any.
+    #[inline]
+    pub fn get(&self) -> Option<(usize, usize)> {
+        let v = self.0.load(std::sync::atomic::Ordering::Relaxed);
+        (v != u32::MAX).then_some(((v & 0xffff) as usize, (v >> 16) as usize))
+    }
+
+    /// Remembers `a` and `b` (indices of the roster).
+    #[inline]
+    pub fn set(&self, a: usize, b: usize) {
+        let v = (a as u32 & 0xffff) | ((b as u32) << 16);
+        self.0.store(v, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+impl Default for StandingPair {
+    fn default() -> Self {
+        StandingPair(std::sync::atomic::AtomicU32::new(u32::MAX))
+    }
+}
+
+impl Clone for StandingPair {
+    fn clone(&self) -> Self {
+        StandingPair(std::sync::atomic::AtomicU32::new(
+            self.0.load(std::sync::atomic::Ordering::Relaxed),
+        ))
+    }
+}
+
+impl PartialEq for StandingPair {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for StandingPair {}
+
+impl std::hash::Hash for StandingPair {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+impl std::fmt::Debug for StandingPair {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StandingPair")
+    }
 }
 
 /// Where a regular round stands when it pauses before a turn or after an action
@@ -1272,6 +1334,8 @@ impl State {
             gear_book: Arc::from(Vec::new()),
             destination: Default::default(),
             strewn: false,
+            linked: false,
+            standing_pair: Default::default(),
         }
     }
 

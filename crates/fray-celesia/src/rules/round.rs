@@ -601,16 +601,22 @@ fn open_turn(
         return Ok(false);
     }
     table.emit(|| Event::TurnStarted { who });
-    expire_tricks(
-        state,
-        table,
-        fray_core::conditions::Moment::StartOfTurn(who, state.round),
-    );
-    if state
-        .fighters
-        .iter()
-        .any(|f| f.haste.is_some() || !f.drained.is_empty())
-    {
+    // One pass over the fighters for both (issue 16): expiring dirty tricks changes nothing
+    // but tricks.
+    let (tricks, spells) = state.fighters.iter().fold((false, false), |(t, s), f| {
+        (
+            t | !f.tricks.is_empty(),
+            s | (f.haste.is_some() | !f.drained.is_empty()),
+        )
+    });
+    if tricks {
+        expire_tricks(
+            state,
+            table,
+            fray_core::conditions::Moment::StartOfTurn(who, state.round),
+        );
+    }
+    if spells {
         super::spell::expire_haste(state, table, who);
     }
     if start_of_turn(state, table, who)? {
@@ -885,10 +891,12 @@ fn no_opportunity(state: &State, reactor: CombatantId) -> Option<(&'static str, 
 /// riding or holding (most fights) is one pass over the fighters, not one per rule: the grapple
 /// pass then changes nothing, and the mounted one has nothing to do.
 fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
-    if state
-        .fighters
-        .iter()
-        .all(|f| f.riding.is_none() && f.hold.is_none())
+    // Nobody has ridden or held (`State::linked`): nothing to look at (issue 16).
+    if !state.linked
+        || state
+            .fighters
+            .iter()
+            .all(|f| f.riding.is_none() && f.hold.is_none())
     {
         return Ok(());
     }
