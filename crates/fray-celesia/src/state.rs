@@ -1898,6 +1898,11 @@ pub fn score_of(f: &Fighter, p: &Profile, ix: usize) -> i32 {
 /// Constitution score (a spell's penalty lowers it, CEL-R6.2). [CEL-R17, CEL-A11]
 #[inline]
 pub fn band_of(f: &Fighter, p: &Profile) -> Band {
+    // Above 0 hit points, healthy whatever the CON score (at least 1: scores run 1 to 50, a
+    // penalty leaves at least 1), without reading it (asked for everyone, often; issue 16).
+    if f.hp > 0 && !f.dead {
+        return Band::Healthy;
+    }
     let c = score_of(f, p, CON);
     if f.dead || f.hp <= -2 * c {
         Band::Dead

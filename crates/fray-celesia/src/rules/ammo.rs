@@ -304,7 +304,9 @@ pub fn check(
 /// action (`rules::one_round` plays it: 3 acts or split, no reactions, loaded at the start of the
 /// next turn).
 pub fn one_round_load(state: &State, who: CombatantId, choice: &Choice) -> bool {
-    *choice == Choice::Load
+    // `matches!`, not `==`: the derived comparison is a call (asked for every choice's cost and
+    // legality; issue 16).
+    matches!(choice, Choice::Load)
         && state
             .p(who)
             .ranged

@@ -688,7 +688,7 @@ fn act_loop(
             break;
         }
         let choice = legal::ask(state, table, Asking::Action(who), "CEL-R3")?;
-        if choice == Choice::End {
+        if matches!(choice, Choice::End) {
             let left = state.f(who).acts_left;
             table.emit(|| Event::Forgone {
                 who,
@@ -699,7 +699,7 @@ fn act_loop(
             });
             break;
         }
-        if choice == Choice::Delay {
+        if matches!(choice, Choice::Delay) {
             // CEL-R1.7, A43: the turn has begun (its reaction is lost); no new one until the
             // delayed turn is done.
             let f = state.fm(who);

@@ -152,14 +152,42 @@ impl Along {
     /// The `i` (`first` ≤ `i` ≤ `n`) for which `square` is the `i`-th of the line from `from`
     /// through `to` ([`Pos::point_on_line`]), if any. Along its longer axis the line moves one
     /// square a step, so only one `i` can be it.
+    ///
+    /// Only the other axis is worked out ([`Pos::point_on_line`]'s rounding on it): along the
+    /// longer one the `i`-th square is `i` steps on (`i` ≥ `first` ≥ 1, `from` ≠ `to`), which
+    /// is how `i` was found (issue 16: asked for every occupant of every stray shot).
     #[inline]
     fn index(self, from: Pos, to: Pos, first: i32, n: i32, square: Pos) -> Option<i32> {
-        let i = if self.x {
-            (square.x - from.x) * self.sign
+        let (i, minor, from_minor, d_minor, steps) = if self.x {
+            (
+                (square.x - from.x) * self.sign,
+                square.y,
+                from.y,
+                to.y - from.y,
+                (to.x - from.x).abs(),
+            )
         } else {
-            (square.y - from.y) * self.sign
+            (
+                (square.y - from.y) * self.sign,
+                square.x,
+                from.x,
+                to.x - from.x,
+                (to.y - from.y).abs(),
+            )
         };
-        ((first..=n).contains(&i) && from.point_on_line(to, i) == square).then_some(i)
+        ((first..=n).contains(&i) && from_minor + div_round(d_minor * i, steps) == minor)
+            .then_some(i)
+    }
+}
+
+/// `num / den` rounded half away from zero (`den` > 0), as [`Pos::point_on_line`] rounds.
+#[inline]
+fn div_round(num: i32, den: i32) -> i32 {
+    let q = (2 * num.abs() + den) / (2 * den);
+    if num < 0 {
+        -q
+    } else {
+        q
     }
 }
 
