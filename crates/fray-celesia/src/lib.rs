@@ -294,13 +294,24 @@ impl Board for State {
     /// [`Board::nearest_foe`], searching outside the mover's side's layer (`State::new` puts
     /// each side in its own layer, sides never change, and no side is numbered as high as
     /// `OUT_OF_FIGHT`: at most 32 sides): friends are not even looked at.
+    ///
+    /// The answer of `Occupancy::nearest_outside` — the least (distance in squares, id) over
+    /// every occupied square outside the layer whose occupant stands — found by reading those
+    /// squares (a fight's dozen or so) instead of probing rings of cells, and asking whether
+    /// one stands only when it would be the best so far (issue 16: the ring search cost 4%).
     fn nearest_foe(&self, who: CombatantId) -> Option<CombatantId> {
         let (side, square) = (self.f(who).side, self.f(who).pos);
+        let mut best: Option<(i32, CombatantId)> = None;
+        // Every square: the whole board lies within this radius of any square.
         self.occupancy
-            .nearest_outside(square, i32::MAX, side.0, |other, _| {
-                (self.f(other).side != side && self.stands(other)).then_some(())
-            })
-            .map(|(_, (), id)| id)
+            .each_within_outside(square, i32::MAX / 4, side.0, |other, at| {
+                let key = (at.squares_to(square), other);
+                if best.is_none_or(|b| key < b) && self.f(other).side != side && self.stands(other)
+                {
+                    best = Some(key);
+                }
+            });
+        best.map(|(_, id)| id)
     }
     /// [`Board::nearest_foe_distance`], searching outside the side's layer (as `nearest_foe`).
     fn nearest_foe_distance(&self, who: CombatantId, at: fray_core::Pos) -> Option<i32> {

@@ -493,26 +493,30 @@ fn start_of_turn(
     if fatigue_over {
         state.fm(who).fatigued_until = 0;
     }
-    for (on, condition, rule) in [
-        (ran, "running (no DEX bonus to DV)", "CEL-R12"),
-        (fatigue_over, "staggered (ran too long)", "CEL-R12"),
-        (charged, "open after charging", "CEL-R11"),
-        (cleaving, "open after cleaving", "CEL-R16.1"),
-        (total_defense > 0, "in total defense", "CEL-R11"),
-        (defensive, "fighting defensively", "CEL-R14"),
-        (
-            temp_hp > 0,
-            "holding temporary hit points (martial power)",
-            "CEL-R16.5",
-        ),
-    ] {
-        if on {
-            table.emit(|| Event::Condition {
-                who,
-                condition,
-                gained: false,
-                rule,
-            });
+    // The list is built only when something ends (most turns nothing does; issue 16).
+    let any_ends = ran | fatigue_over | charged | cleaving | (total_defense > 0) | defensive;
+    if any_ends || temp_hp > 0 {
+        for (on, condition, rule) in [
+            (ran, "running (no DEX bonus to DV)", "CEL-R12"),
+            (fatigue_over, "staggered (ran too long)", "CEL-R12"),
+            (charged, "open after charging", "CEL-R11"),
+            (cleaving, "open after cleaving", "CEL-R16.1"),
+            (total_defense > 0, "in total defense", "CEL-R11"),
+            (defensive, "fighting defensively", "CEL-R14"),
+            (
+                temp_hp > 0,
+                "holding temporary hit points (martial power)",
+                "CEL-R16.5",
+            ),
+        ] {
+            if on {
+                table.emit(|| Event::Condition {
+                    who,
+                    condition,
+                    gained: false,
+                    rule,
+                });
+            }
         }
     }
     // Bleeding at the start of its turn (CEL-G12 default; `bleed_timing = "turn-end"`: at
@@ -887,8 +891,9 @@ fn no_opportunity(state: &State, reactor: CombatantId) -> Option<(&'static str, 
 }
 
 /// After an action and at a turn's opening: a hold between two no longer next to each other or
-/// with one down ends (CEL-R10.9), a rider whose mount fell comes down (CEL-R21.10). Nobody
-/// riding or holding (most fights) is one pass over the fighters, not one per rule: the grapple
+/// with one down ends (CEL-R10.9), a rider whose mount fell comes down (CEL-R21.10). In a fight
+/// where nobody has ridden or held (`State::linked`, most fights) it looks at nobody; else
+/// nobody riding or holding now is one pass over the fighters, not one per rule: the grapple
 /// pass then changes nothing, and the mounted one has nothing to do.
 fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
     // Nobody has ridden or held (`State::linked`): nothing to look at (issue 16).
