@@ -1051,7 +1051,7 @@ fn seat_riders(
             Some(m) => {
                 state.fm(rider).riding = Some(m);
                 state.fm(m).rider = Some(rider);
-                state.linked = true;
+                state.linked = crate::state::Linked(true);
             }
             None => errors.push(file.error(
                 span,

@@ -1225,11 +1225,30 @@ pub struct State {
     pub strewn: bool,
     /// Someone has ridden a mount or held a creature in a grapple in this fight (never cleared:
     /// set where `riding` or `hold` becomes `Some`): only then do the passes after every action
-    /// look for a fallen mount or a broken hold (`rules::round::tidy`; a cache, as `strewn`).
-    pub linked: bool,
+    /// look for a fallen mount or a broken hold (`rules::round::tidy`; a cache, no part of
+    /// equality or hashing).
+    pub linked: Linked,
     /// Two combatants last found standing on different sides (`Ruleset::outcome`; a cache, no
     /// part of equality or hashing).
     pub standing_pair: StandingPair,
+}
+
+/// [`State::linked`]: someone has ridden or held in this fight. No part of equality or hashing:
+/// two states otherwise equal have the same riders and holds, and either one's flag is true of
+/// it (false only while nobody rides or holds), so exact odds merge them as before (issue 16).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Linked(pub bool);
+
+impl PartialEq for Linked {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Linked {}
+
+impl std::hash::Hash for Linked {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// Two combatants last found standing on different sides, asked first by `Ruleset::outcome`
@@ -1334,7 +1353,7 @@ impl State {
             gear_book: Arc::from(Vec::new()),
             destination: Default::default(),
             strewn: false,
-            linked: false,
+            linked: Linked(false),
             standing_pair: Default::default(),
         }
     }

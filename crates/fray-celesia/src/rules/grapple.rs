@@ -182,7 +182,7 @@ pub fn begin_hold(
         });
         f.maintained = true;
     }
-    state.linked = true;
+    state.linked = crate::state::Linked(true);
     state.fm(target).held_by = Some(who);
     condition(table, who, "grappled", true);
     condition(table, target, "grappled", true);

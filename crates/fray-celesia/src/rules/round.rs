@@ -897,7 +897,7 @@ fn no_opportunity(state: &State, reactor: CombatantId) -> Option<(&'static str, 
 /// pass then changes nothing, and the mounted one has nothing to do.
 fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
     // Nobody has ridden or held (`State::linked`): nothing to look at (issue 16).
-    if !state.linked
+    if !state.linked.0
         || state
             .fighters
             .iter()
