@@ -374,7 +374,9 @@ pub(super) fn word<T: serde::Serialize>(value: &T) -> String {
 }
 
 /// The round, the order, and each combatant's standing as `viewer` may see it: a side's
-/// players see their own side's hit points, not their foes' (shown as `?`).
+/// players see their own side's hit points and conditions, not their foes' (hit points shown
+/// as `?`), as `fray serve`'s view; the map's features (hazards) go to the GM, who alone is
+/// shown the squares.
 fn status(s: &Session, viewer: Viewer) -> String {
     let roster = s.roster();
     let mut out = format!("round {}; answers given: {}\n", s.round(), s.log().len());
@@ -395,14 +397,14 @@ fn status(s: &Session, viewer: Viewer) -> String {
         } else {
             "asked"
         };
-        let conditions = if conditions.is_empty() {
-            String::new()
-        } else {
-            format!("  [{}]", conditions.join(", "))
-        };
         let known = match viewer {
             Viewer::Gm => true,
             Viewer::Side(side) => roster.side_of(id) == side,
+        };
+        let conditions = if conditions.is_empty() || !known {
+            String::new()
+        } else {
+            format!("  [{}]", conditions.join(", "))
         };
         let hp = if known {
             format!("{:>4}/{:<4}", tally.hp, tally.max_hp)
@@ -414,6 +416,11 @@ fn status(s: &Session, viewer: Viewer) -> String {
             roster.key(id),
             roster.side_key(roster.side_of(id)),
         ));
+    }
+    if viewer == Viewer::Gm {
+        for feature in s.map_features() {
+            out.push_str(&format!("  map: {feature}\n"));
+        }
     }
     out.push_str(&format!(
         "  GM dice and rulings: {}\n",

@@ -1077,7 +1077,17 @@ fn read_hazards(
     errors: &mut Vec<FileError>,
 ) -> Vec<crate::rules::hazard::Hazard> {
     use crate::rules::hazard::{Hazard, MAX_HAZARDS, MAX_NAME};
+    use fray_core::damage::DamageDice;
     let mut out: Vec<Hazard> = Vec::new();
+    if let Some(d) = defs.get(MAX_HAZARDS) {
+        // Each table holds at least one square, so more tables than squares cannot fit.
+        errors.push(file.error(
+            d.name.span(),
+            Some(format!("hazard[{MAX_HAZARDS}]")),
+            format!("at most {MAX_HAZARDS} `[[hazard]]` tables (and {MAX_HAZARDS} hazardous squares in all)"),
+        ));
+        return out;
+    }
     for (i, d) in defs.iter().enumerate() {
         let at = |name: &str| Some(format!("hazard[{i}].{name}"));
         let name = d.name.get_ref().trim();
@@ -1090,14 +1100,17 @@ fn read_hazards(
             continue;
         }
         let damage = match &d.damage {
-            Some(text) => match fray_core::damage::DamageDice::parse_dice(text.get_ref()) {
+            Some(text) => match DamageDice::parse_dice(text.get_ref()) {
                 Some(dice) => Some(dice),
                 None => {
                     errors.push(file.error(
                         text.span(),
                         at("damage"),
                         format!(
-                            "expected damage dice such as `2d6` or `1d6+1`, found `{}`",
+                            "expected damage dice such as `2d6` or `1d6+1` (1 to {} dice of 2 to {} sides, a bonus within ±{}), found `{}`",
+                            DamageDice::MAX_COUNT,
+                            DamageDice::MAX_SIDES,
+                            DamageDice::MAX_BONUS,
                             text.get_ref()
                         ),
                     ));

@@ -207,7 +207,14 @@ impl Ruleset for Celesia {
         if f.bleed > 0 {
             out.push(format!("bleeding {}", f.bleed));
         }
+        out.extend(spell::penalty_words(state, who));
         out
+    }
+
+    /// The hazardous squares (the map's and the GM's), each with its name and what it does.
+    /// [CEL-R10.10 Move]
+    fn map_features(state: &State) -> Vec<String> {
+        rules::hazard::words(state)
     }
 
     fn intervene(

@@ -178,11 +178,9 @@ impl Drained {
     }
 }
 
-impl fray_core::conditions::ConditionKind for Drained {
-    fn bit(self) -> u32 {
-        self as u32
-    }
-    fn key(self) -> &'static str {
+impl Drained {
+    /// The condition's name in the log (`under a Dexterity penalty`), whatever its source.
+    pub fn key(self) -> &'static str {
         match self {
             Drained::Strength => "weakened (a Strength penalty)",
             Drained::Dexterity => "under a Dexterity penalty",
@@ -192,9 +190,99 @@ impl fray_core::conditions::ConditionKind for Drained {
             Drained::Charisma => "under a Charisma penalty",
         }
     }
+}
+
+/// Where an ability penalty comes from. Each source keeps its own entry: a spell's ends with
+/// the spell, a lasting one (the entry's `ability_penalty`, the GM's `cond WHO dex-N`) stays.
+/// Penalties of different sources stack; of one source, the larger stands. [CEL-R6.2, adopted
+/// reading: the seed is silent on stacking ability penalties, and stacks what comes "from
+/// different sources" where it speaks (base attack bonuses, advantage and disadvantage)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PenaltySource {
+    /// A spell's (ray of enfeeblement), until the spell ends.
+    Spell,
+    /// From before the fight or the GM's: the whole fight, until the GM ends it.
+    Lasting,
+}
+
+/// An ability penalty of one source, the kind kept in `Fighter::drained`; its size is the
+/// `Timed::magnitude`. [CEL-R6.2]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Penalized {
+    /// The ability.
+    pub ability: Drained,
+    /// Its source.
+    pub source: PenaltySource,
+}
+
+impl Penalized {
+    /// A spell's penalty to `ability`.
+    pub fn spell(ability: Drained) -> Penalized {
+        Penalized {
+            ability,
+            source: PenaltySource::Spell,
+        }
+    }
+
+    /// A lasting penalty to `ability`.
+    pub fn lasting(ability: Drained) -> Penalized {
+        Penalized {
+            ability,
+            source: PenaltySource::Lasting,
+        }
+    }
+}
+
+impl fray_core::conditions::ConditionKind for Penalized {
+    fn bit(self) -> u32 {
+        self.ability as u32 + 6 * (self.source == PenaltySource::Lasting) as u32
+    }
+    fn key(self) -> &'static str {
+        self.ability.key()
+    }
     fn rule(self) -> &'static str {
         "CEL-R6.2"
     }
+}
+
+/// The total penalty to ability `ix` in `drained`: every source's, added. [CEL-R6.2]
+#[inline]
+pub fn penalty_to(drained: &fray_core::conditions::Conditions<Penalized>, ix: usize) -> i32 {
+    let ability = Drained::of(ix);
+    [Penalized::spell(ability), Penalized::lasting(ability)]
+        .iter()
+        .filter_map(|&k| drained.get(k))
+        .map(|t| t.magnitude.max(0))
+        .sum()
+}
+
+/// `who`'s ability penalties in words for the status, one per source (`Dexterity -4
+/// (lasting)`, `Strength -3 (ray of enfeeblement's: until Mira's turn, round 4)`), in the
+/// abilities' order. [CEL-R6.2]
+pub fn penalty_words(state: &crate::state::State, who: fray_core::CombatantId) -> Vec<String> {
+    use fray_core::conditions::Expiry;
+    let drained = &state.f(who).drained;
+    if drained.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for ability in Drained::ALL {
+        for kind in [Penalized::lasting(ability), Penalized::spell(ability)] {
+            let Some(t) = drained.get(kind) else {
+                continue;
+            };
+            let how = match (kind.source, t.expiry) {
+                (PenaltySource::Lasting, _) => "lasting".to_string(),
+                (PenaltySource::Spell, Expiry::StartOfTurn { who: caster, round }) => format!(
+                    "a spell's: until {}'s turn, round {round}",
+                    state.roster.name(caster)
+                ),
+                (PenaltySource::Spell, _) => "a spell's".to_string(),
+            };
+            out.push(format!("{} -{} ({how})", ability.name(), t.magnitude));
+        }
+    }
+    out
 }
 
 /// The most a combatant's entry may lower an ability score by (`ability_penalty`).
@@ -209,7 +297,7 @@ pub(crate) fn read_lasting_penalties(
     file: &SourceFile<'_>,
     field: &str,
     penalties: &Spanned<std::collections::BTreeMap<String, i64>>,
-    into: &mut fray_core::conditions::Conditions<Drained>,
+    into: &mut fray_core::conditions::Conditions<Penalized>,
     errors: &mut Vec<FileError>,
 ) {
     use fray_core::conditions::{Expiry, Timed};
@@ -233,7 +321,9 @@ pub(crate) fn read_lasting_penalties(
             ));
             continue;
         }
-        into.add_timed(Timed::new(Drained::of(ix), Expiry::Indefinite).of(n as i32));
+        into.add_timed(
+            Timed::new(Penalized::lasting(Drained::of(ix)), Expiry::Indefinite).of(n as i32),
+        );
     }
 }
 

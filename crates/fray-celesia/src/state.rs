@@ -686,9 +686,10 @@ pub struct Fighter {
     /// Hasted by this caster until the start of the caster's turn in this round. [CEL-R3.4,
     /// A39]
     pub haste: Option<(CombatantId, u32)>,
-    /// Ability penalties from spells, each until the start of its caster's turn. [CEL-R6.2,
-    /// E5–E7]
-    pub drained: fray_core::conditions::Conditions<crate::spell::Drained>,
+    /// Ability penalties, one entry per ability and source: a spell's until the start of its
+    /// caster's turn, a lasting one (the entry's, the GM's) for the fight; they stack
+    /// (`spell::penalty_to`). [CEL-R6.2, E5–E7]
+    pub drained: fray_core::conditions::Conditions<crate::spell::Penalized>,
     /// Spell slots spent today, by spell level. [CEL-R9, adopted reading]
     pub slots_spent: [u8; 10],
     /// Ammunition (or thrown weapons) left for its ranged weapon; `None`: not counted (its
@@ -1899,7 +1900,8 @@ pub fn nonlethal_staggered(nonlethal: i32, hp: i32) -> bool {
     nonlethal > 0 && 2 * nonlethal >= hp
 }
 
-/// The current score of ability `ix`: the profile's, less a spell's penalty to it, not below 1.
+/// The current score of ability `ix`: the profile's, less its penalties (every source's), not
+/// below 1.
 /// [CEL-R6.2, E5–E7]
 #[inline]
 pub fn score_of(f: &Fighter, p: &Profile, ix: usize) -> i32 {
@@ -1907,9 +1909,9 @@ pub fn score_of(f: &Fighter, p: &Profile, ix: usize) -> i32 {
     if f.drained.is_empty() {
         return score;
     }
-    match f.drained.get(crate::spell::Drained::of(ix)) {
-        Some(t) if t.magnitude > 0 => (score - t.magnitude).max(1),
-        _ => score,
+    match crate::spell::penalty_to(&f.drained, ix) {
+        0 => score,
+        n => (score - n).max(1),
     }
 }
 

@@ -3,7 +3,10 @@
 //!
 //! On its turn a mount without its rider withdraws (the free square within its speed farthest
 //! from its nearest foe), a rider with a two-handed weapon guides its mount with the knees
-//! (CEL-R21.4), a combatant stands up if prone, unties an ally tied up next to it (CEL-R10.10),
+//! (CEL-R21.4), a grappler continues its grapple (pins, then ties up with a rope a pinned foe
+//! no other foe threatens it over; else places the foe on a hazard a Move reaches; else squeezes
+//! it; lets a tied-up foe go, CEL-R10.10), a combatant stands up if prone, unties an ally tied
+//! up next to it (CEL-R10.10), and with no foe in reach walks over to one to untie,
 //! at half its hit points or below drinks a healing potion (retrieving a stored one first,
 //! CEL-R9), escapes a net when its check succeeds at least half the time, or when no foe is in
 //! reach (CEL-R11), picks up a weapon it dropped, strikes the weakest foe in reach
@@ -102,6 +105,12 @@ fn action(state: &State, who: CombatantId) -> Choice {
             }
         }
     }
+    // CEL-R10.10: a grapple it started is continued (or let go) at the start of its turn.
+    if let Some(hold) = f.hold {
+        if !f.maintained {
+            return grapple_continued(state, who, hold.target);
+        }
+    }
     if f.prone {
         if let Some(c) = legal(state, who, Choice::StandUp) {
             return c;
@@ -175,6 +184,12 @@ fn action(state: &State, who: CombatantId) -> Choice {
     }
     if f.netted {
         if let Some(c) = legal(state, who, Choice::EscapeNet) {
+            return c;
+        }
+    }
+    // CEL-R10.10, R9: no foe in reach, it walks over to a tied-up ally to untie it.
+    if state.strewn {
+        if let Some(c) = walk_to_untie(state, who) {
             return c;
         }
     }
@@ -264,18 +279,24 @@ fn potion(state: &State, who: CombatantId) -> Option<Choice> {
         })
 }
 
-/// A thrown weapon `who` may take up: picked up if in reach, else a move to the free square on
-/// or next to the nearest one that is nearest to `who` (ties: north, then west), else as far
-/// toward it as a move goes. [CEL-R7.3, R9]
+/// A thrown weapon `who` may take up: picked up if in reach, else a move beside the nearest one
+/// ([`move_beside`]). [CEL-R7.3, R9]
 fn fetch_thrown(state: &State, who: CombatantId) -> Option<Choice> {
     let pick = Choice::PickUp(crate::state::Item::Ranged);
     if let Some(c) = legal(state, who, pick) {
         return Some(c);
     }
     let at = crate::rules::thrown::nearest_lying(state, who)?;
+    move_beside(state, who, at, 1)
+}
+
+/// A move of `who` to the free square on or next to the space of side `side` on `at` that is
+/// nearest to `who` (ties: north, then west), else as far toward `at` as one move goes.
+/// [CEL-R9 Move]
+fn move_beside(state: &State, who: CombatantId, at: fray_core::Pos, side: i32) -> Option<Choice> {
     let pos = state.f(who).pos;
-    let mut squares: Vec<fray_core::Pos> = (-1..=1)
-        .flat_map(|dy| (-1..=1).map(move |dx| fray_core::Pos::new(at.x + dx, at.y + dy)))
+    let mut squares: Vec<fray_core::Pos> = (-1..=side)
+        .flat_map(|dy| (-1..=side).map(move |dx| fray_core::Pos::new(at.x + dx, at.y + dy)))
         .filter(|&p| p != pos && state.square_free(p, who))
         .collect();
     squares.sort_by_key(|p| (pos.squares_to(*p), p.y, p.x));
@@ -292,6 +313,82 @@ fn fetch_thrown(state: &State, who: CombatantId) -> Option<Choice> {
                     .flatten()
             })
         })
+}
+
+/// Grapple, Continued at the start of its turn (CEL-R10.10; "Default tactics" in
+/// docs/celesia.md): a foe tied up already is let go (the ropes hold it, CEL-R10.10 Tie Up);
+/// with a rope, a pinned foe is tied up while no other foe threatens the grappler, and a foe not
+/// pinned yet is pinned first; else, when a hazard is in reach of a Move's end, the foe is
+/// placed on it (the shortest Move); else it is squeezed with the form of most mean damage
+/// (lethal), else pinned.
+fn grapple_continued(state: &State, who: CombatantId, t: CombatantId) -> Choice {
+    use crate::state::HoldUse;
+    if state.f(t).tied.is_some() {
+        return Choice::Release;
+    }
+    let maintain = |u| legal(state, who, Choice::Maintain(u));
+    if state.f(who).ropes > 0 {
+        if !state.pinned(t) {
+            if let Some(c) = maintain(HoldUse::Pin) {
+                return c;
+            }
+        } else if !state
+            .ids()
+            .any(|o| o != t && state.enemies(who, o) && state.threatens(o, who))
+        {
+            if let Some(c) = maintain(HoldUse::Tie) {
+                return c;
+            }
+        }
+    }
+    if !state.hazards.is_empty() {
+        if let Some(c) = hazard_place(state, who) {
+            return c;
+        }
+    }
+    state
+        .melee_forms(who)
+        .filter(|&(i, _)| crate::rules::grapple::squeezes_with(state, who, i as u8))
+        .max_by_key(|(i, w)| (average(w), -(*i as i32)))
+        .and_then(|(i, _)| maintain(HoldUse::Damage(i as u8, false)))
+        .or_else(|| maintain(HoldUse::Pin))
+        .unwrap_or(Choice::Release)
+}
+
+/// The Move of Grapple, Continued that places the foe on a hazard (CEL-R10.10 Move): the end
+/// square nearest `who` (ties: the hazard first marked, then north, then west) from which a
+/// hazard is a legal placement.
+fn hazard_place(state: &State, who: CombatantId) -> Option<Choice> {
+    use crate::state::HoldUse;
+    let pos = state.f(who).pos;
+    let speed = state.speed_squares(who);
+    let mut moves: Vec<(i32, usize, fray_core::Pos, fray_core::Pos)> = Vec::new();
+    let within = |h: &&crate::rules::hazard::Hazard| h.at.squares_to(pos) <= speed + 3;
+    for (k, h) in state.hazards.iter().enumerate().filter(|(_, h)| within(h)) {
+        for dy in -speed..=speed {
+            for dx in -speed..=speed {
+                let p = fray_core::Pos::new(pos.x + dx, pos.y + dy);
+                if p != pos && h.at.squares_to(p) <= 3 {
+                    moves.push((dx.abs().max(dy.abs()), k, p, h.at));
+                }
+            }
+        }
+    }
+    moves.sort_by_key(|&(d, k, p, _)| (d, k, p.y, p.x));
+    moves
+        .into_iter()
+        .find_map(|(_, _, p, q)| legal(state, who, Choice::Maintain(HoldUse::Place(p, q))))
+}
+
+/// With no foe in reach, a move toward the nearest ally up and tied up (ties: the first in
+/// roster order), to untie it on a later act. [CEL-R10.10, R9]
+fn walk_to_untie(state: &State, who: CombatantId) -> Option<Choice> {
+    let pos = state.f(who).pos;
+    let ally = state
+        .ids()
+        .filter(|&o| o != who && !state.enemies(who, o) && state.f(o).tied.is_some() && state.up(o))
+        .min_by_key(|&o| (pos.squares_to(state.f(o).pos), o))?;
+    move_beside(state, who, state.f(ally).pos, state.side(ally))
 }
 
 /// A riderless mount's withdrawal (CEL-R21.11 "avoids combat", CEL-G10): a Move to the free
@@ -452,5 +549,92 @@ mod tests {
         s.set_square(cy, Pos::new(4, 1));
         s.fm(cy).acts_left = 3;
         assert_eq!(action(&s, cy), Choice::PickUp(crate::state::Item::Ranged));
+    }
+    /// With no foe in reach, a fighter walks to the free square beside a tied-up ally nearest
+    /// to it (ties: north, then west), then unties it; with a foe in reach, it strikes first.
+    /// [CEL-R10.10, R9]
+    #[test]
+    fn a_fighter_walks_over_to_untie_an_ally() {
+        let mut s = Fixture::new()
+            .with("hal", "heroes", [0, 0], FIGHTER)
+            .with("ann", "heroes", [0, 4], FIGHTER)
+            .monster("orc", "orcs", [30, 0], "orc")
+            .state();
+        let (hal, ann, orc) = (CombatantId(0), CombatantId(1), CombatantId(2));
+        s.fm(hal).acts_left = 3;
+        s.fm(ann).tied = Some(25);
+        s.strewn = true;
+        assert_eq!(action(&s, hal), Choice::MoveTo(Pos::new(-1, 3)));
+        s.set_square(hal, Pos::new(-1, 3));
+        assert_eq!(action(&s, hal), Choice::Untie(ann));
+        s.set_square(hal, Pos::new(0, 0));
+        s.set_square(orc, Pos::new(1, 0));
+        assert!(
+            strikes(action(&s, hal), orc),
+            "a foe in reach is struck first"
+        );
+        s.set_square(orc, Pos::new(30, 0));
+        s.fm(ann).tied = None;
+        assert!(
+            !matches!(action(&s, hal), Choice::MoveTo(_)),
+            "nobody tied: it goes for the foe"
+        );
+    }
+
+    /// A grappler with a rope pins its foe, then ties it up while no other foe threatens it
+    /// (another orc next to it: it squeezes instead), and lets a tied foe go; without a rope it
+    /// places the foe on a hazard a Move reaches, else squeezes it. [CEL-R10.10]
+    #[test]
+    fn a_grappler_pins_ties_up_and_places_on_a_hazard() {
+        use crate::state::{Hold, HoldUse};
+        let mut s = Fixture::new()
+            .with("hal", "heroes", [0, 0], &format!("{FIGHTER}\nrope = 1"))
+            .monster("orc", "orcs", [1, 0], "orc")
+            .monster("orc2", "orcs", [20, 0], "orc")
+            .state();
+        let (hal, orc, orc2) = (CombatantId(0), CombatantId(1), CombatantId(2));
+        s.fm(hal).acts_left = 3;
+        let hold = |pinned| Hold {
+            target: orc,
+            pinned,
+            choke: false,
+        };
+        s.fm(hal).hold = Some(hold(false));
+        s.fm(orc).held_by = Some(hal);
+        assert_eq!(action(&s, hal), Choice::Maintain(HoldUse::Pin));
+        s.fm(hal).hold = Some(hold(true));
+        assert_eq!(action(&s, hal), Choice::Maintain(HoldUse::Tie));
+        s.set_square(orc2, Pos::new(0, 1));
+        assert!(
+            matches!(action(&s, hal), Choice::Maintain(HoldUse::Damage(_, false))),
+            "another foe threatens it: no tying"
+        );
+        s.set_square(orc2, Pos::new(20, 0));
+        s.fm(orc).tied = Some(25);
+        assert_eq!(action(&s, hal), Choice::Release, "the ropes hold it");
+        s.fm(orc).tied = None;
+        s.fm(hal).ropes = 0;
+        assert!(matches!(
+            action(&s, hal),
+            Choice::Maintain(HoldUse::Damage(_, false))
+        ));
+        s.hazards = vec![crate::rules::hazard::Hazard {
+            name: "fire pit".into(),
+            at: Pos::new(3, 1),
+            damage: None,
+        }]
+        .into();
+        match action(&s, hal) {
+            Choice::Maintain(HoldUse::Place(p, q)) => {
+                assert_eq!(q, Pos::new(3, 1));
+                assert_eq!(p.squares_to(Pos::new(0, 0)), 2, "the shortest Move: {p:?}");
+            }
+            other => panic!("expected a placement on the pit, got {other:?}"),
+        }
+        s.fm(hal).maintained = true;
+        assert!(
+            !matches!(action(&s, hal), Choice::Maintain(_)),
+            "once a turn"
+        );
     }
 }

@@ -339,6 +339,14 @@ pub trait Ruleset: Sized + 'static {
         Vec::new()
     }
 
+    /// The map's features now, in words, for the GM's status (`hazard: fire pit at 3 1`). Shown
+    /// only to those shown the combatants' squares (the GM: a player's view carries no
+    /// squares). None by default.
+    fn map_features(state: &Self::State) -> Vec<String> {
+        let _ = state;
+        Vec::new()
+    }
+
     /// Applies a GM intervention at an intervention point (see
     /// [`crate::runner::Table::intervention_point`]). A ruleset supports those its state can
     /// take; the rest are refused ([`crate::intervention::Intervention::refused`]), saying why.

@@ -117,6 +117,7 @@ pub struct Session {
     standings: Vec<fray_core::Tally>,
     conditions: Vec<Vec<String>>,
     squares: Vec<fray_core::Pos>,
+    map_features: Vec<String>,
     last_point: Option<usize>,
     point_visit: u32,
     autosave: Option<PathBuf>,
@@ -186,6 +187,7 @@ impl Session {
             standings: Vec::new(),
             conditions: Vec::new(),
             squares: Vec::new(),
+            map_features: Vec::new(),
             last_point: None,
             point_visit: 0,
             autosave: None,
@@ -263,6 +265,12 @@ impl Session {
     /// Each combatant's square now (the first, for a piece on several), in roster order.
     pub fn squares(&self) -> &[fray_core::Pos] {
         &self.squares
+    }
+
+    /// The map's features now, in words (hazardous squares…), for the GM: shown where the
+    /// squares are.
+    pub fn map_features(&self) -> &[String] {
+        &self.map_features
     }
 
     /// How many checkpoints (ends of rounds) the session keeps to replay from.
@@ -358,6 +366,7 @@ impl Session {
         let standings = &mut self.standings;
         let conditions = &mut self.conditions;
         let squares = &mut self.squares;
+        let map_features = &mut self.map_features;
         let log_len = self.log.len();
         self.checkpoints.retain(|c| c.at.position <= log_len);
         let from = self.checkpoints.last().cloned();
@@ -385,6 +394,7 @@ impl Session {
             <R as fray_core::Ruleset>::tallies(&state, standings);
             *conditions = e.state.roster.ids().map(|id| <R as fray_core::Ruleset>::conditions(&state, id)).collect();
             *squares = e.state.roster.ids().map(|id| fray_core::Board::square_of(&state, id)).collect();
+            *map_features = <R as fray_core::Ruleset>::map_features(&state);
             (advanced, hash_of(&state))
         });
         self.checkpoints.extend(taken);

@@ -73,6 +73,10 @@ pub fn view(session: &Session, viewer: Viewer, seq: u64) -> Value {
     body.insert("round".into(), json!(session.round()));
     if viewer == Viewer::Gm {
         body.insert("seq".into(), json!(seq));
+        // The map's features (hazards) go where the squares do: to the GM.
+        if !session.map_features().is_empty() {
+            body.insert("map".into(), json!(session.map_features()));
+        }
     }
     body.insert("over".into(), json!(ended(session, roster)));
     body.insert(

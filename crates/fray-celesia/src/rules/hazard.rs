@@ -169,6 +169,27 @@ fn befall(
     Ok(())
 }
 
+/// The hazardous squares in words for the GM's status, in the order they were marked
+/// (`hazard: fire pit at 3 1 (2d6 damage)`). [CEL-R10.10 Move]
+pub fn words(state: &State) -> Vec<String> {
+    state
+        .hazards
+        .iter()
+        .map(|h| {
+            format!(
+                "hazard: {} at {} {} ({})",
+                h.name,
+                h.at.x,
+                h.at.y,
+                match h.damage {
+                    Some(d) => format!("{} damage", d.text()),
+                    None => "what it does is the GM's".into(),
+                }
+            )
+        })
+        .collect()
+}
+
 /// The options of a creature about to be placed on a hazard: free itself by a combat maneuver
 /// check or Escape Artist, or not.
 pub fn options(out: &mut Vec<Choice>) {

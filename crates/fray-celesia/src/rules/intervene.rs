@@ -119,8 +119,9 @@ fn penalised_ability(condition: &str) -> Option<usize> {
 }
 
 /// `cond WHO dex-N` (any of str, dex, con, int, wis, cha): the GM gives a lasting ability
-/// penalty of N (1 to 50), replacing any it has of that ability (a spell's too), until
-/// `cond WHO -dex`; the score falls by it as under a spell's (`State::score`). A Constitution
+/// penalty of N (1 to 50), replacing its lasting one to that ability (a spell's stays and
+/// stacks, `spell::PenaltySource`), until `cond WHO -dex` ends every penalty to that ability;
+/// the score falls by it as under a spell's (`State::score`). A Constitution
 /// penalty moves the hit-point bands (CEL-R17). [CEL-R6.2; the GM's, as CEL-G13's adjustments]
 fn ability_penalty(
     state: &mut State,
@@ -131,12 +132,15 @@ fn ability_penalty(
     condition: &str,
     gained: bool,
 ) -> Result<(), Interrupt> {
-    use fray_core::conditions::{ConditionKind, Expiry, Timed};
+    use crate::spell::Penalized;
+    use fray_core::conditions::{Expiry, Timed};
     let kind = crate::spell::Drained::of(ix);
     let name = state.roster.name(id).to_string();
     let before = (state.band(id), state.knocked_out(id), state.staggered(id));
     if !gained {
-        if !state.fm(id).drained.remove(kind) {
+        let drained = &mut state.fm(id).drained;
+        let spells = drained.remove(Penalized::spell(kind));
+        if !(drained.remove(Penalized::lasting(kind)) || spells) {
             return Err(intervention.refused(format!("{name} has no {} penalty", kind.name())));
         }
     } else {
@@ -154,8 +158,8 @@ fn ability_penalty(
             )));
         };
         let drained = &mut state.fm(id).drained;
-        drained.remove(kind);
-        drained.add_timed(Timed::new(kind, Expiry::Indefinite).of(n));
+        drained.remove(Penalized::lasting(kind));
+        drained.add_timed(Timed::new(Penalized::lasting(kind), Expiry::Indefinite).of(n));
     }
     table.emit(|| Event::Condition {
         who: id,

@@ -636,19 +636,22 @@ fn drain(
     let full = (rolled + bonus).max(0);
     let amount = if half { full / 2 } else { full };
     let (rounds, until) = lasting(state, spell, cl, false);
-    let was = state
+    // CEL-R6.2 (adopted reading): spells' penalties to one ability are one entry, the larger
+    // standing; a lasting penalty is another entry, and the two stack.
+    let kind = crate::spell::Penalized::spell(penalty.ability);
+    let was = state.f(t).drained.get(kind).map_or(0, |d| d.magnitude);
+    let already = state
         .f(t)
         .drained
-        .get(penalty.ability)
-        .map_or(0, |d| d.magnitude);
-    let timed = Timed::new(penalty.ability, Expiry::StartOfTurn { who, round: until })
+        .has(crate::spell::Penalized::lasting(penalty.ability));
+    let timed = Timed::new(kind, Expiry::StartOfTurn { who, round: until })
         .from(who)
         .of(amount.max(was));
     let before = (state.band(t), state.knocked_out(t), state.staggered(t));
-    if amount > 0 && state.fm(t).drained.add_timed(timed) == Added::New {
+    if amount > 0 && state.fm(t).drained.add_timed(timed) == Added::New && !already {
         table.emit(|| Event::Condition {
             who: t,
-            condition: ConditionKind::key(penalty.ability),
+            condition: penalty.ability.key(),
             gained: true,
             rule: "CEL-R6.2",
         });
@@ -869,6 +872,48 @@ fn haste(
     Ok(())
 }
 
+/// The spells' ability penalties of `t` that end at `moment`: each says so, unless a lasting
+/// penalty to that ability stays (then the log says it stays). [CEL-R6.2]
+fn expire_penalties(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    t: CombatantId,
+    moment: fray_core::conditions::Moment,
+) {
+    let mut ended = Vec::new();
+    state
+        .fm(t)
+        .drained
+        .expire_each(moment, |timed| ended.push(timed.kind.ability));
+    for ability in ended {
+        match state
+            .f(t)
+            .drained
+            .get(crate::spell::Penalized::lasting(ability))
+        {
+            None => table.emit(|| Event::Condition {
+                who: t,
+                condition: ability.key(),
+                gained: false,
+                rule: "CEL-R6.2",
+            }),
+            Some(stays) => {
+                let n = stays.magnitude;
+                table.emit(|| Event::Acted {
+                    who: t,
+                    act: "keeps",
+                    on: None,
+                    detail: format!(
+                        "a lasting {} penalty of {n}: the spell's ends",
+                        ability.name()
+                    ),
+                    rule: "CEL-R6.2",
+                });
+            }
+        }
+    }
+}
+
 /// At the start of `caster`'s turn: the haste it cast that is over ends, and the ability
 /// penalties that are over (a caster's turn that never came ends them at the next turn's
 /// start). [CEL-R3.4, R6.2, A39]
@@ -878,7 +923,7 @@ pub fn expire_haste(state: &mut State, table: &mut Table<'_, Celesia>, caster: C
     for t in state.ids() {
         if !state.f(t).drained.is_empty() {
             let before = (state.band(t), state.knocked_out(t), state.staggered(t));
-            state.fm(t).drained.expire(t, moment, table);
+            expire_penalties(state, table, t, moment);
             // A Constitution penalty's end moves the bands back (CEL-R17).
             super::injury::settle(state, table, t, before);
         }
@@ -1033,7 +1078,9 @@ mod tests {
         assert!(super::super::legal::check_action(true, &s, una, &power).is_ok());
         let penalty = |s: &mut State, d: Drained, n: i32| {
             let until = Expiry::StartOfTurn { who: una, round: 9 };
-            s.fm(una).drained.add_timed(Timed::new(d, until).of(n));
+            s.fm(una)
+                .drained
+                .add_timed(Timed::new(crate::spell::Penalized::spell(d), until).of(n));
         };
         penalty(&mut s, Drained::Dexterity, 6);
         assert_eq!(s.score(una, DEX), 10);
@@ -1049,7 +1096,9 @@ mod tests {
         );
         s.fm(una).hp = -7;
         assert_eq!(s.band(una), Band::Dying, "-7 is at or below -CON (6)");
-        s.fm(una).drained.remove(Drained::Constitution);
+        s.fm(una)
+            .drained
+            .remove(crate::spell::Penalized::spell(Drained::Constitution));
         assert_eq!(s.band(una), Band::Disabled, "-7 is above -CON (10)");
         s.fm(una).hp = 30;
         penalty(&mut s, Drained::Wisdom, 20);
