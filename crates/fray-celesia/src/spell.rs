@@ -245,8 +245,9 @@ impl fray_core::conditions::ConditionKind for Penalized {
     }
 }
 
-/// The total penalty to ability `ix` in `drained`: every source's, added. [CEL-R6.2]
-#[inline]
+/// The total penalty to ability `ix` in `drained`: every source's, added (out of line: only a
+/// combatant under a penalty reads it). [CEL-R6.2]
+#[inline(never)]
 pub fn penalty_to(drained: &fray_core::conditions::Conditions<Penalized>, ix: usize) -> i32 {
     let ability = Drained::of(ix);
     [Penalized::spell(ability), Penalized::lasting(ability)]

@@ -293,6 +293,8 @@ fn fetch_thrown(state: &State, who: CombatantId) -> Option<Choice> {
 /// A move of `who` to the free square on or next to the space of side `side` on `at` that is
 /// nearest to `who` (ties: north, then west), else as far toward `at` as one move goes.
 /// [CEL-R9 Move]
+#[cold]
+#[inline(never)]
 fn move_beside(state: &State, who: CombatantId, at: fray_core::Pos, side: i32) -> Option<Choice> {
     let pos = state.f(who).pos;
     let mut squares: Vec<fray_core::Pos> = (-1..=side)
@@ -321,6 +323,8 @@ fn move_beside(state: &State, who: CombatantId, at: fray_core::Pos, side: i32) -
 /// pinned yet is pinned first; else, when a hazard is in reach of a Move's end, the foe is
 /// placed on it (the shortest Move); else it is squeezed with the form of most mean damage
 /// (lethal), else pinned.
+#[cold]
+#[inline(never)]
 fn grapple_continued(state: &State, who: CombatantId, t: CombatantId) -> Choice {
     use crate::state::HoldUse;
     if state.f(t).tied.is_some() {
@@ -358,6 +362,8 @@ fn grapple_continued(state: &State, who: CombatantId, t: CombatantId) -> Choice 
 /// The Move of Grapple, Continued that places the foe on a hazard (CEL-R10.10 Move): the end
 /// square nearest `who` (ties: the hazard first marked, then north, then west) from which a
 /// hazard is a legal placement.
+#[cold]
+#[inline(never)]
 fn hazard_place(state: &State, who: CombatantId) -> Option<Choice> {
     use crate::state::HoldUse;
     let pos = state.f(who).pos;
@@ -382,6 +388,8 @@ fn hazard_place(state: &State, who: CombatantId) -> Option<Choice> {
 
 /// With no foe in reach, a move toward the nearest ally up and tied up (ties: the first in
 /// roster order), to untie it on a later act. [CEL-R10.10, R9]
+#[cold]
+#[inline(never)]
 fn walk_to_untie(state: &State, who: CombatantId) -> Option<Choice> {
     let pos = state.f(who).pos;
     let ally = state
