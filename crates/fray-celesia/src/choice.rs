@@ -166,6 +166,8 @@ pub enum Choice {
     DrawTwo(Item, Item),
     /// Demoralize a foe within 30 ft with Intimidate (simple, 1 act). [CEL-R9]
     Demoralize(CombatantId),
+    /// Feint a foe with Bluff (standard, 2 acts; simple with Improved Feint). [CEL-R11]
+    Feint(CombatantId),
     /// Find Tracks with Survival (complex: 3 consecutive acts or the GM's number, Provoke).
     /// [CEL-R13]
     FindTracks,
@@ -287,7 +289,8 @@ impl Choice {
             | Choice::Drink(_)
             | Choice::UseItem(..)
             | Choice::EscapeNet
-            | Choice::FirstAid(_) => 2,
+            | Choice::FirstAid(_)
+            | Choice::Feint(_) => 2,
             // Grapple and Grapple, Continued: 2, 1 with Improved Grapple (rules::grapple::acts).
             Choice::Grapple(_) | Choice::Maintain(_) => 2,
             Choice::CoupDeGrace(..) | Choice::Run(_) | Choice::Administer(..) => 3,
@@ -449,6 +452,7 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Multiweapon(t, main, off) => format!("multiweapon {} {main} {off}", k(t)),
         Choice::DrawTwo(a, b) => format!("draw {} {}", a.key(), b.key()),
         Choice::Demoralize(t) => format!("demoralize {}", k(t)),
+        Choice::Feint(t) => format!("feint {}", k(t)),
         Choice::FindTracks => "find-tracks".into(),
         Choice::Dc(n) => format!("dc {n}"),
         Choice::Shaken(n) => format!("shaken {n}"),
@@ -758,6 +762,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
             Choice::Multiweapon(who(t)?, form(main)?, form(off)?)
         }
         ["demoralize", t] => Choice::Demoralize(who(t)?),
+        ["feint", t] => Choice::Feint(who(t)?),
         ["find-tracks"] => Choice::FindTracks,
         ["no", "effect"] => Choice::NoEffect,
         [ruling @ ("dc" | "shaken" | "acts"), n] => {

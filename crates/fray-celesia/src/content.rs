@@ -337,11 +337,13 @@ pub struct Feats {
     pub two_weapon_fighting: bool,
     /// Multiweapon Fighting: lighter off-hand penalties. [CEL-R9 Multiweapon Fighting]
     pub multiweapon_fighting: bool,
+    /// Improved Feint: a feint is a simple action. [CEL-R11 Feint]
+    pub improved_feint: bool,
 }
 
 impl Feats {
     /// The names files use.
-    pub const NAMES: [&'static str; 13] = [
+    pub const NAMES: [&'static str; 14] = [
         "combat reflexes",
         "improved unarmed strike",
         "precise shot",
@@ -355,6 +357,7 @@ impl Feats {
         "quick draw",
         "two-weapon fighting",
         "multiweapon fighting",
+        "improved feint",
     ];
     /// Sets a feat by name; false when unknown.
     pub fn set(&mut self, name: &str) -> bool {
@@ -372,6 +375,7 @@ impl Feats {
             "quick-draw" => self.quick_draw = true,
             "two-weapon-fighting" => self.two_weapon_fighting = true,
             "multiweapon-fighting" => self.multiweapon_fighting = true,
+            "improved-feint" => self.improved_feint = true,
             _ => return false,
         }
         true
@@ -392,6 +396,7 @@ impl Feats {
             self.quick_draw,
             self.two_weapon_fighting,
             self.multiweapon_fighting,
+            self.improved_feint,
         ];
         Feats::NAMES
             .iter()
@@ -432,6 +437,10 @@ pub struct Monster {
     pub feats: Feats,
     /// Immune to critical hits (so to crippling injuries and massive damage). [CEL-R18.4, R19.4]
     pub immune_crit: bool,
+    /// A humanoid (`humanoid = true`): feinting any other creature takes −4. [CEL-R11]
+    pub humanoid: bool,
+    /// Lacks an Intelligence score (`mindless = true`): it cannot be feinted. [CEL-R11]
+    pub mindless: bool,
     /// Legs (for crippling injuries).
     pub legs: i32,
     /// Arms.
@@ -559,6 +568,10 @@ pub(crate) struct MonsterFile {
     feats: Vec<Spanned<String>>,
     #[serde(default)]
     immune_crit: bool,
+    #[serde(default)]
+    humanoid: bool,
+    #[serde(default)]
+    mindless: bool,
     legs: Option<Spanned<i64>>,
     arms: Option<Spanned<i64>>,
     #[allow(dead_code)]
@@ -949,6 +962,8 @@ impl Content {
             ranged,
             feats,
             immune_crit: m.immune_crit,
+            humanoid: m.humanoid,
+            mindless: m.mindless,
             legs,
             arms,
         })

@@ -175,6 +175,10 @@ fray_core::combatant_entry! {
         spellcraft: Option<Spanned<i64>>,
         #[serde(default)]
         knows_maneuver: bool,
+        bluff: Option<Spanned<i64>>,
+        sense_motive: Option<Spanned<i64>>,
+        humanoid: Option<bool>,
+        mindless: Option<bool>,
     }
 }
 
@@ -535,8 +539,26 @@ impl Builder<'_> {
             }
         }
         profile.cartridges = c.cartridges;
+        // CEL-R11 Feint: a monster is a humanoid or has no Intelligence score as its content
+        // says; a character of a class is a humanoid with one (a reading); the entry may say
+        // otherwise (`humanoid`, `mindless`).
+        let (humanoid, mindless) = match c
+            .monster
+            .as_ref()
+            .and_then(|m| content.monsters.get(m.get_ref()))
+        {
+            Some(mon) => (mon.humanoid, mon.mindless),
+            None => (true, false),
+        };
+        let feint = crate::rules::feint::FeintSaid {
+            bluff: int(file, i, "bluff", &c.bluff, (-10, 60), errors),
+            sense_motive: int(file, i, "sense_motive", &c.sense_motive, (-10, 60), errors),
+            non_humanoid: !c.humanoid.unwrap_or(humanoid),
+            mindless: c.mindless.unwrap_or(mindless),
+        };
         // CEL-R9, R13, R16.5: what the GM says of it for the actions the seed leaves to the GM.
         profile.gm_said = crate::rules::ruling::GmSaid {
+            feint,
             intimidate: int(file, i, "intimidate", &c.intimidate, (-10, 60), errors),
             survival: int(file, i, "survival", &c.survival, (-10, 60), errors),
             spellcraft: int(file, i, "spellcraft", &c.spellcraft, (-10, 60), errors),
@@ -769,6 +791,7 @@ impl CombatantBuilder for Builder<'_> {
             charged: false,
             charge_target: None,
             total_defense: 0,
+            feints: Vec::new(),
             defensive: false,
             specials: Default::default(),
             injuries: Injuries::of(profile.legs, profile.arms),

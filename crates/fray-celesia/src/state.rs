@@ -537,6 +537,8 @@ pub struct Fighter {
     pub charge_target: Option<CombatantId>,
     /// Total Defense DV bonus until the start of its next turn. [CEL-R11]
     pub total_defense: i32,
+    /// Its feints that worked, not yet spent on an attack. [CEL-R11 Feint]
+    pub feints: Vec<crate::rules::feint::Feinted>,
     /// Fighting defensively until the start of its next turn. [CEL-R14]
     pub defensive: bool,
     /// Special attack options chosen, until the start of its next turn. [CEL-R16]

@@ -620,6 +620,7 @@ pub fn attack(
     let total = die as i32 + bonus.total();
     let mut dv_mods = Mods::default();
     defense_into(state, target, &mut dv_mods);
+    super::feint::spend(state, attacker, target, &mut dv_mods);
     dv_mods.push("aid another", "CEL-R9", guarded);
     let dv = 10 + dv_mods.total();
     // A natural 20 always hits, a natural 1 always misses (CEL-A3).

@@ -79,6 +79,7 @@ pub fn cost(state: &State, who: CombatantId, choice: &Choice) -> i32 {
         }
         None => match *choice {
             Choice::Grapple(_) => super::grapple::acts(state, who, None),
+            Choice::Feint(_) => super::feint::acts(state, who),
             Choice::Maintain(use_) => super::grapple::acts(state, who, Some(use_)),
             Choice::Cast(i, ..) => state
                 .spellbook

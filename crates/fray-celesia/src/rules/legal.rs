@@ -169,6 +169,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     super::spell::options(state, who, &mut candidates);
     super::ammo::options(state, who, &mut candidates);
     super::ruling::action_options(state, who, &mut candidates);
+    super::feint::options(state, who, &mut candidates);
     candidates.extend([
         Choice::TotalDefense,
         Choice::Defensive,
@@ -903,6 +904,10 @@ pub fn check_deed(
             super::ruling::check(explain, state, who, choice)
         }
         Choice::FindTracks => super::ruling::check(explain, state, who, choice),
+        Choice::Feint(t) => {
+            target_ok(t, "CEL-R11")?;
+            super::feint::check(explain, state, who, t)
+        }
         Choice::Delay => Illegal::unless(
             !f.acted && !state.surprise_round,
             explain,

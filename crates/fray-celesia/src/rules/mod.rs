@@ -8,6 +8,7 @@ pub mod concealment;
 pub mod counterspell;
 pub mod degrees;
 pub mod escape;
+pub mod feint;
 pub mod first_aid;
 pub mod grapple;
 pub mod hazard;
@@ -175,11 +176,15 @@ pub fn name_sources(name: &mut String, adv: &Sources, dis: &Sources, pool: Optio
 /// What a d20 roll other than an attack is, as the advantage table names them (CEL-R4.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CheckKind {
-    /// A saving throw (Fortitude).
+    /// A Fortitude or Reflex saving throw.
     Save,
+    /// A Will saving throw (a head injury gives it disadvantage, CEL-R18).
+    Will,
     /// An ability check (Constitution to keep running).
     Ability,
-    /// A skill check; `physical` for a Strength or Dexterity skill (Disable Device).
+    /// A skill check; `physical` for a Strength or Dexterity skill (Disable Device); every
+    /// other skill is an Intelligence, Wisdom or Charisma one (Heal, Intimidate, Spellcraft,
+    /// Survival, Bluff; a concentration check, the caster's casting ability's, CEL-A34).
     Skill {
         /// STR- or DEX-based.
         physical: bool,
@@ -187,8 +192,9 @@ pub enum CheckKind {
 }
 
 /// Disadvantage on `who`'s saves and checks: shaken and sickened (a dirty trick's, or two head
-/// injuries), and blind on Strength and Dexterity skill checks. [CEL-R4.5 rows 1, 15, 16;
-/// CEL-R10.7; CEL-R18]
+/// injuries), blind on Strength and Dexterity skill checks, and a head injury on Intelligence,
+/// Wisdom and Charisma skill checks and Will saves. [CEL-R4.5 rows 1, 15, 16; CEL-R10.7;
+/// CEL-R18]
 pub fn check_disadvantage(
     state: &crate::state::State,
     who: fray_core::CombatantId,
@@ -208,6 +214,13 @@ pub fn check_disadvantage(
     {
         dis.add("blind");
     }
+    // CEL-R18 Head Injury: "disadvantage to all Intelligence-, Wisdom-, and Charisma-based
+    // checks and skill checks, and to Will saving throws" (one head injury on; more do not
+    // stack it: one source, CEL-A5).
+    if f.injuries.head > 0 && matches!(kind, CheckKind::Will | CheckKind::Skill { physical: false })
+    {
+        dis.add("head injury");
+    }
     dis
 }
 
@@ -221,7 +234,17 @@ pub fn roll_check_die(
     kind: CheckKind,
     rule: &'static str,
 ) -> Result<(u32, String), fray_core::Interrupt> {
-    let dis = check_disadvantage(state, who, kind);
+    roll_check_die_with(table, who, check_disadvantage(state, who, kind), rule)
+}
+
+/// [`roll_check_die`] with the disadvantage sources given (a check's own besides the
+/// bearer's: a major scar's on Bluff, CEL-R18).
+pub fn roll_check_die_with(
+    table: &mut fray_core::Table<'_, crate::Celesia>,
+    who: fray_core::CombatantId,
+    dis: Sources,
+    rule: &'static str,
+) -> Result<(u32, String), fray_core::Interrupt> {
     let (die, pool) = attack::roll_d20(
         table,
         who,

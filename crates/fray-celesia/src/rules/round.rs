@@ -744,6 +744,7 @@ fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: Combatant
     if state.options.bleed_at_turn_end {
         bleed(state, table, who);
     }
+    super::feint::lapse(state, table, who);
     if state.f(who).hold.is_some() && !state.f(who).maintained {
         // CEL-R10.9: a grapple not continued at the start of the turn is not held.
         super::grapple::end(state, table, who, "not continued this turn", "CEL-R10.9");
@@ -1234,6 +1235,7 @@ pub fn perform(
         Choice::Load | Choice::Prepare => super::ammo::perform(state, table, who, choice)?,
         Choice::DrawTwo(a, b) => super::wield::draw_two(state, table, who, a, b)?,
         Choice::Demoralize(t) => super::ruling::demoralize(state, table, who, t)?,
+        Choice::Feint(t) => super::feint::feint(state, table, who, t)?,
         Choice::Multiweapon(t, main, off) => {
             super::multiweapon::perform(state, table, who, t, (main, off))?;
         }

@@ -32,6 +32,8 @@ pub struct GmSaid {
     pub knows_maneuver: bool,
     /// It uses a shield (an entry with `shield`): Martial Power's temporary hit points ×1.5.
     pub shield: bool,
+    /// Its Bluff and Sense Motive, and what kind of mind it has, for Feint. [CEL-R11]
+    pub feint: super::feint::FeintSaid,
 }
 
 /// What the GM is asked to rule on.

@@ -716,6 +716,8 @@ fn touch_attack(
     let (die, pool) = attack::roll_d20(table, who, net, RollPurpose::Attack, "CEL-R4.5")?;
     let total = die as i32 + bonus.total();
     let mut dv_mods = attack::defense(state, t);
+    // A feint is spent on the feinter's next attack, a spell's touch attack too. [CEL-R11]
+    super::feint::spend(state, who, t, &mut dv_mods);
     dv_mods.push(
         "touch: no armour, shield or natural armour",
         "CEL-R4.4",
@@ -806,7 +808,11 @@ fn saving_throw(
         Save::Reflex => state.save(t, state.p(t).reflex, DEX),
         Save::Will => state.save(t, state.p(t).will, crate::state::WIS),
     };
-    let (roll, dice) = super::roll_check_die(state, table, t, CheckKind::Save, "CEL-R6.2")?;
+    let check = match kind {
+        Save::Will => CheckKind::Will,
+        Save::Fort | Save::Reflex => CheckKind::Save,
+    };
+    let (roll, dice) = super::roll_check_die(state, table, t, check, "CEL-R6.2")?;
     let total = roll as i32 + bonus;
     let success = total >= dc;
     let gm = state.f(t).gm_dc;
