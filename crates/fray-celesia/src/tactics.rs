@@ -21,6 +21,7 @@
 use crate::choice::Choice;
 use crate::content::WeaponKind;
 use crate::rules::legal::check_action;
+use crate::rules::movement::frame;
 use crate::state::{reaches, Asking, Band, Injury, State, CON};
 use fray_core::{Board, ChoiceRequest, CombatantId};
 
@@ -291,8 +292,9 @@ fn fetch_thrown(state: &State, who: CombatantId) -> Option<Choice> {
 }
 
 /// A move of `who` to the free square on or next to the space of side `side` on `at` that is
-/// nearest to `who` (ties: north, then west), else as far toward `at` as one move goes.
-/// [CEL-R9 Move]
+/// nearest to `who` (ties in the mover's frame, as every move's: north first, then the one less
+/// far forward toward `at` — never west first, which would favour one side of a mirror match),
+/// else as far toward `at` as one move goes. [CEL-R9 Move]
 #[cold]
 #[inline(never)]
 fn move_beside(state: &State, who: CombatantId, at: fray_core::Pos, side: i32) -> Option<Choice> {
@@ -301,7 +303,7 @@ fn move_beside(state: &State, who: CombatantId, at: fray_core::Pos, side: i32) -
         .flat_map(|dy| (-1..=side).map(move |dx| fray_core::Pos::new(at.x + dx, at.y + dy)))
         .filter(|&p| p != pos && state.square_free(p, who))
         .collect();
-    squares.sort_by_key(|p| (pos.squares_to(*p), p.y, p.x));
+    squares.sort_by_key(|&p| (pos.squares_to(p), frame(pos, at, p), p.y, p.x));
     squares
         .into_iter()
         .find_map(|p| legal(state, who, Choice::MoveTo(p)))
@@ -360,8 +362,8 @@ fn grapple_continued(state: &State, who: CombatantId, t: CombatantId) -> Choice 
 }
 
 /// The Move of Grapple, Continued that places the foe on a hazard (CEL-R10.10 Move): the end
-/// square nearest `who` (ties: the hazard first marked, then north, then west) from which a
-/// hazard is a legal placement.
+/// square nearest `who` (ties in the mover's frame toward the hazard: north first, then the less
+/// far forward; then the hazard first marked) from which a hazard is a legal placement.
 #[cold]
 #[inline(never)]
 fn hazard_place(state: &State, who: CombatantId) -> Option<Choice> {
@@ -380,22 +382,27 @@ fn hazard_place(state: &State, who: CombatantId) -> Option<Choice> {
             }
         }
     }
-    moves.sort_by_key(|&(d, k, p, _)| (d, k, p.y, p.x));
+    moves.sort_by_key(|&(d, k, p, q)| (d, frame(pos, q, p), k, p.y, p.x));
     moves
         .into_iter()
         .find_map(|(_, _, p, q)| legal(state, who, Choice::Maintain(HoldUse::Place(p, q))))
 }
 
-/// With no foe in reach, a move toward the nearest ally up and tied up (ties: the first in
-/// roster order), to untie it on a later act. [CEL-R10.10, R9]
+/// With no foe in reach, a move toward the nearest ally up and tied up (ties in the mover's
+/// frame toward its nearest foe: north first, then the less far forward; roster order only
+/// where those tie too), to untie it on a later act. [CEL-R10.10, R9]
 #[cold]
 #[inline(never)]
 fn walk_to_untie(state: &State, who: CombatantId) -> Option<Choice> {
     let pos = state.f(who).pos;
+    let toward = state.nearest_foe(who).map_or(pos, |foe| state.f(foe).pos);
     let ally = state
         .ids()
         .filter(|&o| o != who && !state.enemies(who, o) && state.f(o).tied.is_some() && state.up(o))
-        .min_by_key(|&o| (pos.squares_to(state.f(o).pos), o))?;
+        .min_by_key(|&o| {
+            let at = state.f(o).pos;
+            (pos.squares_to(at), frame(pos, toward, at), o)
+        })?;
     move_beside(state, who, state.f(ally).pos, state.side(ally))
 }
 
@@ -558,8 +565,32 @@ mod tests {
         s.fm(cy).acts_left = 3;
         assert_eq!(action(&s, cy), Choice::PickUp(crate::state::Item::Ranged));
     }
+    /// The walk to a tied-up ally breaks ties in the mover's frame, so a mirror image walks to
+    /// the mirror square: beside an ally two squares east and four south the squares 1 3, 2 3
+    /// and 3 3 are as near (3 squares), and the less far forward is taken — 1 3 east, -1 3 in
+    /// the mirror (west first would take -3 3 there, the farthest forward). [CEL-R9 Move]
+    #[test]
+    fn the_walk_to_untie_is_the_same_in_a_mirror() {
+        for east in [1, -1] {
+            let mut s = Fixture::new()
+                .with("hal", "heroes", [0, 0], FIGHTER)
+                .with("ann", "heroes", [2 * east, 4], FIGHTER)
+                .monster("orc", "orcs", [30 * east, 0], "orc")
+                .state();
+            let (hal, ann) = (CombatantId(0), CombatantId(1));
+            s.fm(hal).acts_left = 3;
+            s.fm(ann).tied = Some(25);
+            s.strewn = true;
+            assert_eq!(
+                action(&s, hal),
+                Choice::MoveTo(Pos::new(east, 3)),
+                "ally {} squares east",
+                2 * east
+            );
+        }
+    }
     /// With no foe in reach, a fighter walks to the free square beside a tied-up ally nearest
-    /// to it (ties: north, then west), then unties it; with a foe in reach, it strikes first.
+    /// to it (ties: north, then the less far forward), then unties it; with a foe in reach, it strikes first.
     /// [CEL-R10.10, R9]
     #[test]
     fn a_fighter_walks_over_to_untie_an_ally() {

@@ -17,7 +17,7 @@ fn euclid(a: Pos, b: Pos) -> i64 {
 
 /// A tie-break key in the mover's frame: north first (mirror matches are east–west), then the
 /// square less far forward toward `toward`.
-fn frame(from: Pos, toward: Pos, p: Pos) -> (i32, i32) {
+pub(crate) fn frame(from: Pos, toward: Pos, p: Pos) -> (i32, i32) {
     let forward = (p.x - from.x) * (toward.x - from.x).signum();
     (p.y - from.y, forward)
 }
