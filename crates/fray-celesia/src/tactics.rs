@@ -183,6 +183,13 @@ fn action(state: &State, who: CombatantId) -> Choice {
         // A trip or a disarm when it is worth more than the blow (issue 16).
         return crate::maneuver_tactics::better(state, who, c).unwrap_or(c);
     }
+    // CEL-R10.9 Grapple: held with no blow it may strike (a pinned creature may do nothing
+    // but try to escape), it tries to escape the grapple rather than stand idle.
+    if f.held_by.is_some() {
+        if let Some(c) = legal(state, who, Choice::Escape(false)) {
+            return c;
+        }
+    }
     if f.netted {
         if let Some(c) = legal(state, who, Choice::EscapeNet) {
             return c;
@@ -675,5 +682,39 @@ mod tests {
             !matches!(action(&s, hal), Choice::Maintain(_)),
             "once a turn"
         );
+    }
+    /// Held with no blow it may strike — pinned, or grappled with only a two-handed weapon
+    /// (the orc's falchion) — a combatant tries to escape the grapple; held with a one-handed
+    /// weapon, it strikes the grappler. [CEL-R10.9, CEL-A34]
+    #[test]
+    fn a_held_fighter_with_no_blow_tries_to_escape() {
+        use crate::state::Hold;
+        let mut s = Fixture::new()
+            .with("hal", "heroes", [0, 0], FIGHTER)
+            .monster("orc", "orcs", [1, 0], "orc")
+            .with("bea", "orcs", [0, 1], FIGHTER)
+            .state();
+        let (hal, orc, bea) = (CombatantId(0), CombatantId(1), CombatantId(2));
+        let hold = |target, pinned| Hold {
+            target,
+            pinned,
+            choke: false,
+        };
+        s.fm(orc).acts_left = 3;
+        s.fm(orc).held_by = Some(hal);
+        s.fm(hal).hold = Some(hold(orc, true));
+        assert_eq!(action(&s, orc), Choice::Escape(false), "pinned");
+        s.fm(hal).hold = Some(hold(orc, false));
+        assert_eq!(
+            action(&s, orc),
+            Choice::Escape(false),
+            "grappled, a two-handed falchion only"
+        );
+        s.fm(orc).held_by = None;
+        s.fm(bea).acts_left = 3;
+        s.fm(bea).held_by = Some(hal);
+        s.fm(hal).hold = Some(hold(bea, false));
+        let c = action(&s, bea);
+        assert!(strikes(c, hal), "grappled with a longsword: {c:?}");
     }
 }
