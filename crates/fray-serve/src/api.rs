@@ -444,6 +444,7 @@ pub(crate) async fn gm_only(
 
 /// The attack whose odds are asked.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct OddsQuery {
     /// The attacker's id (default: the combatant asked).
@@ -555,6 +556,7 @@ pub(crate) async fn odds_of(
 
 /// How many times to play the rest of the fight.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct SimQuery {
     /// Runs (default 1,000; at most the server's limit, 10,000 by default).
@@ -944,6 +946,7 @@ async fn export_log(
 
 /// The WebSocket's token.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct SocketQuery {
     /// The token of the viewer's link.
     pub token: String,

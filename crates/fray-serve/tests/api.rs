@@ -485,6 +485,17 @@ async fn the_openapi_document_names_every_endpoint() {
     // checks the statuses against the document: scripts/schemathesis.sh).
     for (path, item) in paths {
         for (method, operation) in item.as_object().unwrap() {
+            // A parameter is a path parameter exactly when the path names it; every other one
+            // (odds' attacker, sim's runs, the socket's token, exact's max_work) is a query's.
+            for parameter in operation["parameters"].as_array().into_iter().flatten() {
+                let name = parameter["name"].as_str().unwrap();
+                let place = if path.contains(&format!("{{{name}}}")) {
+                    "path"
+                } else {
+                    "query"
+                };
+                assert_eq!(parameter["in"], place, "{method} {path}: {name}");
+            }
             let responses = operation["responses"].as_object().unwrap();
             for status in ["400", "401", "404"] {
                 assert!(responses.contains_key(status), "{method} {path}: {status}");
