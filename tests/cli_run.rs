@@ -1075,6 +1075,88 @@ monster = "kobold"
     t.finish();
 }
 
+/// The GM raises a wall mid-fight (`rule obstacle X Y …`, docs/celesia.md *Obstacles and
+/// difficult terrain*): a bad ruling is refused with its usage, a wall on a combatant's square
+/// with the reason; the status lists the obstacles; Hal's shot through the wall is refused with
+/// the rule (CEL-R7.1, no line of sight); undone, the wall is gone and the shot is asked for its
+/// die; `rule clear` takes a wall down.
+#[test]
+fn the_gm_raises_a_celesia_wall_and_takes_it_down() {
+    let mut t = celesia_session(
+        "celesia-wall",
+        r#"[[combatants]]
+id = "hal"
+side = "heroes"
+at = [0, 0]
+class = "fighter"
+level = 3
+hp = 30
+weapon = "longsword"
+ranged = "shortbow"
+
+[[combatants]]
+id = "orc"
+side = "foes"
+at = [3, 0]
+monster = "orc"
+hp = 40
+"#,
+        &["18", "5"],
+    );
+    t.send("rule obstacle 1");
+    let refused = t.until_prompt();
+    assert!(refused.contains("`rule obstacle X Y`"), "{refused}");
+    t.send("rule obstacle 2 -1 3 0");
+    let refused = t.until_prompt();
+    assert!(refused.contains("(3, 0) is under orc's space"), "{refused}");
+    t.send("status");
+    assert!(!t.until_prompt().contains("map: obstacles"));
+    t.send("rule obstacle 2 -1 2 0 2 1");
+    let raised = t.until_prompt();
+    assert!(
+        raised.contains("GM intervention: rule obstacle 2 -1 2 0 2 1"),
+        "{raised}"
+    );
+    t.send("status");
+    let status = t.until_prompt();
+    assert!(
+        status.contains("map: obstacles at 2 -1, 2 0, 2 1"),
+        "{status}"
+    );
+    t.send("shoot orc");
+    let refused = t.until_prompt();
+    assert!(
+        refused.contains("an obstacle blocks every line from hal to orc")
+            && refused.contains("CEL-R7.1"),
+        "{refused}"
+    );
+    t.send("undo");
+    t.until_prompt();
+    t.send("status");
+    assert!(!t.until_prompt().contains("map: obstacles"));
+    t.send("shoot orc");
+    let asked = t.until_prompt();
+    assert!(!asked.contains("obstacle"), "{asked}");
+    assert!(asked.contains("d20"), "{asked}");
+    t.send("undo");
+    t.until_prompt();
+    t.send("rule difficult 1 1");
+    t.until_prompt();
+    t.send("status");
+    let status = t.until_prompt();
+    assert!(status.contains("map: difficult terrain at 1 1"), "{status}");
+    t.send("rule clear 1 1");
+    t.until_prompt();
+    t.send("rule clear 1 1");
+    let again = t.until_prompt();
+    assert!(
+        again.contains("(1, 1) is neither an obstacle nor difficult terrain"),
+        "{again}"
+    );
+    t.send("quit");
+    t.finish();
+}
+
 /// CEL-R10.10 Grapple, Continued, Move: the GM marks a hazardous square during the fight
 /// (`rule hazard X Y NAME`); a grappler placing its foe there asks the foe first (free itself as
 /// a reaction at +4), and, still held, the log says what the hazard does is the GM's. A bad

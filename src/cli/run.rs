@@ -417,6 +417,16 @@ fn status(s: &Session, viewer: Viewer) -> String {
             roster.side_key(roster.side_of(id)),
         ));
     }
+    // The terrain is in plain sight: every viewer's.
+    let terrain = s.terrain();
+    for (kind, squares) in [
+        ("obstacles", &terrain.obstacles),
+        ("difficult terrain", &terrain.difficult),
+    ] {
+        if !squares.is_empty() {
+            out.push_str(&format!("  map: {kind} at {}\n", squares_words(squares)));
+        }
+    }
     if viewer == Viewer::Gm {
         for feature in s.map_features() {
             out.push_str(&format!("  map: {feature}\n"));
@@ -427,6 +437,22 @@ fn status(s: &Session, viewer: Viewer) -> String {
         if s.plays().gm { "fray" } else { "asked" }
     ));
     out
+}
+
+/// At most this many squares of one kind of terrain are listed in the status.
+const STATUS_SQUARES: usize = 40;
+
+/// Squares as `3 1, 3 2, …`, the first [`STATUS_SQUARES`] and how many more.
+fn squares_words(squares: &[fray_core::Pos]) -> String {
+    let mut words: Vec<String> = squares
+        .iter()
+        .take(STATUS_SQUARES)
+        .map(|p| format!("{} {}", p.x, p.y))
+        .collect();
+    if squares.len() > STATUS_SQUARES {
+        words.push(format!("and {} more", squares.len() - STATUS_SQUARES));
+    }
+    words.join(", ")
 }
 
 fn session_error(e: SessionError) -> String {

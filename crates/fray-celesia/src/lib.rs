@@ -217,6 +217,14 @@ impl Ruleset for Celesia {
         rules::hazard::words(state)
     }
 
+    /// The obstacles and difficult terrain (the encounter's and the GM's). [CEL-R7.3, R9, R11]
+    fn terrain(state: &State) -> fray_core::ruleset::MapTerrain {
+        fray_core::ruleset::MapTerrain {
+            obstacles: state.terrain.obstacles().to_vec(),
+            difficult: state.terrain.difficult().to_vec(),
+        }
+    }
+
     fn intervene(
         state: &mut State,
         table: &mut Table<'_, Self>,

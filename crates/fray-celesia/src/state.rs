@@ -1718,20 +1718,23 @@ impl State {
             .filter(|w| reaches(w, gap))
     }
 
-    /// Does `who` threaten `target` (a melee form that reaches it, armed, able)? A pinned
-    /// creature can take no attack (Pathfinder's pinned, CEL-A34: it can only try to escape),
-    /// so it threatens nobody. [CEL-R15, R7.2, R10.10]
+    /// Does `who` threaten `target` (a melee form that reaches it, armed, able, with a line of
+    /// effect to it past the map's obstacles)? A pinned creature can take no attack
+    /// (Pathfinder's pinned, CEL-A34: it can only try to escape), so it threatens nobody.
+    /// [CEL-R15, R7.2, R10.10; `rules::line_of_effect`]
     pub fn threatens(&self, who: CombatantId, target: CombatantId) -> bool {
         if !self.up(who) || !self.p(who).armed() || self.pinned(who) {
             return false;
         }
         let gap = self.gap(who, target);
-        self.melee_forms(who)
+        (self
+            .melee_forms(who)
             .any(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, gap))
             || (self.p(who).feats.improved_unarmed
                 && self
                     .melee_forms(who)
-                    .any(|(_, w)| w.kind == WeaponKind::Unarmed && reaches(w, gap)))
+                    .any(|(_, w)| w.kind == WeaponKind::Unarmed && reaches(w, gap))))
+            && crate::rules::line_of_effect::open(self, who, target)
     }
 
     /// Grappled: holding a grapple it started, or held in one. [CEL-R10.9]

@@ -347,6 +347,13 @@ pub trait Ruleset: Sized + 'static {
         Vec::new()
     }
 
+    /// The map's terrain now (obstacle and difficult squares), for the trackers' maps and
+    /// status. Seen by everyone: a wall or rubble is in plain sight. None by default.
+    fn terrain(state: &Self::State) -> MapTerrain {
+        let _ = state;
+        MapTerrain::default()
+    }
+
     /// Applies a GM intervention at an intervention point (see
     /// [`crate::runner::Table::intervention_point`]). A ruleset supports those its state can
     /// take; the rest are refused ([`crate::intervention::Intervention::refused`]), saying why.
@@ -361,6 +368,23 @@ pub trait Ruleset: Sized + 'static {
 
     /// The default tactics: what a sensible player of this combatant would choose.
     fn tactics(state: &Self::State, request: &ChoiceRequest<'_, Self::Choice>) -> Self::Choice;
+}
+
+/// A map's terrain, for the trackers ([`Ruleset::terrain`]): the squares nobody stands on or sees
+/// through, and those that hamper movement, each north to south, west to east.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MapTerrain {
+    /// The obstacle squares.
+    pub obstacles: Vec<crate::Pos>,
+    /// The difficult-terrain squares.
+    pub difficult: Vec<crate::Pos>,
+}
+
+impl MapTerrain {
+    /// No terrain at all?
+    pub fn is_empty(&self) -> bool {
+        self.obstacles.is_empty() && self.difficult.is_empty()
+    }
 }
 
 /// Which of its spec's numbered rules a ruleset implements: all of `prefix1` … `prefixN` but

@@ -118,6 +118,7 @@ pub struct Session {
     conditions: Vec<Vec<String>>,
     squares: Vec<fray_core::Pos>,
     map_features: Vec<String>,
+    terrain: fray_core::ruleset::MapTerrain,
     last_point: Option<usize>,
     point_visit: u32,
     autosave: Option<PathBuf>,
@@ -188,6 +189,7 @@ impl Session {
             conditions: Vec::new(),
             squares: Vec::new(),
             map_features: Vec::new(),
+            terrain: Default::default(),
             last_point: None,
             point_visit: 0,
             autosave: None,
@@ -271,6 +273,11 @@ impl Session {
     /// squares are.
     pub fn map_features(&self) -> &[String] {
         &self.map_features
+    }
+
+    /// The map's terrain now (obstacles and difficult terrain), for everyone.
+    pub fn terrain(&self) -> &fray_core::ruleset::MapTerrain {
+        &self.terrain
     }
 
     /// How many checkpoints (ends of rounds) the session keeps to replay from.
@@ -367,6 +374,7 @@ impl Session {
         let conditions = &mut self.conditions;
         let squares = &mut self.squares;
         let map_features = &mut self.map_features;
+        let terrain = &mut self.terrain;
         let log_len = self.log.len();
         self.checkpoints.retain(|c| c.at.position <= log_len);
         let from = self.checkpoints.last().cloned();
@@ -395,6 +403,7 @@ impl Session {
             *conditions = e.state.roster.ids().map(|id| <R as fray_core::Ruleset>::conditions(&state, id)).collect();
             *squares = e.state.roster.ids().map(|id| fray_core::Board::square_of(&state, id)).collect();
             *map_features = <R as fray_core::Ruleset>::map_features(&state);
+            *terrain = <R as fray_core::Ruleset>::terrain(&state);
             (advanced, hash_of(&state))
         });
         self.checkpoints.extend(taken);

@@ -16,6 +16,13 @@ pub struct ViewDoc {
     round: u32,
     /// The GM's view only: how many log entries the fight has.
     seq: Option<u64>,
+    /// The GM's view only, when the map has features: each in words (Celesia's hazards,
+    /// `hazard: fire pit at 3 1 (1d6 damage)`).
+    map: Option<Vec<String>>,
+    /// Every viewer's, when the map has terrain (Celesia's): `{"obstacles": [[x, y], …],
+    /// "difficult": [[x, y], …]}`, each list north to south, west to east.
+    #[schema(value_type = Option<Object>)]
+    terrain: Option<()>,
     /// Null while the fight goes on; else the winner's side key (or null) and the rounds.
     #[schema(value_type = Option<Object>)]
     over: Option<()>,

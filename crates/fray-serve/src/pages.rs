@@ -45,6 +45,12 @@ const SIDE_COLOURS: [&str; 6] = [
     "#1a5fb4", "#a51d2d", "#26a269", "#865e3c", "#613583", "#c64600",
 ];
 
+/// The map's obstacle squares' colour.
+const OBSTACLE_COLOUR: &str = "#3b3b3b";
+
+/// The map's difficult-terrain squares' colour.
+const DIFFICULT_COLOUR: &str = "#e3cf9f";
+
 /// The map's largest width or height, in squares: a wider spread is listed, not drawn.
 const MAP_MAX_SQUARES: i64 = 60;
 
@@ -334,6 +340,9 @@ async fn panel_of(
             }
             (map(&view, &asked))
             (tools(&view, &asked, &urls))
+        } @else {
+            // A player's map: the terrain only (the squares of combatants are the GM's).
+            (map(&view, &asked))
         }
         (combatants(&view, &asked, gm, &urls.act, &line))
         section aria-label="Log" {
@@ -381,8 +390,19 @@ fn square_of(c: &Value) -> Option<(i64, i64)> {
     Some((c["at"][0].as_i64()?, c["at"][1].as_i64()?))
 }
 
-/// The GM's grid map: each combatant on its square, coloured and lettered by side (the acting
-/// one outlined, the fallen pale); its text alternative lists every square.
+/// The squares of one kind of the view's terrain (`obstacles` or `difficult`).
+fn terrain_of<'a>(view: &'a Value, kind: &str) -> impl Iterator<Item = (i64, i64)> + 'a {
+    view["terrain"][kind]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|sq| Some((sq[0].as_i64()?, sq[1].as_i64()?)))
+}
+
+/// The grid map: for the GM each combatant on its square, coloured and lettered by side (the
+/// acting one outlined, the fallen pale), for everyone the terrain (obstacles dark, difficult
+/// terrain hatched) around them — a player's map shows the terrain alone; its text alternative
+/// lists every square.
 fn map(view: &Value, asked: &str) -> Markup {
     let sides = sides_of(view);
     let placed: Vec<(&Value, (i64, i64))> = view["combatants"]
@@ -391,16 +411,40 @@ fn map(view: &Value, asked: &str) -> Markup {
         .flatten()
         .filter_map(|c| square_of(c).map(|sq| (c, sq)))
         .collect();
+    let has_terrain = !view["terrain"].is_null();
+    // The box: the combatants' squares and one square around them where there is terrain,
+    // else (a player's map) the terrain's.
+    let corners: Vec<(i64, i64)> = if placed.is_empty() {
+        terrain_of(view, "obstacles")
+            .chain(terrain_of(view, "difficult"))
+            .collect()
+    } else {
+        let margin = i64::from(has_terrain);
+        placed
+            .iter()
+            .flat_map(|(_, (x, y))| [(x - margin, y - margin), (x + margin, y + margin)])
+            .collect()
+    };
     let (Some(min_x), Some(max_x), Some(min_y), Some(max_y)) = (
-        placed.iter().map(|(_, (x, _))| *x).min(),
-        placed.iter().map(|(_, (x, _))| *x).max(),
-        placed.iter().map(|(_, (_, y))| *y).min(),
-        placed.iter().map(|(_, (_, y))| *y).max(),
+        corners.iter().map(|(x, _)| *x).min(),
+        corners.iter().map(|(x, _)| *x).max(),
+        corners.iter().map(|(_, y)| *y).min(),
+        corners.iter().map(|(_, y)| *y).max(),
     ) else {
         return html! {};
     };
+    let inside =
+        |&(x, y): &(i64, i64)| (min_x..=max_x).contains(&x) && (min_y..=max_y).contains(&y);
+    let obstacles: Vec<(i64, i64)> = terrain_of(view, "obstacles").filter(inside).collect();
+    let difficult: Vec<(i64, i64)> = terrain_of(view, "difficult").filter(inside).collect();
     let (w, h) = (max_x - min_x + 1, max_y - min_y + 1);
     let cell = 32;
+    let squares = |list: &[(i64, i64)]| {
+        list.iter()
+            .map(|(x, y)| format!("{x},{y}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     let description = placed
         .iter()
         .map(|(c, (x, y))| {
@@ -412,6 +456,11 @@ fn map(view: &Value, asked: &str) -> Markup {
                 text_of(&c["standing"])
             )
         })
+        .chain((!obstacles.is_empty()).then(|| format!("obstacles at {}", squares(&obstacles))))
+        .chain(
+            (!difficult.is_empty())
+                .then(|| format!("difficult terrain at {}", squares(&difficult))),
+        )
         .collect::<Vec<_>>()
         .join("; ");
     html! {
@@ -421,6 +470,10 @@ fn map(view: &Value, asked: &str) -> Markup {
                 @for (side, colour, letter) in &sides {
                     span.swatch style=(format!("background:{colour}")) {}
                     (letter) " " (side) " "
+                }
+                @if has_terrain {
+                    span.swatch style=(format!("background:{OBSTACLE_COLOUR}")) {} "obstacle "
+                    span.swatch style=(format!("background:{DIFFICULT_COLOUR}")) {} "difficult terrain "
                 }
                 "— squares of 5 ft; x to the right, y down; the one asked is outlined."
             }
@@ -442,6 +495,15 @@ fn map(view: &Value, asked: &str) -> Markup {
                     @for i in 0..w { @for j in 0..h {
                         rect x=(i * cell) y=(j * cell) width=(cell) height=(cell) fill="none" stroke="#ccc" {}
                     } }
+                    @for (x, y) in &obstacles {
+                        rect.obstacle data-at=(format!("{x},{y}")) x=((x - min_x) * cell) y=((y - min_y) * cell)
+                            width=(cell) height=(cell) fill=(OBSTACLE_COLOUR) {}
+                    }
+                    @for (x, y) in &difficult {
+                        rect.difficult data-at=(format!("{x},{y}")) x=((x - min_x) * cell) y=((y - min_y) * cell)
+                            width=(cell) height=(cell) fill=(DIFFICULT_COLOUR) stroke="#8a6d3b"
+                            stroke-dasharray="4 3" {}
+                    }
                     @for (c, (x, y)) in &placed {
                         @let id = text_of(&c["id"]);
                         @let side = text_of(&c["side"]);

@@ -78,6 +78,20 @@ pub fn view(session: &Session, viewer: Viewer, seq: u64) -> Value {
             body.insert("map".into(), json!(session.map_features()));
         }
     }
+    // The terrain is in plain sight: every viewer's.
+    let terrain = session.terrain();
+    if !terrain.is_empty() {
+        let squares = |list: &[fray_core::Pos]| -> Vec<[i32; 2]> {
+            list.iter().map(|p| [p.x, p.y]).collect()
+        };
+        body.insert(
+            "terrain".into(),
+            json!({
+                "obstacles": squares(&terrain.obstacles),
+                "difficult": squares(&terrain.difficult),
+            }),
+        );
+    }
     body.insert("over".into(), json!(ended(session, roster)));
     body.insert(
         "combatants".into(),

@@ -307,9 +307,13 @@ pub fn intervene(
             refuse("Celesia cannot bring combatants in from reserve yet".to_string())
         }
         // CEL-R10.10 Move: the GM marks a hazardous square or takes one off (rules/hazard.rs);
-        // any other ruling changes nothing.
+        // the GM raises or clears obstacles and difficult terrain (rules/terrain.rs); any
+        // other ruling changes nothing.
         Intervention::Ruling { text } => {
-            super::hazard::ruling(state, intervention, text).map(|_| ())
+            if super::hazard::ruling(state, intervention, text)? {
+                return Ok(());
+            }
+            super::terrain::ruling(state, intervention, text).map(|_| ())
         }
     }
 }

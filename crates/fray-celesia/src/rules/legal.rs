@@ -371,7 +371,12 @@ pub fn check_deed(
                 format!("{} is no longer in the fight", state.roster.key(t))
             });
         }
-        Ok(())
+        // A move toward a foe goes around obstacles (`rules::terrain`); every other action on
+        // a combatant needs a line to it.
+        if matches!(choice, Choice::Approach(_)) {
+            return Ok(());
+        }
+        super::line_of_effect::check(explain, state, who, t, rule)
     };
     match *choice {
         Choice::Attack(t, form) => {
@@ -1035,9 +1040,10 @@ fn grapple_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
 /// [CEL-R10]
 pub fn in_maneuver_reach(state: &State, who: CombatantId, t: CombatantId) -> bool {
     let gap = state.gap(who, t);
-    state.melee_forms(who).any(|(_, w)| {
+    (state.melee_forms(who).any(|(_, w)| {
         w.kind != WeaponKind::Unarmed && reaches_plus(w, gap, state.f(who).reach_bonus)
-    }) || gap == 1
+    }) || gap == 1)
+        && super::line_of_effect::open(state, who, t)
 }
 
 /// For check_choice: the request's chooser as a combatant.

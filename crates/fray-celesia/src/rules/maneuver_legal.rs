@@ -27,7 +27,8 @@ pub fn check(
         }
         Illegal::unless(!state.f(t).absent(), explain, rule, || {
             format!("{} is no longer in the fight", state.roster.key(t))
-        })
+        })?;
+        super::line_of_effect::check(explain, state, who, t, rule)
     };
     let size_ok = |t: CombatantId, rule: &'static str| {
         Illegal::unless(

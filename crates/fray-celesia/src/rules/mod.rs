@@ -16,6 +16,7 @@ pub mod injury;
 pub mod intervene;
 pub mod item;
 pub mod legal;
+pub mod line_of_effect;
 pub mod maneuver;
 pub mod maneuver_legal;
 pub mod mounted;

@@ -81,10 +81,14 @@ fn strike_square(
         }
     }
     candidates.sort_unstable();
-    candidates
-        .into_iter()
-        .map(|(_, p)| p)
-        .find(|&p| (p == from || free(p)) && also(p))
+    // With obstacles on the map, only a square with a line of effect to the target is one to
+    // strike from (`rules::line_of_effect`).
+    let walled = state.terrain.has_obstacles();
+    candidates.into_iter().map(|(_, p)| p).find(|&p| {
+        (p == from || free(p))
+            && (!walled || super::line_of_effect::open_from(state, who, p, target))
+            && also(p)
+    })
 }
 
 /// The gaps (in squares, `0..width`) that some weapon reaches, as bits: the strike-square

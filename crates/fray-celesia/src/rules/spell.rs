@@ -226,6 +226,9 @@ pub(crate) fn in_range(
             "a spell with an attack or a save is not cast on oneself".to_string()
         });
     }
+    if t != who {
+        super::line_of_effect::check(explain, state, who, t, "CEL-R9")?;
+    }
     match range {
         Range::Touch => Illegal::unless(
             t == who || state.gap(who, t) <= 1,

@@ -6,7 +6,10 @@
 //! 45° of that direction and its length of the caster); a line is 5 ft wide from the caster's
 //! centre through the aim's. A creature is caught when any square of its space is. Cones and
 //! lines start at the caster and do not catch it; a burst catches it when it stands inside.
-//! Everyone caught is affected, allies included, in initiative order.
+//! Everyone caught is affected, allies included, in initiative order. An area stops at the
+//! map's obstacles as Pathfinder's does: it catches only a creature with a line of effect from
+//! its origin (the aimed creature for a burst, the caster for a cone or line;
+//! `rules::line_of_effect`).
 
 use crate::spell::Area;
 use crate::state::State;
@@ -61,12 +64,15 @@ pub fn creatures(
         .copied()
         .filter(|&c| !state.f(c).absent())
         .filter(|&c| match area {
-            Area::Burst(ft) => state.gap(aim, c) * SQUARE_FT <= ft,
+            Area::Burst(ft) => {
+                state.gap(aim, c) * SQUARE_FT <= ft && super::line_of_effect::open(state, aim, c)
+            }
             Area::Cone(ft) | Area::Line(ft) => {
                 c != caster
                     && state.gap(caster, c) * SQUARE_FT <= ft
                     && crate::space::squares(state.f(c).pos, state.side(c))
                         .any(|sq| in_shape(area, origin, toward, sq, i64::from(ft / SQUARE_FT)))
+                    && super::line_of_effect::open(state, caster, c)
             }
         })
         .collect()

@@ -27,7 +27,7 @@ pub fn dc(spell: &Spell) -> i32 {
 }
 
 /// Whether `who` may try to identify the spell `caster` is casting: it sees the casting (not
-/// blinded; the caster not invisible or totally concealed) and has a free action left this turn
+/// blinded; the caster not invisible or totally concealed, nor behind an obstacle) and has a free action left this turn
 /// (CEL-G2). [CEL-R14, R4.5]
 pub fn check(
     explain: bool,
@@ -45,6 +45,17 @@ pub fn check(
         || {
             format!(
                 "{} is invisible or totally concealed: its casting cannot be seen",
+                state.roster.name(caster)
+            )
+        },
+    )?;
+    Illegal::unless(
+        super::line_of_effect::open(state, who, caster),
+        explain,
+        "CEL-R14",
+        || {
+            format!(
+                "an obstacle hides {}'s casting (no line of sight)",
                 state.roster.name(caster)
             )
         },

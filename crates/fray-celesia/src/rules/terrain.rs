@@ -7,9 +7,13 @@
 //! grid (diagonals 5 ft, as fray measures every distance) no longer than the move's allowance,
 //! passing through others' squares as every fray move does but never through an obstacle,
 //! nor diagonally between two obstacles that touch at their corners. A map without obstacles
-//! plays as before: every test here is asked only when the map has some.
+//! plays as before: every test here is asked only when the map has some. The GM changes the
+//! map during the fight (`rule obstacle X Y …`, `rule difficult X Y …`, `rule clear X Y …`:
+//! [`ruling`]). Lines of sight and effect across obstacles are `rules::line_of_effect`'s.
 
 use crate::state::State;
+use fray_core::intervention::Intervention;
+use fray_core::protocol::Interrupt;
 use fray_core::{CombatantId, Pos};
 
 /// At most this many obstacle squares, and as many difficult ones, in one fight.
@@ -71,6 +75,11 @@ impl Terrain {
         self.obstacles.binary_search_by_key(&key(&p), key).is_ok()
     }
 
+    /// Is `p` a difficult-terrain square?
+    pub fn difficult_at(&self, p: Pos) -> bool {
+        self.difficult.binary_search_by_key(&key(&p), key).is_ok()
+    }
+
     /// Is any square of a space `side` across on `at` an obstacle?
     pub fn space_blocked(&self, at: Pos, side: i32) -> bool {
         self.has_obstacles() && crate::space::squares(at, side).any(|q| self.obstacle(q))
@@ -78,9 +87,7 @@ impl Terrain {
 
     /// Is any square of a space `side` across on `at` difficult terrain? [CEL-R9 Step]
     pub fn space_difficult(&self, at: Pos, side: i32) -> bool {
-        self.has_difficult()
-            && crate::space::squares(at, side)
-                .any(|q| self.difficult.binary_search_by_key(&key(&q), key).is_ok())
+        self.has_difficult() && crate::space::squares(at, side).any(|q| self.difficult_at(q))
     }
 }
 
@@ -263,6 +270,115 @@ pub fn first_obstacle(state: &State, from: Pos, to: Pos, first: i32, n: i32) -> 
     (first + 1..=n).find(|&i| t.obstacle(from.point_on_line(to, i)))
 }
 
+/// What a GM's terrain ruling does to its squares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Marking {
+    Obstacle,
+    Difficult,
+    Clear,
+}
+
+/// Most squares one ruling names.
+pub const MAX_RULING_SQUARES: usize = 64;
+
+/// The GM changes the map during the fight: `rule obstacle X Y [X Y …]` raises obstacles (a
+/// wall, a fallen pillar: nobody stands there, no line passes), `rule difficult X Y [X Y …]`
+/// marks difficult terrain (rubble, a spreading grease: no Step, no charge across), `rule clear
+/// X Y [X Y …]` makes squares plain again (a door opened, the rubble cleared). The seed names
+/// obstacles and difficult terrain but leaves the map to the GM (CEL-G13's "always
+/// available"). Each square must change: an obstacle not under anyone's space and not on a
+/// square of the other kind (clear it first), a cleared square one of either kind; one bad
+/// square refuses the whole ruling and changes nothing. Ok(false): not about terrain.
+/// [CEL-R7.3, R9 Step, R11; `rules::line_of_effect`]
+pub fn ruling(
+    state: &mut State,
+    intervention: &Intervention,
+    text: &str,
+) -> Result<bool, Interrupt> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let (marking, rest) = match words.split_first() {
+        Some((&"obstacle", rest)) => (Marking::Obstacle, rest),
+        Some((&"difficult", rest)) => (Marking::Difficult, rest),
+        Some((&"clear", rest)) => (Marking::Clear, rest),
+        _ => return Ok(false),
+    };
+    let usage = format!(
+        "`rule obstacle X Y`, `rule difficult X Y` or `rule clear X Y`, with 1 to \
+         {MAX_RULING_SQUARES} squares as X Y pairs of whole numbers within ±1000000"
+    );
+    let squares: Option<Vec<Pos>> = rest
+        .chunks(2)
+        .map(|pair| match pair {
+            [x, y] => x
+                .parse::<i32>()
+                .ok()
+                .zip(y.parse::<i32>().ok())
+                .filter(|(x, y)| x.abs() <= 1_000_000 && y.abs() <= 1_000_000)
+                .map(|(x, y)| Pos::new(x, y)),
+            _ => None,
+        })
+        .collect();
+    let Some(squares) = squares.filter(|s| (1..=MAX_RULING_SQUARES).contains(&s.len())) else {
+        return Err(intervention.refused(usage));
+    };
+    let t = &state.terrain;
+    let (mut obstacles, mut difficult) = (t.obstacles.clone(), t.difficult.clone());
+    for (i, &p) in squares.iter().enumerate() {
+        let (x, y) = (p.x, p.y);
+        if squares[..i].contains(&p) {
+            return Err(intervention.refused(format!("({x}, {y}) is named twice")));
+        }
+        let problem = match marking {
+            Marking::Clear if !t.obstacle(p) && !t.difficult_at(p) => {
+                Some("is neither an obstacle nor difficult terrain".to_string())
+            }
+            Marking::Clear => None,
+            _ if t.obstacle(p) => Some("is an obstacle already".to_string()),
+            _ if t.difficult_at(p) => Some(format!(
+                "is difficult terrain already{}",
+                if marking == Marking::Obstacle {
+                    ": `rule clear X Y` first"
+                } else {
+                    ""
+                }
+            )),
+            Marking::Obstacle => state
+                .ids()
+                .find(|&id| {
+                    !state.f(id).absent()
+                        && crate::space::squares(state.f(id).pos, state.side(id)).any(|q| q == p)
+                })
+                .map(|id| {
+                    format!(
+                        "is under {}'s space: nobody stands on an obstacle (`move WHO X Y` first)",
+                        state.roster.key(id)
+                    )
+                }),
+            Marking::Difficult => None,
+        };
+        if let Some(problem) = problem {
+            return Err(intervention.refused(format!("({x}, {y}) {problem}")));
+        }
+        match marking {
+            Marking::Obstacle => obstacles.push(p),
+            Marking::Difficult => difficult.push(p),
+            Marking::Clear => {
+                obstacles.retain(|&q| q != p);
+                difficult.retain(|&q| q != p);
+            }
+        }
+    }
+    if obstacles.len() > MAX_SQUARES || difficult.len() > MAX_SQUARES {
+        return Err(intervention.refused(format!(
+            "at most {MAX_SQUARES} obstacle squares and as many difficult ones"
+        )));
+    }
+    state.terrain = std::sync::Arc::new(Terrain::new(obstacles, difficult));
+    // A destination worked out on the old map is no longer one (`movement::LastDestination`).
+    state.destination.forget();
+    Ok(true)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,6 +420,64 @@ mod tests {
         s.terrain = std::sync::Arc::new(Terrain::new(vec![Pos::new(1, 1)], Vec::new()));
         assert!(s.terrain.space_blocked(Pos::new(0, 0), 2));
         assert!(!s.terrain.space_blocked(Pos::new(0, 0), 1));
+    }
+
+    /// The GM raises an obstacle, marks difficult terrain and clears them; a square under a
+    /// combatant, one already marked, a square named twice or a bad number refuses the whole
+    /// ruling and changes nothing; other rulings are not about terrain.
+    #[test]
+    fn the_gm_changes_the_map() {
+        let mut s = Fixture::new()
+            .with("hal", "heroes", [0, 0], FIGHTER)
+            .monster("orc", "orcs", [4, 0], "orc")
+            .state();
+        let rule = |s: &mut State, text: &str| {
+            let iv = Intervention::Ruling { text: text.into() };
+            ruling(s, &iv, text)
+        };
+        assert_eq!(rule(&mut s, "the bridge holds").ok(), Some(false));
+        assert_eq!(rule(&mut s, "obstacle 2 -1 2 0 2 1").ok(), Some(true));
+        assert!(s.terrain.obstacle(Pos::new(2, 0)));
+        assert_eq!(s.terrain.obstacles().len(), 3);
+        let before = s.terrain.clone();
+        for bad in [
+            "obstacle 3 3 4 0",
+            "obstacle 2 0",
+            "obstacle 5 5 5 5",
+            "obstacle 5",
+            "obstacle x 1",
+            "obstacle 1 2000000",
+            "clear 7 7",
+            "obstacle",
+        ] {
+            assert!(rule(&mut s, bad).is_err(), "{bad}");
+            assert_eq!(s.terrain, before, "{bad} changed nothing");
+        }
+        assert_eq!(rule(&mut s, "difficult 3 0").ok(), Some(true));
+        assert!(s.terrain.space_difficult(Pos::new(3, 0), 1));
+        assert!(rule(&mut s, "obstacle 3 0").is_err(), "difficult already");
+        assert_eq!(rule(&mut s, "clear 3 0 2 0").ok(), Some(true));
+        assert!(!s.terrain.has_difficult());
+        assert!(!s.terrain.obstacle(Pos::new(2, 0)));
+        assert_eq!(s.terrain.obstacles().len(), 2);
+    }
+
+    /// A pillar on a charge's straight line closes that line but neither the lines around it
+    /// nor the sight of the foe: the path and the line of effect are separate tests. [CEL-R11]
+    #[test]
+    fn a_pillar_closes_a_charge_line_not_the_sight() {
+        let mut s = Fixture::new()
+            .with("hal", "heroes", [0, 0], FIGHTER)
+            .monster("orc", "orcs", [6, 0], "orc")
+            .state();
+        s.terrain = std::sync::Arc::new(Terrain::new(vec![Pos::new(3, 0)], Vec::new()));
+        assert!(!line_open(&s, 1, Pos::new(0, 0), Pos::new(5, 0)));
+        assert!(line_open(&s, 1, Pos::new(0, 0), Pos::new(5, -1)));
+        assert!(crate::rules::line_of_effect::open(
+            &s,
+            CombatantId(0),
+            CombatantId(1)
+        ));
     }
 
     /// Difficult terrain under where a creature stands or would stand hampers a Step, and a
