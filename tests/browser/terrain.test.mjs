@@ -77,9 +77,19 @@ test('the map draws obstacles and difficult terrain, and the GM raises a wall', 
       'a player\'s map shows no combatant');
     assert.match(await player.locator('#map-title').textContent(), /x 1 to 2, y -1 to 2/);
 
-    // The GM raises two more squares of wall through the API.
+    // The GM lets fray roll the initiatives (interventions come once round 1 is under way),
+    // then raises two more squares of wall through the API.
     const auth = { authorization: `Bearer ${created.gm.token}`, 'content-type': 'application/json' };
-    const view = await (await fetch(`${server.base}/api/v1/fights/${created.id}`, { headers: auth })).json();
+    const viewNow = async () =>
+      (await fetch(`${server.base}/api/v1/fights/${created.id}`, { headers: auth })).json();
+    for (let i = 0; i < 4 && (await viewNow()).pending?.kind === 'roll'; i++) {
+      const answered = await fetch(`${server.base}/api/v1/fights/${created.id}/answer`, {
+        method: 'POST', headers: auth,
+        body: JSON.stringify({ version: (await viewNow()).version, answer: 'r' }),
+      });
+      assert.equal(answered.status, 200, await answered.clone().text());
+    }
+    const view = await viewNow();
     assert.deepEqual(view.terrain, { obstacles: [[2, -1], [2, 0], [2, 1]], difficult: [[1, 2]] });
     const playerVersion = await player.locator('#version').getAttribute('value');
     const raised = await fetch(`${server.base}/api/v1/fights/${created.id}/intervene`, {
@@ -97,14 +107,16 @@ test('the map draws obstacles and difficult terrain, and the GM raises a wall', 
     await gm.screenshot({ path: join(artifacts, 'terrain-gm.png'), fullPage: true });
     await player.screenshot({ path: join(artifacts, 'terrain-player.png'), fullPage: true });
 
-    // A wall on the orc's square is refused (422) and changes nothing.
-    const now = await (await fetch(`${server.base}/api/v1/fights/${created.id}`, { headers: auth })).json();
+    // A wall on the orc's square (wherever it went) is refused (422) and changes nothing.
+    const now = await viewNow();
+    const [x, y] = now.combatants.find((c) => c.id === 'orc').at;
     const refused = await fetch(`${server.base}/api/v1/fights/${created.id}/intervene`, {
       method: 'POST', headers: auth,
-      body: JSON.stringify({ version: now.version, command: 'rule obstacle 4 0' }),
+      body: JSON.stringify({ version: now.version, command: `rule obstacle ${x} ${y}` }),
     });
     assert.equal(refused.status, 422);
     assert.match((await refused.json()).error, /under orc's space/);
+    assert.equal((await viewNow()).version, now.version, 'a refused ruling changes nothing');
 
     // Undone, the new squares are gone from the player's page.
     const before = await player.locator('#version').getAttribute('value');
