@@ -1225,3 +1225,78 @@ hp = 40
     t.send("quit");
     t.finish();
 }
+
+/// CEL-A34, CEL-G13: the GM confuses a Celesia combatant mid-fight (`cond WHO confused`): its
+/// turn opens with the d% (a 1d100 typed at the prompt); 80 binds it to attack the nearest
+/// creature, so `end` is refused naming CEL-A34 while it can move to the rogue; the GM takes the
+/// confusion back (`-confused`) and `end` is taken. Three head injuries' confusion cannot be
+/// taken back (CEL-R18), and that veteran's turn opens with its own d%.
+#[test]
+fn the_gm_confuses_a_celesia_combatant_at_the_prompt() {
+    let mut t = celesia_session(
+        "celesia-confused",
+        r#"[[combatants]]
+id = "rogue"
+side = "heroes"
+at = [0, 0]
+class = "rogue"
+level = 3
+hp = 18
+weapon = "dagger"
+
+[[combatants]]
+id = "vet"
+side = "heroes"
+at = [-3, 0]
+class = "fighter"
+level = 3
+hp = 30
+weapon = "longsword"
+head_injuries = 3
+
+[[combatants]]
+id = "kobold"
+side = "foes"
+at = [8, 0]
+monster = "kobold"
+"#,
+        &["15", "2", "10"],
+    );
+    t.send("cond vet -confused");
+    let refused = t.until_prompt();
+    assert!(
+        refused.contains("! ") && refused.contains("permanent"),
+        "{refused}"
+    );
+    t.send("cond kobold confused");
+    let chunk = t.until_prompt();
+    assert!(chunk.contains("Kobold is now confused"), "{chunk}");
+    t.send("cond kobold confused");
+    assert!(t.until_prompt().contains("confused already"));
+    t.send("status");
+    assert!(t.until_prompt().contains("confused"));
+    t.send("end");
+    t.until_prompt();
+    t.send("80");
+    let roll = t.until_prompt();
+    assert!(
+        roll.contains("d% 80: attacks the nearest creature"),
+        "{roll}"
+    );
+    t.send("end");
+    let refused = t.until_prompt();
+    assert!(
+        refused.contains("! ") && refused.contains("CEL-A34"),
+        "{refused}"
+    );
+    t.send("cond kobold -confused");
+    assert!(t.until_prompt().contains("Kobold is no longer confused"));
+    t.send("end");
+    t.until_prompt();
+    // The veteran's turn: its own d%, 10: it acts normally.
+    t.send("10");
+    let own = t.until_prompt();
+    assert!(own.contains("d% 10: acts normally"), "{own}");
+    t.send("quit");
+    t.finish();
+}

@@ -156,6 +156,7 @@ fray_core::combatant_entry! {
         #[serde(default)]
         cartridges: bool,
         burn: Option<Spanned<i64>>,
+        head_injuries: Option<Spanned<i64>>,
         in_hand: Option<Spanned<Vec<String>>>,
         mount: Option<Spanned<String>>,
         ride: Option<Spanned<i64>>,
@@ -796,6 +797,7 @@ impl CombatantBuilder for Builder<'_> {
             specials: Default::default(),
             injuries: Injuries::of(profile.legs, profile.arms),
             bleed: 0,
+            confusion: Default::default(),
             dealt: 0,
             taken: 0,
             running: false,
@@ -867,6 +869,12 @@ impl CombatantBuilder for Builder<'_> {
             hand: None,
         };
         let mut fighter = fighter;
+        // CEL-R18: head injuries taken before the fight (counted toward the CON cap, as any
+        // injury); three or more: permanently confused (`rules::confusion`).
+        let head = int(&file, i, "head_injuries", &c.head_injuries, (0, 5), errors).unwrap_or(0);
+        fighter.injuries.head = head as u8;
+        fighter.injuries.count = head as u8;
+        fighter.confusion.on = fighter.injuries.confused();
         // CEL-R6.2: ability penalties it has from before the fight (adopted reading).
         if let Some(p) = &c.ability_penalty {
             let at = field(i, "ability_penalty");

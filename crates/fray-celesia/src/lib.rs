@@ -147,6 +147,12 @@ impl Ruleset for Celesia {
         } else if state.staggered(who) {
             out.push("staggered".into());
         }
+        if f.confusion.on {
+            out.push(match f.confusion.attacked_by {
+                Some(a) => format!("confused (attacks {} back)", state.roster.key(a)),
+                None => "confused".to_string(),
+            });
+        }
         if f.gm_dv != 0 {
             out.push(format!("DV {:+} (GM)", f.gm_dv));
         }
@@ -251,13 +257,13 @@ impl RulesetBundle for Celesia {
     /// against the GM's free-action limit); R9 all
     /// but the actions of other skills, shields and animals (Demoralize: the GM's rulings); R17
     /// all but CON
-    /// drain and the GM's strenuous actions; R18 all but the permanent confusion of three head
-    /// injuries; R20 all but lethal unarmed strikes and a source of burn). R21 is played whole (R21.8: shots at each increment of the mount's move).
+    /// drain and the GM's strenuous actions; R20 all but lethal unarmed strikes and a source of burn). R18 and R21 are played whole (R18: the confusion of three head injuries, `rules::confusion`;
+    /// R21.8: shots at each increment of the mount's move).
     const RULES: RuleStatus = RuleStatus {
         prefix: "CEL-R",
         total: 21,
         missing: &[],
-        partial: &[3, 6, 9, 10, 11, 12, 13, 14, 15, 17, 18, 20],
+        partial: &[3, 6, 9, 10, 11, 12, 13, 14, 15, 17, 20],
     };
     const CRITICALS: Criticals = Criticals::Critical;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;

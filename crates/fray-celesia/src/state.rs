@@ -388,6 +388,10 @@ impl Injuries {
     pub fn sickened(&self) -> bool {
         self.head >= 2
     }
+    /// Permanently confused (3+ head injuries; `rules::confusion`).
+    pub fn confused(&self) -> bool {
+        self.head >= 3
+    }
     /// Permanently staggered (4+ head injuries).
     pub fn staggered(&self) -> bool {
         self.head >= 4
@@ -547,6 +551,9 @@ pub struct Fighter {
     pub injuries: Injuries,
     /// Bleed damage each turn. [CEL-R18, CEL-G12]
     pub bleed: i32,
+    /// Confused (three head injuries, or the GM's word), with this turn's behaviour.
+    /// [CEL-R18, CEL-A34; `rules::confusion`]
+    pub confusion: crate::rules::confusion::Confusion,
     /// Damage dealt to foes.
     pub dealt: i32,
     /// Damage taken.

@@ -86,6 +86,12 @@ fn action(state: &State, who: CombatantId) -> Choice {
             return Choice::End;
         }
     }
+    // CEL-A34: confused, bound to attack the nearest creature or its attacker this turn.
+    if f.confusion.turn.is_some() {
+        if let Some(c) = crate::rules::confusion::tactic(state, who) {
+            return c;
+        }
+    }
     // CEL-R21.11, CEL-G10: a mount without its rider avoids combat: it withdraws.
     if f.riderless {
         return withdraw(state, who).unwrap_or(Choice::End);

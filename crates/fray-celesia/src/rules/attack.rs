@@ -555,6 +555,8 @@ pub fn attack(
     rule: &'static str,
 ) -> Result<Outcome, Interrupt> {
     let profiles = state.profiles.clone();
+    // CEL-A34: a confused target attacks back; a confused attacker is devoted to its target.
+    super::confusion::attacked(state, attacker, target);
     let w: &Weapon = match form {
         Form::Melee(i) => &profiles[attacker.index()].melee[i],
         Form::Ranged => match &profiles[attacker.index()].ranged {
@@ -953,6 +955,7 @@ pub fn maneuver(
         Maneuver::DirtyTrick(_) => ("dirty trick", "CEL-R10.7"),
         Maneuver::Disarm(..) => ("disarm", "CEL-R10.3"),
     };
+    super::confusion::attacked(state, attacker, target);
     let checked =
         super::maneuver::Attempt::new(state, attacker, target, name, rule, kind == Maneuver::Trip)
             .roll(state, table, attacker, target)?;
@@ -1137,6 +1140,7 @@ pub fn coup_de_grace(
     form: usize,
 ) -> Result<(), Interrupt> {
     let profiles = state.profiles.clone();
+    super::confusion::attacked(state, attacker, target);
     // CEL-R12: a bow, crossbow or firearm next to the target (`coup-de-grace WHO ranged`).
     let w = match profiles[attacker.index()].ranged.as_ref() {
         Some(w) if form == usize::from(super::ammo::RANGED_FORM) => {

@@ -129,6 +129,7 @@ pub fn start(
     if !super::round::provoke(state, table, who, None)? {
         return Ok(());
     }
+    super::confusion::attacked(state, who, target);
     let mut attempt = Attempt::new(state, who, target, "grapple", "CEL-R10.9", false);
     attempt.grapple = true;
     attempt
@@ -266,6 +267,7 @@ pub fn maintain(
     } else {
         (5, "grapple, continued")
     };
+    super::confusion::attacked(state, who, target);
     let checked = grapple_check(state, table, who, target, bonus, name, "CEL-R10.10")?;
     if !checked.success() {
         end(state, table, who, "the hold was not kept", "CEL-R10.10");

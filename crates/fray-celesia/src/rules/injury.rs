@@ -213,6 +213,7 @@ fn gain_injury(
     if f.injuries.legless() {
         f.prone = true;
     }
+    let confused = injury == Injury::Head && f.injuries.confused();
     table.emit(|| Event::Acted {
         who,
         act: if roll == 0 {
@@ -238,6 +239,10 @@ fn gain_injury(
         },
         rule,
     });
+    if confused {
+        // CEL-R18: three head injuries: permanently confused.
+        super::confusion::from_head_injuries(state, table, who);
+    }
 }
 
 /// Says what changed after damage or healing: the band, unconsciousness and staggering.

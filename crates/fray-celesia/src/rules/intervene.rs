@@ -1,6 +1,7 @@
 //! The GM's interventions (CEL-G13: "manual adjustment of any roll, DC, DV or HP — always
 //! available"): hit points (damage, or healing with its effects on the dying, CEL-R17.8, and
-//! on nonlethal damage, CEL-R20.6), prone, total concealment, invisibility, a net, a DV or
+//! on nonlethal damage, CEL-R20.6), prone, total concealment, invisibility, a net, confusion
+//! (CEL-A34), a DV or
 //! save-and-check DC
 //! adjustment, a lasting ability penalty (CEL-R6.2), a combatant's square, one leaving the
 //! fight, a ruling. Taken at each round's start and before each action.
@@ -209,6 +210,10 @@ pub fn intervene(
                     return adjust(state, table, intervention, id, what, condition, *gained);
                 }
             }
+            if condition == "confused" {
+                // CEL-A34: the parent game's confused condition (`rules::confusion`).
+                return super::confusion::intervene(state, table, intervention, id, *gained);
+            }
             if let Some(ix) = penalised_ability(condition) {
                 return ability_penalty(state, table, intervention, id, ix, condition, *gained);
             }
@@ -228,7 +233,8 @@ pub fn intervene(
             let Some(current) = flag(state, id, condition).map(|f| *f) else {
                 return refuse(format!(
                     "`{condition}` is not a condition the GM can set in Celesia yet; prone, \
-                     concealed, invisible, netted, dv+N / dv-N, dc+N / dc-N and str-N … cha-N are"
+                     concealed, invisible, netted, confused, dv+N / dv-N, dc+N / dc-N and str-N … \
+                     cha-N are"
                 ));
             };
             if current == *gained {

@@ -135,6 +135,9 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     for d in 0..state.devices.len().min(usize::from(u8::MAX)) {
         candidates.push(Choice::Disable(d as u8));
     }
+    if state.f(who).confusion.turn.is_some() {
+        super::confusion::options(state, who, &mut candidates);
+    }
     grapple_options(state, who, &mut candidates);
     super::escape::options(state, who, &mut candidates);
     super::item::options(state, who, &mut candidates);
@@ -345,6 +348,10 @@ pub fn check_action(
         return no(explain, "CEL-R20.2", || {
             "a staggered creature takes only a single simple action".to_string()
         });
+    }
+    if f.confusion.turn.is_some() {
+        // CEL-A34: a confused creature's behaviour this turn.
+        super::confusion::check(explain, state, who, choice)?;
     }
     check_deed(explain, state, who, choice)
 }

@@ -270,6 +270,7 @@ fn pass_through(
     if lets {
         return Ok(Passed::Yes);
     }
+    super::confusion::attacked(state, mover, target);
     let checked = Attempt::new(state, mover, target, "overrun", "CEL-R10.4", true)
         .roll(state, table, mover, target)?;
     Ok(if !checked.success() {
@@ -364,6 +365,7 @@ pub fn sunder(
     item: Item,
     destroy: bool,
 ) -> Result<(), Interrupt> {
+    super::confusion::attacked(state, who, target);
     let checked = Attempt::new(state, who, target, "sunder", "CEL-R10.5", false)
         .roll(state, table, who, target)?;
     let (Some(form), Some(w)) = (
@@ -442,6 +444,7 @@ pub fn drag(
     target: CombatantId,
     dir: Direction,
 ) -> Result<(), Interrupt> {
+    super::confusion::attacked(state, who, target);
     let checked = Attempt::new(state, who, target, "drag", "CEL-R10.8", false)
         .roll(state, table, who, target)?;
     if !checked.success() {
@@ -531,6 +534,7 @@ pub fn reposition(
     target: CombatantId,
     to: Pos,
 ) -> Result<(), Interrupt> {
+    super::confusion::attacked(state, who, target);
     let checked = Attempt::new(state, who, target, "reposition", "CEL-R10.12", false)
         .roll(state, table, who, target)?;
     if !checked.success() {
@@ -564,6 +568,7 @@ pub fn steal(
     target: CombatantId,
     item: Item,
 ) -> Result<(), Interrupt> {
+    super::confusion::attacked(state, who, target);
     let checked = Attempt::new(state, who, target, "steal", "CEL-R10.13", false)
         .roll(state, table, who, target)?;
     if !checked.success() {

@@ -5,6 +5,7 @@ pub mod ammo;
 pub mod attack;
 pub mod complex;
 pub mod concealment;
+pub mod confusion;
 pub mod counterspell;
 pub mod degrees;
 pub mod escape;

@@ -50,6 +50,13 @@ pub fn odds_key(state: &State) -> Cow<'_, State> {
         if f.dead {
             f.hp = -2 * p.con();
             f.bleed = 0;
+            // Its confusion's turn, attacker and devotion: read only on its turns and as a
+            // reactor (`rules::confusion`), never again.
+            (
+                f.confusion.turn,
+                f.confusion.attacked_by,
+                f.confusion.devoted,
+            ) = (None, None, None);
             f.initiative_die = 0;
             f.turns = 0;
             f.act_clock = 0;

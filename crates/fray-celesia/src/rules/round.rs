@@ -154,6 +154,8 @@ pub fn begin(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), In
             });
         }
     }
+    // CEL-R18: those who come to the fight confused (`head_injuries = 3`).
+    super::confusion::announce(state, table);
     initiative(state, table)?;
     let aware = state.fighters.iter().filter(|f| f.aware).count();
     if aware == 0 || aware == state.fighters.len() {
@@ -581,6 +583,10 @@ fn start_of_turn(
             return Ok(false);
         }
     }
+    if state.f(who).confusion.on {
+        // CEL-R18, A34: confused: the d% (or the attack back) sets this turn's behaviour.
+        return super::confusion::turn_start(state, table, who);
+    }
     Ok(true)
 }
 
@@ -701,6 +707,10 @@ fn act_loop(
                 reason: format!("ends its turn with {left} left"),
                 rule: "CEL-R3.2",
             });
+            if super::confusion::targets(state, who).is_some() {
+                // CEL-A34: a confused creature that cannot carry out its behaviour babbles.
+                super::confusion::babbles_instead(table, who);
+            }
             break;
         }
         if matches!(choice, Choice::Delay) {
@@ -756,6 +766,8 @@ fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: Combatant
     f.knees = None;
     (f.saddle.shots, f.saddle.end_shot) = (0, false);
     f.cleave_from = None;
+    // CEL-A34: a confused creature's behaviour was this turn's.
+    f.confusion.turn = None;
     // Acts left unspent come between the acts before and after them. [CEL-R3.1]
     f.act_clock += f.acts_left.max(0) as u32;
     f.acts_left = 0;
@@ -782,8 +794,9 @@ pub fn provoke(
     actor: CombatantId,
     only: Option<CombatantId>,
 ) -> Result<bool, Interrupt> {
+    // A confused creature treats every creature as an enemy (CEL-A34).
     let near = state.near(actor, state.reach_squares, |o| {
-        o != actor && state.enemies(o, actor)
+        o != actor && (state.enemies(o, actor) || super::confusion::treats_as_enemy(state, o))
     });
     if near.is_empty() {
         return Ok(true);
@@ -795,7 +808,7 @@ pub fn provoke(
         .filter(|&o| {
             let able = can_take_opportunity(state, o, actor);
             if !able && table.events_enabled() && state.threatens(o, actor) {
-                if let Some(reason) = no_opportunity(state, o) {
+                if let Some(reason) = no_opportunity(state, o, actor) {
                     table.emit(|| Event::Forgone {
                         who: o,
                         what: "attack of opportunity",
@@ -861,15 +874,22 @@ pub fn can_take_opportunity(state: &State, reactor: CombatantId, actor: Combatan
         && (!f.flat_footed || feats.combat_reflexes || feats.uncanny_dodge)
         && f.total_defense == 0
         && !f.riderless
+        && super::confusion::may_strike(state, reactor, actor)
         && state.threatens(reactor, actor)
         && attack::opportunity_form(state, reactor, actor).is_some()
 }
 
 /// Why a threatening foe gets no attack of opportunity, if it is one the log should tell.
-fn no_opportunity(state: &State, reactor: CombatantId) -> Option<(&'static str, &'static str)> {
+fn no_opportunity(
+    state: &State,
+    reactor: CombatantId,
+    actor: CombatantId,
+) -> Option<(&'static str, &'static str)> {
     let f = state.f(reactor);
     let feats = state.p(reactor).feats;
-    if f.one_round.is_some() {
+    if let Some(reason) = super::confusion::no_strike_reason(state, reactor, actor) {
+        Some((reason, "CEL-A34"))
+    } else if f.one_round.is_some() {
         Some(("performing a 1-round action: no reactions", "CEL-R3.7"))
     } else if f.reactions <= 0 {
         (state.f(reactor).turns > 0 || f.aware).then_some((

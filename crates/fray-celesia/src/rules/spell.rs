@@ -704,6 +704,8 @@ fn touch_attack(
     kind: TouchAttack,
 ) -> Result<Option<(i32, i32)>, Interrupt> {
     let ranged = kind == TouchAttack::Ranged;
+    // CEL-A34: an attack roll on a confused creature (it attacks back).
+    super::confusion::attacked(state, who, t);
     let p = state.p(who);
     let mut bonus = Mods::default();
     bonus.push("BAB", "CEL-R4.3", p.bab);
