@@ -1157,6 +1157,70 @@ hp = 40
     t.finish();
 }
 
+/// CEL-R9 Ready or Drop a Shield in `fray run`: a carried shield's `ready shield` is on the
+/// options list (so is a nonlethal coup de grace on a helpless foe, CEL-R12); strapping it on
+/// costs an act (nobody threatens the rogue: nothing provoked), and the status no longer says
+/// it is carried.
+#[test]
+fn a_celesia_rogue_straps_on_her_shield_at_the_prompt() {
+    let mut t = celesia_session(
+        "celesia-shield",
+        r#"[[combatants]]
+id = "rogue"
+side = "heroes"
+at = [0, 0]
+class = "rogue"
+level = 3
+hp = 18
+weapon = "dagger"
+shield = "light shield"
+shield_strapped = false
+
+[[combatants]]
+id = "orc"
+side = "foes"
+at = [1, 0]
+monster = "orc"
+hp = 40
+nonlethal = 41
+
+[[combatants]]
+id = "kobold"
+side = "foes"
+at = [30, 0]
+monster = "kobold"
+"#,
+        &["15", "5", "2"],
+    );
+    t.send("status");
+    let status = t.until_prompt();
+    assert!(
+        status.contains("light shield carried, not strapped on"),
+        "{status}"
+    );
+    t.send("options");
+    let options = t.until_prompt();
+    for offered in ["ready shield", "coup-de-grace orc nonlethal"] {
+        assert!(options.contains(offered), "{offered}: {options}");
+    }
+    assert!(!options.contains("drop shield"), "{options}");
+    t.send("drop shield");
+    let refused = t.until_prompt();
+    assert!(refused.contains("not strapped on"), "{refused}");
+    t.send("ready shield");
+    let strapped = t.until_prompt();
+    assert!(
+        strapped.contains("straps on its shield: light shield"),
+        "{strapped}"
+    );
+    t.send("status");
+    let status = t.until_prompt();
+    assert!(!status.contains("light shield carried"), "{status}");
+    assert!(status.contains("2 acts"), "{status}");
+    t.send("quit");
+    t.finish();
+}
+
 /// CEL-R10.10 Grapple, Continued, Move: the GM marks a hazardous square during the fight
 /// (`rule hazard X Y NAME`); a grappler placing its foe there asks the foe first (free itself as
 /// a reaction at +4), and, still held, the log says what the hazard does is the GM's. A bad

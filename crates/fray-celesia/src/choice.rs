@@ -63,8 +63,9 @@ pub enum Choice {
     LetPass,
     /// Stand in the overrunning foe's way: it must make its check. [CEL-R10.4]
     Block,
-    /// Coup de Grace with the numbered melee form (full, 3 acts, Provoke). [CEL-R12]
-    CoupDeGrace(CombatantId, u8),
+    /// Coup de Grace with the numbered melee form, dealing nonlethal damage (`true`) or lethal
+    /// (full, 3 acts, Provoke). [CEL-R12]
+    CoupDeGrace(CombatantId, u8, bool),
     /// Combat Maneuver: Dirty Trick, giving the named condition (standard, 2 acts). [CEL-R10.7]
     DirtyTrick(CombatantId, Trick),
     /// End a dirty trick's condition on itself or an adjacent ally (simple, 1 act, no
@@ -204,6 +205,12 @@ pub enum Choice {
     /// About to be placed on a hazardous square: try to free itself from the grapple as a
     /// reaction at +4, by a combat maneuver check or (`true`) Escape Artist. [CEL-R10.10 Move]
     FreeItself(bool),
+    /// Ready a Shield: strap it on, gaining its shield bonus to DV (simple, 1 act, Provoke;
+    /// free with a Move at BAB +1). [CEL-R9]
+    ReadyShield,
+    /// Drop a Shield: unstrap and drop it (simple, 1 act, Provoke; free with a Move at
+    /// BAB +1). [CEL-R9]
+    DropShield,
 }
 
 /// The free actions of CEL-R14 and elsewhere that fray plays, by the word the GM names them
@@ -279,6 +286,8 @@ impl Choice {
             | Choice::Demoralize(_)
             | Choice::Retrieve(_)
             | Choice::Untie(_)
+            | Choice::ReadyShield
+            | Choice::DropShield
             | Choice::Sheathe(_) => 1,
             Choice::Charge(_)
             | Choice::TotalDefense
@@ -379,11 +388,16 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Knees => "knees".into(),
         Choice::LetPass => "let-pass".into(),
         Choice::Block => "block".into(),
-        Choice::CoupDeGrace(t, 0) => format!("coup-de-grace {}", k(t)),
-        Choice::CoupDeGrace(t, crate::rules::ammo::RANGED_FORM) => {
-            format!("coup-de-grace {} ranged", k(t))
-        }
-        Choice::CoupDeGrace(t, form) => format!("coup-de-grace {} {}", k(t), form),
+        Choice::CoupDeGrace(t, form, nonlethal) => format!(
+            "coup-de-grace {}{}{}",
+            k(t),
+            match *form {
+                0 => String::new(),
+                crate::rules::ammo::RANGED_FORM => " ranged".into(),
+                n => format!(" {n}"),
+            },
+            if *nonlethal { " nonlethal" } else { "" }
+        ),
         Choice::DirtyTrick(t, c) => format!("dirty-trick {} {}", k(t), c.key()),
         Choice::Clear(t, c) => format!("clear {} {}", k(t), c.key()),
         Choice::Aid(friend, foe, defense) => format!(
@@ -429,6 +443,8 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::FirstAid(t) => format!("first-aid {}", k(t)),
         Choice::SpecialStep(sp, n) => format!("{} {n}", sp.key()),
         Choice::Draw(item) => format!("draw {}", item.key()),
+        Choice::ReadyShield => "ready shield".into(),
+        Choice::DropShield => "drop shield".into(),
         Choice::Sheathe(item) => format!("sheathe {}", item.key()),
         Choice::Cast(i, t, defensively) => {
             let mut text = format!(
@@ -617,14 +633,25 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["knees"] => Choice::Knees,
         ["let-pass"] => Choice::LetPass,
         ["block"] => Choice::Block,
-        ["coup-de-grace", t] => Choice::CoupDeGrace(who(t)?, 0),
-        ["coup-de-grace", t, "ranged"] => Choice::CoupDeGrace(who(t)?, crate::rules::ammo::RANGED_FORM),
-        ["coup-de-grace", t, form] => {
-            let n = number(form)?;
-            Choice::CoupDeGrace(
-                who(t)?,
-                u8::try_from(n).map_err(|_| unreadable(format!("no attack form {n}")))?,
-            )
+        ["coup-de-grace", t, rest @ ..] if rest.len() <= 2 => {
+            let (form, nonlethal) = match rest {
+                [] => ("0", false),
+                ["nonlethal"] => ("0", true),
+                [form] => (*form, false),
+                [form, "nonlethal"] => (*form, true),
+                _ => {
+                    return Err(unreadable(
+                        "coup-de-grace WHO [FORM|ranged] [nonlethal]".to_string(),
+                    ))
+                }
+            };
+            let form = if form == "ranged" {
+                crate::rules::ammo::RANGED_FORM
+            } else {
+                let n = number(form)?;
+                u8::try_from(n).map_err(|_| unreadable(format!("no attack form {n}")))?
+            };
+            Choice::CoupDeGrace(who(t)?, form, nonlethal)
         }
         ["dirty-trick", t, c] => Choice::DirtyTrick(who(t)?, trick(c)?),
         ["clear", t, c] => Choice::Clear(who(t)?, trick(c)?),
@@ -689,6 +716,8 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
             ))
         })?),
         ["no", "injury"] => Choice::NoInjury,
+        ["ready", "shield"] => Choice::ReadyShield,
+        ["drop", "shield"] => Choice::DropShield,
         ["ready", trigger, readied @ ..] => Choice::Ready(
             Trigger::from_key(trigger).ok_or_else(|| {
                 unreadable(format!(
@@ -792,11 +821,11 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                  mount WHO [fast], dismount X Y [fast], knees, \
                  dirty-trick WHO CONDITION, clear WHO CONDITION, weaken N, cleave WHO, lunge, \
                  aid FRIEND FOE attack|defense, \
-                 coup-de-grace WHO [FORM], run X Y, disable DEVICE, total defense, fight \
+                 coup-de-grace WHO [FORM] [nonlethal], run X Y, disable DEVICE, total defense, fight \
                  defensively, stand up, drop prone, power-attack, precision-strike, \
                  combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end, ready \
                  foe-adjacent|foe-attacks ACTION, crawl DIR, steady aim, drop ITEM, weaken \
-                 ability|degrees N, first-aid WHO, power-attack|… STEP, draw ITEM [ITEM], sheathe ITEM, load, prepare, multiweapon WHO MAIN OFF, cast SPELL [WHO] [defensively], demoralize WHO, find-tracks; rejoin, wait; or aoo WHO, decline, injury KIND, \
+                 ability|degrees N, first-aid WHO, power-attack|… STEP, draw ITEM [ITEM], sheathe ITEM, ready shield, drop shield, load, prepare, multiweapon WHO MAIN OFF, cast SPELL [WHO] [defensively], demoralize WHO, find-tracks; rejoin, wait; or aoo WHO, decline, injury KIND, \
                  no injury, let-pass, block, complete WHO; the GM: dc N, shaken N, no effect, acts N"
             )))
         }

@@ -304,6 +304,9 @@ pub struct Class {
     pub fort: Vec<i32>,
     /// The level from which it has uncanny dodge (barbarians, rogues). [CEL-R2.6]
     pub uncanny_dodge: Option<i32>,
+    /// Sneak attack d6s at levels 1, 2, … (rogues; empty: none). The seed names "a rogue's
+    /// sneak attack" (CEL-R5.6, R12) and gives no dice: Pathfinder's. [CEL-R12, CEL-A34]
+    pub sneak_attack: Vec<i32>,
     /// Feats and features from level 1 (a monk's armed unarmed strike, CEL-R8.3).
     pub feats: Feats,
 }
@@ -531,6 +534,7 @@ pub(crate) struct ClassFile {
     bab: Spanned<Vec<i64>>,
     fort: Spanned<Vec<i64>>,
     uncanny_dodge: Option<Spanned<i64>>,
+    sneak_attack: Option<Spanned<Vec<i64>>>,
     #[serde(default)]
     feats: Vec<Spanned<String>>,
 }
@@ -1070,7 +1074,12 @@ impl Content {
             ),
             ContentTable::of(
                 "classes",
-                &["BAB by level", "Fort by level", "uncanny dodge"],
+                &[
+                    "BAB by level",
+                    "Fort by level",
+                    "uncanny dodge",
+                    "sneak attack by level",
+                ],
                 &self.classes,
                 |c: &Class| {
                     let list = |v: &[i32]| {
@@ -1086,6 +1095,11 @@ impl Content {
                             list(&c.fort),
                             c.uncanny_dodge
                                 .map_or(String::new(), |l| format!("from level {l}")),
+                            c.sneak_attack
+                                .iter()
+                                .map(|n| format!("{n}d6"))
+                                .collect::<Vec<_>>()
+                                .join(" "),
                         ],
                     )
                 },
@@ -1227,6 +1241,10 @@ impl ContentSet for Content {
             };
             let bab = table("bab", &c.bab);
             let fort = table("fort", &c.fort);
+            let sneak = c
+                .sneak_attack
+                .as_ref()
+                .map(|v| (table("sneak_attack", v), v.span()));
             if bab.len() != fort.len() {
                 errors.push(file.error(
                     c.fort.span(),
@@ -1234,6 +1252,19 @@ impl ContentSet for Content {
                     "`bab` and `fort` need one value per level each",
                 ));
             }
+            let sneak_attack = match sneak {
+                Some((dice, span)) => {
+                    if dice.len() != bab.len() {
+                        errors.push(file.error(
+                            span,
+                            Some(format!("{at}.sneak_attack")),
+                            "`sneak_attack` needs one value per level, as `bab` has",
+                        ));
+                    }
+                    dice
+                }
+                None => Vec::new(),
+            };
             let uncanny_dodge = c.uncanny_dodge.as_ref().map(|_| {
                 check_int(
                     file,
@@ -1251,6 +1282,7 @@ impl ContentSet for Content {
                     bab,
                     fort,
                     uncanny_dodge,
+                    sneak_attack,
                     feats,
                 };
                 self.classes.insert(

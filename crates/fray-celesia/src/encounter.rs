@@ -7,6 +7,7 @@ use crate::content::{
     read_feats, read_scores, ArmorFile, ClassFile, Content, ContentFile, MonsterFile, ShieldFile,
     Size, Weapon, WeaponFile, WeaponKind,
 };
+use crate::rules::shield::ShieldAt;
 use crate::state::{Device, Fighter, Injuries, Options, Profile, State, CON};
 use fray_core::catalog::ContentSet;
 use fray_core::loader::{CombatantBuilder, CombatantEntry, Loader, Placed};
@@ -111,6 +112,7 @@ struct OptionsDef {
     retrieve_consecutive: Option<bool>,
     untie_acts: Option<Spanned<i64>>,
     untie_consecutive: Option<bool>,
+    nonlethal_coup_twice_max_hp: Option<bool>,
 }
 
 fray_core::combatant_entry! {
@@ -150,6 +152,7 @@ fray_core::combatant_entry! {
         stored: Vec<Spanned<String>>,
         #[serde(default)]
         netted: bool,
+        shield_strapped: Option<Spanned<bool>>,
         rope: Option<Spanned<i64>>,
         ammo: Option<Spanned<i64>>,
         loaded: Option<Spanned<i64>>,
@@ -278,6 +281,8 @@ impl Builder<'_> {
                     size: mon.size,
                     max_hp: mon.hp,
                     dv_bonus: mon.dv_bonus,
+                    shield: None,
+                    sneak_dice: 0,
                     max_dex: mon.max_dex,
                     speed: mon.speed,
                     fort: mon.fort,
@@ -409,7 +414,9 @@ impl Builder<'_> {
                     scores,
                     size: Size::Medium,
                     max_hp: hp,
-                    dv_bonus: armor.as_ref().map_or(0, |a| a.dv) + shield.map_or(0, |s| s.dv),
+                    dv_bonus: armor.as_ref().map_or(0, |a| a.dv),
+                    shield,
+                    sneak_dice: class.sneak_attack.get(lv).copied().unwrap_or(0),
                     max_dex: armor.as_ref().map_or(30, |a| a.max_dex),
                     speed: 30,
                     fort: class.fort[lv] + crate::state::modifier(scores[CON]),
@@ -564,7 +571,6 @@ impl Builder<'_> {
             survival: int(file, i, "survival", &c.survival, (-10, 60), errors),
             spellcraft: int(file, i, "spellcraft", &c.spellcraft, (-10, 60), errors),
             knows_maneuver: c.knows_maneuver,
-            shield: c.shield.is_some(),
         };
         if let Some(r) = int(file, i, "ride", &c.ride, (-10, 60), errors) {
             profile.ride = r;
@@ -770,6 +776,20 @@ impl CombatantBuilder for Builder<'_> {
         };
         let nonlethal = int(&file, i, "nonlethal", &c.nonlethal, (0, 100_000), errors).unwrap_or(0);
         let burn = int(&file, i, "burn", &c.burn, (0, 100_000), errors).unwrap_or(0);
+        // CEL-R9 Ready or Drop a Shield: its shield is strapped on unless the entry says not.
+        let shield = match &c.shield_strapped {
+            Some(s) if profile.shield.is_none() => {
+                errors.push(file.error(
+                    s.span(),
+                    Some(field(i, "shield_strapped")),
+                    "it has no shield to strap on: give the character a `shield` (a creature's \
+                     comes with its bestiary entry)",
+                ));
+                ShieldAt::Strapped
+            }
+            Some(s) if !*s.get_ref() => ShieldAt::Carried,
+            _ => ShieldAt::Strapped,
+        };
         let fighter = Fighter {
             side: fray_core::SideId(0),
             pos: fray_core::Pos::new(0, 0),
@@ -811,6 +831,13 @@ impl CombatantBuilder for Builder<'_> {
             gear: Vec::new(),
             packed: Vec::new(),
             netted: c.netted,
+            out_cold: false,
+            shield,
+            shield_dv: if shield == ShieldAt::Strapped {
+                profile.shield.as_ref().map_or(0, |s| s.dv)
+            } else {
+                0
+            },
             task: None,
             act_clock: 0,
             tricks: Default::default(),
@@ -1456,6 +1483,9 @@ fn read_options(file: &SourceFile<'_>, o: &OptionsDef, errors: &mut Vec<FileErro
         retrieve_consecutive: o.retrieve_consecutive.unwrap_or(d.retrieve_consecutive),
         untie_acts: num("untie_acts", &o.untie_acts, 1, 100, 1, errors) as u8,
         untie_consecutive: o.untie_consecutive.unwrap_or(d.untie_consecutive),
+        nonlethal_coup_twice_max_hp: o
+            .nonlethal_coup_twice_max_hp
+            .unwrap_or(d.nonlethal_coup_twice_max_hp),
         splash_stray_increments: num(
             "splash_stray_increments",
             &o.splash_stray_increments,

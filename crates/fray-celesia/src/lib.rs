@@ -162,6 +162,16 @@ impl Ruleset for Celesia {
         if f.temp_hp > 0 {
             out.push(format!("{} temporary hp", f.temp_hp));
         }
+        // CEL-R9 Ready or Drop a Shield.
+        if let Some(s) = &state.p(who).shield {
+            match f.shield {
+                rules::shield::ShieldAt::Carried => {
+                    out.push(format!("{} carried, not strapped on", s.name))
+                }
+                rules::shield::ShieldAt::Dropped => out.push(format!("{} dropped", s.name)),
+                rules::shield::ShieldAt::Strapped => {}
+            }
+        }
         for (on, name) in [
             (f.flat_footed, "flat-footed"),
             (f.prone, "prone"),
@@ -247,7 +257,7 @@ impl RulesetBundle for Celesia {
     /// says which parts: R3 all but readying a complex action; R6 all but Aid Another on a skill
     /// or against a spell; R10 every maneuver, tying up (and untying), Escape Artist and a
     /// hazardous placement's free escape (the map's and the GM's hazards), but items other than
-    /// weapons; R12 Run and Coup de Grace;
+    /// weapons; R12 Run and Coup de Grace (lethal and nonlethal, a rogue's sneak attack on it);
     /// R13 Disable Device, Find Tracks (the GM's rulings), 1-round spells and Load a Two-Handed
     /// Simple Firearm; R15 attacks of opportunity, readied actions and counterspells with the
     /// same spell (countering with another is not: the seed gives no route), a disabled
@@ -255,7 +265,8 @@ impl RulesetBundle for Celesia {
     /// are played; R14 Identify a Spell Being Cast, asked, of a caster's or an item's spell,
     /// only of a caster it sees, counted
     /// against the GM's free-action limit); R9 all
-    /// but the actions of other skills, shields and animals (Demoralize: the GM's rulings); R17
+    /// but the actions of other skills and animals (Demoralize: the GM's rulings; Ready or
+    /// Drop a Shield is played); R17
     /// all but CON
     /// drain and the GM's strenuous actions; R20 all but lethal unarmed strikes and a source of burn). R18 and R21 are played whole (R18: the confusion of three head injuries, `rules::confusion`;
     /// R21.8: shots at each increment of the mount's move).

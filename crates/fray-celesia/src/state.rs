@@ -43,8 +43,14 @@ pub struct Profile {
     pub size: Size,
     /// Maximum hit points.
     pub max_hp: i32,
-    /// DV bonuses besides DEX and size (armour, shield, natural armour).
+    /// DV bonuses besides DEX, size and a character's shield (armour, natural armour; a
+    /// creature's shield from its bestiary entry).
     pub dv_bonus: i32,
+    /// A character's shield (its entry's `shield`): its bonus counts while it is strapped on
+    /// (`Fighter::shield`). [CEL-R9 Ready or Drop a Shield]
+    pub shield: Option<crate::content::Shield>,
+    /// Sneak attack d6s (a rogue's, by class and level; 0: none). [CEL-R12]
+    pub sneak_dice: i32,
     /// Highest DEX bonus to DV (armour).
     pub max_dex: i32,
     /// Speed in feet.
@@ -585,6 +591,13 @@ pub struct Fighter {
     /// Entangled by a net until it escapes it (Escape from a Net): disadvantage on its attack
     /// rolls (CEL-R4.5 row 7). [CEL-R11]
     pub netted: bool,
+    /// Unconscious from a nonlethal coup de grace's failed Fortitude save, until healed.
+    /// [CEL-R12]
+    pub out_cold: bool,
+    /// Where its shield is (for a character with one: `Profile::shield`). [CEL-R9]
+    pub shield: crate::rules::shield::ShieldAt,
+    /// The shield bonus to DV it has now: its shield's while strapped on, else 0. [CEL-R9]
+    pub shield_dv: i32,
     /// The complex action in progress, with its acts committed so far. [CEL-R3.8, R13]
     pub task: Option<Task>,
     /// Acts of its turns gone by, spent or left unspent: consecutiveness is judged on it.
@@ -947,8 +960,9 @@ impl Fighter {
 /// What a complex action is for. [CEL-R3.8, R12, R13]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TaskKind {
-    /// A coup de grace against a foe with total concealment (6 acts), with this melee form.
-    CoupDeGrace(CombatantId, u8),
+    /// A coup de grace against a foe with total concealment (6 acts), with this melee form,
+    /// nonlethal (`true`) or lethal.
+    CoupDeGrace(CombatantId, u8, bool),
     /// Disable Device on the numbered device.
     Disable(u8),
     /// Find Tracks (at least 3 consecutive acts, more as the GM rules). [CEL-R13, CEL-G3]
@@ -1073,6 +1087,10 @@ pub struct Options {
     pub untie_acts: u8,
     /// See `untie_acts`.
     pub untie_consecutive: bool,
+    /// A nonlethal coup de grace's nonlethal damage turns lethal only past twice the maximum
+    /// hit points (the coup de grace note; CEL-A8, G8 toggle; default off: CEL-R20.4's
+    /// maximum hit points, as for all nonlethal damage).
+    pub nonlethal_coup_twice_max_hp: bool,
 }
 
 impl Default for Options {
@@ -1103,6 +1121,7 @@ impl Default for Options {
             retrieve_consecutive: true,
             untie_acts: 1,
             untie_consecutive: true,
+            nonlethal_coup_twice_max_hp: false,
         }
     }
 }
@@ -1551,12 +1570,19 @@ impl State {
         band_of(self.f(id), self.p(id))
     }
 
-    /// Unconscious from nonlethal damage: NL with burn exceeds current hit points. [CEL-R20.3,
-    /// R20.7]
+    /// Unconscious from nonlethal damage: NL with burn exceeds current hit points (CEL-R20.3,
+    /// R20.7), or a nonlethal coup de grace's failed save (CEL-R12).
     #[inline]
     pub fn knocked_out(&self, id: CombatantId) -> bool {
         let f = self.f(id);
-        nonlethal_unconscious(f.nonlethal + f.burn, f.hp)
+        f.out_cold || nonlethal_unconscious(f.nonlethal + f.burn, f.hp)
+    }
+
+    /// Knocks `id` unconscious: a nonlethal coup de grace's failed Fortitude save (CEL-R12).
+    /// The seed gives no end; any healing ends it (a reading: healing is what removes
+    /// nonlethal damage, CEL-R20.6; `rules::item::heal`).
+    pub fn knock_out(&mut self, id: CombatantId) {
+        self.fm(id).out_cold = true;
     }
 
     /// Staggered: nonlethal damage with burn at least half its current hit points (CEL-R20.2,
@@ -1955,6 +1981,7 @@ pub fn up_of(f: &Fighter, p: &Profile) -> bool {
     !f.absent()
         && matches!(band_of(f, p), Band::Healthy | Band::Disabled)
         && !nonlethal_unconscious(f.nonlethal + f.burn, f.hp)
+        && !f.out_cold
 }
 
 /// Unconscious by nonlethal damage: NL > current hit points. [CEL-R20.3]

@@ -155,6 +155,10 @@ fn action(state: &State, who: CombatantId) -> Choice {
     if let Some(c) = crate::rules::wield::tactic(state, who) {
         return c;
     }
+    // CEL-R9 Ready or Drop a Shield: a carried shield is strapped on.
+    if let Some(c) = crate::rules::shield::tactic(state, who) {
+        return c;
+    }
     // The weakest foe in reach, with the best form that reaches it.
     let pos = f.pos;
     // The least key wins whatever order the foes come in (the key ends with the foe's id).

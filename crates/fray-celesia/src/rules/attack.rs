@@ -230,7 +230,7 @@ pub fn defense(state: &State, target: CombatantId) -> Mods {
 #[inline]
 pub fn defense_into(state: &State, target: CombatantId, m: &mut impl ModifierSink) {
     let (p, f) = (state.p(target), state.f(target));
-    m.push("armour, shield, natural", "", p.dv_bonus);
+    m.push("armour, shield, natural", "", p.dv_bonus + f.shield_dv);
     let dex = state.m(target, DEX).min(p.max_dex);
     // A runner loses its DEX bonus until the start of its next turn (CEL-R12 Run).
     // Pinned, or pinning a foe: no DEX bonus either (CEL-R10.10 Pin, CEL-A34).
@@ -734,6 +734,37 @@ pub fn damage(
     extra: i32,
     rule: &'static str,
 ) -> Result<i32, Interrupt> {
+    let hit = Hit {
+        critical,
+        extra,
+        sneak_dice: 0,
+    };
+    damage_of(state, table, attacker, target, w, hit, rule)
+}
+
+/// What a hit's damage is made of besides the weapon: a critical, its degree dice, and sneak
+/// attack d6s (a coup de grace's, CEL-R12).
+#[derive(Debug, Clone, Copy)]
+struct Hit {
+    critical: bool,
+    extra: i32,
+    sneak_dice: i32,
+}
+
+/// [`damage`], with sneak attack: precision damage, "not multiplied when you score a critical
+/// hit, but … maximized" (CEL-R5.6; fray rolls it only on a coup de grace, a critical).
+fn damage_of(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    attacker: CombatantId,
+    target: CombatantId,
+    w: &Weapon,
+    hit: Hit,
+    rule: &'static str,
+) -> Result<i32, Interrupt> {
+    let Hit {
+        critical, extra, ..
+    } = hit;
     let dice = w.damage;
     let (count, sides) = (i32::from(dice.count), dice.sides);
     // CEL-A26: a lance on a mounted charge doubles its weapon dice (not the degree dice) and
@@ -774,6 +805,13 @@ pub fn damage(
     let ability = m.total() - before;
     special_damage(state, attacker, w, &mut m);
     m.push("weapon", "", dice.bonus);
+    if hit.sneak_dice > 0 {
+        m.push(
+            "sneak attack, maximized on a critical",
+            "CEL-R5.6",
+            6 * hit.sneak_dice,
+        );
+    }
     m.push(
         "lance on a mounted charge: static bonuses again",
         "CEL-A26",
@@ -1132,12 +1170,15 @@ fn stray_reckless(
 
 /// CEL-R12 Coup de Grace: an automatic critical hit on a helpless foe (no attack roll, so no
 /// degrees); if it survives, a Fortitude save against DC 10 + the damage dealt, or it dies.
+/// Nonlethal (`nonlethal`): the damage is nonlethal, and if the foe is still conscious after
+/// it, the same save or it falls unconscious.
 pub fn coup_de_grace(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     attacker: CombatantId,
     target: CombatantId,
     form: usize,
+    nonlethal: bool,
 ) -> Result<(), Interrupt> {
     let profiles = state.profiles.clone();
     super::confusion::attacked(state, attacker, target);
@@ -1154,10 +1195,36 @@ pub fn coup_de_grace(
         who: attacker,
         act: "delivers a coup de grace to",
         on: Some(target),
-        detail: format!("{}: an automatic critical hit, no attack roll", w.name),
+        detail: format!(
+            "{}: an automatic critical hit, no attack roll{}",
+            w.name,
+            match (nonlethal, w.nonlethal) {
+                (true, _) => ", nonlethal damage",
+                // CEL-R20.5: a weapon dealing nonlethal damage used for lethal damage (the
+                // disadvantage is on an attack roll, and a coup de grace has none).
+                (false, true) => ", lethal damage",
+                (false, false) => "",
+            }
+        ),
         rule: "CEL-R12",
     });
-    let dealt = damage(state, table, attacker, target, w, true, 0, "CEL-R12")?;
+    // CEL-R12: "A rogue also gets her extra sneak attack damage against a helpless or pinned
+    // opponent when delivering a coup de grace" (maximized on the critical, CEL-R5.6).
+    let hit = Hit {
+        critical: true,
+        extra: 0,
+        sneak_dice: state.p(attacker).sneak_dice,
+    };
+    let dealt = if w.nonlethal == nonlethal {
+        damage_of(state, table, attacker, target, w, hit, "CEL-R12")?
+    } else {
+        let mut w = w.clone();
+        w.nonlethal = nonlethal;
+        damage_of(state, table, attacker, target, &w, hit, "CEL-R12")?
+    };
+    if nonlethal {
+        return knock_out_save(state, table, target, dealt);
+    }
     if state.f(target).dead {
         return Ok(());
     }
@@ -1179,6 +1246,40 @@ pub fn coup_de_grace(
             who: target,
             status: "dead",
             hp,
+            rule: "CEL-R12",
+        });
+    }
+    Ok(())
+}
+
+/// CEL-R12 nonlethal Coup de Grace: "if the target remains conscious after receiving the
+/// nonlethal critical hit damage, he must make a Fortitude save (DC 10 + damage) or fall
+/// unconscious". Unconscious so, it stays so until healed (`State::knock_out`, a reading).
+fn knock_out_save(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    target: CombatantId,
+    dealt: i32,
+) -> Result<(), Interrupt> {
+    if !state.up(target) {
+        return Ok(());
+    }
+    let saved = super::D20Check {
+        purpose: "nonlethal coup de grace",
+        modifier: "Fort",
+        bonus: state.fort(target),
+        dc: 10 + dealt,
+        kind: super::CheckKind::Save,
+        results: ("stays conscious", "falls unconscious"),
+        rule: "CEL-R12",
+    }
+    .roll(state, table, target)?;
+    if !saved {
+        state.knock_out(target);
+        table.emit(|| Event::Condition {
+            who: target,
+            condition: "unconscious",
+            gained: true,
             rule: "CEL-R12",
         });
     }

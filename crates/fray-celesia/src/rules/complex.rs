@@ -22,8 +22,14 @@ pub const CONCEALED_COUP_ACTS: u8 = 6;
 pub fn task_of(state: &State, who: CombatantId, choice: &Choice) -> Option<(TaskKind, u8, bool)> {
     match *choice {
         // CEL-R12: "requires 6 acts"; complex actions are consecutive acts (CEL-R3.1).
-        Choice::CoupDeGrace(t, form) if super::concealment::totally_concealed(state, t) => {
-            Some((TaskKind::CoupDeGrace(t, form), CONCEALED_COUP_ACTS, true))
+        Choice::CoupDeGrace(t, form, nonlethal)
+            if super::concealment::totally_concealed(state, t) =>
+        {
+            Some((
+                TaskKind::CoupDeGrace(t, form, nonlethal),
+                CONCEALED_COUP_ACTS,
+                true,
+            ))
         }
         Choice::Disable(d) => {
             let dev = state.devices.get(usize::from(d))?;
@@ -86,6 +92,7 @@ pub fn cost(state: &State, who: CombatantId, choice: &Choice) -> i32 {
                 .get(usize::from(i))
                 .map_or(2, |s| s.casting.acts()),
             Choice::Draw(_) | Choice::DrawTwo(..) => super::wield::draw_acts(state, who),
+            Choice::ReadyShield | Choice::DropShield => super::shield::acts(state, who),
             Choice::Load | Choice::Prepare => super::ammo::acts(state, who, choice),
             _ => choice.acts(),
         },
@@ -122,13 +129,13 @@ pub fn commit(
     }
     let done = (i32::from(before) + acts).min(i32::from(needed)) as u8;
     let (act, what, on, rule) = match (kind, before == 0) {
-        (TaskKind::CoupDeGrace(t, _), true) => (
+        (TaskKind::CoupDeGrace(t, ..), true) => (
             "begins a coup de grace on",
             "total concealment".to_string(),
             Some(t),
             "CEL-R12",
         ),
-        (TaskKind::CoupDeGrace(t, _), false) => (
+        (TaskKind::CoupDeGrace(t, ..), false) => (
             "goes on with the coup de grace on",
             "total concealment".to_string(),
             Some(t),
@@ -220,9 +227,9 @@ pub fn commit(
     }
     state.fm(who).task = None;
     match kind {
-        TaskKind::CoupDeGrace(t, form) => {
+        TaskKind::CoupDeGrace(t, form, nonlethal) => {
             if state.helpless(t) && super::ammo::coup_weapon(state, who, t, form).is_some() {
-                attack::coup_de_grace(state, table, who, t, usize::from(form))?;
+                attack::coup_de_grace(state, table, who, t, usize::from(form), nonlethal)?;
             } else {
                 table.emit(|| Event::Forgone {
                     who,

@@ -65,10 +65,16 @@ pub fn take_damage(
         state.staggered(target),
     );
     let max_hp = state.p(target).max_hp;
-    // Nonlethal damage past the maximum hit points is lethal (CEL-R20.4).
+    // Nonlethal damage past the maximum hit points is lethal (CEL-R20.4); a nonlethal coup de
+    // grace's, past twice them where the GM says so (CEL-A8 toggle).
+    let lethal_past = if rule == "CEL-R12" && state.options.nonlethal_coup_twice_max_hp {
+        2 * max_hp
+    } else {
+        max_hp
+    };
     let (mut lethal, nonlethal) = if blow.nonlethal {
         let (nl, lethal) =
-            crate::state::nonlethal_split(blow.amount, state.f(target).nonlethal, max_hp);
+            crate::state::nonlethal_split(blow.amount, state.f(target).nonlethal, lethal_past);
         (lethal, nl)
     } else {
         (blow.amount, 0)

@@ -556,6 +556,10 @@ pub fn heal(
     let f = state.fm(who);
     f.hp = healed;
     f.nonlethal = (f.nonlethal - amount).max(0);
+    // CEL-R12, R20.6: healing ends a nonlethal coup de grace's unconsciousness (a reading).
+    if amount > 0 {
+        f.out_cold = false;
+    }
     if before.0 == Band::Dying && amount > 0 {
         f.stable = true;
     }

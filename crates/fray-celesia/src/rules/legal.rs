@@ -114,9 +114,10 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
             candidates.push(Choice::DirtyTrick(t, trick));
         }
         for (i, _) in state.melee_forms(who) {
-            candidates.push(Choice::CoupDeGrace(t, i as u8));
+            candidates.push(Choice::CoupDeGrace(t, i as u8, false));
+            candidates.push(Choice::CoupDeGrace(t, i as u8, true));
         }
-        candidates.push(Choice::CoupDeGrace(t, super::ammo::RANGED_FORM));
+        candidates.push(Choice::CoupDeGrace(t, super::ammo::RANGED_FORM, false));
         if state.enemies(who, t) && state.up(t) {
             candidates.push(Choice::Approach(t));
             candidates.push(Choice::Charge(t));
@@ -169,6 +170,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     super::simple::options(state, who, &mut candidates);
     super::first_aid::options(state, who, &mut candidates);
     super::wield::options(state, who, &mut candidates);
+    super::shield::options(state, who, &mut candidates);
     super::spell::options(state, who, &mut candidates);
     super::ammo::options(state, who, &mut candidates);
     super::ruling::action_options(state, who, &mut candidates);
@@ -639,7 +641,7 @@ pub fn check_deed(
         | Choice::FastMount(_)
         | Choice::FastDismount(_)
         | Choice::Knees => Ok(()),
-        Choice::CoupDeGrace(t, form) => {
+        Choice::CoupDeGrace(t, form, nonlethal) => {
             target_ok(t, "CEL-R12")?;
             if !state.helpless(t) && !state.pinned(t) {
                 return no(explain, "CEL-R12", || {
@@ -653,6 +655,15 @@ pub fn check_deed(
                 });
             }
             if form == super::ammo::RANGED_FORM {
+                // CEL-R20.5: "You can use a melee weapon that deals lethal damage to deal
+                // nonlethal damage instead": a melee weapon, not a missile.
+                if nonlethal {
+                    return no(explain, "CEL-R20.5", || {
+                        "nonlethal damage is dealt with a melee weapon, not a bow, crossbow or \
+                         firearm"
+                            .to_string()
+                    });
+                }
                 let Some(w) = state.ranged_weapon(who) else {
                     return no(explain, "CEL-R12", || {
                         "no ranged weapon in hand".to_string()
@@ -885,6 +896,8 @@ pub fn check_deed(
             super::item::check(explain, state, who, choice)
         }
         Choice::Draw(item) => super::wield::check(explain, state, who, item, true),
+        Choice::ReadyShield => super::shield::check(explain, state, who, true),
+        Choice::DropShield => super::shield::check(explain, state, who, false),
         Choice::Load | Choice::Prepare => super::ammo::check(explain, state, who, choice),
         Choice::DrawTwo(a, b) => super::wield::check_two(explain, state, who, a, b),
         Choice::Multiweapon(t, main, off) => {

@@ -396,10 +396,10 @@ pub fn grapple_limits(
         });
     }
     let two_handed = match *choice {
-        Choice::CoupDeGrace(_, super::ammo::RANGED_FORM) => state
+        Choice::CoupDeGrace(_, super::ammo::RANGED_FORM, _) => state
             .ranged_weapon(who)
             .is_some_and(|w| w.hands == crate::content::Hands::Two),
-        Choice::Attack(_, form) | Choice::CoupDeGrace(_, form) => state
+        Choice::Attack(_, form) | Choice::CoupDeGrace(_, form, _) => state
             .melee_forms(who)
             .find(|(i, _)| *i == usize::from(form))
             .is_some_and(|(_, w)| {

@@ -29,6 +29,7 @@ pub mod ready;
 pub mod round;
 pub mod ruling;
 pub mod run;
+pub mod shield;
 pub mod simple;
 pub mod special;
 pub mod spell;

@@ -217,7 +217,7 @@ pub fn attacked(choice: &Choice) -> Option<CombatantId> {
         Choice::Attack(t, _)
         | Choice::Shoot(t)
         | Choice::Unarmed(t)
-        | Choice::CoupDeGrace(t, _)
+        | Choice::CoupDeGrace(t, ..)
         | Choice::Cleave(t) => Some(t),
         _ => None,
     }

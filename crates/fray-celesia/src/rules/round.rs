@@ -551,11 +551,12 @@ fn start_of_turn(
         _ => {}
     }
     if state.knocked_out(who) {
-        table.emit(|| Event::Skipped {
-            who,
-            reason: "unconscious from nonlethal damage",
-            rule: "CEL-R20.3",
-        });
+        let (reason, rule) = if state.f(who).out_cold {
+            ("unconscious from a nonlethal coup de grace", "CEL-R12")
+        } else {
+            ("unconscious from nonlethal damage", "CEL-R20.3")
+        };
+        table.emit(|| Event::Skipped { who, reason, rule });
         return Ok(false);
     }
     tidy(state, table)?;
@@ -1149,10 +1150,10 @@ pub fn perform(
             super::mounted::mount_or_dismount(state, table, who, None, to, fast)?;
         }
         Choice::Knees => super::mounted::knees(state, table, who)?,
-        Choice::CoupDeGrace(t, form) => {
+        Choice::CoupDeGrace(t, form, nonlethal) => {
             let able = provoke(state, table, who, None)?;
             if able && super::ammo::coup_weapon(state, who, t, form).is_some() {
-                attack::coup_de_grace(state, table, who, t, usize::from(form))?;
+                attack::coup_de_grace(state, table, who, t, usize::from(form), nonlethal)?;
             }
         }
         Choice::Run(to) => super::run::run(state, table, who, to)?,
@@ -1207,7 +1208,7 @@ pub fn perform(
             let k = super::special::step_of(state, who, sp);
             // CEL-R16.5: Martial Power's temporary hit points, 2 per step (3 with a shield).
             let temp = if sp == crate::state::Special::MartialPower {
-                let per = if state.p(who).gm_said.shield { 3 } else { 2 };
+                let per = if state.f(who).shield_dv > 0 { 3 } else { 2 };
                 state.fm(who).temp_hp = per * k;
                 per * k
             } else {
@@ -1252,6 +1253,10 @@ pub fn perform(
         Choice::FirstAid(t) => super::first_aid::first_aid(state, table, who, t)?,
         Choice::Draw(item) => super::wield::draw_or_sheathe(state, table, who, item, true)?,
         Choice::Sheathe(item) => super::wield::draw_or_sheathe(state, table, who, item, false)?,
+        Choice::ReadyShield | Choice::DropShield => {
+            let ready = choice == Choice::ReadyShield;
+            super::shield::ready_or_drop(state, table, who, ready, cost == 0)?;
+        }
         Choice::Load | Choice::Prepare => super::ammo::perform(state, table, who, choice)?,
         Choice::DrawTwo(a, b) => super::wield::draw_two(state, table, who, a, b)?,
         Choice::Demoralize(t) => super::ruling::demoralize(state, table, who, t)?,

@@ -30,8 +30,6 @@ pub struct GmSaid {
     /// It knows at least one maneuver or stance (`knows_maneuver = true`), Martial Power's
     /// prerequisite with CON 13. [CEL-R16.5]
     pub knows_maneuver: bool,
-    /// It uses a shield (an entry with `shield`): Martial Power's temporary hit points ×1.5.
-    pub shield: bool,
     /// Its Bluff and Sense Motive, and what kind of mind it has, for Feint. [CEL-R11]
     pub feint: super::feint::FeintSaid,
 }

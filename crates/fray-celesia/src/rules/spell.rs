@@ -726,7 +726,7 @@ fn touch_attack(
     dv_mods.push(
         "touch: no armour, shield or natural armour",
         "CEL-R4.4",
-        -state.p(t).dv_bonus,
+        -(state.p(t).dv_bonus + state.f(t).shield_dv),
     );
     let dv = 10 + dv_mods.total();
     let hit = die == 20 || (die != 1 && total >= dv);

@@ -147,7 +147,11 @@ pub fn check(
 
 /// Remembers that `who` has just moved (a Move simple action), for a draw combined with it.
 pub fn note_move(state: &mut State, who: CombatantId, choice: &Choice) {
-    if matches!(choice, Choice::Draw(_) | Choice::DrawTwo(..)) {
+    // A draw or a shield readied or dropped with the Move (CEL-R9) keeps it for the other.
+    if matches!(
+        choice,
+        Choice::Draw(_) | Choice::DrawTwo(..) | Choice::ReadyShield | Choice::DropShield
+    ) {
         return;
     }
     let f = state.fm(who);

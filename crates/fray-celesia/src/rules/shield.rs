@@ -1,0 +1,202 @@
+//! CEL-R9 Ready or Drop a Shield (simple, 1 act, Provoke): "You either strap a shield to your
+//! arm to gain its shield bonus to DV or unstrap and drop the shield. If you have a base attack
+//! bonus of +1 or higher, you can do either of these as a free action when you take the Move
+//! simple action." A character's shield (its entry's `shield`) is strapped on at the start
+//! unless the entry says `shield_strapped = false` (carried, e.g. slung on its back); its bonus
+//! counts only while strapped on. A dropped shield stays on the ground: picking it up again is
+//! not offered (fray's Manipulate an Item picks up weapons only).
+
+use super::round;
+use crate::choice::Choice;
+use crate::state::State;
+use crate::Celesia;
+use fray_core::event::Event;
+use fray_core::protocol::{refuse as no, Illegal, Interrupt};
+use fray_core::{CombatantId, Table};
+
+/// Where a character's shield is. [CEL-R9]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ShieldAt {
+    /// Strapped to its arm: its shield bonus counts.
+    #[default]
+    Strapped,
+    /// Carried, not strapped on: `ready shield` straps it on.
+    Carried,
+    /// Unstrapped and dropped: gone for the rest of the fight.
+    Dropped,
+}
+
+const RULE: &str = "CEL-R9";
+
+/// Acts readying or dropping the shield costs now: none right after a Move with BAB +1 (the
+/// same moment as a draw combined with a Move, `wield::draws_with_move`), else 1. [CEL-R9]
+pub fn acts(state: &State, who: CombatantId) -> i32 {
+    if super::wield::draws_with_move(state, who) {
+        0
+    } else {
+        1
+    }
+}
+
+/// The Ready or Drop a Shield option of `who`, if it has a shield to ready or drop.
+pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
+    if state.p(who).shield.is_none() {
+        return;
+    }
+    match state.f(who).shield {
+        ShieldAt::Strapped => out.push(Choice::DropShield),
+        ShieldAt::Carried => out.push(Choice::ReadyShield),
+        ShieldAt::Dropped => {}
+    }
+}
+
+/// Whether `who` may strap its shield on (`ready`) or unstrap and drop it now. [CEL-R9]
+pub fn check(explain: bool, state: &State, who: CombatantId, ready: bool) -> Result<(), Illegal> {
+    let Some(shield) = state.p(who).shield.as_ref() else {
+        return no(explain, RULE, || {
+            "it has no shield (a character's comes with its entry's `shield`)".to_string()
+        });
+    };
+    match (state.f(who).shield, ready) {
+        (ShieldAt::Dropped, _) => no(explain, RULE, || {
+            format!(
+                "it dropped its {}: picking it up is not offered",
+                shield.name
+            )
+        }),
+        (ShieldAt::Strapped, true) => no(explain, RULE, || {
+            format!("its {} is strapped on already", shield.name)
+        }),
+        (ShieldAt::Carried, false) => no(explain, RULE, || {
+            format!(
+                "its {} is not strapped on: `ready shield` straps it on",
+                shield.name
+            )
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Straps the shield on (`ready`) or unstraps and drops it: the action provokes first, unless
+/// it is a free part of a Move (`free`), which has provoked already (as a draw combined with a
+/// Move, CEL-R9). [CEL-R9]
+pub fn ready_or_drop(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    ready: bool,
+    free: bool,
+) -> Result<(), Interrupt> {
+    if !free && !round::provoke(state, table, who, None)? {
+        return Ok(());
+    }
+    let Some(shield) = state.p(who).shield.clone() else {
+        return Ok(());
+    };
+    let f = state.fm(who);
+    if ready {
+        f.shield = ShieldAt::Strapped;
+        f.shield_dv = shield.dv;
+    } else {
+        f.shield = ShieldAt::Dropped;
+        f.shield_dv = 0;
+    }
+    table.emit(|| Event::Acted {
+        who,
+        act: if ready {
+            "straps on its shield"
+        } else {
+            "unstraps and drops its shield"
+        },
+        on: None,
+        detail: format!(
+            "{}{}",
+            shield.name,
+            if free {
+                ", a free action with its Move (BAB +1)"
+            } else {
+                ""
+            }
+        ),
+        rule: RULE,
+    });
+    Ok(())
+}
+
+/// The default tactics' use of it: a carried shield is strapped on when that costs no act
+/// (right after a Move, BAB +1) or while no foe threatens it (so nothing is provoked).
+pub fn tactic(state: &State, who: CombatantId) -> Option<Choice> {
+    if state.f(who).shield != ShieldAt::Carried || state.p(who).shield.is_none() {
+        return None;
+    }
+    let threatened = state
+        .ids()
+        .any(|o| state.enemies(o, who) && state.up(o) && state.threatens(o, who));
+    let worth = acts(state, who) == 0 || !threatened;
+    (worth && super::legal::check_action(false, state, who, &Choice::ReadyShield).is_ok())
+        .then_some(Choice::ReadyShield)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture::{Fixture, FIGHTER};
+
+    fn duel(entry: &str) -> State {
+        Fixture::new()
+            .with("hero", "heroes", [0, 0], entry)
+            .monster("orc", "orcs", [6, 0], "orc")
+            .state()
+    }
+
+    /// CEL-R9: the shield bonus counts only while the shield is strapped on; readying it is
+    /// offered while it is carried, dropping it while it is strapped on, neither once dropped.
+    #[test]
+    fn the_shield_bonus_counts_while_strapped_on() {
+        let hero = CombatantId(0);
+        let strapped = duel(&format!("{FIGHTER}\nshield = \"heavy shield\""));
+        let carried = duel(&format!(
+            "{FIGHTER}\nshield = \"heavy shield\"\nshield_strapped = false"
+        ));
+        let dv = |s: &State| super::super::attack::defense(s, hero).total();
+        assert_eq!(dv(&strapped) - dv(&carried), 2, "a heavy shield: +2 DV");
+        let offered = |s: &State| {
+            let mut out = Vec::new();
+            options(s, hero, &mut out);
+            out
+        };
+        assert_eq!(offered(&strapped), vec![Choice::DropShield]);
+        assert_eq!(offered(&carried), vec![Choice::ReadyShield]);
+        assert!(check(false, &carried, hero, true).is_ok());
+        assert!(check(false, &carried, hero, false).is_err());
+        assert!(check(false, &strapped, hero, true).is_err());
+        let mut dropped = strapped.clone();
+        dropped.fm(hero).shield = ShieldAt::Dropped;
+        dropped.fm(hero).shield_dv = 0;
+        assert!(offered(&dropped).is_empty());
+        assert_eq!(dv(&dropped), dv(&carried));
+        let none = duel(FIGHTER);
+        assert!(check(false, &none, hero, true).is_err());
+        assert!(offered(&none).is_empty());
+    }
+
+    /// CEL-R9: free right after a Move with BAB +1, else one act.
+    #[test]
+    fn free_with_a_move_at_bab_one() {
+        let hero = CombatantId(0);
+        let mut s = duel(&format!(
+            "{FIGHTER}\nshield = \"light shield\"\nshield_strapped = false"
+        ));
+        assert!(s.p(hero).bab >= 1);
+        assert_eq!(acts(&s, hero), 1);
+        let f = s.fm(hero);
+        f.move_at = Some((f.turns, f.act_clock));
+        assert_eq!(acts(&s, hero), 0);
+        s.fm(hero).act_clock += 1;
+        assert_eq!(
+            acts(&s, hero),
+            1,
+            "an act between: no longer part of the Move"
+        );
+    }
+}
