@@ -80,3 +80,82 @@ fn feint_refusals_and_the_head_injury() {
         "{log}"
     );
 }
+
+/// Wil, a wizard with a dagger (d20 − 1) and Bluff +10, against Fox (fighter 3: feint DC
+/// 10 + 3 + 0 = 13; DEX 18, +4; armour `dv_bonus`), who has had its turn (not flat-footed).
+fn nimble_fox(dv_bonus: i32) -> String {
+    format!(
+        r#"schema = 1
+ruleset = "celesia"
+name = "the default tactics feint a nimble foe"
+max_rounds = 1
+[[sides]]
+id = "heroes"
+[[sides]]
+id = "foes"
+[[combatants]]
+id = "wil"
+name = "Wil"
+side = "heroes"
+at = [0, 0]
+class = "wizard"
+level = 1
+hp = 40
+scores = {{ str = 8, dex = 10, con = 10, cha = 10 }}
+weapon = "dagger"
+bluff = 10
+[[combatants]]
+id = "fox"
+name = "Fox"
+side = "foes"
+at = [1, 0]
+class = "fighter"
+level = 3
+hp = 40
+scores = {{ str = 10, dex = 18, con = 12, wis = 10 }}
+dv_bonus = {dv_bonus}
+weapon = "longsword"
+[script]
+choices = ["fox: end"]
+"#
+    )
+}
+
+/// The default tactics (issue 16, CEL-R11; docs/celesia.md "Feints in the default tactics"):
+/// against DV 20 (10 + 6 + DEX 4) Wil's dagger hits only on a natural 20 (a = 0.05), and on 17
+/// or more without the DEX bonus (a′ = 0.20); Bluff +10 fools Fox on 3 or more (p = 0.9): the
+/// feint gains (0.9 · 0.15 − 2 · 0.05) · 1.5 > 0, so fray feints (a 7: 17 ≥ 13) and strikes
+/// DV 16 (a 17 − 1 = 16 hits, d4 3 − 1 = 2). Against DV 14 (no armour) the dagger hits on 15
+/// or more (0.3): two blows beat the feint (0.9 · 0.2 < 0.6), and fray strikes three times.
+#[test]
+fn the_default_tactics_feint_a_foe_they_hit_only_on_a_natural_20() {
+    let dir = std::env::temp_dir().join(format!("fray-feint-tactics-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let armoured = dir.join("armoured.toml");
+    std::fs::write(&armoured, nimble_fox(6)).expect("write");
+    let file = armoured.to_str().expect("path");
+    // Initiative: Wil 2, Fox 19 + 4 (Fox first: it ends its turn, and is not flat-footed).
+    let out = fray(&["fight", file, "--dice", "2,19,7,17,3"]);
+    let log = text(&out.stdout);
+    assert!(out.status.success(), "{}{log}", text(&out.stderr));
+    for line in [
+        "Wil's Feint check (CEL-R11): d20 7 +10 Bluff = 17 vs DC (10 + BAB + WIS) 13: feinted",
+        "= 16 vs DV 16 [ +6 armour, shield, natural +4 DEX -4 feinted: no DEX bonus (CEL-R11) ] — hit",
+        "38 hp left",
+    ] {
+        assert!(log.contains(line), "{line}:\n{log}");
+    }
+    let bare = dir.join("bare.toml");
+    std::fs::write(&bare, nimble_fox(0)).expect("write");
+    let out = fray(&[
+        "fight",
+        bare.to_str().expect("path"),
+        "--dice",
+        "2,19,5,5,5",
+    ]);
+    let log = text(&out.stdout);
+    assert!(out.status.success(), "{}{log}", text(&out.stderr));
+    assert!(!log.contains("Feint"), "{log}");
+    assert_eq!(log.matches("Wil attacks Fox").count(), 3, "{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

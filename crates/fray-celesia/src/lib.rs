@@ -11,6 +11,7 @@
 pub mod choice;
 pub mod content;
 pub mod encounter;
+pub mod feint_tactics;
 #[cfg(test)]
 pub(crate) mod fixture;
 pub mod maneuver_tactics;

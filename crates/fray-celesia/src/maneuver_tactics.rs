@@ -61,21 +61,32 @@ fn fumble(bonus: i32, versus: i32) -> f64 {
 }
 
 /// The mean damage of a hit with `w`: mean dice + ability and weapon bonuses. [CEL-R5]
-fn mean_damage(state: &State, who: CombatantId, w: &Weapon) -> f64 {
+pub fn mean_damage(state: &State, who: CombatantId, w: &Weapon) -> f64 {
     let mut m = Total::default();
     ability_damage(state, who, w, &mut m);
     let dice = f64::from(w.damage.count) * (f64::from(w.damage.sides) + 1.0) / 2.0;
     (dice + f64::from(m.0 + w.damage.bonus)).max(0.0)
 }
 
-/// `who`'s chances to hit `target` with `w`: plain, and with advantage (a prone foe).
-fn hits(state: &State, who: CombatantId, target: CombatantId, w: &Weapon) -> (f64, f64) {
+/// `who`'s attack bonus with `w` on `target` and `target`'s DV, without the attack's advantage
+/// or disadvantage. [CEL-R4]
+pub fn bonus_and_dv(
+    state: &State,
+    who: CombatantId,
+    target: CombatantId,
+    w: &Weapon,
+) -> (i32, i32) {
     // Totals only (`Total`): the rules' modifiers, without a list of their names.
     let mut bonus = Total::default();
     attack_bonus_into(state, who, w, state.feet_between(who, target), &mut bonus);
     let mut defense = Total::default();
     defense_into(state, target, &mut defense);
-    let (bonus, dv) = (bonus.0, 10 + defense.0);
+    (bonus.0, 10 + defense.0)
+}
+
+/// `who`'s chances to hit `target` with `w`: plain, and with advantage (a prone foe).
+fn hits(state: &State, who: CombatantId, target: CombatantId, w: &Weapon) -> (f64, f64) {
+    let (bonus, dv) = bonus_and_dv(state, who, target, w);
     (chance(bonus, dv, 0, true), chance(bonus, dv, 1, true))
 }
 
@@ -91,10 +102,15 @@ fn threat(state: &State, who: CombatantId, target: CombatantId) -> f64 {
 }
 
 /// The maneuver the default tactics take instead of `attack` (an `Attack` on its foe with a
-/// melee form), if one is worth more. A foe a mean hit would bring to 0 hit points or below
-/// is struck (a foe down acts no more: the model does not weigh that, so it does not trade it
-/// away). [issue 16; CEL-R10.3, R10.6]
+/// melee form), if one is worth more. [issue 16; CEL-R10.3, R10.6]
 pub fn better(state: &State, who: CombatantId, attack: Choice) -> Option<Choice> {
+    best(state, who, attack).map(|(_, c)| c)
+}
+
+/// The maneuver worth more than `attack`, with what it gains over it (hit points, > 0). A foe
+/// a mean hit would bring to 0 hit points or below is struck (a foe down acts no more: the
+/// model does not weigh that, so it does not trade it away). [issue 16; CEL-R10.3, R10.6]
+pub fn best(state: &State, who: CombatantId, attack: Choice) -> Option<(f64, Choice)> {
     let Choice::Attack(t, form) = attack else {
         return None;
     };
@@ -138,8 +154,8 @@ pub fn better(state: &State, who: CombatantId, attack: Choice) -> Option<Choice>
         }
     }
     best.filter(|&(worth, _)| worth > plain)
-        .map(|(_, c)| c)
-        .filter(|c| check_action(false, state, who, c).is_ok())
+        .map(|(worth, c)| (worth - plain, c))
+        .filter(|(_, c)| check_action(false, state, who, c).is_ok())
 }
 
 #[cfg(test)]

@@ -11,11 +11,14 @@
 //! CEL-R9), escapes a net when its check succeeds at least half the time, or when no foe is in
 //! reach (CEL-R11), picks up a weapon it dropped, strikes the weakest foe in reach
 //! with its best form (a reach weapon steps back from a foe too close), or trips or disarms it
-//! when that is worth more ([`crate::maneuver_tactics`]); with its counted thrown weapons all
+//! or feints it when that is worth more ([`crate::maneuver_tactics`],
+//! [`crate::feint_tactics`]); held in a grapple with no blow, or tied up, it tries the likelier
+//! escape while one can succeed, else takes total defense (CEL-R9, R10.10, R11); with its
+//! counted thrown weapons all
 //! thrown and no foe within this turn's reach it picks one up (its own or one of its kind),
 //! walking to it first (CEL-R7.3, R9); it shoots when no foe is in reach (a bow at any range; a
-//! thrown weapon only at foes it cannot reach this turn), charges with three acts left, else
-//! moves toward the nearest foe. It always takes an attack of opportunity, and takes a
+//! thrown weapon only at foes it cannot reach this turn), charges with three acts left a foe
+//! one Move would not bring it next to, else moves toward the nearest foe. It always takes an attack of opportunity, and takes a
 //! crippling injury (permanent) only when the damage would kill it.
 
 use crate::choice::Choice;
@@ -161,10 +164,12 @@ fn action(state: &State, who: CombatantId) -> Choice {
     }
     // The weakest foe in reach, with the best form that reaches it.
     let pos = f.pos;
-    // The least key wins whatever order the foes come in (the key ends with the foe's id).
-    let mut best: Option<((i32, CombatantId), Choice)> = None;
+    // The least key wins whatever order the foes come in (the key ends with the foe's id). A
+    // foe it holds a feint on comes first (CEL-R11: the feint is for its next attack on it).
+    let mut best: Option<((bool, i32, CombatantId), Choice)> = None;
+    let feinted = |t| !f.feints.is_empty() && crate::rules::feint::holds(state, who, t);
     state.each_foe_within(who, state.reach_squares, |t| {
-        let key = (state.f(t).hp, t);
+        let key = (!feinted(t), state.f(t).hp, t);
         if best.is_some_and(|(k, _)| key >= k) {
             // Not better than the best so far (the best itself: a foe of several squares comes
             // once per square), legal or not: its form and legality are not worked out.
@@ -190,15 +195,12 @@ fn action(state: &State, who: CombatantId) -> Choice {
         }
     });
     if let Some((_, c)) = best {
-        // A trip or a disarm when it is worth more than the blow (issue 16).
-        return crate::maneuver_tactics::better(state, who, c).unwrap_or(c);
+        return instead_of_blow(state, who, c);
     }
-    // CEL-R10.9 Grapple: held with no blow it may strike (a pinned creature may do nothing
-    // but try to escape), it tries to escape the grapple rather than stand idle.
-    if f.held_by.is_some() {
-        if let Some(c) = legal(state, who, Choice::Escape(false)) {
-            return c;
-        }
+    // CEL-R10.9 Grapple, R10.10 Tie Up: held with no blow it may strike (a pinned creature may
+    // do nothing but try to escape), or tied up, it tries to escape while it can succeed.
+    if f.held_by.is_some() || f.tied.is_some() {
+        return escape_held(state, who);
     }
     if f.netted {
         if let Some(c) = legal(state, who, Choice::EscapeNet) {
@@ -253,7 +255,10 @@ fn action(state: &State, who: CombatantId) -> Choice {
         }
     }
     if let Some(t) = nearest {
-        if f.acts_left >= 3 {
+        // CEL-R11 Charge: two acts for the move, then one blow at advantage, and foes have
+        // advantage against it until its next turn. A foe one Move brings next to it is
+        // approached instead: a Move and two blows (2a) beat one blow at advantage (2a − a²).
+        if f.acts_left >= 3 && state.gap(who, t) - 1 > state.speed_squares(who) {
             if let Some(c) = legal(state, who, Choice::Charge(t)) {
                 return c;
             }
@@ -263,6 +268,78 @@ fn action(state: &State, who: CombatantId) -> Choice {
         }
     }
     Choice::End
+}
+
+/// The blow `blow` (an `Attack` with a melee form), or a trip, a disarm or a feint of its foe
+/// when one gains more over it (issue 16; [`crate::maneuver_tactics`],
+/// [`crate::feint_tactics`]; the maneuver when they gain the same). A foe it holds a feint on
+/// is struck: the feint is for that blow (CEL-R11).
+fn instead_of_blow(state: &State, who: CombatantId, blow: Choice) -> Choice {
+    if let Choice::Attack(t, _) = blow {
+        if crate::rules::feint::holds(state, who, t) {
+            return blow;
+        }
+    }
+    let maneuver = crate::maneuver_tactics::best(state, who, blow);
+    let feint = crate::feint_tactics::gain(state, who, blow);
+    match (maneuver, feint) {
+        (Some((m, _)), Some((g, c))) if g > m => c,
+        (None, Some((_, c))) | (Some((_, c)), _) => c,
+        (None, None) => blow,
+    }
+}
+
+/// Held in a grapple with no blow it may strike, or tied up (CEL-R9 Escape a Grapple, CEL-R10.10
+/// Tie Up): the escape with the better chance — the combat maneuver check (d20 + CMB) or
+/// Escape Artist (d20 + its bonus, with its disadvantage sources), each with this turn's −5 or
+/// −10 for a repeated try, against the grappler's CMD or the ropes' DC; the combat maneuver
+/// when they are equal. When neither can succeed, total defense if it may take it (not pinned,
+/// not taken this turn, CEL-R11), else the end of its turn.
+fn escape_held(state: &State, who: CombatantId) -> Choice {
+    use crate::maneuver_tactics::chance;
+    use crate::rules::{attack, escape, CheckKind, Total};
+    let f = state.f(who);
+    let versus = match (f.held_by, f.tied) {
+        (Some(grappler), _) => {
+            let mut cmd = Total::default();
+            attack::cmd_into(state, grappler, false, &mut cmd);
+            10 + cmd.0
+        }
+        (None, Some(dc)) => dc,
+        (None, None) => return Choice::End,
+    };
+    let again = escape::repeat_penalty(f.escapes);
+    let mut cmb = Total::default();
+    attack::cmb_into(state, who, &mut cmb);
+    let by_maneuver = chance(cmb.0 + again, versus, 0, false);
+    let dis = crate::rules::check_disadvantage(state, who, CheckKind::Skill { physical: true });
+    let by_artist = chance(
+        state.p(who).escape_artist + again,
+        versus,
+        -dis.count(),
+        false,
+    );
+    let tries = if by_artist > by_maneuver {
+        [
+            (by_artist, Choice::EscapeArtist(false)),
+            (by_maneuver, Choice::Escape(false)),
+        ]
+    } else {
+        [
+            (by_maneuver, Choice::Escape(false)),
+            (by_artist, Choice::EscapeArtist(false)),
+        ]
+    };
+    tries
+        .into_iter()
+        .filter(|&(p, _)| p > 0.0)
+        .find_map(|(_, c)| legal(state, who, c))
+        .or_else(|| {
+            (f.total_defense == 0)
+                .then(|| legal(state, who, Choice::TotalDefense))
+                .flatten()
+        })
+        .unwrap_or(Choice::End)
 }
 
 /// An ally up and tied up next to `who`, untied (the first in roster order: one act each).
@@ -726,5 +803,95 @@ mod tests {
         s.fm(hal).hold = Some(hold(bea, false));
         let c = action(&s, bea);
         assert!(strikes(c, hal), "grappled with a longsword: {c:?}");
+    }
+
+    /// A held orc (CMB +4: BAB 1, STR 17) against a grappler of CMD 24 (fighter 10, STR 18)
+    /// escapes only on a natural 20 (d20 + 4 ≥ 24); its second try, at −5, cannot succeed, so
+    /// it takes total defense instead, or, pinned (it may only escape), ends its turn. With
+    /// Escape Artist +10 it escapes that way (d20 + 10 ≥ 24: 35%; −5: 10%). Tied up and not
+    /// held, against the ropes' DC 25, only Escape Artist can succeed (d20 + 4 ≤ 24).
+    /// [CEL-R9 Escape a Grapple, R10.10 Tie Up, R11 Total Defense]
+    #[test]
+    fn a_held_orc_stops_trying_escapes_that_cannot_succeed() {
+        use crate::state::Hold;
+        let (hal, orc) = (CombatantId(0), CombatantId(1));
+        let held = |artist: i32, pinned: bool, escapes: u8| {
+            let strong = "class = \"fighter\"\nlevel = 10\nhp = 80\nweapon = \"longsword\"\n\
+                          scores = { str = 18, dex = 10, con = 10 }";
+            let mut s = Fixture::new()
+                .with("hal", "heroes", [0, 0], strong)
+                .with(
+                    "orc",
+                    "orcs",
+                    [1, 0],
+                    &format!("monster = \"orc\"\nescape_artist = {artist}"),
+                )
+                .state();
+            s.fm(orc).acts_left = 3;
+            s.fm(orc).escapes = escapes;
+            s.fm(orc).held_by = Some(hal);
+            s.fm(hal).hold = Some(Hold {
+                target: orc,
+                pinned,
+                choke: false,
+            });
+            s
+        };
+        assert_eq!(
+            action(&held(0, false, 0), orc),
+            Choice::Escape(false),
+            "a natural 20 frees it"
+        );
+        let mut s = held(0, false, 1);
+        assert_eq!(action(&s, orc), Choice::TotalDefense, "at −5 it cannot");
+        s.fm(orc).total_defense = 7;
+        assert_eq!(action(&s, orc), Choice::End, "in total defense already");
+        assert_eq!(
+            action(&held(0, true, 1), orc),
+            Choice::End,
+            "pinned: only escapes"
+        );
+        assert_eq!(action(&held(0, true, 0), orc), Choice::Escape(false));
+        assert_eq!(
+            action(&held(10, true, 0), orc),
+            Choice::EscapeArtist(false),
+            "35% against 5%"
+        );
+        assert_eq!(
+            action(&held(10, true, 1), orc),
+            Choice::EscapeArtist(false),
+            "10% at −5"
+        );
+        // Tied up (DC 25) and let go.
+        for (artist, dc, pick) in [
+            (10, 25, Choice::EscapeArtist(false)),
+            (0, 25, Choice::End),
+            (0, 20, Choice::Escape(false)),
+        ] {
+            let mut s = held(artist, false, 0);
+            s.fm(hal).hold = None;
+            s.fm(orc).held_by = None;
+            s.fm(orc).tied = Some(dc);
+            assert_eq!(action(&s, orc), pick, "Escape Artist +{artist}, DC {dc}");
+        }
+    }
+
+    /// A foe one Move brings next to it is approached (a Move and two blows), not charged
+    /// (one blow at advantage, and foes' advantage on the charger); a foe farther off is
+    /// charged with three acts left. Speed 30 ft: 6 squares. [CEL-R9 Move, R11 Charge]
+    #[test]
+    fn a_foe_one_move_away_is_approached_not_charged() {
+        let mut s = Fixture::new()
+            .with("hal", "heroes", [0, 0], FIGHTER)
+            .monster("orc", "orcs", [7, 0], "orc")
+            .state();
+        let (hal, orc) = (CombatantId(0), CombatantId(1));
+        s.fm(hal).acts_left = 3;
+        assert_eq!(s.speed_squares(hal), 6);
+        assert_eq!(action(&s, hal), Choice::Approach(orc), "6 squares between");
+        s.set_square(orc, Pos::new(8, 0));
+        assert_eq!(action(&s, hal), Choice::Charge(orc), "7 squares between");
+        s.fm(hal).acts_left = 2;
+        assert_eq!(action(&s, hal), Choice::Approach(orc), "two acts left");
     }
 }

@@ -89,6 +89,47 @@ pub fn dc(state: &State, target: CombatantId) -> (i32, &'static str) {
     }
 }
 
+/// The terms of `who`'s Bluff check to feint `target` but the die (the rule's and the default
+/// tactics' estimate of it). [CEL-R11, R18]
+#[derive(Debug, Clone, Copy)]
+pub struct Bluff {
+    /// Its Bluff bonus with its CHA (a Charisma skill, the parent game's, CEL-A34: a CHA
+    /// penalty counts).
+    pub bluff: i32,
+    /// −1 per scar (CEL-R18).
+    pub scars: i32,
+    /// The penalty for what the foe is ([`penalty`]).
+    pub kind: i32,
+    /// Its disadvantage sources: the bearer's on a mental skill check and a major scar's.
+    pub disadvantage: super::Sources,
+}
+
+impl Bluff {
+    /// The check's modifiers together.
+    pub fn bonus(&self) -> i32 {
+        self.bluff + self.scars + self.kind
+    }
+}
+
+/// `who`'s Bluff check against `target`; `None` when the foe lacks an Intelligence score
+/// (feinting it is impossible). [CEL-R11, R18]
+pub fn bluff(state: &State, who: CombatantId, target: CombatantId) -> Option<Bluff> {
+    let kind = penalty(state, target)?;
+    let bluff = state.skill(who, state.p(who).gm_said.feint.bluff.unwrap_or(0), CHA);
+    let injuries = state.f(who).injuries;
+    let mut disadvantage =
+        super::check_disadvantage(state, who, CheckKind::Skill { physical: false });
+    if injuries.major_scars > 0 {
+        disadvantage.add("major scar");
+    }
+    Some(Bluff {
+        bluff,
+        scars: -i32::from(injuries.scars),
+        kind,
+        disadvantage,
+    })
+}
+
 /// A Feint at every foe for `who`, where its entry gives a Bluff bonus.
 pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     if state.p(who).gm_said.feint.bluff.is_some() {
@@ -147,18 +188,16 @@ pub fn feint(
     who: CombatantId,
     target: CombatantId,
 ) -> Result<(), Interrupt> {
-    let Some(kind) = penalty(state, target) else {
+    let Some(Bluff {
+        bluff,
+        scars,
+        kind,
+        disadvantage,
+    }) = bluff(state, who, target)
+    else {
         return Ok(());
     };
-    // Bluff is a Charisma skill (the parent game's, CEL-A34): a CHA penalty counts.
-    let bluff = state.skill(who, state.p(who).gm_said.feint.bluff.unwrap_or(0), CHA);
-    let injuries = state.f(who).injuries;
-    let scars = -i32::from(injuries.scars);
-    let mut dis = super::check_disadvantage(state, who, CheckKind::Skill { physical: false });
-    if injuries.major_scars > 0 {
-        dis.add("major scar");
-    }
-    let (roll, dice) = super::roll_check_die_with(table, who, dis, RULE)?;
+    let (roll, dice) = super::roll_check_die_with(table, who, disadvantage, RULE)?;
     let (dc, set_by) = dc(state, target);
     let gm = state.f(who).gm_dc;
     let total = roll as i32 + bluff + scars + kind;
@@ -237,11 +276,24 @@ pub fn spend(state: &mut State, attacker: CombatantId, target: CombatantId, dv: 
         return;
     };
     f.feints.remove(i);
+    let dex = dex_bonus(state, target);
+    if dex > 0 {
+        dv.push("feinted: no DEX bonus", RULE, -dex);
+    }
+}
+
+/// The DEX bonus in `target`'s DV now, which a feint denies (0 when it has none, or is denied
+/// it already: flat-footed, pinned, helpless, running). [CEL-R11]
+pub fn dex_bonus(state: &State, target: CombatantId) -> i32 {
     let mut dex = DexPart(0);
     super::attack::defense_into(state, target, &mut dex);
-    if dex.0 > 0 {
-        dv.push("feinted: no DEX bonus", RULE, -dex.0);
-    }
+    dex.0.max(0)
+}
+
+/// Whether `who` holds a feint on `target` (its next attack on it is against a DV without
+/// the DEX bonus). [CEL-R11]
+pub fn holds(state: &State, who: CombatantId, target: CombatantId) -> bool {
+    state.f(who).feints.iter().any(|x| x.target == target)
 }
 
 /// At the end of `who`'s turn, its feints made before this round lapse unused: this was the
