@@ -810,12 +810,15 @@ fn osr_armed_duel_fight_odds_agree_with_the_simulator() {
 
 // oddosr4
 
-/// OSR's 2 vs 2 (`examples/osr/skirmish-exact.toml`, four 1-hp giant rats, one round): the
+/// OSR's 2 vs 2 (`examples/osr/skirmish-exact.toml`, four 1-hp giant rats, two rounds): the
 /// round merged after every action (`rules::round::round_step`), the d20s read only by class
 /// branching once per class (`fray_core::FaceClasses`: an attack's natural 1, miss, hit and
-/// natural 20, OSR-R17, R18), a dead rat's record forgotten once it can no longer act
-/// (`rules::odds_key`, OSR-A28, A32). The exact chances lie inside the simulator's intervals,
-/// and each side can win, exactly as often as the other.
+/// natural 20, OSR-R17, R18), the initiative d6s once per order of their totals
+/// (`fray_core::ranked`, OSR-R4), a dead rat's record forgotten once it can no longer act,
+/// and, no rat able to move, the facings that read alike and the plans of those who acted
+/// (`rules::odds_key`, OSR-A28, A32, R19), the marks past the last round too. The exact
+/// chances lie inside the simulator's intervals, and each side can win, exactly as often as
+/// the other.
 #[test]
 fn osr_two_against_two_fight_odds_agree_with_the_simulator() {
     let exact = fight_agrees_with_sim("examples/osr/skirmish-exact.toml");

@@ -23,6 +23,18 @@ pub trait Driver<R: Ruleset> {
     fn roll_total(&mut self, request: &RollRequest) -> Result<u32, Interrupt> {
         self.roll(request).map(|rolled| rolled.total())
     }
+    /// Dice of which the rules read only the order of their totals, answered at once with a
+    /// face for each ([`crate::Table::roll_ranked`]): exact odds branch once per order
+    /// ([`crate::ranked`]) and the probes weigh a roll by its orders. `None` (the default, and
+    /// for every driver that plays one path) has the table roll them one by one with
+    /// [`Driver::roll`], the same requests, draws and log as ever.
+    fn roll_ranked(
+        &mut self,
+        dice: &[crate::ranked::RankedDie],
+    ) -> Option<Result<Vec<u32>, Interrupt>> {
+        let _ = dice;
+        None
+    }
     /// The GM's next intervention waiting at this intervention point, if any (a live session
     /// or a replayed log; other drivers have none).
     fn intervention(&mut self) -> Option<crate::intervention::Intervention> {

@@ -328,7 +328,7 @@ fn estimate_with<R: Ruleset>(
             let mut deeper = Vec::with_capacity(inside.len());
             for (probe, mut state) in inside {
                 // Counted as the programme counts them: by their canonical key.
-                states.add(&*R::odds_key(&state), &one);
+                states.add(&*R::odds_key_within(&state, limits.max_rounds), &one);
                 let seed = probe ^ (u64::from(round) << 32) ^ (step << 48);
                 let (nodes, end) = probe_once::<R, (StepEnd, u32)>(&mut state, seed, &play);
                 width += nodes;
@@ -868,7 +868,7 @@ fn from_state<R: Ruleset>(
 
 /// Plays one step from `state` at `point`, with `answers` given before it, against every die
 /// result, the default tactics choosing; hands each branch's probability, end state (its
-/// canonical key, [`Ruleset::odds_key`]), how it ended and the answers it gave to `leaf`.
+/// canonical key within the round limit, [`Ruleset::odds_key_within`]), how it ended and the answers it gave to `leaf`.
 /// Branches are counted against `budget` (at most [`MAX_BRANCHES`] for the step whatever the
 /// budget). No probes here: [`estimate_fight`] has weighed every step before the programme
 /// starts.
@@ -889,7 +889,12 @@ fn one_step<R: Ruleset>(
         &mut NullSink,
         |state, driver, _| play(state, driver),
         |probability, state, (end, total), _| {
-            leaf(probability, &R::odds_key(state), end, total - answers)
+            leaf(
+                probability,
+                &R::odds_key_within(state, limits.max_rounds),
+                end,
+                total - answers,
+            )
         },
     );
     *budget -= before - step_budget;

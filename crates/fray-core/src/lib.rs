@@ -29,6 +29,7 @@ pub mod modifiers;
 pub mod occupancy;
 pub mod odds;
 pub mod protocol;
+pub mod ranked;
 pub mod roster;
 pub mod routine_odds;
 pub mod ruleset;

@@ -12,6 +12,7 @@ use crate::driver::Driver;
 use crate::event::{Event, EventSink, VecSink};
 use crate::protocol::{ChoiceRequest, FaceClasses, Interrupt, Keep, RollRequest, Rolled};
 use crate::protocol::{Fault, Pause};
+use crate::ranked::{ranked_kind, ranked_orders, RankedDie, RankedKind, RankedOrder};
 use crate::ruleset::Ruleset;
 use crate::runner::{Limits, Table};
 use fray_dice::{Dice, Expr, Select, SelectKind};
@@ -165,6 +166,30 @@ struct PrefixDriver<'a, S> {
     /// A solved node this play reached: its results and the positions of the cycle's nodes
     /// down to it.
     hit: Option<(usize, Vec<u32>)>,
+    /// The orders of the ranked rolls met so far ([`crate::ranked`]), by kind: a branch's
+    /// answer to one is the index of its order.
+    ranked_orders: &'a RankedCache,
+    /// A ranked roll first reached at the end of `prefix` (its kind): this play paused there.
+    ranked: Option<RankedKind>,
+}
+
+/// The orders of ranked rolls by kind, each with its exact probability ([`ranked_orders`]).
+type RankedCache = HashMap<RankedKind, Vec<(RankedOrder, BigRational)>>;
+
+/// The orders of a ranked roll of `kind`, each with its probability (its tuples over all);
+/// `None` when the roll is not one to rank.
+fn ranked_pmf(kind: &[(u16, i32)]) -> Option<Vec<(RankedOrder, BigRational)>> {
+    let (orders, tuples) = ranked_orders(kind)?;
+    let all = BigRational::from_integer(tuples.into());
+    Some(
+        orders
+            .into_iter()
+            .map(|o| {
+                let p = BigRational::from_integer(o.ways.into()) / &all;
+                (o, p)
+            })
+            .collect(),
+    )
 }
 
 impl<R: Ruleset> Driver<R> for PrefixDriver<'_, R::State> {
@@ -202,6 +227,34 @@ impl<R: Ruleset> Driver<R> for PrefixDriver<'_, R::State> {
                 Ok(Rolled::total_only(*v))
             }
             None => Err(Interrupt::Pause(Pause::Roll(*request))),
+        }
+    }
+    fn roll_ranked(&mut self, dice: &[RankedDie]) -> Option<Result<Vec<u32>, Interrupt>> {
+        let kind = ranked_kind(dice);
+        match self.prefix.get(self.next) {
+            Some(&order) => {
+                // The branch was queued from this roll's orders (the same rules from the same
+                // state ask the same roll): its answer names one of them.
+                let faces = self
+                    .ranked_orders
+                    .get(&kind)
+                    .and_then(|orders| orders.get(order as usize))
+                    .map(|(o, _)| o.faces.clone());
+                self.next += 1;
+                Some(faces.ok_or(Interrupt::Error(Fault::BadRoll {
+                    request: dice[0].request,
+                    value: order,
+                    dice_used: None,
+                })))
+            }
+            None => {
+                // A roll not to rank plays one die at a time, as it would anywhere else.
+                if !self.ranked_orders.contains_key(&kind) && ranked_orders(&kind).is_none() {
+                    return None;
+                }
+                self.ranked = Some(kind);
+                Some(Err(Interrupt::Pause(Pause::Roll(dice[0].request))))
+            }
         }
     }
     fn choose(
@@ -249,6 +302,20 @@ impl<R: Ruleset> Driver<R> for ProbeDriver {
         }
         true
     }
+    fn roll_ranked(&mut self, dice: &[RankedDie]) -> Option<Result<Vec<u32>, Interrupt>> {
+        let orders = ranked_order_count(&ranked_kind(dice))?;
+        self.width *= orders as f64;
+        self.nodes += self.width;
+        self.widths.push(self.width);
+        let mut faces = Vec::with_capacity(dice.len());
+        for die in dice {
+            match Driver::<R>::roll(&mut self.dice, &die.request) {
+                Ok(rolled) => faces.push(rolled.total()),
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        Some(Ok(faces))
+    }
     fn roll(&mut self, request: &RollRequest) -> Result<Rolled, Interrupt> {
         let totals = if request.classes.is_none() {
             f64::from(request.kept_count()) * f64::from(request.sides.max(1) - 1) + 1.0
@@ -270,6 +337,33 @@ impl<R: Ruleset> Driver<R> for ProbeDriver {
         Ok(R::tactics(state, request))
     }
 }
+
+thread_local! {
+    /// The number of orders of each kind of ranked roll the probes met (they meet the same few
+    /// kinds again and again).
+    static ORDER_COUNTS: std::cell::RefCell<HashMap<RankedKind, Option<usize>>> =
+        std::cell::RefCell::new(HashMap::new());
+}
+
+/// How many orders a ranked roll of `kind` has ([`ranked_orders`]); `None` when it is not one
+/// to rank. Remembered per thread, at most [`ORDER_COUNTS_KEPT`] kinds.
+fn ranked_order_count(kind: &RankedKind) -> Option<usize> {
+    ORDER_COUNTS.with(|counts| {
+        let mut counts = counts.borrow_mut();
+        if let Some(&known) = counts.get(kind) {
+            return known;
+        }
+        let count = ranked_orders(kind).map(|(orders, _)| orders.len());
+        if counts.len() >= ORDER_COUNTS_KEPT {
+            counts.clear();
+        }
+        counts.insert(kind.clone(), count);
+        count
+    })
+}
+
+/// Most kinds of ranked roll [`ranked_order_count`] remembers at once.
+const ORDER_COUNTS_KEPT: usize = 256;
 
 /// The estimated number of branches enumerating `play` would explore (the mean of
 /// [`PROBES`] random paths, with fixed seeds: the estimate is deterministic).
@@ -422,6 +516,7 @@ pub(crate) fn explore<R: Ruleset, T: Clone + PartialEq, K: EventSink + Clone + P
 ) -> Result<usize, OddsError> {
     let limit = *budget;
     let mut pmf_cache = PmfCache::new();
+    let mut ranked_cache = RankedCache::new();
     let mut pending: Vec<(Vec<u32>, BigRational)> = vec![(Vec::new(), BigRational::one())];
     let mut explored = 0usize;
     // The cycle's nodes whose subtrees are being explored, outermost first: depth first, a
@@ -446,9 +541,12 @@ pub(crate) fn explore<R: Ruleset, T: Clone + PartialEq, K: EventSink + Clone + P
             solved: &solved,
             opened: None,
             hit: None,
+            ranked_orders: &ranked_cache,
+            ranked: None,
         };
         let played = play(&mut state, &mut driver, sink);
         let (opened, hit) = (driver.opened.take(), driver.hit.take());
+        let ranked = driver.ranked.take();
         if let Some((id, positions)) = opened {
             open.push(Recurrent {
                 prefix: prefix.clone(),
@@ -488,6 +586,25 @@ pub(crate) fn explore<R: Ruleset, T: Clone + PartialEq, K: EventSink + Clone + P
             )?,
             Err(Interrupt::Error(Fault::Recurrence { at })) => {
                 deliver(&mut open, Held::Back(at, probability), &mut leaf)?
+            }
+            Err(Interrupt::Pause(Pause::Roll(_))) if ranked.is_some() => {
+                // A ranked roll: one branch per order of its totals, answered with its index.
+                let Some(kind) = ranked else { unreachable!() };
+                let orders = match ranked_cache.entry(kind) {
+                    Entry::Occupied(known) => known.into_mut(),
+                    Entry::Vacant(new) => {
+                        let pmf = ranked_pmf(new.key()).ok_or(OddsError::TooManyPending)?;
+                        new.insert(pmf)
+                    }
+                };
+                if pending.len().saturating_add(orders.len()) > MAX_PENDING {
+                    return Err(OddsError::TooManyPending);
+                }
+                for (at, (_, p)) in orders.iter().enumerate().rev() {
+                    let mut next = prefix.clone();
+                    next.push(at as u32);
+                    pending.push((next, &probability * p));
+                }
             }
             Err(Interrupt::Pause(Pause::Roll(request))) => {
                 // Checked before the pool's counts are computed (they cost count² · sides).

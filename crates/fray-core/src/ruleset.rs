@@ -304,6 +304,16 @@ pub trait Ruleset: Sized + 'static {
         Cow::Borrowed(state)
     }
 
+    /// [`Ruleset::odds_key`] for a fight that plays no round after `last` (its round limit):
+    /// what only a later round would read may be forgotten too (a condition's mark for a
+    /// round past `last`), since the programme stops every branch at the end of round `last`
+    /// (a stalemate) without reading it. The same proof as `odds_key`'s, each field read
+    /// only in rounds after `last` named. Default: [`Ruleset::odds_key`].
+    fn odds_key_within(state: &Self::State, last: u32) -> Cow<'_, Self::State> {
+        let _ = last;
+        Self::odds_key(state)
+    }
+
     /// Whether the fight is over.
     fn outcome(state: &Self::State) -> Outcome;
 

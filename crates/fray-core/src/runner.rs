@@ -280,6 +280,46 @@ impl<'a, R: Ruleset> Table<'a, R> {
         self.roll(RollRequest::new(count, sides, who, purpose, rule))
     }
 
+    /// One die for each of `dice` (one die a request), of which the rules read only the order
+    /// of the totals (each face plus its die's modifier) among themselves: several
+    /// combatants' initiative. `each` is handed each face in turn (with its index), as it
+    /// would be right after that die was rolled alone. Play rolls them one by one with
+    /// [`Table::roll`] (the same requests, draws, answers and log as rolling each in turn);
+    /// exact odds answer them at once, one branch per order of the totals
+    /// ([`crate::ranked`]), which is exact as long as nothing reads the totals but their
+    /// order: each call site says why.
+    pub fn roll_ranked(
+        &mut self,
+        dice: &[crate::ranked::RankedDie],
+        mut each: impl FnMut(&mut Self, usize, u32) -> Result<(), Interrupt>,
+    ) -> Result<(), Interrupt> {
+        if crate::ranked::rankable(dice) {
+            if let Some(faces) = self.driver.roll_ranked(dice) {
+                let faces = faces?;
+                for (i, (die, &face)) in dice.iter().zip(&faces).enumerate() {
+                    self.count_answer()?;
+                    if face < 1 || face > u32::from(die.request.sides) {
+                        return Err(Interrupt::Error(Fault::BadRoll {
+                            request: die.request,
+                            value: face,
+                            dice_used: None,
+                        }));
+                    }
+                    if let Some(log) = self.log.as_deref_mut() {
+                        log.push(Answer::Roll(face));
+                    }
+                    each(self, i, face)?;
+                }
+                return Ok(());
+            }
+        }
+        for (i, die) in dice.iter().enumerate() {
+            let face = self.roll(die.request)?;
+            each(self, i, face)?;
+        }
+        Ok(())
+    }
+
     /// One die whose faces the rules read only by class ([`crate::FaceClasses`]): played as
     /// [`Table::roll_dice`]; exact odds branch once per class.
     pub fn roll_classed(

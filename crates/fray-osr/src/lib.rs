@@ -62,6 +62,11 @@ impl Ruleset for Osr {
     fn odds_key(state: &State) -> std::borrow::Cow<'_, State> {
         rules::odds_key::odds_key(state)
     }
+    /// The same, with the marks past the round limit forgotten too (see
+    /// `rules::odds_key::odds_key_within`).
+    fn odds_key_within(state: &State, last: u32) -> std::borrow::Cow<'_, State> {
+        rules::odds_key::odds_key_within(state, last)
+    }
 
     fn outcome(state: &State) -> Outcome {
         state.outcome_by_side()

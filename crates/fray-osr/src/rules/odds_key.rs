@@ -2,15 +2,18 @@
 //! settled point ([`super::round::round_step`]) with what no rule reads again forgotten, so
 //! that the fight programme merges states that differ only there.
 
+use crate::choice::Action;
 use crate::state::{Fighter, Paused, Plan, State};
-use fray_core::Direction;
+use fray_core::grid::Bearing;
+use fray_core::{Direction, Pos};
 use std::borrow::Cow;
 
 /// `state` as exact odds keep it: at every point the damage tallies and a dead combatant's hit
 /// points ([`forget_tallies`]), the rest of a dead combatant's record once it can no longer act
 /// ([`forget_the_dead`]), and a knocked-out combatant's hit points where nothing in the
 /// fight heals by an amount ([`forget_knocked_out_hp`]), the round marks of conditions that are
-/// over ([`forget_past_marks`]); inside a round (`State::paused` set: the countdown or the held
+/// over ([`forget_past_marks`]), and where no square can change again the facings, each
+/// replaced by the first that reads alike ([`forget_facings`]); inside a round (`State::paused` set: the countdown or the held
 /// sets still to come) the initiative numbers' values, of which only the order is read
 /// ([`rank_numbers`]); between rounds (`State::paused` is `Paused::No`: a round's end, or the
 /// fight before its first round, where the first round's start resets the same records before
@@ -21,12 +24,62 @@ pub fn odds_key(state: &State) -> Cow<'_, State> {
     forget_the_dead(&mut key);
     forget_knocked_out_hp(&mut key);
     forget_past_marks(&mut key);
+    forget_facings(&mut key);
     if key.paused == Paused::No {
         forget_round(&mut key);
     } else {
         rank_numbers(&mut key);
     }
     Cow::Owned(key)
+}
+
+/// [`odds_key`] for a fight that plays no round after `last` (its round limit,
+/// `Ruleset::odds_key_within`): besides, the round marks of timed conditions past `last`
+/// ([`forget_after`]).
+pub fn odds_key_within(state: &State, last: u32) -> Cow<'_, State> {
+    let mut key = odds_key(state).into_owned();
+    forget_after(&mut key, last);
+    Cow::Owned(key)
+}
+
+/// Where no round after `last` is played ([`odds_key_within`]): every round a rule reads a
+/// mark against is at most `last` (the programme stops each branch at the end of round
+/// `last`, a stalemate, reading nothing more), so a mark past `last` reads as `last` does, or
+/// as none, and is set so, so that those who fumbled, were shaken or blinded for different
+/// lengths past the limit merge. Field by field (the reads as in [`forget_past_marks`]):
+/// - `no_attack_round`, `ground_fire_round` are read only as `== round`: a mark past `last`
+///   reads as 0 does, and each is overwritten when set again: 0;
+/// - `shaken_until`, `blinded_until`, `reloading_until` are read as `>= round` (and `> 0`) or
+///   `< round` with `round <= last`: a mark past `last` reads as `last` does; raised with `max`
+///   (a new mark gives `last` or more either way, and reads alike) or overwritten; at a round's
+///   end read as `== round` only for the log: `last`;
+/// - `pending_until` (a critical's condition not yet settled, OSR-A32) becomes one of those
+///   marks with `max` as its number ends: `last`;
+/// - a stumble (`Fighter::stumbling`: `from <= round <= until`) that ends past `last` ends at
+///   `last` for every round read; one that begins past `last` is never read, and neither is a
+///   new one (set in a round at least `from − 1 >= last`, it too begins past `last`, and its
+///   `from` is overwritten): both marks 0, as with none.
+fn forget_after(state: &mut State, last: u32) {
+    for f in &mut state.fighters {
+        for mark in [&mut f.no_attack_round, &mut f.ground_fire_round] {
+            if *mark > last {
+                *mark = 0;
+            }
+        }
+        for mark in [
+            &mut f.shaken_until,
+            &mut f.blinded_until,
+            &mut f.reloading_until,
+            &mut f.pending_until,
+        ] {
+            *mark = (*mark).min(last);
+        }
+        if f.stumble_from > last {
+            (f.stumble_from, f.stumble_until) = (0, 0);
+        } else {
+            f.stumble_until = f.stumble_until.min(last);
+        }
+    }
 }
 
 /// At a round's end ([`odds_key`]): forgets what the next round resets
@@ -86,6 +139,11 @@ fn forget_the_dead(state: &mut State) {
         let stands_for_the_number = state.up_at_number.get(i) == Some(&true);
         if f.dead && !stands_for_the_number {
             *f = dead_record(f);
+        } else if f.dead {
+            // A critical's condition pending on one killed on this number takes hold only as
+            // the number ends (`attack::settle_number`, OSR-A32), when it no longer acts: never
+            // read.
+            (f.pending, f.pending_until) = (0, 0);
         }
     }
 }
@@ -139,6 +197,146 @@ fn forget_past_marks(state: &mut State) {
             f.stumble_from = 0;
         } else if f.stumble_from < now {
             f.stumble_from = now;
+        }
+    }
+}
+
+/// Whether `i` may still act or be attacked: not dead, or dead on the number being resolved
+/// and still among those who stood when it began (OSR-A32; its record is kept whole,
+/// [`forget_the_dead`]).
+fn active(state: &State, i: usize) -> bool {
+    !state.fighters[i].dead || state.up_at_number.get(i) == Some(&true)
+}
+
+/// Whether no combatant's square can change for the rest of the fight, under the default
+/// tactics and with no GM stepping in (exact odds play none): every combatant is dead or up
+/// (none down, fled, in reserve, held, holding, tending, or having taken non-lethal damage);
+/// every active one ([`active`]) is within 5 ft of every active foe, fights with natural
+/// weapons only (never disarmed, never dropped: no weapon to recover, no punch, OSR-R18.1,
+/// R17.4), has no missile, second weapon, spell, oil or holy water, and has declared nothing,
+/// a dodge, or a lethal attack with no move after it. Then nothing moves anyone: the default
+/// tactics declare a dodge (a fumble's lost attack) or an attack on the nearest foe up
+/// (`tactics::declare`: no charge, set or shot where every foe is adjacent); an attack on an
+/// adjacent foe, or on another in reach if it fell (OSR-A33, `legal::retargets`), moves no one
+/// (`approach`, `simultaneous_moves` move only those out of reach); parting shots and
+/// interceptions come only with a move, a grab only with a grapple, a revive only with
+/// tending; and none of it is undone later: the dead stay dead, lethal blows knock no one out
+/// (OSR-R30.2), no one is healed, and every new declaration is again one of those.
+fn squares_settled(state: &State) -> bool {
+    let n = state.fighters.len();
+    for (i, f) in state.fighters.iter().enumerate() {
+        if !f.dead && !f.is_up() {
+            return false;
+        }
+        if !active(state, i) {
+            continue;
+        }
+        let p = &state.profiles[i];
+        let plain = matches!(
+            f.plan.action,
+            Action::Nothing
+                | Action::Dodge
+                | Action::Attack {
+                    flat: false,
+                    then: None,
+                    ..
+                }
+        );
+        let still = f.held_by.is_none()
+            && f.holding.is_none()
+            && f.tending.is_none()
+            && !f.nonlethal
+            && !f.disarmed
+            && !f.broken
+            && f.oil == 0
+            && f.holy_water == 0
+            && f.plan.then.is_none();
+        let natural = !p.melee.is_empty()
+            && p.melee.iter().all(|w| w.natural)
+            && p.missile.is_none()
+            && p.offhand.is_none()
+            && p.spells.is_empty();
+        if !(plain && still && natural) {
+            return false;
+        }
+    }
+    (0..n).all(|i| {
+        (0..n).all(|j| {
+            let (a, b) = (&state.fighters[i], &state.fighters[j]);
+            a.side == b.side
+                || !active(state, i)
+                || !active(state, j)
+                || a.pos.squares_to(b.pos) <= 1
+        })
+    })
+}
+
+/// The side a facing's foe order looks ahead to (`legal::foe_order`: east for a facing with no
+/// east–west part).
+fn ahead(facing: Direction) -> i32 {
+    match facing.delta().0.signum() {
+        0 => 1,
+        x => x,
+    }
+}
+
+/// At every settled point ([`odds_key`]) where no square can change again
+/// ([`squares_settled`]): each active combatant's facing replaced by the first direction
+/// (clockwise from north) that reads alike, so that those who last struck different foes
+/// merge. A facing is read only by an attack on its combatant (from behind or not, OSR-R19:
+/// `attack::from_behind`, whether the attacker's square is in front) and by its own order of
+/// foes (`legal::foe_order`: the side it looks ahead to, [`ahead`]); with the squares fixed,
+/// the only attackers are its active foes on their squares now (friends never attack it: no
+/// missile, so no stray one, OSR-R27, and no spell), so two facings that put each of those
+/// squares alike in front or not, and look ahead to the same side, read alike in every rule
+/// until the combatant strikes or moves, which sets its facing anew (`attack::face`).
+fn forget_facings(state: &mut State) {
+    if !squares_settled(state) {
+        return;
+    }
+    let n = state.fighters.len();
+    for i in 0..n {
+        if !active(state, i) {
+            continue;
+        }
+        let me = state.fighters[i];
+        let foes: Vec<Pos> = (0..n)
+            .filter(|&j| active(state, j) && state.fighters[j].side != me.side)
+            .map(|j| state.fighters[j].pos)
+            .collect();
+        let front = |d: Direction, at: Pos| d.bearing_of(me.pos, at) == Bearing::Front;
+        let alike = |d: Direction| {
+            ahead(d) == ahead(me.facing)
+                && foes.iter().all(|&at| front(d, at) == front(me.facing, at))
+        };
+        if let Some(first) = Direction::ALL.into_iter().find(|&d| alike(d)) {
+            state.fighters[i].facing = first;
+        }
+    }
+    forget_done_plans(state);
+}
+
+/// Where no square can change again ([`squares_settled`]), inside a round: the plan of each
+/// combatant that has acted this round reduced to that (`done`), with its initiative the
+/// number being resolved, so that those who acted in different orders or at different foes
+/// merge. Its plan is read only while it has not acted (`begin_number`, `countdown`,
+/// `number_of`, `acts_now`, `simultaneous_moves`, `delayed_from_earlier` read the plans of
+/// those not done), or for what it cannot have there: a spell being cast (`attack::attack`,
+/// OSR-R28.3), a charge, a set or an interception (no move, OSR-R12, R15), putting out oil or
+/// running (the round's end); a dodge is `Fighter::dodging`, kept. `clear_round` forgets the
+/// plan as the next round begins.
+fn forget_done_plans(state: &mut State) {
+    if state.paused == Paused::No {
+        return;
+    }
+    let number = state.number;
+    for f in &mut state.fighters {
+        if f.plan.done && !f.dead {
+            f.plan = Plan {
+                done: true,
+                initiative: number,
+                ..Plan::default()
+            };
         }
     }
 }
@@ -331,6 +529,54 @@ mod tests {
         let a = &k.fighters[0];
         assert_eq!((a.no_attack_round, a.shaken_until), (2, 2));
         assert_eq!((a.stumble_from, a.stumble_until), (2, 3));
+    }
+
+    /// Two rats against two, all adjacent (as `examples/osr/skirmish-exact.toml`), the first
+    /// West rat facing `facing`; `monster` false: fighters with swords instead.
+    fn rats(facing: Direction, monster: bool) -> State {
+        let who = if monster {
+            "monster = \"giant rat\"\nhp = 1\n"
+        } else {
+            "class = \"fighter\"\nlevel = 1\nhp = 1\n"
+        };
+        let mut text = String::from(
+            "schema = 1\nruleset = \"osr\"\nname = \"rats\"\n\
+             [[sides]]\nid = \"w\"\nname = \"W\"\n[[sides]]\nid = \"e\"\nname = \"E\"\n",
+        );
+        for (id, side, at) in [
+            ("a", "w", "[0, 0]"),
+            ("b", "w", "[0, 1]"),
+            ("c", "e", "[1, 0]"),
+            ("d", "e", "[1, 1]"),
+        ] {
+            text += &format!(
+                "[[combatants]]\nid = \"{id}\"\nname = \"{id}\"\nside = \"{side}\"\nat = {at}\n{who}"
+            );
+        }
+        let content = Content::embedded().unwrap();
+        let mut state = crate::load("rats.toml", &text, &content).unwrap().state;
+        state.fighters[0].facing = facing;
+        state
+    }
+
+    /// OSR-R19: where no square can change again, facings that put every foe alike in front
+    /// (or not) merge; one that puts a foe behind does not; with swords (a weapon can be
+    /// dropped, OSR-R18.1, and its bearer may then move) nothing merges.
+    #[test]
+    fn facings_that_read_alike_merge_where_no_one_can_move() {
+        // Foes east (1, 0) and south-east (1, 1) of the first rat: both in front of east and
+        // of south-east; south-east is on the flank of north.
+        let (east, south_east) = (
+            rats(Direction::East, true),
+            rats(Direction::SouthEast, true),
+        );
+        assert_ne!(east, south_east);
+        assert_eq!(odds_key(&east), odds_key(&south_east));
+        assert_ne!(odds_key(&east), odds_key(&rats(Direction::North, true)));
+        assert_ne!(
+            odds_key(&rats(Direction::East, false)),
+            odds_key(&rats(Direction::SouthEast, false))
+        );
     }
 
     /// A fighter still up keeps its hit points.

@@ -9,7 +9,8 @@ use crate::content::SpellEffect;
 use crate::state::{Asking, Paused, State, Tending};
 use crate::{Choice, Osr};
 use fray_core::event::{Event, Modifier, Subject};
-use fray_core::protocol::RollPurpose;
+use fray_core::protocol::{RollPurpose, RollRequest};
+use fray_core::ranked::RankedDie;
 use fray_core::{CombatantId, Interrupt, Pos, Table};
 
 /// OSR-R2: one d20 per side that might be surprised, +3 when the other side lies in ambush;
@@ -203,35 +204,69 @@ fn round_start(state: &mut State, table: &mut Table<'_, Osr>) -> Result<(), Inte
         });
     }
     // OSR-R4: 1d6 + DEX, every round (OSR-A2) unless rolled once.
-    for &id in &ids {
-        if !acts(state, id) {
-            continue;
+    let rollers: Vec<CombatantId> = ids
+        .iter()
+        .copied()
+        .filter(|&id| {
+            acts(state, id) && !(state.options.initiative_once && state.f(id).plan.initiative != 0)
+        })
+        .collect();
+    let dice: Vec<RankedDie> = rollers
+        .iter()
+        .map(|&id| RankedDie {
+            request: RollRequest::new(1, 6, Some(id), RollPurpose::Initiative, "OSR-R4.1"),
+            modifier: initiative_modifier(state, id, round),
+        })
+        .collect();
+    if state.options.initiative_once {
+        // Kept across rounds to meet new rolls: their values are read, one die at a time.
+        for (&id, die) in rollers.iter().zip(&dice) {
+            let roll = table.roll(die.request)?;
+            set_initiative(state, table, id, roll, die.modifier);
         }
-        if state.options.initiative_once && state.f(id).plan.initiative != 0 {
-            continue;
-        }
-        let roll = table.roll_dice(1, 6, Some(id), RollPurpose::Initiative, "OSR-R4.1")?;
-        let f = state.f(id);
-        let mut total = roll as i32 + state.p(id).dex_mod;
-        if f.blinded_until >= round {
-            total -= 2;
-        }
-        if f.stumbling(round) {
-            total -= 1;
-        }
-        // 0 marks "not rolled" for the once-per-fight toggle; keep the real total apart.
-        state.f_mut(id).plan.initiative = total;
-        if total == 0 {
-            state.f_mut(id).plan.initiative = 0;
-        }
-        table.emit(|| Event::Initiative {
-            who: id,
-            roll,
-            total,
-            rule: "OSR-R4.1",
-        });
+        return Ok(());
     }
-    Ok(())
+    // Rolled every round: only the order of the totals is read, never their values (the
+    // countdown, OSR-R5; a set against a charge, OSR-R15.2; an interception, OSR-R12.1; a
+    // delayed spell, OSR-R28.5; see `odds_key::rank_numbers`), and `clear_round` forgets them
+    // before the next round: exact odds branch once per order ([`Table::roll_ranked`]).
+    table.roll_ranked(&dice, |table, i, roll| {
+        set_initiative(state, table, rollers[i], roll, dice[i].modifier);
+        Ok(())
+    })
+}
+
+/// What is added to `id`'s initiative d6 in `round` (OSR-R4.1): its DEX bonus, −2 blinded
+/// (OSR-R17.4), −1 stumbling (OSR-R18.1).
+fn initiative_modifier(state: &State, id: CombatantId, round: u32) -> i32 {
+    let f = state.f(id);
+    let mut modifier = state.p(id).dex_mod;
+    if f.blinded_until >= round {
+        modifier -= 2;
+    }
+    if f.stumbling(round) {
+        modifier -= 1;
+    }
+    modifier
+}
+
+/// `id`'s initiative from its d6 `roll` and `modifier` (OSR-R4.1), logged.
+fn set_initiative(
+    state: &mut State,
+    table: &mut Table<'_, Osr>,
+    id: CombatantId,
+    roll: u32,
+    modifier: i32,
+) {
+    let total = roll as i32 + modifier;
+    // 0 marks "not rolled" for the once-per-fight toggle; keep the real total apart.
+    state.f_mut(id).plan.initiative = total;
+    table.emit(|| Event::Initiative {
+        who: id,
+        roll,
+        total,
+        rule: "OSR-R4.1",
+    });
 }
 
 /// The number on which `id` acts this round.
