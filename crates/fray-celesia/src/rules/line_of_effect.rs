@@ -85,8 +85,8 @@ fn pinch(t: &Terrain, c: Pos) -> bool {
     (o(-1, -1) && o(0, 0)) || (o(0, -1) && o(-1, 0))
 }
 
-/// Does the line between the corner points `p` and `q` (square `(x, y)` spans the points `x..x
-/// + 1` by `y..y + 1`) pass through no obstacle? It is followed from grid line to grid line:
+/// Does the line between the corner points `p` and `q` (square `(x, y)` spans the points
+/// `x..x+1` by `y..y+1`) pass through no obstacle? It is followed from grid line to grid line:
 /// between two crossings it is inside one square (or, running along a grid line, between two);
 /// where it crosses both at once it passes a corner point.
 pub fn line_clear(t: &Terrain, p: Pos, q: Pos) -> bool {

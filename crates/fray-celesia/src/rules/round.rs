@@ -888,9 +888,8 @@ fn no_opportunity(
 ) -> Option<(&'static str, &'static str)> {
     let f = state.f(reactor);
     let feats = state.p(reactor).feats;
-    if let Some(reason) = super::confusion::no_strike_reason(state, reactor, actor) {
-        Some((reason, "CEL-A34"))
-    } else if f.one_round.is_some() {
+    // The bars of the rules come first; confusion's choice of target last (CEL-A34).
+    if f.one_round.is_some() {
         Some(("performing a 1-round action: no reactions", "CEL-R3.7"))
     } else if f.reactions <= 0 {
         (state.f(reactor).turns > 0 || f.aware).then_some((
@@ -908,7 +907,7 @@ fn no_opportunity(
             "CEL-R21.4",
         ))
     } else {
-        None
+        super::confusion::no_strike_reason(state, reactor, actor).map(|reason| (reason, "CEL-A34"))
     }
 }
 
