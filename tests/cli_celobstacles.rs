@@ -2,15 +2,9 @@
 //! `fray` binary (issue 16, `rules::terrain`): a strict scripted fight moves around a wall and
 //! refuses a move through it, and the default tactics never end a move on an obstacle square.
 
-use std::process::{Command, Output};
-
-fn fray(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fray"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run fray")
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::fray;
 
 /// CEL-R9 Move: `fray fight --strict` plays the scripted move around the wall's end, 25 ft of
 /// path for a square 20 ft away as the crow flies, and refuses the move through the wall.

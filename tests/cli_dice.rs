@@ -1,22 +1,10 @@
 //! End-to-end tests of `fray roll` and `fray dist`, running the real binary.
 
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, Instant};
-
-fn fray(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fray"))
-        .args(args)
-        .output()
-        .expect("run fray")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{fray, stderr, stdout};
 
 fn json(o: &Output) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(o)))

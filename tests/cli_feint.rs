@@ -2,15 +2,9 @@
 //! `fray` binary: a scripted `fray fight --strict`, where every die and choice comes from the
 //! script, and the legal options a human would be offered.
 
-use std::process::{Command, Output};
-
-fn fray(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fray"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run fray")
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::fray;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -3,23 +3,10 @@
 //! nothing on standard output.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn fray(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fray"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run fray")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use std::process::Output;
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{fray, stderr, stdout};
 
 /// Writes an encounter file into a fresh temporary directory and returns its path.
 fn temp_file(name: &str, text: &str) -> PathBuf {

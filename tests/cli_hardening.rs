@@ -5,34 +5,14 @@
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{fray, scratch, stderr, stdout};
 
 const CNC_BENCH: &str = "examples/cnc/bench.toml";
 const SJ_BENCH: &str = "examples/spelljammer/bench.toml";
 
-fn fray(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fray"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run fray")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
 /// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fray-cli-hard-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
-
 /// Runs fray with stdout a pipe whose reader is gone before fray writes (so the write fails
 /// with `EPIPE` whatever the output's size): the command must end quietly (exit 0, nothing
 /// on stderr), never panic or report an error.

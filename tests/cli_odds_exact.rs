@@ -6,23 +6,12 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::process::{Command, Output};
 #[path = "support/wilson.rs"]
 mod wilson;
 use wilson::wilson_999;
-
-fn fray(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fray"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("fray runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{fray, scratch, stderr};
 
 fn json(args: &[&str]) -> serde_json::Value {
     let o = fray(args);
@@ -43,13 +32,6 @@ fn to_f64(p: &BigRational) -> f64 {
 }
 
 /// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fray-odds-exact-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
-
 /// `file` written in `dir` with `text`; its path as text.
 fn write(dir: &std::path::Path, file: &str, text: &str) -> String {
     let path = dir.join(file);

@@ -6,23 +6,9 @@
 //! is refused with exit status 2, a located message and nothing on standard output.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn fray(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fray"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run fray")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{fray, stderr, stdout};
 
 /// Every ruleset that has a benchmark example, as (id, path of bench.toml).
 fn rulesets() -> Vec<(String, String)> {

@@ -1,26 +1,12 @@
 //! End-to-end tests of `fray sim`: the real binary, every output format (text, `--json`,
 //! `--csv`, `--plot`), sweeps, replaying a reported run with `fray fight`, and every user error.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{fray, scratch, stderr, stdout};
 
 const BENCH: &str = "examples/cnc/bench.toml";
-
-fn fray(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fray"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("fray runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("utf-8 stderr")
-}
 
 fn ok(args: &[&str]) -> String {
     let o = fray(args);
@@ -33,13 +19,6 @@ fn json(args: &[&str]) -> serde_json::Value {
 }
 
 /// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fray-cli-sim-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
-
 /// The last line of `fray fight FILE --seed S --json`: its winner and rounds.
 fn fight_end(seed: &str, extra: &[&str]) -> (serde_json::Value, u64) {
     let mut args = vec!["fight", BENCH, "--seed", seed, "--json"];
