@@ -1393,6 +1393,22 @@ mod tests {
         assert!(err.to_string().contains("weapon[0].damage"), "{err}");
     }
 
+    /// CEL-R12 sneak attack: one count of d6s per level, as `bab` has, each 0 to 40; anything
+    /// else is refused naming the field.
+    #[test]
+    fn bad_sneak_attack_is_located() {
+        for sneak in ["[1, 1]", "[1, 1, 99]"] {
+            let text = format!(
+                "[[class]]\nkey = \"thief\"\nbab = [0, 1, 2]\nfort = [0, 0, 1]\nsneak_attack = {sneak}\n"
+            );
+            let err = Content::load(&[("c.toml", text.as_str())]).unwrap_err();
+            assert!(
+                err.to_string().contains("class[0].sneak_attack"),
+                "{sneak}: {err}"
+            );
+        }
+    }
+
     /// CEL-R9: a double weapon's other end, on a two-handed melee weapon only.
     #[test]
     fn double_weapons() {
