@@ -211,6 +211,12 @@ pub enum Choice {
     /// Drop a Shield: unstrap and drop it (simple, 1 act, Provoke; free with a Move at
     /// BAB +1). [CEL-R9]
     DropShield,
+    /// Manipulate an Item: pick up the shield it dropped, carried (not strapped on) afterwards
+    /// (simple, 1 act, Provoke). [CEL-R9]
+    PickUpShield,
+    /// Lower (`true`) its active spell resistance, or reactivate it (simple, 1 act, no
+    /// provocation). [CEL-R9 Lower or Reactivate Spell Resistance]
+    SpellResistance(bool),
 }
 
 /// The free actions of CEL-R14 and elsewhere that fray plays, by the word the GM names them
@@ -288,6 +294,8 @@ impl Choice {
             | Choice::Untie(_)
             | Choice::ReadyShield
             | Choice::DropShield
+            | Choice::PickUpShield
+            | Choice::SpellResistance(_)
             | Choice::Sheathe(_) => 1,
             Choice::Charge(_)
             | Choice::TotalDefense
@@ -445,6 +453,9 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Draw(item) => format!("draw {}", item.key()),
         Choice::ReadyShield => "ready shield".into(),
         Choice::DropShield => "drop shield".into(),
+        Choice::PickUpShield => "pick-up shield".into(),
+        Choice::SpellResistance(true) => "spell-resistance lower".into(),
+        Choice::SpellResistance(false) => "spell-resistance reactivate".into(),
         Choice::Sheathe(item) => format!("sheathe {}", item.key()),
         Choice::Cast(i, t, defensively) => {
             let mut text = format!(
@@ -625,6 +636,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ),
         ["reposition", t, x, y] => Choice::Reposition(who(t)?, Pos::new(number(x)?, number(y)?)),
         ["steal", t, i] => Choice::Steal(who(t)?, item(i)?),
+        ["pick-up", "shield"] => Choice::PickUpShield,
         ["pick-up", i] => Choice::PickUp(item(i)?),
         ["mount", m] => Choice::Mount(who(m)?),
         ["dismount", x, y] => Choice::Dismount(Pos::new(number(x)?, number(y)?)),
@@ -718,6 +730,8 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["no", "injury"] => Choice::NoInjury,
         ["ready", "shield"] => Choice::ReadyShield,
         ["drop", "shield"] => Choice::DropShield,
+        ["spell-resistance", "lower"] => Choice::SpellResistance(true),
+        ["spell-resistance", "reactivate"] => Choice::SpellResistance(false),
         ["ready", trigger, readied @ ..] => Choice::Ready(
             Trigger::from_key(trigger).ok_or_else(|| {
                 unreadable(format!(
@@ -825,7 +839,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                  defensively, stand up, drop prone, power-attack, precision-strike, \
                  combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end, ready \
                  foe-adjacent|foe-attacks ACTION, crawl DIR, steady aim, drop ITEM, weaken \
-                 ability|degrees N, first-aid WHO, power-attack|… STEP, draw ITEM [ITEM], sheathe ITEM, ready shield, drop shield, load, prepare, multiweapon WHO MAIN OFF, cast SPELL [WHO] [defensively], demoralize WHO, find-tracks; rejoin, wait; or aoo WHO, decline, injury KIND, \
+                 ability|degrees N, first-aid WHO, power-attack|… STEP, draw ITEM [ITEM], sheathe ITEM, ready shield, drop shield, pick-up shield, spell-resistance lower|reactivate, load, prepare, multiweapon WHO MAIN OFF, cast SPELL [WHO] [defensively], demoralize WHO, find-tracks; rejoin, wait; or aoo WHO, decline, injury KIND, \
                  no injury, let-pass, block, complete WHO; the GM: dc N, shaken N, no effect, acts N"
             )))
         }

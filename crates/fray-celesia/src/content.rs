@@ -291,6 +291,9 @@ pub struct Shield {
     pub name: String,
     /// Shield bonus to DV.
     pub dv: i32,
+    /// Strapped on, it takes its hand (`hand = false`: a buckler's arm still wields a weapon,
+    /// Pathfinder's). [CEL-R9 Ready or Drop a Shield; `rules::shield::hands_taken`]
+    pub hand: bool,
 }
 
 /// A character class: base attack bonus and Fortitude save by level (1–10). [CEL-R4.3]
@@ -525,6 +528,7 @@ pub(crate) struct ArmorFile {
 pub(crate) struct ShieldFile {
     name: Spanned<String>,
     dv: Spanned<i64>,
+    hand: Option<bool>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -1195,6 +1199,7 @@ impl ContentSet for Content {
                 let shield = Shield {
                     name: s.name.get_ref().clone(),
                     dv,
+                    hand: s.hand.unwrap_or(true),
                 };
                 self.shields.insert(
                     "shield",

@@ -142,6 +142,7 @@ fray_core::combatant_entry! {
         #[serde(default)]
         concealed: bool,
         disable_device: Option<Spanned<i64>>,
+        spell_resistance: Option<Spanned<i64>>,
         heal: Option<Spanned<i64>>,
         escape_artist: Option<Spanned<i64>>,
         #[serde(default)]
@@ -300,6 +301,7 @@ impl Builder<'_> {
                     feats: mon.feats,
                     immune_crit: mon.immune_crit,
                     disable_device: 0,
+                    spell_resistance: 0,
                     ride: 0,
                     military_saddle: false,
                     combat_trained: true,
@@ -425,6 +427,7 @@ impl Builder<'_> {
                     feats,
                     immune_crit: false,
                     disable_device: 0,
+                    spell_resistance: 0,
                     ride: 0,
                     military_saddle: false,
                     combat_trained: true,
@@ -505,6 +508,18 @@ impl Builder<'_> {
             errors,
         ) {
             profile.disable_device = d;
+        }
+        // CEL-R9 Lower or Reactivate Spell Resistance: the seed names spell resistance and
+        // gives no numbers; Pathfinder's run to the 30s (`rules::spell_resistance`).
+        if let Some(sr) = int(
+            file,
+            i,
+            "spell_resistance",
+            &c.spell_resistance,
+            (1, 50),
+            errors,
+        ) {
+            profile.spell_resistance = sr;
         }
         if let Some(h) = int(file, i, "heal", &c.heal, (-10, 60), errors) {
             profile.heal = h;
@@ -876,6 +891,7 @@ impl CombatantBuilder for Builder<'_> {
             burn,
             special_steps: [0; 8],
             hands_tracked: false,
+            sr_lowered: false,
             sheathed: 0,
             ranged_sheathed: false,
             move_at: None,
@@ -918,7 +934,11 @@ impl CombatantBuilder for Builder<'_> {
         }
         // CEL-R9 Draw or Sheathe: what it holds at the start; the rest is put away.
         if let Some(keys) = &c.in_hand {
-            match crate::rules::wield::start_in_hand(&profile, keys.get_ref()) {
+            let shield_hand = i32::from(
+                fighter.shield == ShieldAt::Strapped
+                    && profile.shield.as_ref().is_some_and(|s| s.hand),
+            );
+            match crate::rules::wield::start_in_hand(&profile, keys.get_ref(), shield_hand) {
                 Ok((sheathed, ranged)) => {
                     fighter.hands_tracked = true;
                     fighter.sheathed = sheathed;

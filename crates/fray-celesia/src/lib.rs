@@ -169,7 +169,7 @@ impl Ruleset for Celesia {
                 rules::shield::ShieldAt::Carried => {
                     out.push(format!("{} carried, not strapped on", s.name))
                 }
-                rules::shield::ShieldAt::Dropped => out.push(format!("{} dropped", s.name)),
+                rules::shield::ShieldAt::Dropped(_) => out.push(format!("{} dropped", s.name)),
                 rules::shield::ShieldAt::Strapped => {}
             }
         }
@@ -183,6 +183,7 @@ impl Ruleset for Celesia {
             (f.concealed, "concealed"),
             (f.invisible, "invisible"),
             (f.tied.is_some(), "tied up"),
+            (f.sr_lowered, "spell resistance lowered"),
             (f.netted, crate::rules::escape::NETTED),
             (f.riding.is_some(), "mounted"),
             (f.riderless, "without its rider"),

@@ -391,6 +391,9 @@ pub struct Spell {
     /// It has a somatic component (default: every sample spell, Pathfinder's, has one): a
     /// caster who has lost the use of all its hands cannot cast it. [CEL-R18 Hand Injury]
     pub somatic: bool,
+    /// A creature's spell resistance applies to it (Pathfinder's "Spell Resistance" line for
+    /// the sample spells). [CEL-R9 Lower or Reactivate Spell Resistance; `rules::spell_resistance`]
+    pub spell_resistance: bool,
 }
 
 impl Spell {
@@ -409,6 +412,7 @@ pub(crate) struct SpellFile {
     casting: Spanned<String>,
     provoke: Option<bool>,
     somatic: Option<bool>,
+    spell_resistance: Option<Spanned<bool>>,
     range: Spanned<String>,
     range_ft: Option<Spanned<i64>>,
     attack: Option<Spanned<String>>,
@@ -734,6 +738,15 @@ pub(crate) fn read(
             "a personal spell makes no attack and allows no save",
         ));
     }
+    // CEL-R9: whether spell resistance applies is part of every spell (no default hides it).
+    if s.spell_resistance.is_none() {
+        errors.push(file.error(
+            s.name.span(),
+            Some(f("spell_resistance")),
+            "give `spell_resistance = true` or `false`: whether a creature's spell resistance \
+             applies to the spell (Pathfinder's \"Spell Resistance\" line)",
+        ));
+    }
     if errors.len() > before {
         return None;
     }
@@ -754,5 +767,6 @@ pub(crate) fn read(
         rounds_per_level,
         area,
         somatic: s.somatic.unwrap_or(true),
+        spell_resistance: s.spell_resistance.as_ref().is_some_and(|v| *v.get_ref()),
     })
 }

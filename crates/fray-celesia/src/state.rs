@@ -67,6 +67,9 @@ pub struct Profile {
     pub immune_crit: bool,
     /// Disable Device skill bonus (the GM's number; the seed has no skill tables). [CEL-R13]
     pub disable_device: i32,
+    /// Spell resistance (0: none): a spell that allows it needs a caster level check of at
+    /// least this number to affect it. [CEL-R9 Lower or Reactivate Spell Resistance]
+    pub spell_resistance: i32,
     /// Ride skill bonus (the GM's number; the seed has no skill tables). [CEL-R21]
     pub ride: i32,
     /// Rides in a military saddle (75% to stay in it when knocked out). [CEL-R21.11]
@@ -598,6 +601,9 @@ pub struct Fighter {
     pub shield: crate::rules::shield::ShieldAt,
     /// The shield bonus to DV it has now: its shield's while strapped on, else 0. [CEL-R9]
     pub shield_dv: i32,
+    /// Its spell resistance is lowered (Lower or Reactivate Spell Resistance), until it
+    /// reactivates it. [CEL-R9]
+    pub sr_lowered: bool,
     /// The complex action in progress, with its acts committed so far. [CEL-R3.8, R13]
     pub task: Option<Task>,
     /// Acts of its turns gone by, spent or left unspent: consecutiveness is judged on it.

@@ -31,7 +31,8 @@ pub fn hands_penalty(state: &State, who: CombatantId) -> i32 {
         .melee_forms(who)
         .next()
         .is_some_and(|(_, w)| !matches!(w.kind, WeaponKind::Natural | WeaponKind::Unarmed));
-    if state.p(who).arms >= 2 && holding {
+    // CEL-R9: a strapped shield takes its hand while hands are tracked (`shield::hands_taken`).
+    if state.p(who).arms >= 2 && (holding || super::shield::hands_taken(state, who) > 0) {
         -4
     } else {
         0

@@ -579,7 +579,7 @@ mod tests {
 
     const SPELL: &str = "[[spell]]\nname = \"ember\"\nlevel = 1\ncasting = \"standard\"\n\
         range = \"ranged\"\nrange_ft = 30\nsave = \"reflex\"\non_save = \"half\"\n\
-        damage = \"1d6\"\n";
+        damage = \"1d6\"\nspell_resistance = true\n";
 
     fn load(items: &str) -> Result<Content, String> {
         Content::load(&[("s.toml", SPELL), ("i.toml", items)]).map_err(|e| e.to_string())

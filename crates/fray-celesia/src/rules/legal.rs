@@ -171,6 +171,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     super::first_aid::options(state, who, &mut candidates);
     super::wield::options(state, who, &mut candidates);
     super::shield::options(state, who, &mut candidates);
+    super::spell_resistance::options(state, who, &mut candidates);
     super::spell::options(state, who, &mut candidates);
     super::ammo::options(state, who, &mut candidates);
     super::ruling::action_options(state, who, &mut candidates);
@@ -898,6 +899,10 @@ pub fn check_deed(
         Choice::Draw(item) => super::wield::check(explain, state, who, item, true),
         Choice::ReadyShield => super::shield::check(explain, state, who, true),
         Choice::DropShield => super::shield::check(explain, state, who, false),
+        Choice::PickUpShield => super::shield::check_pick_up(explain, state, who),
+        Choice::SpellResistance(lower) => {
+            super::spell_resistance::check(explain, state, who, lower)
+        }
         Choice::Load | Choice::Prepare => super::ammo::check(explain, state, who, choice),
         Choice::DrawTwo(a, b) => super::wield::check_two(explain, state, who, a, b),
         Choice::Multiweapon(t, main, off) => {

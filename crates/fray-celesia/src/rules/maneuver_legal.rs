@@ -289,16 +289,19 @@ pub fn check(
                     "within its own melee reach (not a reach weapon's)".to_string()
                 });
             }
-            let i = &f.injuries;
             let two_handed = state.melee_forms(who).next().is_some_and(|(_, w)| {
                 w.hands == Hands::Two
                     && !matches!(w.kind, WeaponKind::Natural | WeaponKind::Unarmed)
             });
             Illegal::unless(
-                state.p(who).arms > 0 && i.hands.intact().min(i.arms.intact()) >= 1 && !two_handed,
+                state.p(who).arms > 0 && super::wield::free_hands(state, who) >= 1 && !two_handed,
                 explain,
                 rule,
-                || "it needs a free hand (it wields a two-handed weapon, or has none)".to_string(),
+                || {
+                    "it needs a free hand (it wields a two-handed weapon, its hands hold weapons \
+                     or a strapped shield, or it has none)"
+                        .to_string()
+                },
             )
         }
         Choice::PickUp(item) => {

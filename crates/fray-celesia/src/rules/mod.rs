@@ -35,6 +35,7 @@ pub mod special;
 pub mod spell;
 pub mod spell_area;
 pub mod spell_identify;
+pub mod spell_resistance;
 pub mod stray;
 pub mod terrain;
 pub mod thrown;

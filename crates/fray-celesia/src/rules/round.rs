@@ -1256,6 +1256,10 @@ pub fn perform(
             let ready = choice == Choice::ReadyShield;
             super::shield::ready_or_drop(state, table, who, ready, cost == 0)?;
         }
+        Choice::PickUpShield => super::shield::pick_up(state, table, who)?,
+        Choice::SpellResistance(lower) => {
+            super::spell_resistance::lower_or_reactivate(state, table, who, lower);
+        }
         Choice::Load | Choice::Prepare => super::ammo::perform(state, table, who, choice)?,
         Choice::DrawTwo(a, b) => super::wield::draw_two(state, table, who, a, b)?,
         Choice::Demoralize(t) => super::ruling::demoralize(state, table, who, t)?,

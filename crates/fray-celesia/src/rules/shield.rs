@@ -3,8 +3,11 @@
 //! bonus of +1 or higher, you can do either of these as a free action when you take the Move
 //! simple action." A character's shield (its entry's `shield`) is strapped on at the start
 //! unless the entry says `shield_strapped = false` (carried, e.g. slung on its back); its bonus
-//! counts only while strapped on. A dropped shield stays on the ground: picking it up again is
-//! not offered (fray's Manipulate an Item picks up weapons only).
+//! counts only while strapped on. A dropped shield lies on the square it was dropped on (as a
+//! disarmed weapon does): Manipulate an Item (`pick-up shield`, simple, 1 act, Provoke) picks
+//! it up, standing on or next to that square, and it is carried, not strapped on, until
+//! `ready shield`. While its hands are tracked (`in_hand`), a strapped shield takes its hand
+//! (but a buckler, `hand = false`): see [`hands_taken`].
 
 use super::round;
 use crate::choice::Choice;
@@ -12,7 +15,7 @@ use crate::state::State;
 use crate::Celesia;
 use fray_core::event::Event;
 use fray_core::protocol::{refuse as no, Illegal, Interrupt};
-use fray_core::{CombatantId, Table};
+use fray_core::{CombatantId, Pos, Table};
 
 /// Where a character's shield is. [CEL-R9]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -22,8 +25,8 @@ pub enum ShieldAt {
     Strapped,
     /// Carried, not strapped on: `ready shield` straps it on.
     Carried,
-    /// Unstrapped and dropped: gone for the rest of the fight.
-    Dropped,
+    /// Unstrapped and dropped on this square: Manipulate an Item picks it up.
+    Dropped(Pos),
 }
 
 const RULE: &str = "CEL-R9";
@@ -46,8 +49,79 @@ pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     match state.f(who).shield {
         ShieldAt::Strapped => out.push(Choice::DropShield),
         ShieldAt::Carried => out.push(Choice::ReadyShield),
-        ShieldAt::Dropped => {}
+        ShieldAt::Dropped(_) => {
+            if check_pick_up(false, state, who).is_ok() {
+                out.push(Choice::PickUpShield);
+            }
+        }
     }
+}
+
+/// Hands `who`'s shield takes now: one while strapped on and its hands are tracked (`in_hand`),
+/// unless the shield leaves its arm free to wield (a buckler, `hand = false`). Pathfinder's
+/// light shield lets its hand carry but not wield, and the heavy and tower shields take it
+/// for everything: fray asks a hand only to wield, to grapple, to steal or for a somatic
+/// component, so every shield but the buckler takes it (a reading, docs/celesia.md). [CEL-R9]
+pub fn hands_taken(state: &State, who: CombatantId) -> i32 {
+    let takes = state.f(who).hands_tracked
+        && state.f(who).shield == ShieldAt::Strapped
+        && state.p(who).shield.as_ref().is_some_and(|s| s.hand);
+    i32::from(takes)
+}
+
+/// Whether `who` may pick its dropped shield up (CEL-R9 Manipulate an Item): on or next to
+/// its square, with a hand free to take it while its hands are tracked.
+pub fn check_pick_up(explain: bool, state: &State, who: CombatantId) -> Result<(), Illegal> {
+    let Some(shield) = state.p(who).shield.as_ref() else {
+        return no(explain, RULE, || "it has no shield".to_string());
+    };
+    let ShieldAt::Dropped(at) = state.f(who).shield else {
+        return no(explain, RULE, || {
+            format!("its {} is not on the ground", shield.name)
+        });
+    };
+    let pos = state.f(who).pos;
+    if pos != at && !pos.is_adjacent(at) {
+        return no(explain, RULE, || {
+            format!(
+                "its {} lies at {} {}: stand on or next to it",
+                shield.name, at.x, at.y
+            )
+        });
+    }
+    Illegal::unless(
+        super::wield::free_hands(state, who) >= 1,
+        explain,
+        RULE,
+        || "its hands are full: sheathe or drop a weapon first".to_string(),
+    )
+}
+
+/// Picks the dropped shield up (Manipulate an Item, which provokes first): carried, not
+/// strapped on. [CEL-R9]
+pub fn pick_up(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+) -> Result<(), Interrupt> {
+    if !round::provoke(state, table, who, None)? {
+        return Ok(());
+    }
+    let Some(shield) = state.p(who).shield.clone() else {
+        return Ok(());
+    };
+    state.fm(who).shield = ShieldAt::Carried;
+    table.emit(|| Event::Acted {
+        who,
+        act: "picks up",
+        on: None,
+        detail: format!(
+            "{}, not strapped on (`ready shield` straps it on)",
+            shield.name
+        ),
+        rule: RULE,
+    });
+    Ok(())
 }
 
 /// Whether `who` may strap its shield on (`ready`) or unstrap and drop it now. [CEL-R9]
@@ -58,9 +132,9 @@ pub fn check(explain: bool, state: &State, who: CombatantId, ready: bool) -> Res
         });
     };
     match (state.f(who).shield, ready) {
-        (ShieldAt::Dropped, _) => no(explain, RULE, || {
+        (ShieldAt::Dropped(_), _) => no(explain, RULE, || {
             format!(
-                "it dropped its {}: picking it up is not offered",
+                "it dropped its {}: pick it up first (`pick-up shield`)",
                 shield.name
             )
         }),
@@ -73,6 +147,15 @@ pub fn check(explain: bool, state: &State, who: CombatantId, ready: bool) -> Res
                 shield.name
             )
         }),
+        // A strapped shield takes its hand (`hands_taken`): none free, none to strap it on.
+        (ShieldAt::Carried, true) if shield.hand && super::wield::free_hands(state, who) < 1 => {
+            no(explain, RULE, || {
+                format!(
+                    "its hands are full: the {} takes a hand (sheathe or drop a weapon first)",
+                    shield.name
+                )
+            })
+        }
         _ => Ok(()),
     }
 }
@@ -98,7 +181,7 @@ pub fn ready_or_drop(
         f.shield = ShieldAt::Strapped;
         f.shield_dv = shield.dv;
     } else {
-        f.shield = ShieldAt::Dropped;
+        f.shield = ShieldAt::Dropped(f.pos);
         f.shield_dv = 0;
     }
     table.emit(|| Event::Acted {
@@ -171,9 +254,16 @@ mod tests {
         assert!(check(false, &carried, hero, false).is_err());
         assert!(check(false, &strapped, hero, true).is_err());
         let mut dropped = strapped.clone();
-        dropped.fm(hero).shield = ShieldAt::Dropped;
+        dropped.fm(hero).shield = ShieldAt::Dropped(dropped.f(hero).pos);
         dropped.fm(hero).shield_dv = 0;
-        assert!(offered(&dropped).is_empty());
+        assert_eq!(offered(&dropped), vec![Choice::PickUpShield]);
+        assert!(
+            check(false, &dropped, hero, true).is_err(),
+            "pick it up first"
+        );
+        dropped.fm(hero).pos = Pos::new(2, 0);
+        assert!(offered(&dropped).is_empty(), "two squares away");
+        assert!(check_pick_up(false, &dropped, hero).is_err());
         assert_eq!(dv(&dropped), dv(&carried));
         let none = duel(FIGHTER);
         assert!(check(false, &none, hero, true).is_err());

@@ -177,6 +177,18 @@ pub fn check(
             )
         });
     }
+    // CEL-R9 (hands tracked, `in_hand`): a somatic component needs a free hand (Pathfinder's,
+    // the seed defers to it, CEL-A34): weapons in both hands, or one and a strapped shield, bar
+    // it (a reading, docs/celesia.md).
+    if spell.somatic && state.f(who).hands_tracked && super::wield::free_hands(state, who) == 0 {
+        return no(explain, "CEL-R9", || {
+            format!(
+                "no free hand for the somatic component of {} (its hands hold weapons or a \
+                 strapped shield: sheathe or drop one first)",
+                spell.name
+            )
+        });
+    }
     if !has_slot(state, who, spell.level) {
         return no(explain, "CEL-R9", || {
             format!(
@@ -449,6 +461,10 @@ fn affect(
         },
         None => None,
     };
+    // CEL-R9: spell resistance, after the touch attack hits, before the save.
+    if !super::spell_resistance::overcome(state, table, who, t, &spell, at.caster_level)? {
+        return Ok(());
+    }
     // CEL-G13: the GM's adjustment to the target's DCs (`cond WHO dc+N`) moves its save's DC,
     // and so the save's degrees (CEL-R6.2).
     let dc = at.dc + state.f(t).gm_dc;
@@ -1030,7 +1046,7 @@ mod tests {
             format!(
                 "[[spell]]\nname = \"zap\"\nlevel = 1\ncasting = \"standard\"\n\
                  range = \"ranged\"\nrange_ft = 30\npenalty = \"1d6\"\nability = \"{ability}\"\n\
-                 rounds_per_level = 1\n"
+                 rounds_per_level = 1\nspell_resistance = true\n"
             )
         };
         let text = zap("luck");
@@ -1040,6 +1056,13 @@ mod tests {
         assert!(err.contains("bad.toml:8"), "{err}");
         assert!(err.contains("spell[0].ability"), "{err}");
         assert!(err.contains("str, dex, con, int, wis, cha"), "{err}");
+        // CEL-R9: whether spell resistance applies is required, named on the spell's line.
+        let text = zap("str").replace("spell_resistance = true\n", "");
+        let err = crate::content::Content::load(&[("bad.toml", text.as_str())])
+            .expect_err("refused")
+            .to_string();
+        assert!(err.contains("bad.toml:2"), "{err}");
+        assert!(err.contains("spell[0].spell_resistance"), "{err}");
         // Every ability is accepted (CEL-R6.2: a penalty to any score).
         for (ability, drained) in ["str", "dex", "con", "int", "wis", "cha"]
             .into_iter()

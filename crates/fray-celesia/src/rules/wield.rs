@@ -53,12 +53,25 @@ pub fn hands(state: &State, who: CombatantId) -> i32 {
     i32::from(i.hands.intact().min(i.arms.intact()))
 }
 
-/// Hands taken by the weapons `who` holds now.
+/// Hands taken by the weapons `who` holds now and by its strapped shield
+/// (`shield::hands_taken`).
 pub fn hands_busy(state: &State, who: CombatantId) -> i32 {
     items(state, who)
         .filter(|(item, _)| state.held(who, *item).is_some())
         .map(|(_, w)| hands_for(w))
-        .sum()
+        .sum::<i32>()
+        + super::shield::hands_taken(state, who)
+}
+
+/// Hands `who` has free: neither holding a weapon nor taken by its strapped shield, while its
+/// hands are tracked (`in_hand`); untracked, every hand counts as free for what asks one (a
+/// grapple's, a steal's, a somatic component's), as fray has always played it. [CEL-R9]
+pub fn free_hands(state: &State, who: CombatantId) -> i32 {
+    if state.f(who).hands_tracked {
+        (hands(state, who) - hands_busy(state, who)).max(0)
+    } else {
+        hands(state, who)
+    }
 }
 
 /// May `who` take `item` into its hands (drawing it or picking it up)? Always while its hands
@@ -135,8 +148,15 @@ pub fn check(
             });
         }
         Illegal::unless(room_for(state, who, item), explain, rule, || {
-            "its hands are full: sheathe or drop a weapon first (a two-handed weapon takes both)"
-                .to_string()
+            let shield = if super::shield::hands_taken(state, who) > 0 {
+                ", a strapped shield one: `drop shield`"
+            } else {
+                ""
+            };
+            format!(
+                "its hands are full: sheathe or drop a weapon first (a two-handed weapon takes \
+                 both{shield})"
+            )
         })
     } else {
         Illegal::unless(!state.sheathed(who, item), explain, rule, || {
@@ -288,9 +308,11 @@ pub fn draw_two(
 pub fn start_in_hand(
     profile: &crate::state::Profile,
     keys: &[String],
+    shield_hand: i32,
 ) -> Result<(u64, bool), String> {
     let mut listed: Vec<Item> = Vec::new();
-    let mut busy = 0;
+    // A strapped shield takes its hand from the start (`shield::hands_taken`).
+    let mut busy = shield_hand;
     for key in keys {
         let item = match key.as_str() {
             "ranged" => Item::Ranged,
@@ -314,7 +336,13 @@ pub fn start_in_hand(
     let have = profile.arms.min(2);
     if busy > have {
         return Err(format!(
-            "these weapons take {busy} hands and it has {have} (a two-handed weapon takes both)"
+            "these weapons{} take {busy} hands and it has {have} (a two-handed weapon takes both{})",
+            if shield_hand > 0 { " and its strapped shield" } else { "" },
+            if shield_hand > 0 {
+                "; a shield but a buckler takes one: `shield_strapped = false` carries it"
+            } else {
+                ""
+            }
         ));
     }
     let mut sheathed = 0u64;
