@@ -759,3 +759,36 @@ fn celesia_default_tactics_use_items() {
         assert_eq!(stdout(&fray(&["fight", &path, "--seed", "1"])), log);
     }
 }
+
+/// Issue 16, CEL-R9 Spell Combat and CEL-R11 Spellstrike through the real binary: the example
+/// plays both actions from its script (strictly: every die and choice scripted), and a refused
+/// Spell Combat (a wizard has no spell combat feature) is an error naming the rule, with nothing
+/// on standard output.
+#[test]
+fn celesia_magus_takes_spell_combat_and_spellstrike() {
+    let out = fray(&["fight", "examples/celesia/magus.toml", "--strict"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    for expected in [
+        "Sela takes spell combat against Orc 1: the rapier at -2, then scorching ray (level 2) (CEL-R9)",
+        "-2 spell combat (CEL-R9)",
+        "Sela casts in spell combat on Orc 2: scorching ray (level 2) (CEL-R9)",
+        "Sela strikes with a spell against Orc 1: shocking grasp (level 1), defensively",
+    ] {
+        assert!(text.contains(expected), "missing `{expected}` in:\n{text}");
+    }
+    let wizard = std::fs::read_to_string("examples/celesia/magus.toml")
+        .expect("example")
+        .replace("class = \"magus\"", "class = \"wizard\"");
+    let file = temp_file("celesia-magus-wizard.toml", &wizard);
+    let out = fray(&["fight", file.to_str().expect("path"), "--strict"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(out.stdout.is_empty(), "nothing written on error");
+    let err = stderr(&out);
+    assert!(
+        err.contains("illegal choice `spell-combat orc-1 scorching-ray orc-2` for Sela")
+            && err.contains("spell combat class feature")
+            && err.contains("(CEL-R9)"),
+        "{err}"
+    );
+}

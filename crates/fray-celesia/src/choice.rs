@@ -2,6 +2,7 @@
 //! asked per act while acts remain), reactions (attacks of opportunity) and the victim's
 //! crippling-injury choice.
 
+use crate::rules::magus::Defensively;
 use crate::rules::ready::{Readied, Trigger};
 use crate::state::{HoldUse, Injury, Item, Special, State, Trick};
 use fray_core::conditions::ConditionKind;
@@ -217,6 +218,14 @@ pub enum Choice {
     /// Lower (`true`) its active spell resistance, or reactivate it (simple, 1 act, no
     /// provocation). [CEL-R9 Lower or Reactivate Spell Resistance]
     SpellResistance(bool),
+    /// Spell Combat: melee form `form` at the foe at −2, then the numbered magus spell of
+    /// `State::spellbook` on its aim, cast defensively or not (simple, 1 act, Provoke).
+    /// [CEL-R9 Spell Combat]
+    SpellCombat(CombatantId, u8, u8, Option<CombatantId>, Defensively),
+    /// Spellstrike: the numbered magus touch spell delivered by melee form `form` on the foe
+    /// instead of a touch attack, cast defensively (`true`) or not (standard, 2 acts,
+    /// Provoke). [CEL-R11 Spellstrike]
+    Spellstrike(CombatantId, u8, u8, bool),
 }
 
 /// The free actions of CEL-R14 and elsewhere that fray plays, by the word the GM names them
@@ -253,6 +262,8 @@ impl Choice {
             Choice::DropItem(_) => "drop",
             // CEL-R14 Cast Defensively: "you can take a free action to do so defensively".
             Choice::Cast(_, _, true) => "cast-defensively",
+            Choice::SpellCombat(.., Defensively::Yes | Defensively::TradingInt)
+            | Choice::Spellstrike(.., true) => "cast-defensively",
             // CEL-R14 Identify a Spell Being Cast: a free action, taken off its own turn too.
             Choice::Identify(_) => "identify",
             _ => return None,
@@ -296,6 +307,7 @@ impl Choice {
             | Choice::DropShield
             | Choice::PickUpShield
             | Choice::SpellResistance(_)
+            | Choice::SpellCombat(..)
             | Choice::Sheathe(_) => 1,
             Choice::Charge(_)
             | Choice::TotalDefense
@@ -307,6 +319,7 @@ impl Choice {
             | Choice::UseItem(..)
             | Choice::EscapeNet
             | Choice::FirstAid(_)
+            | Choice::Spellstrike(..)
             | Choice::Feint(_) => 2,
             // Grapple and Grapple, Continued: 2, 1 with Improved Grapple (rules::grapple::acts).
             Choice::Grapple(_) | Choice::Maintain(_) => 2,
@@ -485,6 +498,9 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Shaken(n) => format!("shaken {n}"),
         Choice::NoEffect => "no effect".into(),
         Choice::RetryActs(n) => format!("acts {n}"),
+        Choice::SpellCombat(..) | Choice::Spellstrike(..) => {
+            crate::rules::magus::text(state, choice)
+        }
     }
 }
 
@@ -510,7 +526,23 @@ pub fn dir_key(d: Direction) -> &'static str {
     }
 }
 
-fn unreadable(reason: String) -> Illegal {
+/// The place in `State::spellbook` of the spell named `w` (`shocking-grasp`).
+fn spell_index(state: &State, w: &str) -> Result<u8, Illegal> {
+    let found = state
+        .spellbook
+        .iter()
+        .position(|s| s.key().eq_ignore_ascii_case(w))
+        .ok_or_else(|| {
+            let keys: Vec<String> = state.spellbook.iter().map(|s| s.key()).collect();
+            unreadable(format!(
+                "no spell `{w}` among the encounter's{}",
+                fray_core::loader::did_you_mean(w, keys.iter().map(String::as_str))
+            ))
+        })?;
+    u8::try_from(found).map_err(|_| unreadable(format!("spell `{w}` is past the 256th")))
+}
+
+pub(crate) fn unreadable(reason: String) -> Illegal {
     Illegal {
         rule: "CEL-R3",
         reason,
@@ -767,18 +799,11 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["first-aid", t] => Choice::FirstAid(who(t)?),
         ["draw", i] => Choice::Draw(item(i)?),
         ["sheathe", i] => Choice::Sheathe(item(i)?),
+        [kind @ ("spell-combat" | "spellstrike"), rest @ ..] => {
+            crate::rules::magus::parse(kind, rest, who, |w| spell_index(state, w))?
+        }
         ["cast", spell, rest @ ..] if rest.len() <= 2 => {
-            let found = state
-                .spellbook
-                .iter()
-                .position(|s| s.key().eq_ignore_ascii_case(spell))
-                .ok_or_else(|| {
-                    let keys: Vec<String> = state.spellbook.iter().map(|s| s.key()).collect();
-                    unreadable(format!(
-                        "no spell `{spell}` among the encounter's{}",
-                        fray_core::loader::did_you_mean(spell, keys.iter().map(String::as_str))
-                    ))
-                })?;
+            let found = spell_index(state, spell)?;
             let (target, defensively) = match rest {
                 [] => (None, false),
                 ["defensively"] => (None, true),
@@ -790,8 +815,6 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                     ))
                 }
             };
-            let found = u8::try_from(found)
-                .map_err(|_| unreadable(format!("spell `{spell}` is past the 256th")))?;
             Choice::Cast(found, target, defensively)
         }
         ["load"] => Choice::Load,
@@ -839,7 +862,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                  defensively, stand up, drop prone, power-attack, precision-strike, \
                  combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end, ready \
                  foe-adjacent|foe-attacks ACTION, crawl DIR, steady aim, drop ITEM, weaken \
-                 ability|degrees N, first-aid WHO, power-attack|… STEP, draw ITEM [ITEM], sheathe ITEM, ready shield, drop shield, pick-up shield, spell-resistance lower|reactivate, load, prepare, multiweapon WHO MAIN OFF, cast SPELL [WHO] [defensively], demoralize WHO, find-tracks; rejoin, wait; or aoo WHO, decline, injury KIND, \
+                 ability|degrees N, first-aid WHO, power-attack|… STEP, draw ITEM [ITEM], sheathe ITEM, ready shield, drop shield, pick-up shield, spell-resistance lower|reactivate, load, prepare, multiweapon WHO MAIN OFF, cast SPELL [WHO] [defensively], spell-combat FOE [FORM] SPELL [WHO] [defensively [int]], spellstrike FOE [FORM] SPELL [defensively], demoralize WHO, find-tracks; rejoin, wait; or aoo WHO, decline, injury KIND, \
                  no injury, let-pass, block, complete WHO; the GM: dc N, shaken N, no effect, acts N"
             )))
         }

@@ -312,6 +312,12 @@ pub struct Class {
     pub sneak_attack: Vec<i32>,
     /// Feats and features from level 1 (a monk's armed unarmed strike, CEL-R8.3).
     pub feats: Feats,
+    /// The level from which it has the spell combat class feature (a magus: Pathfinder's 1st).
+    /// [CEL-R9 Spell Combat]
+    pub spell_combat: Option<i32>,
+    /// The level from which it has the spellstrike class feature (a magus: Pathfinder's 2nd).
+    /// [CEL-R11 Spellstrike]
+    pub spellstrike: Option<i32>,
 }
 
 /// Feats and features the rules read.
@@ -345,11 +351,15 @@ pub struct Feats {
     pub multiweapon_fighting: bool,
     /// Improved Feint: a feint is a simple action. [CEL-R11 Feint]
     pub improved_feint: bool,
+    /// The spell combat class feature (a magus's). [CEL-R9 Spell Combat]
+    pub spell_combat: bool,
+    /// The spellstrike class feature (a magus's). [CEL-R11 Spellstrike]
+    pub spellstrike: bool,
 }
 
 impl Feats {
     /// The names files use.
-    pub const NAMES: [&'static str; 14] = [
+    pub const NAMES: [&'static str; 16] = [
         "combat reflexes",
         "improved unarmed strike",
         "precise shot",
@@ -364,6 +374,8 @@ impl Feats {
         "two-weapon fighting",
         "multiweapon fighting",
         "improved feint",
+        "spell combat",
+        "spellstrike",
     ];
     /// Sets a feat by name; false when unknown.
     pub fn set(&mut self, name: &str) -> bool {
@@ -382,6 +394,8 @@ impl Feats {
             "two-weapon-fighting" => self.two_weapon_fighting = true,
             "multiweapon-fighting" => self.multiweapon_fighting = true,
             "improved-feint" => self.improved_feint = true,
+            "spell-combat" => self.spell_combat = true,
+            "spellstrike" => self.spellstrike = true,
             _ => return false,
         }
         true
@@ -403,6 +417,8 @@ impl Feats {
             self.two_weapon_fighting,
             self.multiweapon_fighting,
             self.improved_feint,
+            self.spell_combat,
+            self.spellstrike,
         ];
         Feats::NAMES
             .iter()
@@ -541,6 +557,8 @@ pub(crate) struct ClassFile {
     sneak_attack: Option<Spanned<Vec<i64>>>,
     #[serde(default)]
     feats: Vec<Spanned<String>>,
+    spell_combat: Option<Spanned<i64>>,
+    spellstrike: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -1083,6 +1101,8 @@ impl Content {
                     "Fort by level",
                     "uncanny dodge",
                     "sneak attack by level",
+                    "spell combat",
+                    "spellstrike",
                 ],
                 &self.classes,
                 |c: &Class| {
@@ -1104,6 +1124,10 @@ impl Content {
                                 .map(|n| format!("{n}d6"))
                                 .collect::<Vec<_>>()
                                 .join(" "),
+                            c.spell_combat
+                                .map_or(String::new(), |l| format!("from level {l}")),
+                            c.spellstrike
+                                .map_or(String::new(), |l| format!("from level {l}")),
                         ],
                     )
                 },
@@ -1279,6 +1303,13 @@ impl ContentSet for Content {
                     errors,
                 )
             });
+            // The level a class feature comes at, 1 to 20, as uncanny dodge's.
+            let from_level = |name: &str, v: &Option<Spanned<i64>>, errors: &mut Vec<FileError>| {
+                v.as_ref()
+                    .map(|_| check_int(file, &format!("{at}.{name}"), v, (1, 20, 1), errors))
+            };
+            let spell_combat = from_level("spell_combat", &c.spell_combat, errors);
+            let spellstrike = from_level("spellstrike", &c.spellstrike, errors);
             let mut feats = Feats::default();
             read_feats(file, &format!("{at}.feats"), &c.feats, &mut feats, errors);
             if errors.len() == before {
@@ -1289,6 +1320,8 @@ impl ContentSet for Content {
                     uncanny_dodge,
                     sneak_attack,
                     feats,
+                    spell_combat,
+                    spellstrike,
                 };
                 self.classes.insert(
                     "class",

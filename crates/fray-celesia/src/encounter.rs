@@ -410,6 +410,9 @@ impl Builder<'_> {
                 if class.uncanny_dodge.is_some_and(|l| level >= l) {
                     feats.uncanny_dodge = true;
                 }
+                // CEL-R9 Spell Combat, R11 Spellstrike: the magus's class features by level.
+                feats.spell_combat |= class.spell_combat.is_some_and(|l| level >= l);
+                feats.spellstrike |= class.spellstrike.is_some_and(|l| level >= l);
                 Profile {
                     level,
                     bab: class.bab[lv],
@@ -818,6 +821,7 @@ impl CombatantBuilder for Builder<'_> {
             reactions: 0,
             acts_left: 0,
             attacks_this_turn: 0,
+            magus: Default::default(),
             acted: false,
             delaying: false,
             prone: c.prone,

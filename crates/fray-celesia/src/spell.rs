@@ -394,6 +394,9 @@ pub struct Spell {
     /// A creature's spell resistance applies to it (Pathfinder's "Spell Resistance" line for
     /// the sample spells). [CEL-R9 Lower or Reactivate Spell Resistance; `rules::spell_resistance`]
     pub spell_resistance: bool,
+    /// On the magus spell list (Pathfinder's, for the sample spells): what Spell Combat and
+    /// Spellstrike may cast. [CEL-R9 Spell Combat, R11 Spellstrike]
+    pub magus: bool,
 }
 
 impl Spell {
@@ -413,6 +416,7 @@ pub(crate) struct SpellFile {
     provoke: Option<bool>,
     somatic: Option<bool>,
     spell_resistance: Option<Spanned<bool>>,
+    magus: Option<bool>,
     range: Spanned<String>,
     range_ft: Option<Spanned<i64>>,
     attack: Option<Spanned<String>>,
@@ -768,5 +772,6 @@ pub(crate) fn read(
         area,
         somatic: s.somatic.unwrap_or(true),
         spell_resistance: s.spell_resistance.as_ref().is_some_and(|v| *v.get_ref()),
+        magus: s.magus.unwrap_or(false),
     })
 }

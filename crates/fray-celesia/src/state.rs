@@ -701,6 +701,9 @@ pub struct Fighter {
     pub one_round: Option<crate::rules::one_round::OneRound>,
     /// Free actions taken this turn (counted against `free_actions_per_turn`). [CEL-G2]
     pub free_actions: u8,
+    /// This turn's Spell Combat and spells, and the Spell Combat attack under way.
+    /// [CEL-R9 Spell Combat, R11 Spellstrike]
+    pub magus: crate::rules::magus::MagusTurn,
     /// The GM's adjustment to its DV (`cond WHO dv+N`): cover, or any ruling. [CEL-G11, G13]
     pub gm_dv: i32,
     /// The GM's adjustment to the DC of its saves and checks (`cond WHO dc+N`). [CEL-G13]

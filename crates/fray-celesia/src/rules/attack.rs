@@ -26,6 +26,9 @@ pub struct Outcome {
     pub result: AttackResult,
     /// Damage dealt.
     pub damage: i32,
+    /// The attack roll's total and the DV it was against (0, 0: no roll): a spell delivered
+    /// by the attack takes its degrees from them (Spellstrike, CEL-R6.1, R11).
+    pub against: (i32, i32),
 }
 
 /// `1.5 ×` a positive modifier, rounded down; a penalty is never multiplied. [CEL-R5.1, A31]
@@ -148,6 +151,11 @@ pub fn attack_bonus_into(
     if let Some((penalty, off)) = state.f(attacker).hand {
         let name = if off { "off hand" } else { "main hand" };
         m.push(name, "CEL-R9", penalty);
+    }
+    // CEL-R9 Spell Combat: its attack at −2, and the INT bonus traded to the concentration check.
+    if let Some(traded) = state.f(attacker).magus.attack_penalty {
+        m.push("spell combat", "CEL-R9", -2);
+        m.push("INT traded to concentration", "CEL-R9", -traded);
     }
     // CEL-R16.11, A10: −1 per step; +1 under the GM's `weakened_attack_inverted` (CEL-G8).
     let step = if state.options.weakened_attack_inverted {
@@ -565,6 +573,7 @@ pub fn attack(
                 return Ok(Outcome {
                     result: AttackResult::Miss,
                     damage: 0,
+                    against: (0, 0),
                 })
             }
         },
@@ -674,7 +683,11 @@ pub fn attack(
         f.weakened = 0;
         f.weaken_ability = 0;
         f.weaken_degrees = 0;
-        return Ok(Outcome { result, damage: 0 });
+        return Ok(Outcome {
+            result,
+            damage: 0,
+            against: (total, dv),
+        });
     }
     let full = degrees(total, dv);
     // CEL-R16.11 (b): a weakened attack may leave some or all degree dice unrolled.
@@ -717,7 +730,11 @@ pub fn attack(
         });
     }
     let damage = damage(state, table, attacker, target, w, critical, extra, rule)?;
-    Ok(Outcome { result, damage })
+    Ok(Outcome {
+        result,
+        damage,
+        against: (total, dv),
+    })
 }
 
 /// The damage of a hit: the weapon's dice once plus once per degree of success, or on a

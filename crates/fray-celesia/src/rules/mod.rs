@@ -18,6 +18,7 @@ pub mod intervene;
 pub mod item;
 pub mod legal;
 pub mod line_of_effect;
+pub mod magus;
 pub mod maneuver;
 pub mod maneuver_legal;
 pub mod mounted;

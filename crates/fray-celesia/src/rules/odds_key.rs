@@ -71,6 +71,7 @@ pub fn odds_key(state: &State) -> Cow<'_, State> {
             f.charged = false;
             f.charge_target = None;
             f.free_actions = 0;
+            f.magus = Default::default();
         }
     }
     let nobody_delays = key.fighters.iter().all(|f| !f.delaying);

@@ -218,6 +218,8 @@ pub fn attacked(choice: &Choice) -> Option<CombatantId> {
         | Choice::Shoot(t)
         | Choice::Unarmed(t)
         | Choice::CoupDeGrace(t, ..)
+        | Choice::SpellCombat(t, ..)
+        | Choice::Spellstrike(t, ..)
         | Choice::Cleave(t) => Some(t),
         _ => None,
     }

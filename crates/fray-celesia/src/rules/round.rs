@@ -767,6 +767,8 @@ fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: Combatant
     f.knees = None;
     (f.saddle.shots, f.saddle.end_shot) = (0, false);
     f.cleave_from = None;
+    // CEL-R9 Spell Combat: once per turn, and its bar on other spells, are this turn's.
+    f.magus = Default::default();
     // CEL-A34: a confused creature's behaviour was this turn's.
     f.confusion.turn = None;
     // Acts left unspent come between the acts before and after them. [CEL-R3.1]
@@ -958,6 +960,14 @@ pub fn perform(
         return Ok(());
     }
     let from = state.f(who).pos;
+    if let Choice::SpellCombat(..) | Choice::Spellstrike(..) = choice {
+        super::magus::perform(state, table, who, choice)?;
+        injury::strain(state, table, who, cost);
+        // CEL-R14: casting defensively is a free action (CEL-G2, G4).
+        free_action_taken(state, table, who, choice);
+        tidy(state, table)?;
+        return Ok(());
+    }
     if let Choice::Cast(..) = choice {
         // A 1-round spell begins there too (CEL-R13): the casting asks its provocation first.
         super::spell::cast(state, table, who, choice, cost)?;

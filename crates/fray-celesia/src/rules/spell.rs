@@ -161,6 +161,32 @@ pub fn check(
         return Ok(());
     };
     let i = usize::from(i);
+    castable(explain, state, who, i)?;
+    let spell = &state.spellbook[i];
+    super::magus::bar_cast(explain, state, who, spell)?;
+    match (spell.range, target) {
+        (Range::Personal, None) => Ok(()),
+        (Range::Personal, Some(_)) => no(explain, "CEL-R9", || {
+            format!(
+                "{} is a personal spell: cast it without a target",
+                spell.name
+            )
+        }),
+        (_, None) => no(explain, "CEL-R9", || {
+            format!("name the target of {}", spell.name)
+        }),
+        (range, Some(t)) => in_range(explain, state, who, t, spell, range),
+    }
+}
+
+/// Whether `who` may cast spell `i` at all now, its aim aside: it knows the spell, has a hand
+/// for its somatic component and a slot of its level. [CEL-R9, R18]
+pub(crate) fn castable(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    i: usize,
+) -> Result<(), Illegal> {
     if !knows(state, who, i) {
         return no(explain, "CEL-R9", || {
             "it does not know that spell (its `spells` list it)".to_string()
@@ -204,19 +230,7 @@ pub fn check(
             )
         });
     }
-    match (spell.range, target) {
-        (Range::Personal, None) => Ok(()),
-        (Range::Personal, Some(_)) => no(explain, "CEL-R9", || {
-            format!(
-                "{} is a personal spell: cast it without a target",
-                spell.name
-            )
-        }),
-        (_, None) => no(explain, "CEL-R9", || {
-            format!("name the target of {}", spell.name)
-        }),
-        (range, Some(t)) => in_range(explain, state, who, t, spell, range),
-    }
+    Ok(())
 }
 
 /// Whether `t` is a lawful aim for `spell` cast by `who` at `range`. [CEL-R6, R9]
@@ -279,22 +293,10 @@ pub fn cast(
         return Ok(());
     };
     let spell = state.spellbook[usize::from(i)].clone();
-    spend_slot(state, table, who, spell.level);
-    if countered(state, table, who, &spell)? {
+    super::magus::note_cast(state, who, &spell);
+    let guard = defensively.then_some(0);
+    if !begin_casting(state, table, who, &spell, guard, spell.provoke)? {
         return Ok(());
-    }
-    if defensively {
-        let dc = 15 + 2 * spell.level;
-        if !concentrate(state, table, who, &spell, dc, "cast defensively", "CEL-R14")? {
-            return Ok(());
-        }
-    } else if spell.provoke && !round::provoke(state, table, who, None)? {
-        return Ok(());
-    }
-    if let Some((dc, why)) = moving_mount_dc(state, who, &spell) {
-        if !concentrate(state, table, who, &spell, dc, why, "CEL-R21.9")? {
-            return Ok(());
-        }
     }
     if spell.casting == Casting::OneRound {
         return one_round::begin(state, table, who, choice, acts);
@@ -321,6 +323,44 @@ pub fn cast(
     });
     let at = CastAt::of(state, who);
     resolve(state, table, who, usize::from(i), target, at)
+}
+
+/// The casting of `spell` begins: a slot spent, its foes may identify and counter it, then
+/// cast defensively (`defensively`: a concentration check, DC 15 + 2 × level, with this
+/// circumstance bonus: Spell Combat's INT) or, when it `provokes`, with its attacks of
+/// opportunity; on a moving mount the check of CEL-R21.9. Returns whether the spell holds (not
+/// countered, not lost, the caster not dropped). [CEL-R3.5, R9–R15, R21.9, A9]
+pub(crate) fn begin_casting(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    spell: &Spell,
+    defensively: Option<i32>,
+    provokes: bool,
+) -> Result<bool, Interrupt> {
+    spend_slot(state, table, who, spell.level);
+    if countered(state, table, who, spell)? {
+        return Ok(false);
+    }
+    if let Some(bonus) = defensively {
+        let dc = 15 + 2 * spell.level;
+        let purpose = if bonus > 0 {
+            "cast defensively (+ INT traded in spell combat, CEL-R9)"
+        } else {
+            "cast defensively"
+        };
+        if !concentrate(state, table, who, spell, (dc, bonus), purpose, "CEL-R14")? {
+            return Ok(false);
+        }
+    } else if provokes && !round::provoke(state, table, who, None)? {
+        return Ok(false);
+    }
+    if let Some((dc, why)) = moving_mount_dc(state, who, spell) {
+        if !concentrate(state, table, who, spell, (dc, 0), why, "CEL-R21.9")? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// As `who`'s casting of `spell` begins (its own or an item's, CEL-R11: "You cast a spell from
@@ -356,20 +396,21 @@ pub fn moving_mount_dc(
     }
 }
 
-/// A concentration check against `dc`; failed, the spell is lost. [CEL-R14, R21.9]
+/// A concentration check against `dc`, with a circumstance bonus (Spell Combat's INT, CEL-R9);
+/// failed, the spell is lost. [CEL-R14, R21.9]
 fn concentrate(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     who: CombatantId,
     spell: &Spell,
-    dc: i32,
+    (dc, circumstance): (i32, i32),
     purpose: &'static str,
     rule: &'static str,
 ) -> Result<bool, Interrupt> {
     let held = super::D20Check {
         purpose,
         modifier: "concentration",
-        bonus: state.p(who).magic.concentration,
+        bonus: state.p(who).magic.concentration + circumstance,
         dc,
         kind: CheckKind::Skill { physical: false },
         results: ("the spell holds", "the spell is lost"),
@@ -412,7 +453,7 @@ pub fn resolve(
         return Ok(());
     }
     let Some(area) = spell.area else {
-        return affect(state, table, who, &spell, t, at);
+        return affect(state, table, who, &spell, t, at, None);
     };
     let caught = super::spell_area::creatures(state, who, t, area);
     table.emit(|| Event::Acted {
@@ -437,24 +478,27 @@ pub fn resolve(
     });
     for c in caught {
         if !state.f(c).absent() {
-            affect(state, table, who, &spell, c, at)?;
+            affect(state, table, who, &spell, c, at, None)?;
         }
     }
     Ok(())
 }
 
-/// The spell on one creature `t`: its touch attack, its save, the caster level with their
-/// degrees, then its damage, haste, condition or ability penalty. [CEL-R6, R3.4, R16]
-fn affect(
+/// The spell on one creature `t`: its touch attack (or, `delivered`, the total and DV of the
+/// weapon attack that hit in its place: Spellstrike, CEL-R11), its save, the caster level with
+/// their degrees, then its damage, haste, condition or ability penalty. [CEL-R6, R3.4, R16]
+pub(crate) fn affect(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     who: CombatantId,
     spell: &Spell,
     t: CombatantId,
     at: CastAt,
+    delivered: Option<(i32, i32)>,
 ) -> Result<(), Interrupt> {
     let spell = spell.clone();
     let attack = match spell.attack {
+        _ if delivered.is_some() => delivered,
         Some(kind) => match touch_attack(state, table, who, t, &spell, kind)? {
             Some(hit) => Some(hit),
             None => return Ok(()),
