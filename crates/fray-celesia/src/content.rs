@@ -1433,6 +1433,37 @@ mod tests {
 
     /// CEL-R12 sneak attack: one count of d6s per level, as `bab` has, each 0 to 40; anything
     /// else is refused naming the field.
+    /// The magus's class features by level (CEL-R9, R11) are checked like uncanny dodge's: 1
+    /// to 20, the error naming file, line and field; a spell's `magus` must be true or false.
+    #[test]
+    fn bad_magus_features_are_located() {
+        let text = "[[class]]\nkey = \"blade\"\nbab = [0, 1]\nfort = [2, 3]\nspell_combat = 0\n\
+                    spellstrike = 30\n";
+        let err = Content::load(&[("c.toml", text)]).unwrap_err().to_string();
+        assert!(
+            err.contains("c.toml:5") && err.contains("class[0].spell_combat"),
+            "{err}"
+        );
+        assert!(
+            err.contains("c.toml:6") && err.contains("class[0].spellstrike"),
+            "{err}"
+        );
+        let text = "[[spell]]\nname = \"zap\"\nlevel = 1\ncasting = \"standard\"\n\
+                    range = \"touch\"\nattack = \"melee touch\"\ndamage = \"1d6\"\nmagus = \"yes\"\n";
+        let err = Content::load(&[("s.toml", text)]).unwrap_err().to_string();
+        assert!(err.contains("s.toml:8") && err.contains("magus"), "{err}");
+        let c = Content::embedded().unwrap_or_else(|e| panic!("{e}"));
+        let magus = c.classes.get("magus").expect("magus");
+        assert_eq!((magus.spell_combat, magus.spellstrike), (Some(1), Some(2)));
+        let on_list: Vec<&str> = c
+            .spells
+            .iter()
+            .filter(|s| s.magus)
+            .map(|s| s.name.as_str())
+            .collect();
+        assert!(on_list.contains(&"shocking grasp") && !on_list.contains(&"quick flame"));
+    }
+
     #[test]
     fn bad_sneak_attack_is_located() {
         for sneak in ["[1, 1]", "[1, 1, 99]"] {
