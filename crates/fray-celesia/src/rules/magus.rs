@@ -14,6 +14,7 @@
 //! (spec erratum 14); Spellstrike casts a standard-action spell, so it and Spell Combat bar each
 //! other in a turn; a missed Spellstrike spends the spell (the seed holds no charge).
 
+use super::shield::ShieldAt;
 use super::{attack, spell, wield};
 use crate::choice::Choice;
 use crate::content::{Hands, Weapon, WeaponKind};
@@ -101,16 +102,19 @@ pub fn bar_cast(
 }
 
 /// Whether `who` has a hand free beside the weapon `w` it attacks with: its intact hands less
-/// the weapons it holds (only `w` while its hands are not tracked), a strapped shield's hand and
-/// a hand on the reins. [CEL-R9 Spell Combat: "you must have one hand free"; R18, R21.4]
+/// the weapons it holds (only `w` while its hands are not tracked), a strapped shield's hand
+/// (`shield::hands_taken`'s reading: every shield but the buckler, here tracked or not) and a
+/// hand on the reins. [CEL-R9 Spell Combat: "you must have one hand free"; R18, R21.4]
 pub fn hand_free(state: &State, who: CombatantId, w: &Weapon) -> bool {
     let f = state.f(who);
-    let held = if f.hands_tracked {
-        wield::hands_busy(state, who)
+    // Tracked, `hands_busy` counts the strapped shield's hand already.
+    let (held, shield) = if f.hands_tracked {
+        (wield::hands_busy(state, who), 0)
     } else {
-        wield::hands_for(w)
+        let strapped_takes_hand =
+            f.shield == ShieldAt::Strapped && state.p(who).shield.as_ref().is_some_and(|s| s.hand);
+        (wield::hands_for(w), i32::from(strapped_takes_hand))
     };
-    let shield = i32::from(f.shield_dv > 0);
     let reins = i32::from(f.riding.is_some() && f.knees != Some(true));
     wield::hands(state, who) - held - shield - reins >= 1
 }
