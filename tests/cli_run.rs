@@ -1364,3 +1364,83 @@ monster = "kobold"
     t.send("quit");
     t.finish();
 }
+
+/// CEL-R9 Aid Another on a skill check, and Ready with a standard action, through `fray run`:
+/// the menu offers Bo's aid on Ann's Bluff and a readied charge; an aid on a skill Bo lacks is
+/// refused naming the rule; the aid's roll typed, undone and typed again; Ann's feint then
+/// carries the aid (d20 17 + 3 = 20 against DC 10: +2; her 5 + 5 + 2 = 12 meets DC 12).
+#[test]
+fn a_celesia_friend_aids_a_bluff_check_at_the_prompt() {
+    let mut t = celesia_session(
+        "celesia-aid-skill",
+        r#"[[combatants]]
+id = "ann"
+side = "heroes"
+at = [0, 0]
+class = "fighter"
+hp = 40
+scores = { str = 10, dex = 10 }
+weapon = "longsword"
+bluff = 5
+
+[[combatants]]
+id = "bo"
+side = "heroes"
+at = [0, 1]
+class = "fighter"
+hp = 40
+scores = { str = 10, dex = 10 }
+weapon = "longsword"
+bluff = 3
+
+[[combatants]]
+id = "h"
+side = "foes"
+at = [1, 0]
+monster = "hobgoblin"
+hp = 200
+"#,
+        &["10", "15", "19", "end"],
+    );
+    t.send("options");
+    let options = t.until_prompt();
+    for offered in [
+        "aid ann bluff",
+        "ready foe-attacks charge",
+        "ready foe-adjacent grapple",
+    ] {
+        assert!(options.contains(offered), "{offered}: {options}");
+    }
+    assert!(!options.contains("aid ann intimidate"), "{options}");
+    t.send("aid ann intimidate");
+    let refused = t.until_prompt();
+    assert!(
+        refused.contains("no `intimidate` bonus") && refused.contains("CEL-R9"),
+        "{refused}"
+    );
+    t.send("aid ann bluff");
+    t.until_prompt();
+    t.send("4");
+    let weak = t.until_prompt();
+    assert!(weak.contains("fails to help"), "{weak}");
+    t.send("undo");
+    t.until_prompt();
+    t.send("17");
+    let aided = t.until_prompt();
+    assert!(
+        aided.contains("+2 on its next Bluff check until the start of its next turn"),
+        "{aided}"
+    );
+    t.send("end");
+    t.until_prompt();
+    t.send("feint h");
+    t.until_prompt();
+    t.send("5");
+    let feint = t.until_prompt();
+    assert!(
+        feint.contains("+2 aid another (CEL-R9)") && feint.contains("feinted"),
+        "{feint}"
+    );
+    t.send("quit");
+    t.finish();
+}

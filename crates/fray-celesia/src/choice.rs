@@ -72,9 +72,12 @@ pub enum Choice {
     /// End a dirty trick's condition on itself or an adjacent ally (simple, 1 act, no
     /// provoke). [CEL-R10.7]
     Clear(CombatantId, Trick),
-    /// Aid Another: help FRIEND against FOE, on its next attack roll or (`true`) its DV
-    /// (simple, 1 act). [CEL-R9]
-    Aid(CombatantId, CombatantId, bool),
+    /// Aid Another: help FRIEND against FOE, on its next attack roll, its DV, its next save
+    /// against FOE's spell or its touch DV against FOE's next spell attack (simple, 1 act).
+    /// [CEL-R9]
+    Aid(CombatantId, CombatantId, crate::rules::aid::AidTo),
+    /// Aid Another on FRIEND's next check of a skill (simple, 1 act). [CEL-R9, R6.4]
+    AidSkill(CombatantId, crate::rules::aid_check::Skill),
     /// Weakened Attack: −n on the next attack roll, −2n on its damage (free). [CEL-R16.11]
     Weaken(u8),
     /// Cleave: after a melee hit, a free melee attack on a foe next to the one hit. [CEL-R16.1]
@@ -285,6 +288,7 @@ impl Choice {
             | Choice::Disarm(..)
             | Choice::Clear(..)
             | Choice::Aid(..)
+            | Choice::AidSkill(..)
             | Choice::Escape(_)
             | Choice::EscapeArtist(_)
             | Choice::Overrun(_)
@@ -421,12 +425,8 @@ pub fn text(state: &State, choice: &Choice) -> String {
         ),
         Choice::DirtyTrick(t, c) => format!("dirty-trick {} {}", k(t), c.key()),
         Choice::Clear(t, c) => format!("clear {} {}", k(t), c.key()),
-        Choice::Aid(friend, foe, defense) => format!(
-            "aid {} {} {}",
-            k(friend),
-            k(foe),
-            if *defense { "defense" } else { "attack" }
-        ),
+        Choice::Aid(friend, foe, to) => format!("aid {} {} {}", k(friend), k(foe), to.key()),
+        Choice::AidSkill(friend, skill) => format!("aid {} {}", k(friend), skill.key()),
         Choice::Weaken(n) => format!("weaken {n}"),
         Choice::Cleave(t) => format!("cleave {}", k(t)),
         Choice::Run(p) => format!("run {} {}", p.x, p.y),
@@ -450,7 +450,9 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Decline => "decline".into(),
         Choice::Injury(i) => format!("injury {}", i.key()),
         Choice::NoInjury => "no injury".into(),
-        Choice::Ready(trigger, readied) => format!("ready {} {}", trigger.key(), readied.text()),
+        Choice::Ready(trigger, readied) => {
+            format!("ready {} {}", trigger.key(), readied.text(&state.spellbook))
+        }
         Choice::Complete(t) => format!("complete {}", k(t)),
         Choice::Counterspell(t) => format!("counterspell {}", k(t)),
         Choice::Identify(t) => format!("identify {}", k(t)),
@@ -709,15 +711,21 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["aid", friend, foe, how] => Choice::Aid(
             who(friend)?,
             who(foe)?,
-            match *how {
-                "attack" => false,
-                "defense" => true,
-                _ => {
-                    return Err(unreadable(format!(
-                        "`{how}`: aid the friend's `attack` or its `defense`"
-                    )))
-                }
-            },
+            crate::rules::aid::AidTo::from_key(how).ok_or_else(|| {
+                unreadable(format!(
+                    "`{how}`: aid the friend's `attack`, its `defense`, its `save` against \
+                     the foe's spell or its `touch` DV against it"
+                ))
+            })?,
+        ),
+        ["aid", friend, skill] => Choice::AidSkill(
+            who(friend)?,
+            crate::rules::aid_check::Skill::from_key(skill).ok_or_else(|| {
+                unreadable(format!(
+                    "`{skill}`: aid a skill check of {}",
+                    crate::rules::aid_check::Skill::keys()
+                ))
+            })?,
         ),
         ["run", x, y] => Choice::Run(Pos::new(number(x)?, number(y)?)),
         ["disable", d] => {
@@ -770,10 +778,10 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                     "`{trigger}` is not a trigger: foe-adjacent or foe-attacks"
                 ))
             })?,
-            Readied::parse(readied).ok_or_else(|| {
+            Readied::parse(readied, &state.spellbook).ok_or_else(|| {
                 unreadable(format!(
-                    "`{}` cannot be readied: attack [FORM], shoot, unarmed, trip, bull-rush or \
-                     step DIR",
+                    "`{}` cannot be readied: attack [FORM], shoot, unarmed, trip, bull-rush, \
+                     step DIR, charge, grapple, feint or cast SPELL [defensively]",
                     readied.join(" ")
                 ))
             })?,
@@ -857,7 +865,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                  ITEM [spare], drag WHO DIR, reposition WHO X Y, steal WHO ITEM, pick-up ITEM, \
                  mount WHO [fast], dismount X Y [fast], knees, \
                  dirty-trick WHO CONDITION, clear WHO CONDITION, weaken N, cleave WHO, lunge, \
-                 aid FRIEND FOE attack|defense, \
+                 aid FRIEND FOE attack|defense|save|touch, aid FRIEND SKILL, \
                  coup-de-grace WHO [FORM] [nonlethal], run X Y, disable DEVICE, total defense, fight \
                  defensively, stand up, drop prone, power-attack, precision-strike, \
                  combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end, ready \

@@ -869,6 +869,7 @@ impl CombatantBuilder for Builder<'_> {
             cleave_round: None,
             cleaving: false,
             aids: Vec::new(),
+            skill_aids: Vec::new(),
             riding: None,
             rider: None,
             moved_ft: 0,

@@ -256,8 +256,8 @@ impl RulesetBundle for Celesia {
     type Content = Content;
     const CONTENT_FILES: &'static [(&'static str, &'static str)] = &content::CONTENT_FILES;
     /// Every rule is played at least in part; the `partial` ones are listed (docs/celesia.md
-    /// says which parts: R3 all but readying a complex action; R6 all but Aid Another on a skill
-    /// or against a spell; R10 every maneuver, tying up (and untying), Escape Artist and a
+    /// says which parts: R3 all but readying the standard actions other than a charge, grapple,
+    /// feint or spell; R6 all but spell resistance, Spell Combat and Spellstrike; R10 every maneuver, tying up (and untying), Escape Artist and a
     /// hazardous placement's free escape (the map's and the GM's hazards), but items other than
     /// weapons; R12 Run and Coup de Grace (lethal and nonlethal, a rogue's sneak attack on it);
     /// R13 Disable Device, Find Tracks (the GM's rulings), 1-round spells and Load a Two-Handed

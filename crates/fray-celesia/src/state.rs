@@ -632,6 +632,8 @@ pub struct Fighter {
     pub cleaving: bool,
     /// Aid Another it has been given, not yet used. [CEL-R9, R6.4]
     pub aids: Vec<Aid>,
+    /// Aid Another on its skill checks, not yet used. [CEL-R9, R6.4]
+    pub skill_aids: Vec<crate::rules::aid_check::SkillAid>,
     /// The grapple it started and holds (the initiator's side of it). [CEL-R10.9]
     pub hold: Option<Hold>,
     /// The grappler holding it. [CEL-R10.9]
@@ -780,8 +782,8 @@ pub struct Aid {
     pub aider: CombatantId,
     /// Against whom.
     pub foe: CombatantId,
-    /// To DV (else to the attack roll).
-    pub defense: bool,
+    /// What it goes on: an attack roll, DV, a save or touch DV against the foe's spell.
+    pub to: crate::rules::aid::AidTo,
     /// The bonus (a penalty when negative, CEL-A17).
     pub amount: i32,
 }

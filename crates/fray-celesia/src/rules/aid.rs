@@ -4,6 +4,9 @@
 //! it comes before the start of the aider's next turn. Bonuses from several aiders stack; a roll
 //! a full 10 or more under DV 10 gives −1 per 10 instead (CEL-A17). The roll is an attack roll:
 //! it has the attack's advantage and disadvantage (CEL-R4.5) and CEL-A3's natural 20 and 1.
+//! The same roll can "help a friend … when he is affected by a spell" (adopted reading,
+//! docs/celesia.md *Readings*): +N on the friend's next saving throw against a spell of the foe,
+//! or to its touch DV against the foe's next spell attack ([`AidTo::Save`], [`AidTo::Touch`]).
 
 use super::attack::{attack_bonus, roll_d20, sources};
 use super::degrees::aid_bonus;
@@ -16,6 +19,57 @@ use fray_core::{CombatantId, Table};
 
 /// The DV an Aid Another roll is made against. [CEL-R9]
 pub const AID_DV: i32 = 10;
+
+/// What an aid helps, the aider's choice: the friend's next attack roll against the foe or its
+/// DV against the foe's next attack (CEL-R9); against the foe's spells (CEL-R9 "help a friend
+/// … when he is affected by a spell", adopted reading): its next saving throw against one, or
+/// its touch DV against the next spell attack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AidTo {
+    /// The friend's next attack roll against the foe.
+    Attack,
+    /// The friend's DV against the foe's next attack.
+    Defense,
+    /// The friend's next saving throw against a spell the foe casts.
+    Save,
+    /// The friend's touch DV against the foe's next spell attack (a touch attack).
+    Touch,
+}
+
+impl AidTo {
+    /// Every form, in the order options list them.
+    pub const ALL: [AidTo; 4] = [AidTo::Attack, AidTo::Defense, AidTo::Save, AidTo::Touch];
+
+    /// The word in choices (`attack`, `defense`, `save`, `touch`).
+    pub fn key(self) -> &'static str {
+        match self {
+            AidTo::Attack => "attack",
+            AidTo::Defense => "defense",
+            AidTo::Save => "save",
+            AidTo::Touch => "touch",
+        }
+    }
+
+    /// The form named by `key`.
+    pub fn from_key(key: &str) -> Option<AidTo> {
+        AidTo::ALL.into_iter().find(|a| a.key() == key)
+    }
+
+    /// Against the foe's spells (the foe need not be in melee with the friend).
+    pub fn against_spell(self) -> bool {
+        matches!(self, AidTo::Save | AidTo::Touch)
+    }
+
+    /// The log's words for what the bonus goes on.
+    fn phrase(self) -> &'static str {
+        match self {
+            AidTo::Attack => "on the next attack roll against",
+            AidTo::Defense => "DV against the next attack of",
+            AidTo::Save => "on the next saving throw against a spell of",
+            AidTo::Touch => "touch DV against the next spell attack of",
+        }
+    }
+}
 
 /// The aider's melee form that reaches the foe (not an unarmed strike). [CEL-R9]
 pub fn aiding_form(state: &State, aider: CombatantId, foe: CombatantId) -> Option<usize> {
@@ -38,7 +92,7 @@ pub fn aid(
     aider: CombatantId,
     friend: CombatantId,
     foe: CombatantId,
-    defense: bool,
+    to: AidTo,
 ) -> Result<(), Interrupt> {
     let Some(form) = aiding_form(state, aider, foe) else {
         return Ok(());
@@ -93,7 +147,7 @@ pub fn aid(
     state.fm(friend).aids.push(Aid {
         aider,
         foe,
-        defense,
+        to,
         amount,
     });
     table.emit(|| Event::Acted {
@@ -102,11 +156,7 @@ pub fn aid(
         on: Some(friend),
         detail: format!(
             "{amount:+} {} {} until the start of its next turn (degrees: CEL-R6.4)",
-            if defense {
-                "DV against the next attack of"
-            } else {
-                "on the next attack roll against"
-            },
+            to.phrase(),
             state.roster.name(foe)
         ),
         rule: "CEL-R9",
@@ -114,16 +164,16 @@ pub fn aid(
     Ok(())
 }
 
-/// Takes the aid `who` has against `foe` (its attack roll, or its DV when `defense`), spending
-/// it: the sum of every aider's.
-pub fn take(state: &mut State, who: CombatantId, foe: CombatantId, defense: bool) -> i32 {
+/// Takes the aid `who` has against `foe` of the form `to` (its attack roll, its DV, its save
+/// against the foe's spell, its touch DV against it), spending it: the sum of every aider's.
+pub fn take(state: &mut State, who: CombatantId, foe: CombatantId, to: AidTo) -> i32 {
     let f = state.fm(who);
     if f.aids.is_empty() {
         return 0;
     }
     let mut sum = 0;
     f.aids.retain(|a| {
-        let used = a.foe == foe && a.defense == defense;
+        let used = a.foe == foe && a.to == to;
         if used {
             sum += a.amount;
         }
@@ -132,11 +182,15 @@ pub fn take(state: &mut State, who: CombatantId, foe: CombatantId, defense: bool
     sum
 }
 
-/// The start of `aider`'s turn: its aid not yet used ends. [CEL-R9]
+/// The start of `aider`'s turn: its aid not yet used ends, on attacks, DV, saves and skill
+/// checks alike. [CEL-R9]
 pub fn expire(state: &mut State, aider: CombatantId) {
     for f in &mut state.fighters {
         if !f.aids.is_empty() {
             f.aids.retain(|a| a.aider != aider);
+        }
+        if !f.skill_aids.is_empty() {
+            f.skill_aids.retain(|a| a.aider != aider);
         }
     }
 }

@@ -598,7 +598,7 @@ pub fn attack(
     let mut bonus = Mods::default();
     attack_bonus_into(state, attacker, w, feet, &mut bonus);
     // Aid Another on this attack roll, and on the target's DV against it (CEL-R9, R6.4).
-    let aided = super::aid::take(state, attacker, target, false);
+    let aided = super::aid::take(state, attacker, target, super::aid::AidTo::Attack);
     bonus.push("aid another", "CEL-R9", aided);
     let (high, moving) = (
         super::mounted::higher_ground(state, attacker, target, w),
@@ -613,7 +613,7 @@ pub fn attack(
             super::simple::take_aim(state, attacker),
         );
     }
-    let guarded = super::aid::take(state, target, attacker, true);
+    let guarded = super::aid::take(state, target, attacker, super::aid::AidTo::Defense);
     if label.is_none() {
         let n = usize::from(state.f(attacker).attacks_this_turn).min(2);
         bonus.push(

@@ -259,7 +259,7 @@ fn disable(
 ) -> Result<(), Interrupt> {
     let name = state.devices[d].name.clone();
     if let Some(dc) = state.devices[d].dc {
-        let success = super::D20Check {
+        let check = super::D20Check {
             purpose: "Disable Device",
             modifier: "Disable Device",
             bonus: state.p(who).disable_device,
@@ -267,8 +267,10 @@ fn disable(
             kind: super::CheckKind::Skill { physical: true },
             results: ("disabled", "not disabled"),
             rule: "CEL-R13",
-        }
-        .roll(state, table, who)?;
+        };
+        // CEL-R9: a friend's Aid Another on this check.
+        let skill = super::aid_check::Skill::DisableDevice;
+        let success = check.roll_skill(skill, state, table, who)?;
         if !success {
             return Ok(());
         }

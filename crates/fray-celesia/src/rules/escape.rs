@@ -362,15 +362,17 @@ impl Skill {
     /// Rolls and logs the check; true on success.
     fn roll(
         &self,
-        state: &State,
+        state: &mut State,
         table: &mut Table<'_, Celesia>,
         who: CombatantId,
     ) -> Result<bool, Interrupt> {
         let bonus = state.p(who).escape_artist;
         let kind = CheckKind::Skill { physical: true };
         let (roll, dice) = roll_check_die(state, table, who, kind, self.rule)?;
+        // CEL-R9: a friend's Aid Another on this check.
+        let aid = super::aid_check::take(state, who, super::aid_check::Skill::EscapeArtist);
         let ((label, source), penalty) = self.penalty;
-        let total = roll as i32 + bonus + penalty;
+        let total = roll as i32 + bonus + penalty + aid;
         let success = total >= self.dc;
         table.emit(|| Event::Check {
             who: Subject::Combatant(who),
@@ -381,6 +383,9 @@ impl Skill {
                 let mut m = vec![Modifier::new("Escape Artist", "", bonus)];
                 if penalty != 0 {
                     m.push(Modifier::new(label, source, penalty));
+                }
+                if aid != 0 {
+                    m.push(Modifier::new("aid another", "CEL-R9", aid));
                 }
                 m
             },

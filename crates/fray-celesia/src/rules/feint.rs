@@ -200,7 +200,9 @@ pub fn feint(
     let (roll, dice) = super::roll_check_die_with(table, who, disadvantage, RULE)?;
     let (dc, set_by) = dc(state, target);
     let gm = state.f(who).gm_dc;
-    let total = roll as i32 + bluff + scars + kind;
+    // CEL-R9: a friend's Aid Another on this check.
+    let aid = super::aid_check::take(state, who, super::aid_check::Skill::Bluff);
+    let total = roll as i32 + bluff + scars + kind + aid;
     let success = total >= dc + gm;
     table.emit(|| Event::Check {
         who: Subject::Combatant(who),
@@ -218,6 +220,7 @@ pub fn feint(
                 RULE,
                 kind,
             ),
+            Modifier::new("aid another", "CEL-R9", aid),
         ]
         .into_iter()
         .filter(|m| m.value != 0 || m.label == "Bluff")

@@ -74,6 +74,8 @@ pub fn first_aid(
         return Ok(());
     }
     let (bonus, penalty) = (state.p(who).heal, heal_penalty(state.f(patient).hp));
+    // CEL-R9: a friend's Aid Another on this check.
+    let aid = super::aid_check::take(state, who, super::aid_check::Skill::Heal);
     let (roll, dice) = super::roll_check_die(
         state,
         table,
@@ -81,7 +83,7 @@ pub fn first_aid(
         super::CheckKind::Skill { physical: false },
         "CEL-R17.7",
     )?;
-    let total = roll as i32 + bonus + penalty;
+    let total = roll as i32 + bonus + penalty + aid;
     let success = total >= HEAL_DC;
     table.emit(|| Event::Check {
         who: Subject::Combatant(who),
@@ -91,7 +93,11 @@ pub fn first_aid(
         modifiers: vec![
             Modifier::new("Heal", "", bonus),
             Modifier::new("the patient's negative hit points", "CEL-R17.7", penalty),
-        ],
+            Modifier::new("aid another", "CEL-R9", aid),
+        ]
+        .into_iter()
+        .filter(|m| m.value != 0 || m.label != "aid another")
+        .collect(),
         total,
         against: "DC",
         target: HEAL_DC,

@@ -177,6 +177,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     super::ammo::options(state, who, &mut candidates);
     super::ruling::action_options(state, who, &mut candidates);
     super::feint::options(state, who, &mut candidates);
+    super::aid_check::options(state, who, &mut candidates);
     candidates.extend([
         Choice::TotalDefense,
         Choice::Defensive,
@@ -802,13 +803,13 @@ pub fn check_deed(
                 || "chosen only before the first attack of the turn".to_string(),
             )
         }
-        Choice::Aid(friend, foe, defense) => {
+        Choice::Aid(friend, foe, to) => {
             target_ok(foe, "CEL-R9")?;
             let again = state
                 .f(friend)
                 .aids
                 .iter()
-                .any(|a| a.aider == who && a.foe == foe && a.defense == defense);
+                .any(|a| a.aider == who && a.foe == foe && a.to == to);
             if again {
                 return no(explain, "CEL-R9", || {
                     "it aids that friend in that way already (several aiders stack, one aider's \
@@ -829,12 +830,19 @@ pub fn check_deed(
                     "it must be able to make a melee attack on the foe".to_string()
                 });
             }
+            if to.against_spell() {
+                // Adopted reading: help against a foe's spells needs the foe to cast them.
+                return super::aid_check::check_spell_aid(explain, state, foe);
+            }
             Illegal::unless(
                 super::aid::in_melee(state, friend, foe),
                 explain,
                 "CEL-R9",
                 || "the foe must be in melee with the friend".to_string(),
             )
+        }
+        Choice::AidSkill(friend, skill) => {
+            super::aid_check::check_skill_aid(explain, state, who, friend, skill)
         }
         Choice::Weaken(n) => {
             if !(1..=20).contains(&n) {
@@ -998,8 +1006,8 @@ fn aid_options(state: &State, who: CombatantId, foe: CombatantId, out: &mut Vec<
         o != who && !state.enemies(who, o)
     });
     for friend in near {
-        out.push(Choice::Aid(friend, foe, false));
-        out.push(Choice::Aid(friend, foe, true));
+        out.push(Choice::Aid(friend, foe, super::aid::AidTo::Attack));
+        out.push(Choice::Aid(friend, foe, super::aid::AidTo::Defense));
     }
 }
 

@@ -1,6 +1,7 @@
 //! The rules of Legends of Celesia combat, one module per part of the seed.
 
 pub mod aid;
+pub mod aid_check;
 pub mod ammo;
 pub mod attack;
 pub mod complex;
@@ -294,8 +295,21 @@ impl D20Check {
         table: &mut fray_core::Table<'_, crate::Celesia>,
         who: fray_core::CombatantId,
     ) -> Result<bool, fray_core::Interrupt> {
+        Ok(self.roll_aided(state, table, who, 0)?.0)
+    }
+
+    /// [`D20Check::roll`] with an Aid Another bonus (or penalty) taken for it (CEL-R9, R6.4;
+    /// logged as its own modifier when not 0): whether it succeeded, its total and the DC it
+    /// was against (the GM's adjustment included).
+    pub fn roll_aided(
+        &self,
+        state: &crate::state::State,
+        table: &mut fray_core::Table<'_, crate::Celesia>,
+        who: fray_core::CombatantId,
+        aid: i32,
+    ) -> Result<(bool, i32, i32), fray_core::Interrupt> {
         let (roll, dice) = roll_check_die(state, table, who, self.kind, self.rule)?;
-        let total = roll as i32 + self.bonus;
+        let total = roll as i32 + self.bonus + aid;
         // CEL-G13 ("manual adjustment of any roll, DC, DV or HP"): the GM's adjustment to the
         // DCs of its saves and checks (`cond WHO dc+N`).
         let gm = state.f(who).gm_dc;
@@ -306,7 +320,13 @@ impl D20Check {
             purpose: self.purpose,
             dice,
             roll,
-            modifiers: vec![Modifier::new(self.modifier, "", self.bonus)],
+            modifiers: {
+                let mut m = vec![Modifier::new(self.modifier, "", self.bonus)];
+                if aid != 0 {
+                    m.push(Modifier::new("aid another", "CEL-R9", aid));
+                }
+                m
+            },
             total,
             against: if gm == 0 { "DC" } else { "GM-adjusted DC" },
             target: dc,
@@ -320,6 +340,6 @@ impl D20Check {
             .into(),
             rule: self.rule,
         });
-        Ok(success)
+        Ok((success, total, dc))
     }
 }

@@ -12,6 +12,9 @@ use fray_core::event::Event;
 use fray_core::protocol::{refuse as no, Illegal, Interrupt, RollPurpose, RollRequest};
 use fray_core::{Board, CombatantId, Pos, Table};
 
+/// The skill of a rider's checks (a friend may aid them, CEL-R9).
+const RIDE: super::aid_check::Skill = super::aid_check::Skill::Ride;
+
 /// A mount with a rider: it rolls no initiative of its own. [CEL-R21.2]
 pub fn ridden(state: &State, who: CombatantId) -> bool {
     state.f(who).rider.is_some()
@@ -61,7 +64,7 @@ pub fn control(
         results: ("in control", "loses control"),
         rule: "CEL-R21.1",
     }
-    .roll(state, table, rider)?;
+    .roll_skill(RIDE, state, table, rider)?;
     // CEL-R17.2 (seed: Disabled): "each act ... used while disabled inflicts 1 point of damage":
     // the check's simple action, or, failed, the whole turn it becomes (every act it had).
     let used = if passed {
@@ -408,7 +411,7 @@ pub fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Int
                 results: ("lands softly", "falls hard"),
                 rule: "CEL-R21.10",
             };
-            let landed = state.up(rider) && soft.roll(state, table, rider)?;
+            let landed = state.up(rider) && soft.roll_skill(RIDE, state, table, rider)?;
             if landed {
                 let at = state.f(rider).pos;
                 let to = landing(state, rider, mount);
@@ -504,7 +507,7 @@ pub fn knees(
         results: ("both hands free", "a hand stays on the reins"),
         rule: "CEL-R21.4",
     }
-    .roll(state, table, rider)?;
+    .roll_skill(RIDE, state, table, rider)?;
     state.fm(rider).knees = Some(passed);
     Ok(())
 }
@@ -541,7 +544,7 @@ pub fn mount_or_dismount(
             results: ("does not provoke", "provokes"),
             rule: "CEL-R9",
         }
-        .roll(state, table, rider)?;
+        .roll_skill(RIDE, state, table, rider)?;
     if !quick && !super::round::provoke(state, table, rider, None)? {
         return Ok(());
     }

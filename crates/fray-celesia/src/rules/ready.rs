@@ -3,7 +3,11 @@
 //! its turn ends at once; when the trigger happens before the start of its next turn it may
 //! take the readied action as a reaction, spending one of the reactions it gained at the end
 //! of its turn (CEL-A42). Readied actions chain: a readied attack can trigger another
-//! combatant's "if a foe attacks me" (CEL-R3.5).
+//! combatant's "if a foe attacks me" (CEL-R3.5). A standard or full action can be readied too
+//! ("You ready a single simple or complex action", CEL-A42: it must fit in the acts left after
+//! Ready's): a charge, a grapple, a feint, a spell at the foe; it is taken whole in the one
+//! reaction, on a budget of its own acts. A 1-round action cannot be readied (adopted reading:
+//! it spans the readier's turns, CEL-R3.7, and a reaction is one moment).
 
 use super::{legal, round};
 use crate::choice::Choice;
@@ -51,8 +55,8 @@ impl Trigger {
     }
 }
 
-/// The simple action readied; those aimed at a creature are aimed at the foe that sets the
-/// trigger off (the readier cannot know it sooner). [CEL-R3.9]
+/// The action readied, simple, standard or full; those aimed at a creature are aimed at the foe
+/// that sets the trigger off (the readier cannot know it sooner). [CEL-R3.9]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Readied {
     /// Attack, Melee / Natural with the numbered form. [CEL-R9]
@@ -67,6 +71,15 @@ pub enum Readied {
     BullRush,
     /// Step 5 ft in a direction. [CEL-R9]
     Step(Direction),
+    /// Charge (standard, 2 acts). [CEL-R10]
+    Charge,
+    /// Combat Maneuver: Grapple (standard, 2 acts; 1 with Improved Grapple). [CEL-R10.9]
+    Grapple,
+    /// Feint (standard, 2 acts; 1 with Improved Feint). [CEL-R11]
+    Feint,
+    /// Cast the numbered spell of the spellbook at the foe (its casting time's acts; not a
+    /// 1-round spell), defensively when `true`. [CEL-R9, R14]
+    Cast(u8, bool),
 }
 
 impl Readied {
@@ -79,11 +92,24 @@ impl Readied {
             Readied::Trip => Choice::Trip(foe),
             Readied::BullRush => Choice::BullRush(foe),
             Readied::Step(d) => Choice::Step(d),
+            Readied::Charge => Choice::Charge(foe),
+            Readied::Grapple => Choice::Grapple(foe),
+            Readied::Feint => Choice::Feint(foe),
+            Readied::Cast(i, defensively) => Choice::Cast(i, Some(foe), defensively),
         }
     }
 
-    /// The text in choices (`attack 0`, `shoot`, `step n`).
-    pub fn text(self) -> String {
+    /// Whether it is more than a simple action (CEL-R3.9's "complex action").
+    pub fn complex(self) -> bool {
+        matches!(
+            self,
+            Readied::Charge | Readied::Grapple | Readied::Feint | Readied::Cast(..)
+        )
+    }
+
+    /// The text in choices (`attack 0`, `shoot`, `step n`, `cast SPELL`), a spell named from
+    /// `spellbook`.
+    pub fn text(self, spellbook: &[crate::spell::Spell]) -> String {
         match self {
             Readied::Attack(form) => format!("attack {form}"),
             Readied::Shoot => "shoot".into(),
@@ -91,11 +117,28 @@ impl Readied {
             Readied::Trip => "trip".into(),
             Readied::BullRush => "bull-rush".into(),
             Readied::Step(d) => format!("step {}", crate::choice::dir_key(d)),
+            Readied::Charge => "charge".into(),
+            Readied::Grapple => "grapple".into(),
+            Readied::Feint => "feint".into(),
+            Readied::Cast(i, defensively) => format!(
+                "cast {}{}",
+                spellbook
+                    .get(usize::from(i))
+                    .map_or_else(|| format!("#{i}"), |s| s.key()),
+                if defensively { " defensively" } else { "" }
+            ),
         }
     }
 
-    /// Reads `attack [FORM]`, `shoot`, `unarmed`, `trip`, `bull-rush`, `step DIR`.
-    pub fn parse(words: &[&str]) -> Option<Readied> {
+    /// Reads `attack [FORM]`, `shoot`, `unarmed`, `trip`, `bull-rush`, `step DIR`, `charge`,
+    /// `grapple`, `feint`, `cast SPELL [defensively]` (a spell of `spellbook`).
+    pub fn parse(words: &[&str], spellbook: &[crate::spell::Spell]) -> Option<Readied> {
+        let spell = |key: &str| {
+            let i = spellbook
+                .iter()
+                .position(|s| s.key().eq_ignore_ascii_case(key))?;
+            u8::try_from(i).ok()
+        };
         Some(match words {
             ["attack"] => Readied::Attack(0),
             ["attack", form] => Readied::Attack(form.parse().ok()?),
@@ -104,6 +147,11 @@ impl Readied {
             ["trip"] => Readied::Trip,
             ["bull-rush"] => Readied::BullRush,
             ["step", d] => Readied::Step(fray_core::encounter::parse_direction(d)?),
+            ["charge"] => Readied::Charge,
+            ["grapple"] => Readied::Grapple,
+            ["feint"] => Readied::Feint,
+            ["cast", key] => Readied::Cast(spell(key)?, false),
+            ["cast", key, "defensively"] => Readied::Cast(spell(key)?, true),
             _ => return None,
         })
     }
@@ -123,6 +171,18 @@ pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         Readied::BullRush,
     ]);
     actions.extend(Direction::ALL.map(Readied::Step));
+    // CEL-R3.9, A42: a standard or full action, if it fits in the acts left after Ready's
+    // (`check`, which the options pass through).
+    {
+        actions.extend([Readied::Charge, Readied::Grapple, Readied::Feint]);
+        for i in 0..state.spellbook.len().min(usize::from(u8::MAX)) {
+            if super::spell::known(state, who, i)
+                && state.spellbook[i].range != crate::spell::Range::Personal
+            {
+                actions.extend([Readied::Cast(i as u8, false), Readied::Cast(i as u8, true)]);
+            }
+        }
+    }
     for trigger in Trigger::ALL {
         for &readied in &actions {
             out.push(Choice::Ready(trigger, readied));
@@ -130,10 +190,12 @@ pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     }
 }
 
-/// CEL-R3.9, A42: Ready costs 1 act and the readied simple action must fit in the acts left
-/// after it; the readier must have the means (a form, a ranged weapon, an unarmed strike, a
-/// speed above 5 ft to step). Whether the readied action reaches its foe is judged when the
-/// trigger happens.
+/// CEL-R3.9, A42: Ready costs 1 act and the readied action (simple, standard or full) must fit
+/// in the acts left after it; the readier must have the means (a form, a ranged weapon, an
+/// unarmed strike, a speed above 5 ft to step, a known spell aimed at a creature, a Bluff
+/// bonus); a 1-round action cannot be readied (adopted reading), nor more than a simple action
+/// by a staggered creature (CEL-R20.2). Whether the readied action reaches its foe is judged
+/// when the trigger happens.
 pub fn check(
     explain: bool,
     state: &State,
@@ -145,6 +207,9 @@ pub fn check(
         return no(explain, "CEL-R3.9", || {
             "Ready costs 1 act and the readied action needs 1 more act left".to_string()
         });
+    }
+    if readied.complex() {
+        complex_check(explain, state, who, readied)?;
     }
     let p = state.p(who);
     let (able, need) = match readied {
@@ -161,15 +226,88 @@ pub fn check(
                 .any(|w| w.kind == crate::content::WeaponKind::Unarmed),
             "an unarmed strike",
         ),
-        Readied::Trip | Readied::BullRush => (true, ""),
+        Readied::Trip | Readied::BullRush | Readied::Charge | Readied::Grapple => (true, ""),
+        Readied::Feint => (
+            p.gm_said.feint.bluff.is_some(),
+            "a `bluff` bonus (Feint uses the Bluff skill)",
+        ),
+        Readied::Cast(..) => (true, ""),
         Readied::Step(_) => (
             p.speed > 5 && !f.prone,
             "a speed above 5 ft and to be standing",
         ),
     };
     Illegal::unless(able, explain, "CEL-R3.9", || {
-        format!("to ready `{}` it needs {need}", readied.text())
+        format!(
+            "to ready `{}` it needs {need}",
+            readied.text(&state.spellbook)
+        )
     })
+}
+
+/// Acts the readied action takes when completed (its own cost, as on the readier's turn).
+/// [CEL-R3.1, A42]
+fn acts(state: &State, who: CombatantId, readied: Readied) -> i32 {
+    // The foe does not change what these cost: `who` stands in for the one to come.
+    super::complex::cost(state, who, &readied.against(who))
+}
+
+/// CEL-R3.9, A42 for a readied standard or full action: it fits in the acts left after Ready's,
+/// it is not a 1-round action (adopted reading), the readier is not staggered (CEL-R20.2), and
+/// a spell is one it knows, aimed at a creature, with a slot left.
+fn complex_check(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    readied: Readied,
+) -> Result<(), Illegal> {
+    let text = || readied.text(&state.spellbook);
+    if let Readied::Cast(i, _) = readied {
+        let i = usize::from(i);
+        let Some(spell) = state.spellbook.get(i) else {
+            return no(explain, "CEL-R3.9", || format!("no spell #{i}"));
+        };
+        if !super::spell::known(state, who, i) {
+            return no(explain, "CEL-R3.9", || {
+                format!("to ready `{}` it must know the spell", text())
+            });
+        }
+        if spell.range == crate::spell::Range::Personal {
+            return no(explain, "CEL-R3.9", || {
+                format!(
+                    "`{}`: a readied spell is cast at the foe that sets the trigger off, and \
+                     this one is personal",
+                    text()
+                )
+            });
+        }
+    }
+    if super::one_round::kind(state, who, &readied.against(who)).is_some() {
+        return no(explain, "CEL-R3.7", || {
+            format!(
+                "`{}` is a 1-round action: it spans the readier's turns and cannot be taken in \
+                 a reaction's moment (adopted reading)",
+                text()
+            )
+        });
+    }
+    let need = acts(state, who, readied);
+    let left = state.f(who).acts_left - 1;
+    if need > left {
+        return no(explain, "CEL-A42", || {
+            format!(
+                "`{}` takes {need} acts and {left} {} left after Ready's act",
+                text(),
+                if left == 1 { "is" } else { "are" }
+            )
+        });
+    }
+    Illegal::unless(
+        need <= 1 || !state.staggered(who),
+        explain,
+        "CEL-R20.2",
+        || "a staggered creature takes only a single simple action".to_string(),
+    )
 }
 
 /// Readies the action: its turn ends at once (the acts left are not spent). [CEL-R3.9]
@@ -187,7 +325,7 @@ pub fn ready(
         on: None,
         detail: format!(
             "{} {}; its turn ends (the readied action uses a reaction)",
-            readied.text(),
+            readied.text(&state.spellbook),
             trigger.phrase()
         ),
         rule: "CEL-R3.9",
@@ -203,7 +341,7 @@ pub fn lapse(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId
             on: None,
             reason: format!(
                 "{} {}: the trigger did not happen before its turn",
-                readied.text(),
+                readied.text(&state.spellbook),
                 trigger.phrase()
             ),
             rule: "CEL-R3.9",
@@ -353,16 +491,24 @@ fn fire(
         who: reactor,
         act: "completes its readied action on",
         on: Some(foe),
-        detail: format!("{} ({})", readied.text(), trigger.phrase()),
+        detail: format!("{} ({})", readied.text(&state.spellbook), trigger.phrase()),
         rule: "CEL-R15",
     });
-    // A reaction is no act: perform it on a budget of one act, then put the turn's record back.
+    // A reaction is no act: perform it on a budget of its own acts (1 for a simple action, a
+    // standard or full action's whole cost: it is taken whole, CEL-A42), then put the turn's
+    // record back.
     let (acts_left, act_clock, acted) = {
         let f = state.f(reactor);
         (f.acts_left, f.act_clock, f.acted)
     };
-    state.fm(reactor).acts_left = 1;
-    round::perform(state, table, reactor, readied.against(foe))?;
+    let choice = readied.against(foe);
+    let budget = if readied.complex() {
+        super::complex::cost(state, reactor, &choice)
+    } else {
+        1
+    };
+    state.fm(reactor).acts_left = budget;
+    round::perform(state, table, reactor, choice)?;
     let f = state.fm(reactor);
     f.acts_left = acts_left;
     f.act_clock = act_clock;
@@ -373,6 +519,54 @@ fn fire(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixture::Fixture;
+
+    /// A wizard with a standard spell and a 1-round one, with `acts` acts left.
+    fn wizard(acts: i32) -> State {
+        let mut s = Fixture::new()
+            .with(
+                "wyn",
+                "h",
+                [0, 0],
+                "class = \"wizard\"\nlevel = 3\nhp = 12\nweapon = \"dagger\"\n\
+                 spells = [\"shocking grasp\", \"slow bolt\"]\ncaster_level = 3\nspell_dc = 14",
+            )
+            .monster("orc", "f", [5, 0], "orc")
+            .state();
+        s.fm(CombatantId(0)).acts_left = acts;
+        s
+    }
+
+    #[test]
+    fn a_readied_standard_action_needs_its_acts_after_readys_and_no_round() {
+        let wyn = CombatantId(0);
+        let s = wizard(3);
+        let book: Vec<String> = s.spellbook.iter().map(|sp| sp.key()).collect();
+        let at = |key: &str| book.iter().position(|k| k == key).unwrap() as u8;
+        let grasp = Readied::Cast(at("shocking-grasp"), false);
+        assert!(check(false, &s, wyn, grasp).is_ok());
+        assert!(check(false, &s, wyn, Readied::Charge).is_ok());
+        // Feint needs a Bluff bonus.
+        assert!(check(false, &s, wyn, Readied::Feint).is_err());
+        let bolt = check(true, &s, wyn, Readied::Cast(at("slow-bolt"), false)).unwrap_err();
+        assert_eq!(bolt.rule, "CEL-R3.7", "{bolt}");
+        let s = wizard(2);
+        let short = check(true, &s, wyn, grasp).unwrap_err();
+        assert_eq!(short.rule, "CEL-A42", "{short}");
+        assert!(
+            short.reason.contains("takes 2 acts and 1 is left"),
+            "{short}"
+        );
+        // A simple action still fits.
+        assert!(check(false, &s, wyn, Readied::Attack(0)).is_ok());
+        let mut offered = Vec::new();
+        options(&wizard(3), wyn, &mut offered);
+        assert!(offered.contains(&Choice::Ready(Trigger::FoeAttacks, grasp)));
+        let text = grasp.text(&s.spellbook);
+        assert_eq!(text, "cast shocking-grasp");
+        let words: Vec<&str> = text.split_whitespace().collect();
+        assert_eq!(Readied::parse(&words, &s.spellbook), Some(grasp));
+    }
 
     #[test]
     fn readied_actions_read_back_from_their_text() {
@@ -384,14 +578,19 @@ mod tests {
             Readied::Trip,
             Readied::BullRush,
             Readied::Step(Direction::SouthWest),
+            Readied::Charge,
+            Readied::Grapple,
+            Readied::Feint,
         ];
         for readied in all {
-            let text = readied.text();
+            let text = readied.text(&[]);
             let words: Vec<&str> = text.split_whitespace().collect();
-            assert_eq!(Readied::parse(&words), Some(readied), "{text}");
+            assert_eq!(Readied::parse(&words, &[]), Some(readied), "{text}");
         }
-        assert_eq!(Readied::parse(&["attack"]), Some(Readied::Attack(0)));
-        assert_eq!(Readied::parse(&["charge"]), None);
+        assert_eq!(Readied::parse(&["attack"], &[]), Some(Readied::Attack(0)));
+        assert_eq!(Readied::parse(&["charge"], &[]), Some(Readied::Charge));
+        assert_eq!(Readied::parse(&["cast", "fireball"], &[]), None);
+        assert_eq!(Readied::parse(&["run"], &[]), None);
         for trigger in Trigger::ALL {
             assert_eq!(Trigger::from_key(trigger.key()), Some(trigger));
         }

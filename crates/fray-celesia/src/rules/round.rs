@@ -1007,8 +1007,11 @@ pub fn perform(
             }
         }
         Choice::Cleave(t) => cleave(state, table, who, t)?,
-        Choice::Aid(friend, foe, defense) => {
-            super::aid::aid(state, table, who, friend, foe, defense)?;
+        Choice::Aid(friend, foe, to) => {
+            super::aid::aid(state, table, who, friend, foe, to)?;
+        }
+        Choice::AidSkill(friend, skill) => {
+            super::aid_check::aid_skill(state, table, who, friend, skill)?;
         }
         Choice::Weaken(n) => {
             state.fm(who).weakened = n;

@@ -7,6 +7,7 @@
 //! like any other — for what it does not give: the DC, what a demoralized foe suffers, how much
 //! longer a lost trail takes.
 
+use super::aid_check::Skill;
 use super::legal;
 use crate::choice::Choice;
 use crate::state::{Asking, Cause, Caused, State, Trick, CHA, WIS};
@@ -162,22 +163,23 @@ fn ruled_check(
     table: &mut Table<'_, Celesia>,
     who: CombatantId,
     about: About,
-    (skill, bonus, results): (&'static str, i32, (&'static str, &'static str)),
+    (skill, bonus, results): (Skill, i32, (&'static str, &'static str)),
     rule: &'static str,
 ) -> Result<bool, Interrupt> {
     let Choice::Dc(dc) = ask(state, table, who, about, rule)? else {
         return Ok(false);
     };
-    super::D20Check {
-        purpose: skill,
-        modifier: skill,
+    let check = super::D20Check {
+        purpose: skill.name(),
+        modifier: skill.name(),
         bonus,
         dc: i32::from(dc),
         kind: super::CheckKind::Skill { physical: false },
         results,
         rule,
-    }
-    .roll(state, table, who)
+    };
+    // CEL-R9: a friend's Aid Another on this check.
+    check.roll_skill(skill, state, table, who)
 }
 
 /// CEL-R9 Demoralize (simple, no provoke): an Intimidate check against the DC the GM rules;
@@ -199,7 +201,7 @@ pub fn demoralize(
     });
     // Intimidate is a Charisma skill (the parent game's, CEL-A34): a CHA penalty counts.
     let bonus = state.skill(who, state.p(who).gm_said.intimidate.unwrap_or(0), CHA);
-    let check = ("Intimidate", bonus, ("demoralized", "not demoralized"));
+    let check = (Skill::Intimidate, bonus, ("demoralized", "not demoralized"));
     if !ruled_check(state, table, who, About::DemoralizeDc(t), check, "CEL-R9")? {
         return Ok(());
     }
@@ -261,7 +263,11 @@ pub fn find_tracks(
 ) -> Result<(), Interrupt> {
     // Survival is a Wisdom skill (the parent game's, CEL-A34): a WIS penalty counts.
     let bonus = state.skill(who, state.p(who).gm_said.survival.unwrap_or(0), WIS);
-    let check = ("Survival", bonus, ("tracks found", "the trail is lost"));
+    let check = (
+        Skill::Survival,
+        bonus,
+        ("tracks found", "the trail is lost"),
+    );
     if ruled_check(state, table, who, About::TracksDc, check, "CEL-R13")? {
         state.fm(who).tracks_acts = 0;
         table.emit(|| Event::Acted {

@@ -76,6 +76,11 @@ impl CastAt {
 }
 
 /// Does `who` know spell `i` of the spellbook?
+pub fn known(state: &State, who: CombatantId, i: usize) -> bool {
+    knows(state, who, i)
+}
+
+/// Does `who` know spell `i` of the spellbook?
 fn knows(state: &State, who: CombatantId, i: usize) -> bool {
     let Some(spell) = state.spellbook.get(i) else {
         return false;
@@ -513,7 +518,7 @@ pub(crate) fn affect(
     // and so the save's degrees (CEL-R6.2).
     let dc = at.dc + state.f(t).gm_dc;
     let save = match spell.save {
-        Some((kind, _)) => Some((saving_throw(state, table, t, &spell, kind, dc)?, dc)),
+        Some((kind, _)) => Some((saving_throw(state, table, (who, t), &spell, kind, dc)?, dc)),
         None => None,
     };
     let cl = at.caster_level;
@@ -788,6 +793,9 @@ fn touch_attack(
         "CEL-R4.4",
         -(state.p(t).dv_bonus + state.f(t).shield_dv),
     );
+    // Aid Another on the target's touch DV against this caster's spell attack (CEL-R9).
+    let aided = super::aid::take(state, t, who, super::aid::AidTo::Touch);
+    dv_mods.push("aid another", "CEL-R9", aided);
     let dv = 10 + dv_mods.total();
     let hit = die == 20 || (die != 1 && total >= dv);
     table.emit(|| {
@@ -858,12 +866,12 @@ fn touch_weapon(spell: &Spell, ranged: bool) -> Weapon {
     }
 }
 
-/// The target's save against the spell (its disadvantage from conditions, CEL-R4.5): the
-/// total. [CEL-R6.2]
+/// The target's save against the caster's spell (its disadvantage from conditions, CEL-R4.5;
+/// a friend's Aid Another against the caster's spells, CEL-R9): the total. [CEL-R6.2]
 fn saving_throw(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
-    t: CombatantId,
+    (caster, t): (CombatantId, CombatantId),
     spell: &Spell,
     kind: Save,
     dc: i32,
@@ -878,7 +886,8 @@ fn saving_throw(
         Save::Fort | Save::Reflex => CheckKind::Save,
     };
     let (roll, dice) = super::roll_check_die(state, table, t, check, "CEL-R6.2")?;
-    let total = roll as i32 + bonus;
+    let aid = super::aid::take(state, t, caster, super::aid::AidTo::Save);
+    let total = roll as i32 + bonus + aid;
     let success = total >= dc;
     let gm = state.f(t).gm_dc;
     table.emit(|| Event::Check {
@@ -886,7 +895,13 @@ fn saving_throw(
         purpose: "spell save",
         dice,
         roll,
-        modifiers: vec![Modifier::new(kind.name(), "", bonus)],
+        modifiers: {
+            let mut m = vec![Modifier::new(kind.name(), "", bonus)];
+            if aid != 0 {
+                m.push(Modifier::new("aid another", "CEL-R9", aid));
+            }
+            m
+        },
         total,
         against: if gm == 0 { "DC" } else { "GM-adjusted DC" },
         target: dc,

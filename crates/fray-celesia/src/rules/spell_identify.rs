@@ -113,7 +113,7 @@ pub fn attempts(
             });
             continue;
         }
-        let identified = super::D20Check {
+        let check = super::D20Check {
             purpose: "identify a spell being cast",
             modifier: "Spellcraft",
             // Spellcraft is an Intelligence skill (the parent game's, CEL-A34).
@@ -122,8 +122,10 @@ pub fn attempts(
             kind: CheckKind::Skill { physical: false },
             results: ("identified", "not identified"),
             rule: "CEL-R14",
-        }
-        .roll(state, table, o)?;
+        };
+        // CEL-R9: a friend's Aid Another on this check.
+        let skill = super::aid_check::Skill::Spellcraft;
+        let identified = check.roll_skill(skill, state, table, o)?;
         if identified {
             table.emit(|| Event::Acted {
                 who: o,
