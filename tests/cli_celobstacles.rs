@@ -4,7 +4,7 @@
 
 #[path = "support/cli.rs"]
 mod cli;
-use cli::fray;
+use cli::{fray, scratch, stderr, stdout};
 
 /// CEL-R9 Move: `fray fight --strict` plays the scripted move around the wall's end, 25 ft of
 /// path for a square 20 ft away as the crow flies, and refuses the move through the wall.
@@ -130,4 +130,90 @@ fn fray_sim_runs_the_corridor_example() {
     );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
     assert_eq!(report["runs"], 200, "{report}");
+}
+
+/// `fray odds` on Legends of Celesia (CEL-R9, `rules::line_of_effect`): the orc stands
+/// diagonally next to Hal across the corner where two obstacles meet (golden `o12`), so the
+/// longsword in reach has no line of effect: the odds close in to the nearest free square with a
+/// line, (2, 0), instead of striking across the wall from (0, 0).
+#[test]
+fn celesia_odds_close_in_around_a_diagonal_wall() {
+    let out = fray(&[
+        "odds",
+        "tests/golden/celesia/o12-no-opportunity-across-a-diagonal-wall.toml",
+        "--attacker",
+        "hal",
+        "--target",
+        "orc",
+    ]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        text.contains("it has closed in: from (0, 0) to (2, 0), 5 ft from the target"),
+        "{text}"
+    );
+}
+
+/// `fray odds` on Legends of Celesia: an orc walled in on every side but the diagonal corner
+/// Hal stands at (no line across it) leaves Hal no blow and no shot: refused, naming CEL-R9 and
+/// the wall, with no odds printed.
+#[test]
+fn celesia_odds_refuse_an_attack_with_no_line_of_effect() {
+    let dir = scratch("walled-in");
+    let file = dir.join("walled-in.toml");
+    std::fs::write(
+        &file,
+        r#"schema = 1
+ruleset = "celesia"
+name = "an orc walled in"
+
+[[sides]]
+id = "heroes"
+
+[[sides]]
+id = "orcs"
+
+[[obstacle]]
+squares = [[1, 0], [0, 1], [2, 0], [0, 2], [2, 1], [1, 2], [2, 2]]
+
+[[combatants]]
+id = "hal"
+name = "Hal"
+side = "heroes"
+at = [0, 0]
+class = "fighter"
+level = 3
+hp = 30
+scores = { str = 16, dex = 14, con = 14 }
+weapon = "longsword"
+ranged = "longbow"
+
+[[combatants]]
+id = "orc"
+name = "Orc"
+side = "orcs"
+at = [1, 1]
+monster = "orc"
+hp = 40
+"#,
+    )
+    .expect("write encounter");
+    let out = fray(&[
+        "odds",
+        file.to_str().expect("path"),
+        "--attacker",
+        "hal",
+        "--target",
+        "orc",
+    ]);
+    let err = stderr(&out);
+    assert!(!out.status.success(), "{}", stdout(&out));
+    assert!(
+        err.contains(
+            "an obstacle blocks every line from hal to orc (no line of effect or sight), and no \
+             free square from which a blow reaches orc has one (CEL-R9)"
+        ),
+        "{err}"
+    );
+    assert!(!stdout(&out).contains("hit "), "{}", stdout(&out));
 }

@@ -77,6 +77,46 @@ fn every_documented_limit_is_the_one_the_code_enforces() {
             "blows in one routine",
             fray_core::routine_odds::MAX_BLOWS as u64,
         ),
+        (
+            "ranked roll dice",
+            fray_core::ranked::MAX_RANKED_DICE as u64,
+        ),
+        (
+            "ranked roll face tuples",
+            fray_core::ranked::MAX_RANKED_TUPLES,
+        ),
+        (
+            "settled points in one round",
+            fray_core::fight_odds::MAX_STEPS as u64,
+        ),
+        (
+            "exact computations at once",
+            fray_serve::api::MAX_EXACT_JOBS as u64,
+        ),
+        (
+            "Celesia squares per terrain ruling",
+            fray_celesia::rules::terrain::MAX_RULING_SQUARES as u64,
+        ),
+        (
+            "Celesia terrain squares",
+            fray_celesia::rules::terrain::MAX_SQUARES as u64,
+        ),
+        (
+            "Celesia path length",
+            fray_celesia::rules::terrain::MAX_PATH as u64,
+        ),
+        (
+            "Celesia hazardous squares",
+            fray_celesia::rules::hazard::MAX_HAZARDS as u64,
+        ),
+        (
+            "Celesia hazard name length",
+            fray_celesia::rules::hazard::MAX_NAME as u64,
+        ),
+        (
+            "Celesia feints kept ready",
+            fray_celesia::rules::feint::MAX_FEINTS as u64,
+        ),
         ("simulation runs", fray_sim::MAX_RUNS),
         ("simulation runs from here", fray_sim::here::MAX_HERE_RUNS),
         ("simulation threads", fray_sim::MAX_THREADS as u64),

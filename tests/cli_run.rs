@@ -1117,6 +1117,11 @@ hp = 40
         raised.contains("GM intervention: rule obstacle 2 -1 2 0 2 1"),
         "{raised}"
     );
+    // The change itself, a public event (the map is in plain sight).
+    assert!(
+        raised.contains("Obstacles now stand at (2, -1), (2, 0), (2, 1) (GM)"),
+        "{raised}"
+    );
     t.send("status");
     let status = t.until_prompt();
     assert!(
@@ -1146,7 +1151,11 @@ hp = 40
     let status = t.until_prompt();
     assert!(status.contains("map: difficult terrain at 1 1"), "{status}");
     t.send("rule clear 1 1");
-    t.until_prompt();
+    let cleared = t.until_prompt();
+    assert!(
+        cleared.contains("Plain ground again at (1, 1) (GM)"),
+        "{cleared}"
+    );
     t.send("rule clear 1 1");
     let again = t.until_prompt();
     assert!(

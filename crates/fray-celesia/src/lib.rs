@@ -381,14 +381,25 @@ impl Board for State {
 /// Sets up an attack for `fray odds`, with neither flat-footed (a blow in the thick of the
 /// fight), round 1: a melee blow with its best form if the target is in reach or no shot is
 /// possible (closing in first, to the nearest square from which it can strike), else a shot.
-/// The form it attacks with; `None` when it has none.
-fn open_attack(state: &mut State, attacker: CombatantId, target: CombatantId) -> Option<Form> {
+/// On a map with obstacles a blow or a shot needs a line of effect to the target (CEL-R7.1, R9;
+/// `rules::line_of_effect`): a form in reach across a wall is passed over, and closing in goes
+/// to the nearest free square from which a form reaches with a line. The form it attacks with;
+/// `None` when it has none; refused, naming the rule, when an obstacle leaves it no blow and no
+/// shot.
+fn open_attack(
+    state: &mut State,
+    attacker: CombatantId,
+    target: CombatantId,
+) -> Result<Option<Form>, Interrupt> {
     state.round = 1;
     state.fm(attacker).flat_footed = false;
     state.fm(target).flat_footed = false;
     let from = state.f(attacker).pos;
     let best = |s: &State, from| {
         let gap = s.gap_from(attacker, from, target);
+        if !rules::line_of_effect::open_from(s, attacker, from, target) {
+            return None;
+        }
         s.melee_forms(attacker)
             .filter(|(_, w)| state::reaches(w, gap))
             .max_by_key(|(i, w)| {
@@ -401,16 +412,61 @@ fn open_attack(state: &mut State, attacker: CombatantId, target: CombatantId) ->
             .map(|(i, _)| i)
     };
     if let Some(form) = best(state, from) {
-        return Some(Form::Melee(form));
+        return Ok(Some(Form::Melee(form)));
     }
+    let in_line = rules::line_of_effect::open(state, attacker, target);
     if let Some(w) = state.ranged_weapon(attacker) {
-        if state.feet_between(attacker, target) <= w.max_range() {
-            return Some(Form::Ranged);
+        if state.feet_between(attacker, target) <= w.max_range() && in_line {
+            return Ok(Some(Form::Ranged));
         }
     }
-    let square = state.strike_square(attacker, target, 1)?;
+    let walled = state.terrain.has_obstacles();
+    let square = if walled {
+        rules::movement::strike_square_anywhere(state, attacker, target)
+    } else {
+        state.strike_square(attacker, target, 1)
+    };
+    let Some(square) = square else {
+        // Refused only where the obstacles are why: no line from here, or a square a blow
+        // would strike from on an open map.
+        if walled && (!in_line || state.strike_square(attacker, target, 1).is_some()) {
+            return Err(no_line_for_odds(state, attacker, target, in_line));
+        }
+        return Ok(None);
+    };
     state.set_square(attacker, square);
-    best(state, square).map(Form::Melee)
+    Ok(best(state, square).map(Form::Melee))
+}
+
+/// `fray odds`'s refusal when obstacles leave `attacker` neither a blow nor a shot at `target`.
+/// [CEL-R9; `rules::line_of_effect`]
+fn no_line_for_odds(
+    state: &State,
+    attacker: CombatantId,
+    target: CombatantId,
+    in_line: bool,
+) -> Interrupt {
+    let (a, t) = (state.roster.key(attacker), state.roster.key(target));
+    let reason = if in_line {
+        format!(
+            "{a} has no shot at {t} and no free square from which a blow reaches {t} with a \
+             line of effect to it"
+        )
+    } else {
+        format!(
+            "an obstacle blocks every line from {a} to {t} (no line of effect or sight), and no \
+             free square from which a blow reaches {t} has one"
+        )
+    };
+    let illegal = Illegal {
+        rule: "CEL-R9",
+        reason,
+    };
+    Interrupt::illegal_choice(
+        fray_core::protocol::Chooser::Combatant(attacker),
+        format!("attack {t}"),
+        illegal,
+    )
 }
 
 /// One attack by `attacker` on `target`, as `fray odds` enumerates it, set up by
@@ -421,7 +477,7 @@ pub fn single_attack(
     attacker: CombatantId,
     target: CombatantId,
 ) -> Result<(), Interrupt> {
-    let Some(form) = open_attack(state, attacker, target) else {
+    let Some(form) = open_attack(state, attacker, target)? else {
         return Ok(());
     };
     let rule = match form {
@@ -450,11 +506,11 @@ pub fn routine_blow(
     blow: usize,
 ) -> Result<bool, Interrupt> {
     let mut opened = start.clone();
-    let Some(form) = open_attack(&mut opened, attacker, target) else {
+    let Some(form) = open_attack(&mut opened, attacker, target)? else {
         return Ok(false);
     };
     if blow == 0 {
-        open_attack(state, attacker, target);
+        open_attack(state, attacker, target)?;
         let acts = rules::round::budget(&opened, attacker).0;
         let f = state.fm(attacker);
         f.attacks_this_turn = 0;

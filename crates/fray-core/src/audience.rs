@@ -238,6 +238,7 @@ pub const SHOWN: &[(&str, &[&str], &[&str])] = &[
     ("condition", &["who", "condition", "gained", "rule"], &[]),
     ("status", &["who", "status", "rule"], &["hp"]),
     ("skip", &["who", "reason", "rule"], &[]),
+    ("terrain", &["change", "squares", "rule"], &[]),
     ("ruling", &["rule", "text"], &[]),
     (
         "end",

@@ -440,6 +440,16 @@ pub enum Event {
         /// The rule.
         rule: &'static str,
     },
+    /// The map changed: squares became obstacles or difficult terrain, or plain ground again
+    /// (a GM's ruling on the terrain). The map is in plain sight: everyone sees it.
+    Terrain {
+        /// What the squares are now: `obstacle`, `difficult` or `clear`.
+        change: &'static str,
+        /// The squares changed, in the order named.
+        squares: Vec<Pos>,
+        /// The rule.
+        rule: &'static str,
+    },
     /// A GM's ruling (an adjustment, a decision the seed leaves to the GM), with its reason.
     Ruling {
         /// The rule.
@@ -552,6 +562,7 @@ impl Event {
             Event::Condition { .. } => "condition",
             Event::Status { .. } => "status",
             Event::Skipped { .. } => "skip",
+            Event::Terrain { .. } => "terrain",
             Event::Ruling { .. } => "ruling",
             Event::End { .. } => "end",
         }
@@ -918,6 +929,23 @@ impl Event {
             Event::Skipped { who, reason, rule } => {
                 let _ = write!(s, "{} cannot act: {reason} ({rule})", n(*who));
             }
+            Event::Terrain {
+                change,
+                squares,
+                rule,
+            } => {
+                let at = squares
+                    .iter()
+                    .map(|p| format!("({}, {})", p.x, p.y))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let now = match *change {
+                    "obstacle" => "Obstacles now stand at",
+                    "difficult" => "Difficult terrain now covers",
+                    _ => "Plain ground again at",
+                };
+                let _ = write!(s, "{now} {at} ({rule})");
+            }
             Event::Ruling { rule, text } => {
                 let _ = write!(s, "{text} ({rule})");
             }
@@ -1156,6 +1184,12 @@ impl Event {
             Event::Skipped { who, reason, rule } => {
                 json!({"who": k(who), "reason": reason, "rule": rule})
             }
+            Event::Terrain {
+                change,
+                squares,
+                rule,
+            } => json!({"change": change,
+                        "squares": squares.iter().map(pos).collect::<Vec<_>>(), "rule": rule}),
             Event::Ruling { rule, text } => json!({"rule": rule, "text": text}),
             Event::End {
                 winner,

@@ -209,3 +209,67 @@ fn version_of(body: &Value) -> String {
     }
     format!("{hash:016x}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fray_core::intervention::Intervention;
+    use fray_core::SideId;
+
+    /// A GM's terrain ruling reaches a side's players as a `terrain` event (the map is in
+    /// plain sight: audience everyone, every field whitelisted), while the GM's ruling line
+    /// itself stays the GM's.
+    #[test]
+    fn players_see_the_map_change() {
+        let text = r#"schema = 1
+ruleset = "celesia"
+name = "a wall goes up"
+
+[[sides]]
+id = "heroes"
+
+[[sides]]
+id = "orcs"
+
+[[combatants]]
+id = "hal"
+side = "heroes"
+at = [0, 0]
+class = "fighter"
+level = 3
+hp = 30
+weapon = "longsword"
+
+[[combatants]]
+id = "orc"
+side = "orcs"
+at = [4, 0]
+monster = "orc"
+hp = 40
+"#;
+        let library = fray_engine::Library::embedded().expect("embedded content");
+        let mut session = Session::new("wall.toml", text, &library, 7).expect("a session");
+        // A person answers everything; fray rolls the initiative dice for them, and the GM
+        // intervenes at the first choice (between actions).
+        session.set_plays(|_| true, Some(false), false);
+        while let Some(Request::Roll(_)) = session.pending() {
+            session.roll_for_me().expect("a roll");
+        }
+        let ruling = Intervention::parse("rule obstacle 2 -1 2 0")
+            .expect("an intervention")
+            .expect("well formed");
+        session.intervene(ruling).expect("a lawful ruling");
+        let player = view(&session, Viewer::Side(SideId(1)), 0);
+        let events = player["events"].as_array().expect("events");
+        let terrain: Vec<&Value> = events.iter().filter(|e| e["type"] == "terrain").collect();
+        assert_eq!(terrain.len(), 1, "{events:?}");
+        assert_eq!(terrain[0]["change"], "obstacle");
+        assert_eq!(terrain[0]["squares"], json!([[2, -1], [2, 0]]));
+        assert_eq!(terrain[0]["rule"], "GM");
+        assert!(
+            !events.iter().any(|e| e["type"] == "ruling"),
+            "the GM's ruling line is the GM's: {events:?}"
+        );
+        assert_eq!(player["terrain"]["obstacles"], json!([[2, -1], [2, 0]]));
+    }
+}

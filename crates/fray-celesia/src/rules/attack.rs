@@ -755,17 +755,19 @@ pub fn damage(
         critical,
         extra,
         sneak_dice: 0,
+        coup_de_grace: false,
     };
     damage_of(state, table, attacker, target, w, hit, rule)
 }
 
 /// What a hit's damage is made of besides the weapon: a critical, its degree dice, and sneak
-/// attack d6s (a coup de grace's, CEL-R12).
+/// attack d6s (a coup de grace's, CEL-R12), and whether it is a coup de grace's blow.
 #[derive(Debug, Clone, Copy)]
 struct Hit {
     critical: bool,
     extra: i32,
     sneak_dice: i32,
+    coup_de_grace: bool,
 }
 
 /// [`damage`], with sneak attack: precision damage, "not multiplied when you score a critical
@@ -854,6 +856,7 @@ fn damage_of(
             mods: m,
             amount: total,
             nonlethal: w.nonlethal,
+            coup_de_grace: hit.coup_de_grace,
         },
         rule,
     )?;
@@ -1231,6 +1234,7 @@ pub fn coup_de_grace(
         critical: true,
         extra: 0,
         sneak_dice: state.p(attacker).sneak_dice,
+        coup_de_grace: true,
     };
     let dealt = if w.nonlethal == nonlethal {
         damage_of(state, table, attacker, target, w, hit, "CEL-R12")?

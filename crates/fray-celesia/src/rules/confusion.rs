@@ -268,6 +268,7 @@ fn hurt_self(
             mods,
             amount,
             nonlethal: false,
+            coup_de_grace: false,
         },
         RULE,
     )?;

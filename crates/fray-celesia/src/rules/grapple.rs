@@ -221,8 +221,10 @@ pub fn end(
     condition(table, target, "grappled", false);
 }
 
-/// Ends the grapples that can no longer be held: either side down or gone, or the two no
-/// longer next to each other (pushed or moved apart). [CEL-R10.9]
+/// Ends the grapples that can no longer be held: either side down or gone, the two no longer
+/// next to each other (pushed or moved apart), or no line of effect between them (an obstacle
+/// the GM raised between them: a diagonal wall through the corner they touch at; see
+/// docs/celesia.md, *Obstacles and difficult terrain*). [CEL-R10.9; `rules::line_of_effect`]
 pub fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) {
     // Run after every action: no hold (most fights) is one quick pass.
     if state.fighters.iter().all(|f| f.hold.is_none()) {
@@ -234,9 +236,12 @@ pub fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) {
         };
         let t = hold.target;
         let apart = state.gap(who, t) != 1;
-        if !state.up(who) || !state.up(t) || apart {
+        let walled = !apart && !super::line_of_effect::open(state, who, t);
+        if !state.up(who) || !state.up(t) || apart || walled {
             let why = if apart {
                 "no longer next to each other"
+            } else if walled {
+                "an obstacle between them (no line of effect)"
             } else {
                 "one of them is down"
             };

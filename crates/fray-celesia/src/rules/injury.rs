@@ -22,6 +22,9 @@ pub struct Blow {
     pub amount: i32,
     /// Nonlethal.
     pub nonlethal: bool,
+    /// A coup de grace's blow (CEL-R12), whose nonlethal damage turns lethal only past twice
+    /// the maximum hit points where the GM says so (CEL-A8).
+    pub coup_de_grace: bool,
 }
 
 /// The massive-damage Fortitude DC: 15 + half the damage above 50. [CEL-R19.2]
@@ -67,7 +70,7 @@ pub fn take_damage(
     let max_hp = state.p(target).max_hp;
     // Nonlethal damage past the maximum hit points is lethal (CEL-R20.4); a nonlethal coup de
     // grace's, past twice them where the GM says so (CEL-A8 toggle).
-    let lethal_past = if rule == "CEL-R12" && state.options.nonlethal_coup_twice_max_hp {
+    let lethal_past = if blow.coup_de_grace && state.options.nonlethal_coup_twice_max_hp {
         2 * max_hp
     } else {
         max_hp

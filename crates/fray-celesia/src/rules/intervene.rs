@@ -319,7 +319,139 @@ pub fn intervene(
             if super::hazard::ruling(state, intervention, text)? {
                 return Ok(());
             }
-            super::terrain::ruling(state, intervention, text).map(|_| ())
+            let Some(change) = super::terrain::ruling(state, intervention, text)? else {
+                return Ok(());
+            };
+            table.emit(|| change);
+            // A wall raised between a grappler and its foe ends the hold (CEL-R10.9, as when
+            // they are moved apart: `grapple::tidy`).
+            super::grapple::tidy(state, table);
+            Ok(())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::choice::Choice;
+    use crate::fixture::{Fixture, FIGHTER};
+    use crate::state::{Caused, Trick};
+    use fray_core::conditions::Expiry;
+    use fray_core::driver::ScriptedDriver;
+    use fray_core::event::VecSink;
+    use fray_core::runner::Limits;
+
+    const HAL: CombatantId = CombatantId(0);
+    const ANN: CombatantId = CombatantId(1);
+    const ORC: CombatantId = CombatantId(2);
+
+    /// Hal at 0 0, his ally Ann at 1 1 (diagonally next to him), the orc at 3 0.
+    fn fight() -> State {
+        Fixture::new()
+            .with("hal", "heroes", [0, 0], FIGHTER)
+            .with("ann", "heroes", [1, 1], FIGHTER)
+            .monster("orc", "orcs", [3, 0], "orc")
+            .state()
+    }
+
+    /// The GM's `rule TEXT` on `state`; the events it made.
+    fn rule(state: &mut State, text: &str) -> Vec<Event> {
+        let mut driver = ScriptedDriver::new(Vec::new(), Vec::new());
+        let mut sink = VecSink::default();
+        {
+            let mut table = Table::new(&mut driver, &mut sink, None, &Limits::default());
+            let iv = Intervention::Ruling { text: text.into() };
+            intervene(state, &mut table, &iv).expect("a lawful ruling");
+        }
+        sink.events.into_iter().map(|e| e.1).collect()
+    }
+
+    /// A terrain ruling says what changed, as a public `terrain` event; a ruling about
+    /// anything else makes none.
+    #[test]
+    fn a_terrain_ruling_says_what_changed() {
+        let mut s = fight();
+        let events = rule(&mut s, "difficult 5 5 6 5");
+        assert_eq!(
+            events,
+            vec![Event::Terrain {
+                change: "difficult",
+                squares: vec![Pos::new(5, 5), Pos::new(6, 5)],
+                rule: "GM",
+            }]
+        );
+        let roster = s.roster.clone();
+        assert_eq!(
+            events[0].audience(&roster),
+            fray_core::audience::Audience::Everyone
+        );
+        assert!(rule(&mut s, "the bridge holds").is_empty());
+        let events = rule(&mut s, "clear 6 5");
+        assert!(
+            matches!(&events[..], [Event::Terrain { change: "clear", squares, .. }] if squares == &[Pos::new(6, 5)])
+        );
+    }
+
+    /// Hal (0 0) holds the orc diagonally next to him (1 1). One obstacle at 1 0 leaves the
+    /// line through the corner they share: the hold stands. A second at 0 1 makes a diagonal
+    /// wall through that corner: no line of effect, and the grapple ends at the ruling.
+    /// [CEL-R10.9; `rules::line_of_effect`]
+    #[test]
+    fn a_wall_raised_between_a_grappler_and_its_foe_ends_the_grapple() {
+        let mut s = Fixture::new()
+            .with("hal", "heroes", [0, 0], FIGHTER)
+            .monster("orc", "orcs", [1, 1], "orc")
+            .state();
+        let orc = CombatantId(1);
+        {
+            let mut driver = ScriptedDriver::new(Vec::new(), Vec::new());
+            let mut sink = VecSink::default();
+            let mut table = Table::new(&mut driver, &mut sink, None, &Limits::default());
+            crate::rules::grapple::begin_hold(&mut s, &mut table, HAL, orc);
+        }
+        assert!(s.grappled(HAL) && s.grappled(orc));
+        // One obstacle beside them leaves the corner line: the hold stands.
+        let events = rule(&mut s, "obstacle 1 0");
+        assert_eq!(events.len(), 1, "{events:?}");
+        assert!(s.grappled(orc), "a lone obstacle's corner does not block");
+        // The second closes the diagonal: no line of effect, no grapple.
+        let events = rule(&mut s, "obstacle 0 1");
+        assert!(!s.grappled(HAL) && !s.grappled(orc));
+        assert!(
+            events.iter().any(|e| matches!(
+                e,
+                Event::Acted { act: "no longer grapples", detail, rule: "CEL-R10.9", .. }
+                    if detail == "an obstacle between them (no line of effect)"
+            )),
+            "{events:?}"
+        );
+    }
+
+    /// CEL-R10.7: Ann (1 1), diagonally next to Hal (0 0), may clear the orc's dirty trick
+    /// from him; once the GM raises a diagonal wall between them (1 0 and 0 1) she cannot reach
+    /// him across it; Hal himself still can.
+    #[test]
+    fn an_ally_clears_a_dirty_trick_only_with_a_line_of_effect() {
+        let mut s = fight();
+        s.fm(ANN).acts_left = 3;
+        s.fm(HAL).acts_left = 3;
+        s.fm(HAL).tricks.add(
+            Caused::dirty_trick(Trick::Blinded),
+            Expiry::StartOfTurn { who: ORC, round: 2 },
+        );
+        let clear = Choice::Clear(HAL, Trick::Blinded);
+        let check = |s: &State, who| crate::rules::legal::check_action(true, s, who, &clear);
+        assert!(check(&s, ANN).is_ok(), "{:?}", check(&s, ANN));
+        rule(&mut s, "obstacle 1 0 0 1");
+        let refused = check(&s, ANN).expect_err("across the wall");
+        assert_eq!(refused.rule, "CEL-R10.7");
+        assert!(
+            refused
+                .reason
+                .contains("an obstacle blocks every line from ann to hal"),
+            "{refused:?}"
+        );
+        assert!(check(&s, HAL).is_ok(), "the target itself");
     }
 }

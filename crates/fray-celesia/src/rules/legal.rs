@@ -624,7 +624,13 @@ pub fn check_deed(
                 explain,
                 "CEL-R10.7",
                 || "the target itself or an ally next to it removes the condition".to_string(),
-            )
+            )?;
+            // An ally's hands reach only a creature it has a line of effect to: not across a
+            // diagonal wall (see docs/celesia.md, *Obstacles and difficult terrain*).
+            if t == who {
+                return Ok(());
+            }
+            super::line_of_effect::check(explain, state, who, t, "CEL-R10.7")
         }
         Choice::Grapple(_)
         | Choice::Maintain(_)

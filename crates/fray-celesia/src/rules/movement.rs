@@ -204,6 +204,20 @@ pub fn approach(state: &State, who: CombatantId, target: CombatantId) -> Option<
         })
 }
 
+/// The nearest free square, at any distance, from which a melee form of `who` reaches
+/// `target` with a line of effect to it (`fray odds` closing in on a map with obstacles);
+/// `None` when there is none. [CEL-R9; `rules::line_of_effect`]
+pub fn strike_square_anywhere(state: &State, who: CombatantId, target: CombatantId) -> Option<Pos> {
+    strike_square(
+        state,
+        who,
+        target,
+        i32::MAX,
+        |p| state.square_free(p, who),
+        |_| true,
+    )
+}
+
 /// [`approach`]'s search.
 fn approach_search(state: &State, who: CombatantId, target: CombatantId) -> Option<Pos> {
     let from = state.f(who).pos;

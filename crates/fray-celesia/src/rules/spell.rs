@@ -607,6 +607,7 @@ pub(crate) fn affect(
             mods,
             amount,
             nonlethal: false,
+            coup_de_grace: false,
         },
         "CEL-R6",
     )?;

@@ -12,6 +12,7 @@
 //! [`ruling`]). Lines of sight and effect across obstacles are `rules::line_of_effect`'s.
 
 use crate::state::State;
+use fray_core::event::Event;
 use fray_core::intervention::Intervention;
 use fray_core::protocol::Interrupt;
 use fray_core::{CombatantId, Pos};
@@ -288,19 +289,20 @@ pub const MAX_RULING_SQUARES: usize = 64;
 /// obstacles and difficult terrain but leaves the map to the GM (CEL-G13's "always
 /// available"). Each square must change: an obstacle not under anyone's space and not on a
 /// square of the other kind (clear it first), a cleared square one of either kind; one bad
-/// square refuses the whole ruling and changes nothing. Ok(false): not about terrain.
+/// square refuses the whole ruling and changes nothing. The change made, as the public event
+/// that says it (the map is in plain sight); `Ok(None)`: not about terrain.
 /// [CEL-R7.3, R9 Step, R11; `rules::line_of_effect`]
 pub fn ruling(
     state: &mut State,
     intervention: &Intervention,
     text: &str,
-) -> Result<bool, Interrupt> {
+) -> Result<Option<Event>, Interrupt> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let (marking, rest) = match words.split_first() {
         Some((&"obstacle", rest)) => (Marking::Obstacle, rest),
         Some((&"difficult", rest)) => (Marking::Difficult, rest),
         Some((&"clear", rest)) => (Marking::Clear, rest),
-        _ => return Ok(false),
+        _ => return Ok(None),
     };
     let usage = format!(
         "`rule obstacle X Y`, `rule difficult X Y` or `rule clear X Y`, with 1 to \
@@ -376,7 +378,15 @@ pub fn ruling(
     state.terrain = std::sync::Arc::new(Terrain::new(obstacles, difficult));
     // A destination worked out on the old map is no longer one (`movement::LastDestination`).
     state.destination.forget();
-    Ok(true)
+    Ok(Some(Event::Terrain {
+        change: match marking {
+            Marking::Obstacle => "obstacle",
+            Marking::Difficult => "difficult",
+            Marking::Clear => "clear",
+        },
+        squares,
+        rule: "GM",
+    }))
 }
 
 #[cfg(test)]
@@ -433,10 +443,20 @@ mod tests {
             .state();
         let rule = |s: &mut State, text: &str| {
             let iv = Intervention::Ruling { text: text.into() };
-            ruling(s, &iv, text)
+            ruling(s, &iv, text).map(|event| event.is_some())
         };
         assert_eq!(rule(&mut s, "the bridge holds").ok(), Some(false));
-        assert_eq!(rule(&mut s, "obstacle 2 -1 2 0 2 1").ok(), Some(true));
+        let iv = Intervention::Ruling {
+            text: "obstacle 2 -1 2 0 2 1".into(),
+        };
+        assert_eq!(
+            ruling(&mut s, &iv, "obstacle 2 -1 2 0 2 1").ok(),
+            Some(Some(Event::Terrain {
+                change: "obstacle",
+                squares: vec![Pos::new(2, -1), Pos::new(2, 0), Pos::new(2, 1)],
+                rule: "GM",
+            }))
+        );
         assert!(s.terrain.obstacle(Pos::new(2, 0)));
         assert_eq!(s.terrain.obstacles().len(), 3);
         let before = s.terrain.clone();
