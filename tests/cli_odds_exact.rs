@@ -1023,26 +1023,22 @@ fn spent_of(err: &str) -> (u64, u64) {
 }
 
 /// A fight the probes let through but that will not fit (Spelljammer's duel at 20 hp a marine,
-/// 2 rounds: its states outgrow what the probes see) is refused partway through, at a settled
-/// point where its counted states project past the budget (about 3 s of CPU), not after
-/// spending the whole budget: the message names the projection, the units spent, and the way
-/// out. (The 10-hp duel over 3 rounds, refused once the budget was spent in 22 s, is now
-/// refused in 11 s, partway through its round 3: docs/odds.md, "Limits".)
+/// 2 rounds: its states outgrow what the probes see; since its d100s are read by class, SJ-R9,
+/// it needs 371,576 units, so it is weighed against a budget of [`TWENTY_HP_WORK`]) is refused
+/// partway through, at a settled point where its counted states project past the budget, not
+/// after spending the whole budget: the message names the projection, the units spent, and
+/// the way out (docs/odds.md, "Limits").
 #[test]
 fn a_fight_that_will_not_fit_is_refused_partway_by_its_projection() {
     let dir = scratch("spelljammer-twenty-hp");
     let file = spelljammer_duel_of(&dir, 20, 2);
-    let err = refused_for_sim(&["odds", &file, "--fight"]);
+    let err = refused_for_sim(&["odds", &file, "--fight", "--max-work", TWENTY_HP_WORK]);
     assert!(
         err.contains("units of work over the fight's rounds, projected from the"),
         "{err}"
     );
     let (spent, limit) = spent_of(&err);
-    assert_eq!(
-        limit,
-        fray_core::fight_odds::MAX_FIGHT_BRANCHES as u64,
-        "{err}"
-    );
+    assert_eq!(limit.to_string(), TWENTY_HP_WORK, "{err}");
     assert!(
         spent > 0 && spent < limit,
         "partway, before the budget is spent: {err}"
@@ -1050,8 +1046,13 @@ fn a_fight_that_will_not_fit_is_refused_partway_by_its_projection() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// A budget the 4-hp duel does not fit (it needs 474,108 units): refused partway through.
-const PARTWAY_WORK: &str = "250000";
+/// A budget Spelljammer's duel at 20 hp a marine over 2 rounds does not fit (it needs 371,576
+/// units).
+const TWENTY_HP_WORK: &str = "250000";
+
+/// A budget the 4-hp duel does not fit (it needs 21,670 units since its d100s are read by
+/// class; 474,108 before): refused partway through.
+const PARTWAY_WORK: &str = "20000";
 
 /// `--max-work N` weighs every refusal against N units of work: a fight that answers within
 /// the default budget (Spelljammer's duel at 4 hp a marine) is refused past a smaller one,
@@ -1153,5 +1154,62 @@ fn osr_mirror_rats_win_exactly_as_often_as_each_other() {
         let swapped = rat_mirror(&dir, rounds, true);
         assert_eq!(swapped["exact"]["wins"], v["exact"]["wins"], "{swapped}");
     }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// odds7
+
+/// `fray odds FILE --fight --json`'s exact chances (`"exact"`) and its branches.
+fn exact_and_branches(file: &str) -> (serde_json::Value, u64) {
+    let v = json(&["odds", file, "--fight", "--json"]);
+    (v["exact"].clone(), v["branches"].as_u64().unwrap())
+}
+
+/// A fight with its initiative dice rolled ranked (one branch per order of their totals,
+/// `Table::roll_ranked`) against the same fight with the ranking off (`unranked`, a file the
+/// rules play alike): the same exact chances, and fewer branches.
+fn ranked_initiative_is_exact(ranked: &str, unranked: &str) {
+    let (exact, branches) = exact_and_branches(ranked);
+    let (plain, plain_branches) = exact_and_branches(unranked);
+    assert_eq!(exact, plain, "{ranked}: the same chances ranked or not");
+    assert!(
+        branches < plain_branches,
+        "{ranked}: {branches} branches ranked, {plain_branches} not"
+    );
+}
+
+/// Spelljammer's d10 initiatives (SJ-R2), one a marine, are rolled ranked where only the order
+/// of the segments is read (`rules::round::ranked_initiatives`): its duel answers exactly as
+/// the same duel does with a forced move after the round limit (SJ-R5.3: a forced move reads a
+/// segment's value, so neither the dice nor the key rank there, and it never happens).
+#[test]
+fn spelljammer_ranked_initiative_changes_no_chance() {
+    let dir = scratch("spelljammer-ranked");
+    let text = std::fs::read_to_string("examples/spelljammer/duel.toml").unwrap();
+    let forced = "\n[[forced_moves]]\nwho = \"w-marine\"\nround = 50\nsegment = 5\nto = [0, 1]\nreason = \"never\"\n";
+    let unranked = write(&dir, "forced.toml", &(text + forced));
+    ranked_initiative_is_exact("examples/spelljammer/duel.toml", &unranked);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// OD&D's initiative d6s, rolled once for the encounter (ODD-R4.1), are rolled ranked
+/// (`rules::round::ranked_initiative`): its duel over one round answers exactly as it does with
+/// the DM's toggle that rolls initiative again every round (ODD-R4.3, ODD-A9: new dice would
+/// meet the counts, so neither the dice nor the key rank there), which over one round rolls
+/// nothing again.
+#[test]
+fn odd_ranked_initiative_changes_no_chance() {
+    let dir = scratch("odd-ranked");
+    let text = std::fs::read_to_string("examples/odd/duel.toml")
+        .unwrap()
+        .replace("\nmax_rounds = 3\n", "\nmax_rounds = 1\n");
+    let reroll = text.replace(
+        "\n[encounter]\n",
+        "\n[options]\nreroll_initiative = true\n\n[encounter]\n",
+    );
+    assert_ne!(reroll, text);
+    let ranked = write(&dir, "once.toml", &text);
+    let unranked = write(&dir, "reroll.toml", &reroll);
+    ranked_initiative_is_exact(&ranked, &unranked);
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -219,16 +219,17 @@ async fn exact_odds_from_here_for_the_gm_only_within_limits() {
         "{error}"
     );
 
-    // A fight the probes let through but that will not fit (Spelljammer's duel at 20 hp a
-    // marine over 2 rounds): refused partway through, at a settled point where its projection
-    // passes the budget, as `fray odds --fight` refuses it, with the pointer to `sim`.
+    // A fight the probes let through but that will not fit a budget of 250,000 units
+    // (Spelljammer's duel at 20 hp a marine over 2 rounds, which needs 371,576): refused
+    // partway through, at a settled point where its projection passes the budget, as `fray
+    // odds --fight --max-work 250000` refuses it, with the pointer to `sim`.
     let big = SJ_DUEL
         .replace("\nhp = 1\n", "\nhp = 20\n")
         .replace("\nmax_rounds = 3\n", "\nmax_rounds = 2\n");
     assert_eq!(big.matches("\nhp = 20\n").count(), 2, "both marines");
     assert!(big.contains("\nmax_rounds = 2\n"));
     let (id, gm) = created_ids(&s.create(&big, 1).await);
-    let (status, body) = exact_when_done(&s, &id, &gm).await;
+    let (status, body) = exact_with_when_done(&s, &id, &gm, "?max_work=250000").await;
     assert_eq!(status, 422, "{body}");
     let error = body["error"].as_str().unwrap();
     assert!(

@@ -13,6 +13,7 @@ use crate::{Choice, Odd};
 use fray_core::board::Board;
 use fray_core::event::{Event, Subject};
 use fray_core::protocol::{Chooser, Question, RollPurpose, RollRequest};
+use fray_core::ranked::RankedDie;
 use fray_core::ruleset::Outcome;
 use fray_core::{CombatantId, Interrupt, Pos, SideId, Standing, Table};
 
@@ -236,56 +237,124 @@ const HASTE_LEAD: i32 = 6;
 /// ODD-R4.1, R4.3, R4.8: a plain d6 per character (one per side's characters with the party
 /// option) and one per DM group, stored for the encounter.
 pub fn roll_initiative(state: &mut State, table: &mut Table<'_, Odd>) -> Result<(), Interrupt> {
-    let mut group_roll: Vec<Option<i32>> = vec![None; state.groups.len()];
-    let mut side_roll: Vec<Option<i32>> = vec![None; state.roster.sides.len()];
-    for id in state.ids().collect::<Vec<_>>() {
+    let plan = initiative_dice(state);
+    // Die k is rolled by the first combatant of the plan on it.
+    let dice: Vec<RankedDie> = plan
+        .iter()
+        .enumerate()
+        .filter(|&(at, &(_, die))| plan[..at].iter().all(|&(_, d)| d != die))
+        .map(|(_, &(id, _))| RankedDie {
+            request: RollRequest::new(1, 6, Some(id), RollPurpose::Initiative, "ODD-R4.1"),
+            modifier: haste_lead(state, id),
+        })
+        .collect();
+    let mut faces: Vec<u32> = Vec::with_capacity(dice.len());
+    let mut next = 0;
+    // After each die, the combatants of the plan whose die is rolled, in roster order, up to
+    // the next one to roll: each count is set and told as the roster is walked.
+    let mut settle = |state: &mut State, table: &mut Table<'_, Odd>, face: u32| {
+        faces.push(face);
+        while let Some(&(id, die)) = plan.get(next).filter(|&&(_, die)| die < faces.len()) {
+            set_initiative(state, table, id, faces[die]);
+            next += 1;
+        }
+    };
+    if ranked_initiative(state, &plan) {
+        // Only the order of the counts is read: exact odds branch once per order
+        // ([`Table::roll_ranked`]); play rolls the dice one by one as ever.
+        table.roll_ranked(&dice, |table, _, face| {
+            settle(state, table, face);
+            Ok(())
+        })
+    } else {
+        for die in &dice {
+            let face = table.roll(die.request)?;
+            settle(state, table, face);
+        }
+        Ok(())
+    }
+}
+
+/// Each combatant up, in roster order, with the die (numbered as first rolled) its count is
+/// read from: its own, its DM group's when the group rolls one die (ODD-R4.8), or its side's
+/// for a character with the party option (ODD-R4.3).
+fn initiative_dice(state: &State) -> Vec<(CombatantId, usize)> {
+    let mut group_die: Vec<Option<usize>> = vec![None; state.groups.len()];
+    let mut side_die: Vec<Option<usize>> = vec![None; state.roster.sides.len()];
+    let mut rolled = 0;
+    let mut plan = Vec::new();
+    for id in state.ids() {
         if !state.f(id).is_up() {
             continue;
         }
         let g = usize::from(state.f(id).group);
         let side = state.f(id).side.index();
-        let party = state.options.party_initiative && state.p(id).character;
-        let known = if state.groups[g].one_die {
-            group_roll[g]
-        } else if party {
-            side_roll[side]
+        let shared = if state.groups[g].one_die {
+            &mut group_die[g]
+        } else if state.options.party_initiative && state.p(id).character {
+            &mut side_die[side]
         } else {
-            None
+            plan.push((id, rolled));
+            rolled += 1;
+            continue;
         };
-        let roll = match known {
-            Some(r) => r,
-            None => {
-                let r = table.roll(RollRequest::new(
-                    1,
-                    6,
-                    Some(id),
-                    RollPurpose::Initiative,
-                    "ODD-R4.1",
-                ))? as i32;
-                if state.groups[g].one_die {
-                    group_roll[g] = Some(r);
-                } else if party {
-                    side_roll[side] = Some(r);
-                }
-                r
-            }
-        };
-        // ODD-R4.5: the hasted always have initiative: their counts come above every d6; among
-        // the hasted (both sides) the dice decide, equal counts acting together.
-        let (total, rule) = if state.p(id).hasted {
-            (roll + HASTE_LEAD, "ODD-R4.5")
-        } else {
-            (roll, "ODD-R4.1")
-        };
-        state.f_mut(id).initiative = total;
-        table.emit(|| Event::Initiative {
-            who: id,
-            roll: roll as u32,
-            total,
-            rule,
+        let die = *shared.get_or_insert_with(|| {
+            rolled += 1;
+            rolled - 1
         });
+        plan.push((id, die));
     }
-    Ok(())
+    plan
+}
+
+/// ODD-R4.5: what a combatant's d6 is raised by to make its count: the hasted always have
+/// initiative, their counts above every d6.
+fn haste_lead(state: &State, id: CombatantId) -> i32 {
+    if state.p(id).hasted {
+        HASTE_LEAD
+    } else {
+        0
+    }
+}
+
+/// Whether the encounter's initiative dice (`plan`, [`initiative_dice`]) may be rolled
+/// ranked, exact odds branching once per order of the counts rather than per face: only their
+/// order and equality are read (the order of the counts, ODD-R4.1; acting together on one,
+/// ODD-R4.2; a caster hit before its count, ODD-R29.2; see `odds_key::rank_counts`), as long
+/// as no new roll meets them. So not with the DM's toggle that rolls again every round
+/// (ODD-R4.3, ODD-A9), nor when rolled again after a grapple was thrown off (ODD-R28.4,
+/// `State::reroll_next`), where the new dice meet the counts of those not up; the fight
+/// programme's default tactics never grapple, so no grapple thrown off rolls again later.
+/// And each die's count is the face plus one modifier for everyone reading it: the combatants
+/// sharing a die (a group's, a party's) are all hasted or all not (ODD-R4.5).
+fn ranked_initiative(state: &State, plan: &[(CombatantId, usize)]) -> bool {
+    !state.options.reroll_initiative
+        && !state.reroll_next
+        && state.grapples.is_empty()
+        && plan.iter().all(|&(id, die)| {
+            plan.iter()
+                .filter(|&&(_, d)| d == die)
+                .all(|&(other, _)| state.p(other).hasted == state.p(id).hasted)
+        })
+}
+
+/// Sets `id`'s count from its die's `roll` (ODD-R4.1; raised for the hasted, ODD-R4.5), told.
+fn set_initiative(state: &mut State, table: &mut Table<'_, Odd>, id: CombatantId, roll: u32) {
+    let roll = roll as i32;
+    // ODD-R4.5: the hasted always have initiative: their counts come above every d6; among
+    // the hasted (both sides) the dice decide, equal counts acting together.
+    let (total, rule) = if state.p(id).hasted {
+        (roll + HASTE_LEAD, "ODD-R4.5")
+    } else {
+        (roll, "ODD-R4.1")
+    };
+    state.f_mut(id).initiative = total;
+    table.emit(|| Event::Initiative {
+        who: id,
+        roll: roll as u32,
+        total,
+        rule,
+    });
 }
 
 /// Distinct initiative counts of those up, highest first.

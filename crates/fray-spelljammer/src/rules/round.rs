@@ -13,7 +13,8 @@ use crate::content::SpellKind;
 use crate::state::{ActionKind, Asking, AtSegmentStart, Casting, MovePlan, Plan, Scheduled};
 use crate::{Choice, Spelljammer, State};
 use fray_core::event::{Event, Modifier, Subject};
-use fray_core::protocol::RollPurpose;
+use fray_core::protocol::{RollPurpose, RollRequest};
+use fray_core::ranked::RankedDie;
 use fray_core::{CombatantId, Interrupt, Table};
 
 type T<'a, 'b> = &'a mut Table<'b, Spelljammer>;
@@ -170,10 +171,32 @@ fn round_start(state: &mut State, table: T<'_, '_>) -> Result<(), Interrupt> {
     clear_round(state);
     hit_point_adjustments(state, table)?;
     declarations(state, table)?;
-    for id in (0..state.fighters.len() as u16).map(CombatantId) {
-        if state.f(id).is_up() {
-            initiative(state, table, id)?;
+    if let Some(dice) = ranked_initiatives(state) {
+        // Only the order of these totals is read this round: exact odds branch once per order
+        // ([`Table::roll_ranked`]); play rolls them one by one as the loop below does.
+        table.roll_ranked(&dice, |table, i, roll| {
+            let id = dice[i]
+                .request
+                .who
+                .expect("an initiative die has its roller");
+            let (mods, bonus) = initiative_bonus(state, table, id);
+            place_attacks(
+                state,
+                table,
+                id,
+                &mods,
+                bonus,
+                &[(dice[i].request.sides, roll)],
+            );
             plan_movement(state, id);
+            Ok(())
+        })?;
+    } else {
+        for id in (0..state.fighters.len() as u16).map(CombatantId) {
+            if state.f(id).is_up() {
+                initiative(state, table, id)?;
+                plan_movement(state, id);
+            }
         }
     }
     // By segment; on one segment, free actions first (the earliest possible moment, SJ-R17.7).
@@ -543,9 +566,8 @@ fn initiative(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<()
     if d == Declaration::default() {
         return Ok(());
     }
-    let mut modifiers = Mods::recording(table.events_enabled());
-    let fives = initiative_modifiers(state, id, &mut modifiers);
-    let (bonus, mods) = (modifiers.total(), modifiers.into_vec());
+    let fives = initiative_modifiers(state, id, &mut Mods::recording(false));
+    let (mods, bonus) = initiative_bonus(state, table, id);
     // The die chain counts attacks ("1d10 for the first attack, 1d8 for the second"): a potion
     // drunk beside them rolls its own d10 and leaves the chain alone. [Seed: Initiative] SJ-R2.3
     let die_index = 0usize;
@@ -561,7 +583,6 @@ fn initiative(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<()
     }
     match d.intent {
         Intent::Attack(_) | Intent::Shoot(_) => {
-            let ranged = matches!(d.intent, Intent::Shoot(_));
             let (n, why) = attacks_kept(state, id, fives);
             if !why.is_empty() || n < state.p(id).attacks {
                 let normal = state.p(id).attacks;
@@ -589,61 +610,14 @@ fn initiative(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<()
             }
             // At most 5 attacks a round (a content limit): fixed arrays, no allocation.
             let count = usize::from(n).min(MAX_ATTACKS);
-            let mut inits = [0i32; MAX_ATTACKS];
             let mut rolls = [(0u16, 0u32); MAX_ATTACKS];
-            for i in 0..count {
+            for (i, rolled) in rolls[..count].iter_mut().enumerate() {
                 let die = tables::initiative_die(&state.options.die_chain, die_index + i);
-                let rule = if die_index + i == 0 {
-                    "SJ-R2.2"
-                } else {
-                    "SJ-R2.3"
-                };
-                let roll = table.roll_dice(1, die, Some(id), RollPurpose::Initiative, rule)?;
-                rolls[i] = (die, roll);
-                inits[i] = roll as i32 + bonus;
+                let roll =
+                    table.roll_dice(1, die, Some(id), RollPurpose::Initiative, rule_of(i))?;
+                *rolled = (die, roll);
             }
-            let raw = inits;
-            tables::separate_own_ties(&mut inits[..count]);
-            for (i, &at) in inits[..count].iter().enumerate() {
-                let (die, roll) = rolls[i];
-                if table.events_enabled() {
-                    let mut list = mods.clone();
-                    if at != raw[i] {
-                        list.push(Modifier::new(
-                            "same as own earlier attack",
-                            "SJ-R2.4",
-                            at - raw[i],
-                        ));
-                    }
-                    table.emit(|| Event::ActionInitiative {
-                        who: id,
-                        action: format!("attack {}", i + 1),
-                        die,
-                        roll,
-                        modifiers: list,
-                        total: at,
-                        rule: if die_index + i == 0 {
-                            "SJ-R2.2"
-                        } else {
-                            "SJ-R2.3"
-                        },
-                    });
-                }
-                if tables::is_lost(at) {
-                    table.emit(|| Event::Skipped {
-                        who: id,
-                        reason: "attack lost: initiative −6 or later",
-                        rule: "SJ-R2.5",
-                    });
-                    continue;
-                }
-                state.f_mut(id).plan.attacks_planned += 1;
-                state.schedule.push(Scheduled {
-                    who: id,
-                    segment: at,
-                    kind: ActionKind::Attack { n: i as u8, ranged },
-                });
-            }
+            place_attacks(state, table, id, &mods, bonus, &rolls[..count]);
         }
         Intent::Cast { spell, target } => {
             cast(state, table, id, spell, target, die_index, &mods, bonus)?
@@ -673,6 +647,139 @@ fn initiative(state: &mut State, table: T<'_, '_>, id: CombatantId) -> Result<()
         schedule_free_actions(state, table, id, &mods, bonus)?;
     }
     Ok(())
+}
+
+/// The rule of the initiative die of a combatant's `n`-th (0-based) attack: the first d10, or
+/// the die chain after it. [Seed: Initiative] SJ-R2.2, SJ-R2.3
+fn rule_of(n: usize) -> &'static str {
+    if n == 0 {
+        "SJ-R2.2"
+    } else {
+        "SJ-R2.3"
+    }
+}
+
+/// The modifiers of a combatant's initiative rolls this round (listed where events are kept)
+/// and their total. [Seed: Initiative] SJ-R2.6, SJ-A23
+fn initiative_bonus(state: &State, table: T<'_, '_>, id: CombatantId) -> (Vec<Modifier>, i32) {
+    let mut modifiers = Mods::recording(table.events_enabled());
+    initiative_modifiers(state, id, &mut modifiers);
+    let bonus = modifiers.total();
+    (modifiers.into_vec(), bonus)
+}
+
+/// Puts a combatant's attacks on the schedule from their initiative dice `rolls` (die, face),
+/// in attack order: each its face plus `bonus`, its own ties moved later (SJ-R2.4), one at
+/// −6 or later lost (SJ-R2.5). [Seed: Initiative] SJ-R2.2–R2.5
+fn place_attacks(
+    state: &mut State,
+    table: T<'_, '_>,
+    id: CombatantId,
+    mods: &[Modifier],
+    bonus: i32,
+    rolls: &[(u16, u32)],
+) {
+    let ranged = matches!(state.f(id).plan.declaration.intent, Intent::Shoot(_));
+    let count = rolls.len().min(MAX_ATTACKS);
+    let mut inits = [0i32; MAX_ATTACKS];
+    for (init, &(_, roll)) in inits.iter_mut().zip(&rolls[..count]) {
+        *init = roll as i32 + bonus;
+    }
+    let raw = inits;
+    tables::separate_own_ties(&mut inits[..count]);
+    for (i, &at) in inits[..count].iter().enumerate() {
+        let (die, roll) = rolls[i];
+        if table.events_enabled() {
+            let mut list = mods.to_vec();
+            if at != raw[i] {
+                list.push(Modifier::new(
+                    "same as own earlier attack",
+                    "SJ-R2.4",
+                    at - raw[i],
+                ));
+            }
+            table.emit(|| Event::ActionInitiative {
+                who: id,
+                action: format!("attack {}", i + 1),
+                die,
+                roll,
+                modifiers: list,
+                total: at,
+                rule: rule_of(i),
+            });
+        }
+        if tables::is_lost(at) {
+            table.emit(|| Event::Skipped {
+                who: id,
+                reason: "attack lost: initiative −6 or later",
+                rule: "SJ-R2.5",
+            });
+            continue;
+        }
+        state.f_mut(id).plan.attacks_planned += 1;
+        state.schedule.push(Scheduled {
+            who: id,
+            segment: at,
+            kind: ActionKind::Attack { n: i as u8, ranged },
+        });
+    }
+}
+
+/// The round's initiative dice, one a combatant, when the rules will read only the order of
+/// their totals (each its d10 plus the roller's modifiers) this round, so that exact odds may
+/// branch once per order ([`Table::roll_ranked`]); `None` otherwise (each is rolled as
+/// [`initiative`] rolls it). That holds where [`super::odds_key`] ranks the segments all round
+/// long (its proof: the segments are read as numbers only by movement, forced moves, spells,
+/// a shield readied on segment 5 and the log's headings, otherwise only by their order,
+/// SJ-R3, SJ-A11): every combatant up declares an attack or a shot and keeps exactly one, with
+/// nothing beside it (no potion, free action or aim, nothing that halves or costs its attacks,
+/// so nothing is announced before its die) and standing still; nobody casts, knows a spell or
+/// readies a shield; no forced move and no ambush (all fixed for the round by the file and the
+/// declarations). And no face loses its attack (a total of −6 or later, SJ-R2.5, reads the
+/// value): the lowest face plus the modifiers is above it. A single die has no ties of its own
+/// to separate (SJ-R2.4). The schedule and plans are cleared as the next round begins
+/// (`clear_round`), so the values are forgotten with the round. [Seed: Initiative] SJ-R2
+fn ranked_initiatives(state: &State) -> Option<Vec<RankedDie>> {
+    if state.ambush.is_some()
+        || !state.forced_moves.is_empty()
+        || state.profiles.iter().any(|p| !p.spells.is_empty())
+    {
+        return None;
+    }
+    let mut dice = Vec::new();
+    for id in (0..state.fighters.len() as u16).map(CombatantId) {
+        let f = state.f(id);
+        if !f.is_up() {
+            continue;
+        }
+        let d = f.plan.declaration;
+        let mut modifiers = Mods::recording(false);
+        let fives = initiative_modifiers(state, id, &mut modifiers);
+        let (kept, why) = attacks_kept(state, id, fives);
+        let plain = matches!(d.intent, Intent::Attack(_) | Intent::Shoot(_))
+            && matches!(d.movement, Movement::Stand | Movement::NoMovement)
+            && !d.potion
+            && !d.aim
+            && !d.ready_shield
+            && d.free == 0
+            && f.casting.is_none()
+            && kept == 1
+            && state.p(id).attacks == 1
+            && why.is_empty();
+        if !plain {
+            return None;
+        }
+        let modifier = modifiers.total();
+        let sides = tables::initiative_die(&state.options.die_chain, 0);
+        if tables::is_lost(1 + modifier) {
+            return None;
+        }
+        dice.push(RankedDie {
+            request: RollRequest::new(1, sides, Some(id), RollPurpose::Initiative, rule_of(0)),
+            modifier,
+        });
+    }
+    Some(dice)
 }
 
 /// Free actions happen at the combatant's earliest initiative this round: its highest scheduled

@@ -433,7 +433,10 @@ pub fn strike(
     let strike_total = form.sc + sc.total();
     let def_total = normal + def.total();
     let needed = strike_total - def_total;
-    let roll = table.roll_dice(1, 100, Some(attacker), RollPurpose::Attack, "SJ-R6.1")?;
+    // Exact odds need only the roll's class (nothing below reads the roll but through
+    // `result`; events are not kept there).
+    let classes = tables::strike_classes(needed);
+    let roll = table.roll_classed(100, classes, Some(attacker), RollPurpose::Attack, "SJ-R6.1")?;
     let result = tables::strike_result(needed, roll);
     let rule = if blow.free { "SJ-R22.1" } else { "SJ-R6.1" };
     let name = if blow.free {

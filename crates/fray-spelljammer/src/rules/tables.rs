@@ -123,6 +123,19 @@ pub fn strike_result(msc: i32, roll: u32) -> AttackResult {
     }
 }
 
+/// The classes of the d100 that [`strike_result`] reads alike at this MSC, as the lowest face of
+/// each after the first ([`fray_core::FaceClasses`]): a grievous hit (01 and the crit row's
+/// grievous faces), a critical, a hit, a miss (96 and above always). Exact odds branch once
+/// per class instead of once per face; the strike reads its d100 only through the result.
+/// [Seed: Hitting; Automatic Hits and Misses] SJ-R9
+pub fn strike_classes(msc: i32) -> fray_core::FaceClasses {
+    let (g_max, c_max) = crit_row(msc);
+    let grievous = g_max.clamp(1, 95);
+    let critical = c_max.clamp(2, 95).max(grievous);
+    let hit = msc.clamp(3, 95).max(critical);
+    fray_core::FaceClasses::at(&[grievous + 1, critical + 1, hit + 1])
+}
+
 /// Number of d100 results (out of 100) that hit at this MSC: `clamp(msc, 3, 95)`. [Seed: Hitting; Automatic Hits and Misses] SJ-R7 / SJ-A24
 pub fn hit_chance(msc: i32) -> i32 {
     msc.clamp(3, 95)
@@ -633,6 +646,36 @@ pub fn shoot_into_melee_bonus(weapon_rank: i32, master_bowman: i32, spec: Specia
 mod tests {
     use super::*;
     use AttackResult::{Critical, Grievous, Hit, Miss};
+
+    /// SJ-R9: every face of the d100 gives the result of the lowest face of its class
+    /// ([`strike_classes`]), at every MSC from far below the table to far above it, so exact
+    /// odds may answer a class with its lowest face; and the four classes are those results.
+    #[test]
+    fn strike_classes_group_faces_of_one_result() {
+        for msc in -60..=160 {
+            let classes = strike_classes(msc);
+            let mut lowest: Vec<Option<u32>> = vec![None; 5];
+            for roll in 1..=100u32 {
+                let class = classes.of(roll);
+                let first = *lowest[class].get_or_insert(roll);
+                assert_eq!(
+                    strike_result(msc, roll),
+                    strike_result(msc, first),
+                    "MSC {msc}, face {roll} against its class's lowest, {first}"
+                );
+            }
+            let results: Vec<AttackResult> = lowest
+                .iter()
+                .flatten()
+                .map(|&f| strike_result(msc, f))
+                .collect();
+            let mut distinct = results.clone();
+            distinct.dedup();
+            assert_eq!(distinct, results, "MSC {msc}: one class a result");
+        }
+        assert_eq!(strike_result(50, 1), Grievous);
+        assert_eq!(strike_classes(50).of(96), 3, "96 misses: the last class");
+    }
 
     // --- SJ-E2, SJ-R2.4 ties; SJ-R2.3 dice ---
 
