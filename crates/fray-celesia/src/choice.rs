@@ -775,7 +775,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["ready", trigger, readied @ ..] => Choice::Ready(
             Trigger::from_key(trigger).ok_or_else(|| {
                 unreadable(format!(
-                    "`{trigger}` is not a trigger: foe-adjacent or foe-attacks"
+                    "`{trigger}` is not a trigger: foe-adjacent, foe-attacks or foe-casts"
                 ))
             })?,
             Readied::parse(readied, &state.spellbook).ok_or_else(|| {
@@ -869,7 +869,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                  coup-de-grace WHO [FORM] [nonlethal], run X Y, disable DEVICE, total defense, fight \
                  defensively, stand up, drop prone, power-attack, precision-strike, \
                  combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end, ready \
-                 foe-adjacent|foe-attacks ACTION, crawl DIR, steady aim, drop ITEM, weaken \
+                 foe-adjacent|foe-attacks|foe-casts ACTION, crawl DIR, steady aim, drop ITEM, weaken \
                  ability|degrees N, first-aid WHO, power-attack|… STEP, draw ITEM [ITEM], sheathe ITEM, ready shield, drop shield, pick-up shield, spell-resistance lower|reactivate, load, prepare, multiweapon WHO MAIN OFF, cast SPELL [WHO] [defensively], spell-combat FOE [FORM] SPELL [WHO] [defensively [int]], spellstrike FOE [FORM] SPELL [defensively], demoralize WHO, find-tracks; rejoin, wait; or aoo WHO, decline, injury KIND, \
                  no injury, let-pass, block, complete WHO; the GM: dc N, shaken N, no effect, acts N"
             )))

@@ -475,6 +475,11 @@ pub fn perform(
             if super::spell::countered(state, table, who, &spell)? {
                 return Ok(());
             }
+            // CEL-R3.9: it casts a spell, so "if a foe casts a spell" is set off; a user
+            // dropped by the readied action casts nothing (the use stays spent).
+            if !super::ready::before_cast(state, table, who)? {
+                return Ok(());
+            }
             let aim = (target != who).then_some(target);
             let at = super::spell::CastAt { caster_level, dc };
             cast_from(state, table, who, &spell, at, aim)

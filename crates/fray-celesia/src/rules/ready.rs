@@ -2,7 +2,8 @@
 //! the readier names a simple action and one of the seed's definite triggers, pays 1 act, and
 //! its turn ends at once; when the trigger happens before the start of its next turn it may
 //! take the readied action as a reaction, spending one of the reactions it gained at the end
-//! of its turn (CEL-A42). Readied actions chain: a readied attack can trigger another
+//! of its turn (CEL-A42). The triggers are the seed's three examples: a foe moves adjacent, a
+//! foe attacks, a foe casts a spell. Readied actions chain: a readied attack can trigger another
 //! combatant's "if a foe attacks me" (CEL-R3.5). A standard or full action can be readied too
 //! ("You ready a single simple or complex action", CEL-A42: it must fit in the acts left after
 //! Ready's): a charge, a grapple, a feint, a spell at the foe; it is taken whole in the one
@@ -17,9 +18,8 @@ use fray_core::event::Event;
 use fray_core::protocol::{refuse as no, Illegal, Interrupt};
 use fray_core::{CombatantId, Direction, Pos, Table};
 
-/// A definite trigger from the seed's examples ("if a foe attacks me", "if a foe moves
-/// adjacent to me"; "if a foe casts a spell" needs spells, which fray's Celesia lacks).
-/// [CEL-R3.9]
+/// A definite trigger from the seed's examples ("if a foe attacks me", "if a foe casts a
+/// spell", "if a foe moves adjacent to me"). [CEL-R3.9]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Trigger {
     /// A foe, by its own action, ends a move next to the readier (it was not next to it).
@@ -27,17 +27,21 @@ pub enum Trigger {
     /// A foe declares an attack on the readier (melee, natural, unarmed, ranged, cleave, coup
     /// de grace); the readied action resolves before the attack.
     FoeAttacks,
+    /// A foe begins casting a spell (`cast`, a 1-round spell's start, Spell Combat's spell,
+    /// Spellstrike, a spell from an item); the readied action resolves before the spell.
+    FoeCasts,
 }
 
 impl Trigger {
-    /// Both triggers, in the order options list them.
-    pub const ALL: [Trigger; 2] = [Trigger::FoeAdjacent, Trigger::FoeAttacks];
+    /// The triggers, in the order options list them.
+    pub const ALL: [Trigger; 3] = [Trigger::FoeAdjacent, Trigger::FoeAttacks, Trigger::FoeCasts];
 
-    /// The key in choices (`foe-adjacent`, `foe-attacks`).
+    /// The key in choices (`foe-adjacent`, `foe-attacks`, `foe-casts`).
     pub fn key(self) -> &'static str {
         match self {
             Trigger::FoeAdjacent => "foe-adjacent",
             Trigger::FoeAttacks => "foe-attacks",
+            Trigger::FoeCasts => "foe-casts",
         }
     }
 
@@ -51,6 +55,7 @@ impl Trigger {
         match self {
             Trigger::FoeAdjacent => "if a foe moves adjacent to it",
             Trigger::FoeAttacks => "if a foe attacks it",
+            Trigger::FoeCasts => "if a foe casts a spell",
         }
     }
 }
@@ -430,6 +435,33 @@ pub fn after_move(
     Ok(())
 }
 
+/// CEL-R3.9, R15: `caster` begins casting a spell (its own or an item's): each foe (in
+/// initiative order) that readied an action for "if a foe casts a spell" may take it first, as
+/// attacks of opportunity come before the casting (CEL-R3.5). The seed gives no concentration
+/// check for damage: the casting goes on unless the caster is dropped. Returns whether it is
+/// still up.
+pub fn before_cast(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    caster: CombatantId,
+) -> Result<bool, Interrupt> {
+    let watchers: Vec<CombatantId> = state
+        .order
+        .iter()
+        .copied()
+        .filter(|&r| {
+            matches!(state.f(r).readied, Some((Trigger::FoeCasts, _))) && state.enemies(r, caster)
+        })
+        .collect();
+    for reactor in watchers {
+        if !state.up(caster) {
+            break;
+        }
+        fire(state, table, reactor, caster)?;
+    }
+    Ok(state.up(caster))
+}
+
 /// May `reactor` complete its readied action against `foe` now: up, a reaction left (CEL-A42),
 /// and the action legal against that foe.
 pub fn can_complete(state: &State, reactor: CombatantId, foe: CombatantId) -> bool {
@@ -594,6 +626,7 @@ mod tests {
         for trigger in Trigger::ALL {
             assert_eq!(Trigger::from_key(trigger.key()), Some(trigger));
         }
-        assert_eq!(Trigger::from_key("foe-casts"), None);
+        assert_eq!(Trigger::from_key("foe-casts"), Some(Trigger::FoeCasts));
+        assert_eq!(Trigger::from_key("foe-heals"), None);
     }
 }

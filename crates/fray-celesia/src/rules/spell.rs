@@ -330,8 +330,8 @@ pub fn cast(
     resolve(state, table, who, usize::from(i), target, at)
 }
 
-/// The casting of `spell` begins: a slot spent, its foes may identify and counter it, then
-/// cast defensively (`defensively`: a concentration check, DC 15 + 2 × level, with this
+/// The casting of `spell` begins: a slot spent, its foes may identify and counter it, take
+/// actions readied for "if a foe casts a spell" (CEL-R3.9), then cast defensively (`defensively`: a concentration check, DC 15 + 2 × level, with this
 /// circumstance bonus: Spell Combat's INT) or, when it `provokes`, with its attacks of
 /// opportunity; on a moving mount the check of CEL-R21.9. Returns whether the spell holds (not
 /// countered, not lost, the caster not dropped). [CEL-R3.5, R9–R15, R21.9, A9]
@@ -345,6 +345,10 @@ pub(crate) fn begin_casting(
 ) -> Result<bool, Interrupt> {
     spend_slot(state, table, who, spell.level);
     if countered(state, table, who, spell)? {
+        return Ok(false);
+    }
+    // CEL-R3.9: a foe's action readied for "if a foe casts a spell" comes before the casting.
+    if !super::ready::before_cast(state, table, who)? {
         return Ok(false);
     }
     if let Some(bonus) = defensively {
