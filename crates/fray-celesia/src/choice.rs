@@ -781,7 +781,8 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
             Readied::parse(readied, &state.spellbook).ok_or_else(|| {
                 unreadable(format!(
                     "`{}` cannot be readied: attack [FORM], shoot, unarmed, trip, bull-rush, \
-                     step DIR, charge, grapple, feint or cast SPELL [defensively]",
+                     step DIR, charge, grapple, feint, dirty-trick CONDITION, drag DIR, \
+                     reposition X Y, steal FORM|ranged or cast SPELL [defensively]",
                     readied.join(" ")
                 ))
             })?,

@@ -6,14 +6,18 @@
 //! foe attacks, a foe casts a spell. Readied actions chain: a readied attack can trigger another
 //! combatant's "if a foe attacks me" (CEL-R3.5). A standard or full action can be readied too
 //! ("You ready a single simple or complex action", CEL-A42: it must fit in the acts left after
-//! Ready's): a charge, a grapple, a feint, a spell at the foe; it is taken whole in the one
-//! reaction, on a budget of its own acts. A 1-round action cannot be readied (adopted reading:
-//! it spans the readier's turns, CEL-R3.7, and a reaction is one moment).
+//! Ready's): a charge, a grapple, a feint, a dirty trick, a drag, a reposition, a steal, a spell
+//! at the foe; it is taken whole in the one reaction, on a budget of its own acts. A 1-round
+//! action cannot be readied (adopted reading: it spans the readier's turns, CEL-R3.7, and a
+//! reaction is one moment). First aid and a coup de grace are not readied: a readied action is
+//! aimed at the foe that sets the trigger off, and neither a dying friend nor a helpless foe
+//! can move, attack or cast (adopted reading).
 
 use super::{legal, round};
 use crate::choice::Choice;
-use crate::state::{Asking, State};
+use crate::state::{Asking, Item, State, Trick};
 use crate::Celesia;
+use fray_core::conditions::ConditionKind;
 use fray_core::event::Event;
 use fray_core::protocol::{refuse as no, Illegal, Interrupt};
 use fray_core::{CombatantId, Direction, Pos, Table};
@@ -85,6 +89,14 @@ pub enum Readied {
     /// Cast the numbered spell of the spellbook at the foe (its casting time's acts; not a
     /// 1-round spell), defensively when `true`. [CEL-R9, R14]
     Cast(u8, bool),
+    /// Combat Maneuver: Dirty Trick with this condition (standard, 2 acts). [CEL-R10.7]
+    DirtyTrick(Trick),
+    /// Combat Maneuver: Drag the foe in a direction (standard, 2 acts). [CEL-R10.8]
+    Drag(Direction),
+    /// Combat Maneuver: Reposition the foe to a square (standard, 2 acts). [CEL-R10.12]
+    Reposition(Pos),
+    /// Combat Maneuver: Steal the foe's item (standard, 2 acts). [CEL-R10.13]
+    Steal(Item),
 }
 
 impl Readied {
@@ -101,6 +113,10 @@ impl Readied {
             Readied::Grapple => Choice::Grapple(foe),
             Readied::Feint => Choice::Feint(foe),
             Readied::Cast(i, defensively) => Choice::Cast(i, Some(foe), defensively),
+            Readied::DirtyTrick(trick) => Choice::DirtyTrick(foe, trick),
+            Readied::Drag(d) => Choice::Drag(foe, d),
+            Readied::Reposition(to) => Choice::Reposition(foe, to),
+            Readied::Steal(item) => Choice::Steal(foe, item),
         }
     }
 
@@ -108,7 +124,14 @@ impl Readied {
     pub fn complex(self) -> bool {
         matches!(
             self,
-            Readied::Charge | Readied::Grapple | Readied::Feint | Readied::Cast(..)
+            Readied::Charge
+                | Readied::Grapple
+                | Readied::Feint
+                | Readied::Cast(..)
+                | Readied::DirtyTrick(_)
+                | Readied::Drag(_)
+                | Readied::Reposition(_)
+                | Readied::Steal(_)
         )
     }
 
@@ -132,11 +155,16 @@ impl Readied {
                     .map_or_else(|| format!("#{i}"), |s| s.key()),
                 if defensively { " defensively" } else { "" }
             ),
+            Readied::DirtyTrick(trick) => format!("dirty-trick {}", trick.key()),
+            Readied::Drag(d) => format!("drag {}", crate::choice::dir_key(d)),
+            Readied::Reposition(to) => format!("reposition {} {}", to.x, to.y),
+            Readied::Steal(item) => format!("steal {}", item.key()),
         }
     }
 
     /// Reads `attack [FORM]`, `shoot`, `unarmed`, `trip`, `bull-rush`, `step DIR`, `charge`,
-    /// `grapple`, `feint`, `cast SPELL [defensively]` (a spell of `spellbook`).
+    /// `grapple`, `feint`, `cast SPELL [defensively]` (a spell of `spellbook`), `dirty-trick
+    /// CONDITION`, `drag DIR`, `reposition X Y`, `steal FORM|ranged`.
     pub fn parse(words: &[&str], spellbook: &[crate::spell::Spell]) -> Option<Readied> {
         let spell = |key: &str| {
             let i = spellbook
@@ -157,6 +185,11 @@ impl Readied {
             ["feint"] => Readied::Feint,
             ["cast", key] => Readied::Cast(spell(key)?, false),
             ["cast", key, "defensively"] => Readied::Cast(spell(key)?, true),
+            ["dirty-trick", c] => Readied::DirtyTrick(Trick::from_key(c)?),
+            ["drag", d] => Readied::Drag(fray_core::encounter::parse_direction(d)?),
+            ["reposition", x, y] => Readied::Reposition(Pos::new(x.parse().ok()?, y.parse().ok()?)),
+            ["steal", "ranged"] => Readied::Steal(Item::Ranged),
+            ["steal", form] => Readied::Steal(Item::Melee(form.parse().ok()?)),
             _ => return None,
         })
     }
@@ -180,6 +213,10 @@ pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     // (`check`, which the options pass through).
     {
         actions.extend([Readied::Charge, Readied::Grapple, Readied::Feint]);
+        // The foe's items and the squares around it are not known before it comes: a steal of
+        // its first form or ranged weapon, and a reposition (a square), are typed, not offered.
+        actions.extend(Trick::ALL.map(Readied::DirtyTrick));
+        actions.extend(Direction::ALL.map(Readied::Drag));
         for i in 0..state.spellbook.len().min(usize::from(u8::MAX)) {
             if super::spell::known(state, who, i)
                 && state.spellbook[i].range != crate::spell::Range::Personal
@@ -231,7 +268,14 @@ pub fn check(
                 .any(|w| w.kind == crate::content::WeaponKind::Unarmed),
             "an unarmed strike",
         ),
-        Readied::Trip | Readied::BullRush | Readied::Charge | Readied::Grapple => (true, ""),
+        Readied::Trip
+        | Readied::BullRush
+        | Readied::Charge
+        | Readied::Grapple
+        | Readied::DirtyTrick(_)
+        | Readied::Drag(_)
+        | Readied::Reposition(_)
+        | Readied::Steal(_) => (true, ""),
         Readied::Feint => (
             p.gm_said.feint.bluff.is_some(),
             "a `bluff` bonus (Feint uses the Bluff skill)",
@@ -589,11 +633,31 @@ mod tests {
             short.reason.contains("takes 2 acts and 1 is left"),
             "{short}"
         );
+        // A maneuver that is a standard action does not fit either.
+        for maneuver in [
+            Readied::DirtyTrick(Trick::Dazzled),
+            Readied::Drag(Direction::North),
+            Readied::Reposition(Pos::new(1, 1)),
+            Readied::Steal(Item::Melee(0)),
+        ] {
+            let refused = check(true, &s, wyn, maneuver).unwrap_err();
+            assert_eq!(refused.rule, "CEL-A42", "{refused}");
+            assert!(check(false, &wizard(3), wyn, maneuver).is_ok());
+        }
         // A simple action still fits.
         assert!(check(false, &s, wyn, Readied::Attack(0)).is_ok());
         let mut offered = Vec::new();
         options(&wizard(3), wyn, &mut offered);
         assert!(offered.contains(&Choice::Ready(Trigger::FoeAttacks, grasp)));
+        assert!(offered.contains(&Choice::Ready(Trigger::FoeCasts, grasp)));
+        assert!(offered.contains(&Choice::Ready(
+            Trigger::FoeCasts,
+            Readied::DirtyTrick(Trick::Sickened)
+        )));
+        assert!(offered.contains(&Choice::Ready(
+            Trigger::FoeAdjacent,
+            Readied::Drag(Direction::East)
+        )));
         let text = grasp.text(&s.spellbook);
         assert_eq!(text, "cast shocking-grasp");
         let words: Vec<&str> = text.split_whitespace().collect();
@@ -613,6 +677,11 @@ mod tests {
             Readied::Charge,
             Readied::Grapple,
             Readied::Feint,
+            Readied::DirtyTrick(Trick::Sickened),
+            Readied::Drag(Direction::North),
+            Readied::Reposition(Pos::new(-2, 7)),
+            Readied::Steal(Item::Melee(1)),
+            Readied::Steal(Item::Ranged),
         ];
         for readied in all {
             let text = readied.text(&[]);
