@@ -95,6 +95,10 @@ pub enum Choice {
     StandUp,
     /// Drop Prone (free). [CEL-R14]
     DropProne,
+    /// Deal nonlethal damage with lethal melee weapons (`Some(true)`), lethal damage with
+    /// nonlethal weapons and unarmed strikes (`Some(false)`), at disadvantage on those attacks,
+    /// or each weapon's own damage again (`None`); not an action, part of attacking. [CEL-R20.5]
+    Deal(Option<bool>),
     /// Use a special attack option until the start of the next turn (free). [CEL-R16]
     Special(Special),
     /// End the turn, leaving the acts unspent.
@@ -441,6 +445,9 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Defensive => "fight defensively".into(),
         Choice::StandUp => "stand up".into(),
         Choice::DropProne => "drop prone".into(),
+        Choice::Deal(Some(true)) => "deal nonlethal".into(),
+        Choice::Deal(Some(false)) => "deal lethal".into(),
+        Choice::Deal(None) => "deal weapon".into(),
         Choice::Special(sp) => sp.key().into(),
         Choice::End => "end".into(),
         Choice::Delay => "delay".into(),
@@ -746,6 +753,9 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["fight", "defensively"] => Choice::Defensive,
         ["stand", "up"] => Choice::StandUp,
         ["drop", "prone"] => Choice::DropProne,
+        ["deal", "nonlethal"] => Choice::Deal(Some(true)),
+        ["deal", "lethal"] => Choice::Deal(Some(false)),
+        ["deal", "weapon"] => Choice::Deal(None),
         [one] if Special::from_key(one).is_some() => {
             Choice::Special(Special::from_key(one).unwrap_or(Special::PowerAttack))
         }
@@ -868,7 +878,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                  dirty-trick WHO CONDITION, clear WHO CONDITION, weaken N, cleave WHO, lunge, \
                  aid FRIEND FOE attack|defense|save|touch, aid FRIEND SKILL, \
                  coup-de-grace WHO [FORM] [nonlethal], run X Y, disable DEVICE, total defense, fight \
-                 defensively, stand up, drop prone, power-attack, precision-strike, \
+                 defensively, stand up, drop prone, deal nonlethal|lethal|weapon, power-attack, precision-strike, \
                  combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end, ready \
                  foe-adjacent|foe-attacks|foe-casts ACTION, crawl DIR, steady aim, drop ITEM, weaken \
                  ability|degrees N, first-aid WHO, power-attack|… STEP, draw ITEM [ITEM], sheathe ITEM, ready shield, drop shield, pick-up shield, spell-resistance lower|reactivate, load, prepare, multiweapon WHO MAIN OFF, cast SPELL [WHO] [defensively], spell-combat FOE [FORM] SPELL [WHO] [defensively [int]], spellstrike FOE [FORM] SPELL [defensively], demoralize WHO, find-tracks; rejoin, wait; or aoo WHO, decline, injury KIND, \

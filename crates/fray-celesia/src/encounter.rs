@@ -95,6 +95,7 @@ struct OptionsDef {
     crippling_injuries: Option<bool>,
     massive_before_negation: Option<bool>,
     unarmed_str_only: Option<bool>,
+    lethal_unarmed_minus_4: Option<bool>,
     minimum_damage: Option<Spanned<i64>>,
     scaling_choose_lower: Option<bool>,
     free_actions_per_turn: Option<Spanned<i64>>,
@@ -833,6 +834,7 @@ impl CombatantBuilder for Builder<'_> {
             total_defense: 0,
             feints: Vec::new(),
             defensive: false,
+            deal_nonlethal: None,
             specials: Default::default(),
             injuries: Injuries::of(profile.legs, profile.arms),
             bleed: 0,
@@ -1467,6 +1469,7 @@ fn read_options(file: &SourceFile<'_>, o: &OptionsDef, errors: &mut Vec<FileErro
             .massive_before_negation
             .unwrap_or(d.massive_before_negation),
         unarmed_str_only: o.unarmed_str_only.unwrap_or(d.unarmed_str_only),
+        lethal_unarmed_minus_4: o.lethal_unarmed_minus_4.unwrap_or(d.lethal_unarmed_minus_4),
         scaling_choose_lower: o.scaling_choose_lower.unwrap_or(d.scaling_choose_lower),
         minimum_damage: num(
             "minimum_damage",

@@ -163,6 +163,12 @@ impl Ruleset for Celesia {
         if f.temp_hp > 0 {
             out.push(format!("{} temporary hp", f.temp_hp));
         }
+        // CEL-R20.5 Changing damage type.
+        match f.deal_nonlethal {
+            Some(true) => out.push("dealing nonlethal damage".to_string()),
+            Some(false) => out.push("dealing lethal damage".to_string()),
+            None => {}
+        }
         // CEL-R9 Ready or Drop a Shield.
         if let Some(s) = &state.p(who).shield {
             match f.shield {
@@ -270,7 +276,7 @@ impl RulesetBundle for Celesia {
     /// but the actions of other skills and animals (Demoralize: the GM's rulings; Ready or
     /// Drop a Shield is played); R17
     /// all but CON
-    /// drain and the GM's strenuous actions; R20 all but lethal unarmed strikes and a source of burn). R18 and R21 are played whole (R18: the confusion of three head injuries, `rules::confusion`;
+    /// drain and the GM's strenuous actions; R20 all but a source of burn). R18 and R21 are played whole (R18: the confusion of three head injuries, `rules::confusion`;
     /// R21.8: shots at each increment of the mount's move).
     const RULES: RuleStatus = RuleStatus {
         prefix: "CEL-R",

@@ -554,6 +554,9 @@ pub struct Fighter {
     pub feints: Vec<crate::rules::feint::Feinted>,
     /// Fighting defensively until the start of its next turn. [CEL-R14]
     pub defensive: bool,
+    /// The damage its melee attacks deal against their weapons' kind, until it says otherwise:
+    /// `Some(true)` nonlethal, `Some(false)` lethal, `None` each weapon's own. [CEL-R20.5]
+    pub deal_nonlethal: Option<bool>,
     /// Special attack options chosen, until the start of its next turn. [CEL-R16]
     pub specials: Specials,
     /// Crippling injuries. [CEL-R18]
@@ -1048,6 +1051,8 @@ pub struct Options {
     pub massive_before_negation: bool,
     /// Unarmed strikes add only STR to damage (CEL-A15 toggle, default off: STR + DEX).
     pub unarmed_str_only: bool,
+    /// A lethal unarmed strike takes −4 instead of disadvantage (CEL-A6, G8; default off).
+    pub lethal_unarmed_minus_4: bool,
     /// Least damage a hit deals (Pathfinder's 1; see docs/celesia.md).
     pub minimum_damage: i32,
     /// A special attack's step may be chosen below the one BAB gives (CEL-A20 toggle, default
@@ -1115,6 +1120,7 @@ impl Default for Options {
             crippling_injuries: true,
             massive_before_negation: true,
             unarmed_str_only: false,
+            lethal_unarmed_minus_4: false,
             minimum_damage: 1,
             scaling_choose_lower: false,
             free_actions_per_turn: None,

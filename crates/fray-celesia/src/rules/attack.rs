@@ -148,6 +148,9 @@ pub fn attack_bonus_into(
         }
     }
     m.push("size", "CEL-R4.1", p.size.modifier());
+    if damage_change(state, attacker, w) == DamageChange::Minus4 {
+        m.push("lethal unarmed strike", "CEL-A6", -4);
+    }
     if let Some((penalty, off)) = state.f(attacker).hand {
         let name = if off { "off hand" } else { "main hand" };
         m.push(name, "CEL-R9", penalty);
@@ -517,6 +520,9 @@ pub fn sources_into(
     if fa.defensive {
         dis.add("fighting defensively");
     }
+    if let DamageChange::Disadvantage(name) = damage_change(state, attacker, w) {
+        dis.add(name);
+    }
     if fa.injuries.sickened() {
         dis.add("sickened");
     }
@@ -549,6 +555,47 @@ pub fn sources_into(
     {
         dis.add("broken weapon");
     }
+}
+
+/// How an attack deals the other kind of damage than its weapon's (CEL-R20.5 Changing damage
+/// type, R8.5 lethal unarmed strikes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DamageChange {
+    /// The weapon's own damage (nothing chosen, a ranged attack, or a weapon of that kind).
+    Own,
+    /// The other kind at disadvantage on the attack roll, the source so named. [CEL-R20.5]
+    Disadvantage(&'static str),
+    /// A lethal unarmed strike at −4 (`lethal_unarmed_minus_4`, CEL-A6, G8). [CEL-R8.5]
+    Minus4,
+    /// A lethal unarmed strike with Improved Unarmed Strike (a monk's too): no penalty.
+    /// [CEL-R8.5]
+    Free,
+}
+
+/// CEL-R20.5 Changing damage type, for an attack of `attacker` with `w`: "a melee weapon that
+/// deals lethal damage to deal nonlethal damage instead" and "a weapon that deals nonlethal
+/// damage, including an unarmed strike, to deal lethal damage instead", each at disadvantage;
+/// an unarmed strike's lethal damage is free with Improved Unarmed Strike, or at −4 with the
+/// GM's toggle instead of disadvantage (R8.5, CEL-A6).
+pub fn damage_change(state: &State, attacker: CombatantId, w: &Weapon) -> DamageChange {
+    let Some(nonlethal) = state.f(attacker).deal_nonlethal else {
+        return DamageChange::Own;
+    };
+    if w.kind.is_ranged() || nonlethal == w.nonlethal {
+        return DamageChange::Own;
+    }
+    if nonlethal {
+        return DamageChange::Disadvantage("nonlethal damage with a lethal weapon");
+    }
+    if w.kind == WeaponKind::Unarmed {
+        if state.p(attacker).feats.improved_unarmed {
+            return DamageChange::Free;
+        }
+        if state.options.lethal_unarmed_minus_4 {
+            return DamageChange::Minus4;
+        }
+    }
+    DamageChange::Disadvantage("lethal damage with a nonlethal weapon")
 }
 
 /// Makes one attack of `attacker` on `target` with `form`, and deals its damage. `label` names
@@ -729,6 +776,17 @@ pub fn attack(
             rule: "CEL-R5.5",
         });
     }
+    // CEL-R20.5: the other kind of damage, at the disadvantage taken in `sources_into`.
+    let changed;
+    let w = if damage_change(state, attacker, w) != DamageChange::Own {
+        changed = Weapon {
+            nonlethal: !w.nonlethal,
+            ..w.clone()
+        };
+        &changed
+    } else {
+        w
+    };
     let damage = damage(state, table, attacker, target, w, critical, extra, rule)?;
     Ok(Outcome {
         result,
@@ -1393,5 +1451,54 @@ mod tests {
         assert_eq!(one_and_a_half(3), 4);
         assert_eq!(one_and_a_half(4), 6);
         assert_eq!(one_and_a_half(-1), -1);
+    }
+
+    /// CEL-R20.5, R8.5, A6: which attacks a standing `deal` choice changes, and how.
+    #[test]
+    fn changing_damage_type_by_weapon_and_feat() {
+        use crate::fixture::{Fixture, FIGHTER};
+        let mut s = Fixture::new()
+            .with(
+                "ann",
+                "h",
+                [0, 0],
+                &format!("{FIGHTER}\nranged = \"shortbow\""),
+            )
+            .with("cy", "h", [0, 1], "class = \"monk\"\nhp = 10")
+            .monster("orc", "o", [1, 0], "orc")
+            .state();
+        let (ann, cy) = (CombatantId(0), CombatantId(1));
+        let sword = s.p(ann).melee[0].clone();
+        let fist = Weapon::unarmed(crate::content::Size::Medium);
+        let bow = s.p(ann).ranged.clone().expect("a shortbow");
+        assert_eq!(damage_change(&s, ann, &sword), DamageChange::Own);
+        s.fm(ann).deal_nonlethal = Some(true);
+        assert_eq!(
+            damage_change(&s, ann, &sword),
+            DamageChange::Disadvantage("nonlethal damage with a lethal weapon")
+        );
+        // The seed's first case is "a melee weapon": a bow keeps its damage; a fist is
+        // nonlethal already.
+        assert_eq!(damage_change(&s, ann, &bow), DamageChange::Own);
+        assert_eq!(damage_change(&s, ann, &fist), DamageChange::Own);
+        s.fm(ann).deal_nonlethal = Some(false);
+        assert_eq!(damage_change(&s, ann, &sword), DamageChange::Own);
+        assert_eq!(
+            damage_change(&s, ann, &fist),
+            DamageChange::Disadvantage("lethal damage with a nonlethal weapon")
+        );
+        std::sync::Arc::make_mut(&mut s.options).lethal_unarmed_minus_4 = true;
+        assert_eq!(damage_change(&s, ann, &fist), DamageChange::Minus4);
+        let mut m = Mods::default();
+        attack_bonus_into(&s, ann, &fist, 5, &mut m);
+        assert!(m
+            .to_vec()
+            .iter()
+            .any(|x| x.value == -4 && x.rule == "CEL-A6"));
+        // A monk has Improved Unarmed Strike's effect: no penalty either way.
+        s.fm(cy).deal_nonlethal = Some(false);
+        assert_eq!(damage_change(&s, cy, &fist), DamageChange::Free);
+        std::sync::Arc::make_mut(&mut s.options).lethal_unarmed_minus_4 = false;
+        assert_eq!(damage_change(&s, cy, &fist), DamageChange::Free);
     }
 }

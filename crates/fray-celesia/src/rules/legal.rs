@@ -183,6 +183,9 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         Choice::Defensive,
         Choice::StandUp,
         Choice::DropProne,
+        Choice::Deal(Some(true)),
+        Choice::Deal(Some(false)),
+        Choice::Deal(None),
         Choice::Special(Special::PowerAttack),
         Choice::Special(Special::PrecisionStrike),
         Choice::Special(Special::CombatExpertise),
@@ -753,6 +756,7 @@ pub fn check_deed(
             Illegal::unless(!f.prone, explain, "CEL-R14", || "already prone".to_string())
         }
         Choice::End => Ok(()),
+        Choice::Deal(kind) => check_deal(explain, state, who, kind),
         Choice::Special(sp) => {
             let p = state.p(who);
             // The current scores: a spell's penalty counts (CEL-R6.2).
@@ -1109,4 +1113,35 @@ pub fn check_request(
             )
         }
     }
+}
+
+/// CEL-R20.5 Changing damage type: "You can use a melee weapon that deals lethal damage to deal
+/// nonlethal damage instead" and "a weapon that deals nonlethal damage, including an unarmed
+/// strike, to deal lethal damage instead"; offered only where one of its melee forms (its
+/// unarmed strike included) is of the other kind, and not to what it chose already.
+fn check_deal(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    kind: Option<bool>,
+) -> Result<(), Illegal> {
+    if state.f(who).deal_nonlethal == kind {
+        return no(explain, "CEL-R20.5", || match kind {
+            Some(true) => "its melee attacks deal nonlethal damage already".to_string(),
+            Some(false) => "its melee attacks deal lethal damage already".to_string(),
+            None => "its weapons deal their own damage already".to_string(),
+        });
+    }
+    let Some(nonlethal) = kind else {
+        return Ok(());
+    };
+    let p = state.p(who);
+    let other = p.melee.iter().any(|w| w.nonlethal != nonlethal);
+    Illegal::unless(other, explain, "CEL-R20.5", || {
+        if nonlethal {
+            "it has no lethal melee weapon to deal nonlethal damage with".to_string()
+        } else {
+            "it has no nonlethal weapon or unarmed strike to deal lethal damage with".to_string()
+        }
+    })
 }

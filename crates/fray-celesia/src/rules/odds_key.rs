@@ -68,6 +68,7 @@ pub fn odds_key(state: &State) -> Cow<'_, State> {
             f.moved_ft = 0;
             f.total_defense = 0;
             f.defensive = false;
+            f.deal_nonlethal = None;
             f.charged = false;
             f.charge_target = None;
             f.free_actions = 0;

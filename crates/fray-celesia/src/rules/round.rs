@@ -944,7 +944,9 @@ pub fn perform(
         let f = state.fm(who);
         f.acts_left -= cost;
         f.act_clock += cost as u32;
-        f.acted = true;
+        // Choosing the damage type is part of attacking, not an action (CEL-R20.5): fighting
+        // defensively may still follow it.
+        f.acted |= !matches!(choice, Choice::Deal(_));
     }
     if !matches!(choice, Choice::Cleave(_)) {
         // CEL-R16.1: a cleave follows the hit at once.
@@ -1180,6 +1182,25 @@ pub fn perform(
                     "+{bonus} DV until the start of its next turn; no attacks of opportunity"
                 ),
                 rule: "CEL-R11",
+            });
+        }
+        Choice::Deal(kind) => {
+            state.fm(who).deal_nonlethal = kind;
+            table.emit(|| Event::Acted {
+                who,
+                act: match kind {
+                    Some(true) => "deals nonlethal damage",
+                    Some(false) => "deals lethal damage",
+                    None => "deals its weapons' own damage",
+                },
+                on: None,
+                detail: match kind {
+                    Some(true) => "instead of lethal, with its melee weapons, until it says otherwise (disadvantage on those attacks)",
+                    Some(false) => "instead of nonlethal, with a sap or an unarmed strike, until it says otherwise (disadvantage on those attacks; none on an unarmed strike with Improved Unarmed Strike, CEL-R8.5)",
+                    None => "again: no penalty for changing the damage",
+                }
+                .to_string(),
+                rule: "CEL-R20.5",
             });
         }
         Choice::Defensive => {
