@@ -14,6 +14,7 @@ pub mod encounter;
 pub mod feint_tactics;
 #[cfg(test)]
 pub(crate) mod fixture;
+pub mod magus_tactics;
 pub mod maneuver_tactics;
 pub mod rules;
 pub mod space;

@@ -92,7 +92,7 @@ fn hits(state: &State, who: CombatantId, target: CombatantId, w: &Weapon) -> (f6
 
 /// `who`'s expected damage in one attack on `target` with its first usable melee form (the
 /// one the default tactics strike with when they have one form; 0 without one).
-fn threat(state: &State, who: CombatantId, target: CombatantId) -> f64 {
+pub(crate) fn threat(state: &State, who: CombatantId, target: CombatantId) -> f64 {
     state
         .melee_forms(who)
         .find(|(_, w)| w.kind != WeaponKind::Unarmed || state.p(who).feats.improved_unarmed)

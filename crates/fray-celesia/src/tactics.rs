@@ -9,10 +9,11 @@
 //! up next to it (CEL-R10.10), and with no foe in reach walks over to one to untie,
 //! at half its hit points or below drinks a healing potion (retrieving a stored one first,
 //! CEL-R9), escapes a net when its check succeeds at least half the time, or when no foe is in
-//! reach (CEL-R11), picks up a weapon it dropped, strikes the weakest foe in reach
-//! with its best form (a reach weapon steps back from a foe too close), or trips or disarms it
-//! or feints it when that is worth more ([`crate::maneuver_tactics`],
-//! [`crate::feint_tactics`]); held in a grapple with no blow, or tied up, it tries the likelier
+//! reach (CEL-R11), picks up a weapon it dropped (and, unthreatened, a shield it dropped, then
+//! straps it on), strikes the weakest foe in reach with its best form (a reach weapon steps
+//! back from a foe too close), or trips or disarms it, feints it, or takes a magus's Spell
+//! Combat or Spellstrike on it when that is worth more ([`crate::maneuver_tactics`],
+//! [`crate::feint_tactics`], [`crate::magus_tactics`]); held in a grapple with no blow, or tied up, it tries the likelier
 //! escape while one can succeed, else takes total defense (CEL-R9, R10.10, R11); with its
 //! counted thrown weapons all
 //! thrown and no foe within this turn's reach it picks one up (its own or one of its kind),
@@ -38,7 +39,8 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
         Asking::LetPass { .. } => Choice::Block,
         Asking::Hazard { who, .. } => crate::rules::hazard::default_choice(state, who),
         Asking::Readied { foe, .. } => Choice::Complete(foe),
-        // Default tactics never cast, so they never counterspell either (docs/celesia.md).
+        // Default tactics cast only through the magus's actions, and never counterspell
+        // (docs/celesia.md).
         Asking::Counterspell { .. } => Choice::Decline,
         // A free action that costs nothing unless the GM limits or strains it: taken.
         Asking::Identify { caster, .. } => Choice::Identify(caster),
@@ -158,7 +160,8 @@ fn action(state: &State, who: CombatantId) -> Choice {
     if let Some(c) = crate::rules::wield::tactic(state, who) {
         return c;
     }
-    // CEL-R9 Ready or Drop a Shield: a carried shield is strapped on.
+    // CEL-R9 Ready or Drop a Shield, Manipulate an Item: a dropped shield is picked up, a
+    // carried one strapped on.
     if let Some(c) = crate::rules::shield::tactic(state, who) {
         return c;
     }
@@ -270,9 +273,10 @@ fn action(state: &State, who: CombatantId) -> Choice {
     Choice::End
 }
 
-/// The blow `blow` (an `Attack` with a melee form), or a trip, a disarm or a feint of its foe
-/// when one gains more over it (issue 16; [`crate::maneuver_tactics`],
-/// [`crate::feint_tactics`]; the maneuver when they gain the same). A foe it holds a feint on
+/// The blow `blow` (an `Attack` with a melee form), or a trip, a disarm, a feint of its foe or
+/// the magus's Spell Combat or Spellstrike on it when one gains more over it (issue 16;
+/// [`crate::maneuver_tactics`], [`crate::feint_tactics`], [`crate::magus_tactics`]; the first
+/// of those when they gain the same). A foe it holds a feint on
 /// is struck: the feint is for that blow (CEL-R11).
 fn instead_of_blow(state: &State, who: CombatantId, blow: Choice) -> Choice {
     if let Choice::Attack(t, _) = blow {
@@ -282,11 +286,15 @@ fn instead_of_blow(state: &State, who: CombatantId, blow: Choice) -> Choice {
     }
     let maneuver = crate::maneuver_tactics::best(state, who, blow);
     let feint = crate::feint_tactics::gain(state, who, blow);
-    match (maneuver, feint) {
-        (Some((m, _)), Some((g, c))) if g > m => c,
-        (None, Some((_, c))) | (Some((_, c)), _) => c,
-        (None, None) => blow,
+    let magus = crate::magus_tactics::gain(state, who, blow);
+    // The greatest gain; the first of equals (a maneuver, then a feint, then the magus's).
+    let mut best: Option<(f64, Choice)> = None;
+    for (g, c) in [maneuver, feint, magus].into_iter().flatten() {
+        if best.is_none_or(|(b, _)| g > b) {
+            best = Some((g, c));
+        }
     }
+    best.map_or(blow, |(_, c)| c)
 }
 
 /// Held in a grapple with no blow it may strike, or tied up (CEL-R9 Escape a Grapple, CEL-R10.10

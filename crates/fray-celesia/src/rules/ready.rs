@@ -518,9 +518,10 @@ pub fn can_complete(state: &State, reactor: CombatantId, foe: CombatantId) -> bo
         && legal::check_deed(false, state, reactor, &readied.against(foe)).is_ok()
 }
 
-/// The trigger happened: asks `reactor` whether it completes its readied action against `foe`
-/// and, if so, performs it as a reaction (no act spent, one reaction spent, 1 damage while
-/// disabled as `perform` deals for its one act: CEL-R17.2). Returns whether it did.
+/// The trigger happened: `reactor`, if it may complete its readied action against `foe` now
+/// ([`can_complete`]; else nothing is asked or logged), is asked whether it does and, if so,
+/// performs it as a reaction (no act spent, one reaction spent, 1 damage while disabled as
+/// `perform` deals for its one act: CEL-R17.2). Returns whether it did.
 fn fire(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
@@ -530,21 +531,11 @@ fn fire(
     let Some((trigger, readied)) = state.f(reactor).readied else {
         return Ok(false);
     };
+    // Only a readier that could take its action against this foe now is asked (and logged):
+    // one out of reach, without a reaction or otherwise unable lets the trigger pass silently
+    // and keeps its action readied (a caster across the field would else log a "forgone" for
+    // every watcher on every spell).
     if !can_complete(state, reactor, foe) {
-        let reason = if state.f(reactor).reactions <= 0 {
-            "no reaction left (CEL-A42)"
-        } else {
-            "the readied action cannot be taken against it now"
-        };
-        if state.up(reactor) {
-            table.emit(|| Event::Forgone {
-                who: reactor,
-                what: "readied action",
-                on: Some(foe),
-                reason: reason.into(),
-                rule: "CEL-R3.9",
-            });
-        }
         return Ok(false);
     }
     let choice = legal::ask(state, table, Asking::Readied { reactor, foe }, "CEL-R15")?;

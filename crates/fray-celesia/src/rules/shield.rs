@@ -206,18 +206,25 @@ pub fn ready_or_drop(
     Ok(())
 }
 
-/// The default tactics' use of it: a carried shield is strapped on when that costs no act
-/// (right after a Move, BAB +1) or while no foe threatens it (so nothing is provoked).
+/// The default tactics' use of it: a dropped shield is picked up (Manipulate an Item, 1 act,
+/// Provoke) and a carried one strapped on, each while no foe threatens it (so nothing is
+/// provoked), strapping also when that costs no act (right after a Move, BAB +1). Picking it
+/// up never comes free, and under threat its act goes to the fight. [CEL-R9]
 pub fn tactic(state: &State, who: CombatantId) -> Option<Choice> {
-    if state.f(who).shield != ShieldAt::Carried || state.p(who).shield.is_none() {
+    let pick = match state.f(who).shield {
+        ShieldAt::Strapped => return None,
+        ShieldAt::Carried => Choice::ReadyShield,
+        ShieldAt::Dropped(_) => Choice::PickUpShield,
+    };
+    if state.p(who).shield.is_none() {
         return None;
     }
     let threatened = state
         .ids()
         .any(|o| state.enemies(o, who) && state.up(o) && state.threatens(o, who));
-    let worth = acts(state, who) == 0 || !threatened;
-    (worth && super::legal::check_action(false, state, who, &Choice::ReadyShield).is_ok())
-        .then_some(Choice::ReadyShield)
+    let free = pick == Choice::ReadyShield && acts(state, who) == 0;
+    ((free || !threatened) && super::legal::check_action(false, state, who, &pick).is_ok())
+        .then_some(pick)
 }
 
 #[cfg(test)]
@@ -288,5 +295,32 @@ mod tests {
             1,
             "an act between: no longer part of the Move"
         );
+    }
+
+    /// The default tactics pick a dropped shield up while no foe threatens them, then strap it
+    /// on; threatened, they leave it lying (picking it up would provoke). [CEL-R9]
+    #[test]
+    fn the_tactics_pick_a_dropped_shield_up_then_strap_it_on() {
+        let hero = CombatantId(0);
+        let orc = CombatantId(1);
+        let mut s = duel(&format!("{FIGHTER}\nshield = \"heavy shield\""));
+        s.fm(hero).acts_left = 3;
+        assert_eq!(tactic(&s, hero), None, "strapped on already");
+        s.fm(hero).shield = ShieldAt::Dropped(Pos::new(1, 0));
+        s.fm(hero).shield_dv = 0;
+        assert_eq!(
+            tactic(&s, hero),
+            Some(Choice::PickUpShield),
+            "orc 6 squares off"
+        );
+        s.fm(hero).shield = ShieldAt::Carried;
+        assert_eq!(tactic(&s, hero), Some(Choice::ReadyShield));
+        s.fm(hero).shield = ShieldAt::Dropped(Pos::new(1, 0));
+        s.set_square(orc, Pos::new(1, 1));
+        assert!(s.threatens(orc, hero));
+        assert_eq!(tactic(&s, hero), None, "the orc threatens it");
+        s.set_square(orc, Pos::new(6, 0));
+        s.fm(hero).shield = ShieldAt::Dropped(Pos::new(3, 0));
+        assert_eq!(tactic(&s, hero), None, "out of reach: two squares away");
     }
 }

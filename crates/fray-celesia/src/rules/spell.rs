@@ -776,15 +776,8 @@ fn touch_attack(
     let ranged = kind == TouchAttack::Ranged;
     // CEL-A34: an attack roll on a confused creature (it attacks back).
     super::confusion::attacked(state, who, t);
-    let p = state.p(who);
     let mut bonus = Mods::default();
-    bonus.push("BAB", "CEL-R4.3", p.bab);
-    if !ranged {
-        bonus.push("STR", "CEL-R4.1", state.m(who, STR));
-    }
-    bonus.push("DEX", "CEL-R4.1", state.m(who, DEX));
-    bonus.push("size", "CEL-R4.1", p.size.modifier());
-    attack::special_attack_mods(state, who, ranged, &mut bonus);
+    touch_bonus_into(state, who, ranged, &mut bonus);
     let touch = touch_weapon(spell, ranged);
     let (adv, dis) = attack::sources(state, who, t, &touch);
     let net = adv.count() - dis.count();
@@ -796,7 +789,7 @@ fn touch_attack(
     dv_mods.push(
         "touch: no armour, shield or natural armour",
         "CEL-R4.4",
-        -(state.p(t).dv_bonus + state.f(t).shield_dv),
+        -touch_excluded(state, t),
     );
     // Aid Another on the target's touch DV against this caster's spell attack (CEL-R9).
     let aided = super::aid::take(state, t, who, super::aid::AidTo::Touch);
@@ -837,6 +830,38 @@ fn touch_attack(
         }
     });
     Ok(hit.then_some((total, dv)))
+}
+
+/// The attack bonus of `who`'s touch attack (melee or `ranged`), added to `m`: BAB, STR on a
+/// melee touch, DEX, size, the special attack options' attack-roll side. [CEL-R4.1, R6.1]
+pub(crate) fn touch_bonus_into(
+    state: &State,
+    who: CombatantId,
+    ranged: bool,
+    m: &mut impl super::ModifierSink,
+) {
+    let p = state.p(who);
+    m.push("BAB", "CEL-R4.3", p.bab);
+    if !ranged {
+        m.push("STR", "CEL-R4.1", state.m(who, STR));
+    }
+    m.push("DEX", "CEL-R4.1", state.m(who, DEX));
+    m.push("size", "CEL-R4.1", p.size.modifier());
+    attack::special_attack_mods(state, who, ranged, m);
+}
+
+/// What a touch attack leaves out of `t`'s DV: its armour, shield and natural armour. [CEL-R4.4]
+pub(crate) fn touch_excluded(state: &State, t: CombatantId) -> i32 {
+    state.p(t).dv_bonus + state.f(t).shield_dv
+}
+
+/// `t`'s save bonus of `kind` (before a friend's Aid Another). [CEL-R6.2]
+pub(crate) fn save_bonus(state: &State, t: CombatantId, kind: Save) -> i32 {
+    match kind {
+        Save::Fort => state.fort(t),
+        Save::Reflex => state.save(t, state.p(t).reflex, DEX),
+        Save::Will => state.save(t, state.p(t).will, crate::state::WIS),
+    }
 }
 
 /// A stand-in weapon for the advantage table's melee/ranged rows of a touch attack.
@@ -881,11 +906,7 @@ fn saving_throw(
     kind: Save,
     dc: i32,
 ) -> Result<i32, Interrupt> {
-    let bonus = match kind {
-        Save::Fort => state.fort(t),
-        Save::Reflex => state.save(t, state.p(t).reflex, DEX),
-        Save::Will => state.save(t, state.p(t).will, crate::state::WIS),
-    };
+    let bonus = save_bonus(state, t, kind);
     let check = match kind {
         Save::Will => CheckKind::Will,
         Save::Fort | Save::Reflex => CheckKind::Save,
