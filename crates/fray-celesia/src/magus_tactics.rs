@@ -6,7 +6,8 @@
 //!
 //! - `S`: a spell's expected damage on the foe: its mean damage (dice per caster level up to
 //!   its cap, CEL-R6), times its touch attack's chance (d20 + BAB, STR on a melee touch, DEX,
-//!   size against the touch DV: no armour, shield or natural armour, CEL-R4.4), times the
+//!   size against the touch DV: no armour, shield or natural armour, CEL-R4.4; advantage and
+//!   disadvantage sources left out, as the maneuvers' are), times the
 //!   chance the caster level check beats the foe's spell resistance where it applies (CEL-R9),
 //!   times (1 − the save's chance) plus the save's chance times ½ for a save for half (0 for a
 //!   save that negates); degrees of success are left out. Spells without damage, and area

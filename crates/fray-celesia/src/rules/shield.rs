@@ -216,9 +216,7 @@ pub fn tactic(state: &State, who: CombatantId) -> Option<Choice> {
         ShieldAt::Carried => Choice::ReadyShield,
         ShieldAt::Dropped(_) => Choice::PickUpShield,
     };
-    if state.p(who).shield.is_none() {
-        return None;
-    }
+    state.p(who).shield.as_ref()?;
     let threatened = state
         .ids()
         .any(|o| state.enemies(o, who) && state.up(o) && state.threatens(o, who));
