@@ -491,10 +491,19 @@ fn spell_combat(
     spell::resolve(state, table, who, usize::from(i), aim, at)
 }
 
+/// CEL-R3.9, R11: whether Spellstrike's weapon attack on `foe` can still be made once the
+/// casting has begun: a foe's action readied for "if a foe casts a spell" (a step, a drag, a
+/// reposition) may have taken `foe` out of the form's reach, as a readied action can make a
+/// declared attack impossible (`ready::before_attack`).
+fn still_reaches(state: &State, who: CombatantId, foe: CombatantId, form: u8) -> bool {
+    super::legal::check_deed(false, state, who, &Choice::Attack(foe, form)).is_ok()
+}
+
 /// CEL-R11 Spellstrike: the casting begins (slot, identification and counterspell, cast
 /// defensively or with its attacks of opportunity), then the weapon attack in place of the
 /// touch attack: a hit deals the weapon's damage and the spell's effects, its caster level
-/// raised by each full 10 the attack beat the DV by (CEL-R6.1); a miss spends the spell.
+/// raised by each full 10 the attack beat the DV by (CEL-R6.1); a miss spends the spell, and so
+/// does an attack no longer possible after a readied action (CEL-R3.9; adopted reading).
 fn spellstrike(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
@@ -509,6 +518,21 @@ fn spellstrike(
         return Ok(());
     }
     let weapon_name = weapon(state, who, form).map_or("?".to_string(), |w| w.name.clone());
+    if !still_reaches(state, who, foe, form) {
+        table.emit(|| Event::Forgone {
+            who,
+            what: "spell",
+            on: Some(foe),
+            reason: format!(
+                "{} is spent: the {weapon_name} no longer reaches {} for its attack (the seed \
+                 holds no charge)",
+                spell.name,
+                state.roster.key(foe)
+            ),
+            rule: "CEL-R3.9",
+        });
+        return Ok(());
+    }
     table.emit(|| Event::Acted {
         who,
         act: "strikes with a spell against",
@@ -640,6 +664,25 @@ mod tests {
         assert!(
             legal(&s, combat(1)).is_ok(),
             "scorching ray by spell combat"
+        );
+    }
+
+    /// CEL-R3.9, R11: once the casting has begun, Spellstrike's attack is made only while the
+    /// weapon still reaches the foe (a readied step or drag may have moved it).
+    #[test]
+    fn spellstrike_attack_needs_the_foe_still_in_reach() {
+        let mut s = duel(MAGUS);
+        let (mag, orc) = (CombatantId(0), CombatantId(1));
+        assert!(still_reaches(&s, mag, orc, 0));
+        s.set_square(orc, fray_core::Pos::new(2, 0));
+        assert!(
+            !still_reaches(&s, mag, orc, 0),
+            "10 ft off: no longsword attack"
+        );
+        s.set_square(orc, fray_core::Pos::new(1, 1));
+        assert!(
+            still_reaches(&s, mag, orc, 0),
+            "diagonally next to it again"
         );
     }
 
