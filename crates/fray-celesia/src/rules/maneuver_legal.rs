@@ -289,20 +289,9 @@ pub fn check(
                     "within its own melee reach (not a reach weapon's)".to_string()
                 });
             }
-            let two_handed = state.melee_forms(who).next().is_some_and(|(_, w)| {
-                w.hands == Hands::Two
-                    && !matches!(w.kind, WeaponKind::Natural | WeaponKind::Unarmed)
-            });
-            Illegal::unless(
-                state.p(who).arms > 0 && super::wield::free_hands(state, who) >= 1 && !two_handed,
-                explain,
-                rule,
-                || {
-                    "it needs a free hand (it wields a two-handed weapon, its hands hold weapons \
-                     or a strapped shield, or it has none)"
-                        .to_string()
-                },
-            )
+            Illegal::unless(hand_free_to_steal(state, who), explain, rule, || {
+                STEAL_NEEDS_A_HAND.to_string()
+            })
         }
         Choice::PickUp(item) => {
             let rule = "CEL-R9";
@@ -419,6 +408,19 @@ pub fn grapple_limits(
     Illegal::unless(!two_handed, explain, "CEL-A34", || {
         "grappled: no action that needs two hands".to_string()
     })
+}
+
+/// Why a steal is refused without a hand free. [CEL-R10.13]
+pub const STEAL_NEEDS_A_HAND: &str = "it needs a free hand (it wields a two-handed weapon, its \
+     hands hold weapons or a strapped shield, or it has none)";
+
+/// CEL-R10.13 Steal: "You must have at least one hand free": a hand, not holding a weapon or a
+/// strapped shield, and no two-handed weapon wielded.
+pub fn hand_free_to_steal(state: &State, who: CombatantId) -> bool {
+    let two_handed = state.melee_forms(who).next().is_some_and(|(_, w)| {
+        w.hands == Hands::Two && !matches!(w.kind, WeaponKind::Natural | WeaponKind::Unarmed)
+    });
+    state.p(who).arms > 0 && super::wield::free_hands(state, who) >= 1 && !two_handed
 }
 
 #[cfg(test)]

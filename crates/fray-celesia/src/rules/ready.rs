@@ -235,7 +235,7 @@ pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
 /// CEL-R3.9, A42: Ready costs 1 act and the readied action (simple, standard or full) must fit
 /// in the acts left after it; the readier must have the means (a form, a ranged weapon, an
 /// unarmed strike, a speed above 5 ft to step, a known spell aimed at a creature, a Bluff
-/// bonus); a 1-round action cannot be readied (adopted reading), nor more than a simple action
+/// bonus, a hand free to steal with); a 1-round action cannot be readied (adopted reading), nor more than a simple action
 /// by a staggered creature (CEL-R20.2). Whether the readied action reaches its foe is judged
 /// when the trigger happens.
 pub fn check(
@@ -274,8 +274,13 @@ pub fn check(
         | Readied::Grapple
         | Readied::DirtyTrick(_)
         | Readied::Drag(_)
-        | Readied::Reposition(_)
-        | Readied::Steal(_) => (true, ""),
+        | Readied::Reposition(_) => (true, ""),
+        // CEL-R10.13: its hands do not change before the trigger (its turn ends).
+        Readied::Steal(_) => (
+            super::maneuver_legal::hand_free_to_steal(state, who),
+            "a free hand (CEL-R10.13: no two-handed weapon, a hand not holding a weapon or a \
+             strapped shield)",
+        ),
         Readied::Feint => (
             p.gm_said.feint.bluff.is_some(),
             "a `bluff` bonus (Feint uses the Bluff skill)",
@@ -653,6 +658,38 @@ mod tests {
         assert_eq!(text, "cast shocking-grasp");
         let words: Vec<&str> = text.split_whitespace().collect();
         assert_eq!(Readied::parse(&words, &s.spellbook), Some(grasp));
+    }
+
+    /// CEL-R3.9, R10.13: a steal is readied only with a hand free to take the item with.
+    #[test]
+    fn a_readied_steal_needs_a_free_hand() {
+        let fighter = |weapon: &str| {
+            let mut s = Fixture::new()
+                .with(
+                    "hal",
+                    "h",
+                    [0, 0],
+                    &format!("class = \"fighter\"\nhp = 12\nweapon = \"{weapon}\""),
+                )
+                .monster("orc", "f", [5, 0], "orc")
+                .state();
+            s.fm(CombatantId(0)).acts_left = 3;
+            s
+        };
+        let hal = CombatantId(0);
+        let steal = Readied::Steal(Item::Melee(0));
+        assert!(check(false, &fighter("longsword"), hal, steal).is_ok());
+        let refused = check(true, &fighter("greatsword"), hal, steal).unwrap_err();
+        assert_eq!(refused.rule, "CEL-R3.9", "{refused}");
+        assert!(refused.reason.contains("a free hand"), "{refused}");
+        // The other maneuvers need no hand.
+        assert!(check(
+            false,
+            &fighter("greatsword"),
+            hal,
+            Readied::Drag(Direction::West)
+        )
+        .is_ok());
     }
 
     #[test]
