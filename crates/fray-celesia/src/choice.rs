@@ -727,12 +727,8 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ),
         ["aid", friend, skill] => Choice::AidSkill(
             who(friend)?,
-            crate::rules::aid_check::Skill::from_key(skill).ok_or_else(|| {
-                unreadable(format!(
-                    "`{skill}`: aid a skill check of {}",
-                    crate::rules::aid_check::Skill::keys()
-                ))
-            })?,
+            crate::rules::aid_check::Skill::from_key(skill)
+                .ok_or_else(|| crate::rules::aid_check::unknown_skill(skill))?,
         ),
         ["run", x, y] => Choice::Run(Pos::new(number(x)?, number(y)?)),
         ["disable", d] => {

@@ -162,6 +162,21 @@ impl Skill {
     }
 }
 
+/// CEL-R9: `aid FRIEND WORD` where WORD is no skill fray rolls: refused naming the rule, with
+/// the skills it does roll; a concentration check is named as no skill check.
+pub fn unknown_skill(word: &str) -> Illegal {
+    let why = if word.eq_ignore_ascii_case("concentration") {
+        "a concentration check is no skill check (the parent game's caster level check) and is \
+         not aided; "
+    } else {
+        ""
+    };
+    Illegal {
+        rule: "CEL-R9",
+        reason: format!("`{word}`: {why}aid a skill check of {}", Skill::keys()),
+    }
+}
+
 /// `who`'s aid on another's skill check. [CEL-R9, R6.4]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SkillAid {
@@ -358,6 +373,10 @@ mod tests {
         }
         assert_eq!(Skill::from_key("concentration"), None);
         assert!(Skill::keys().contains("disable-device"));
+        let refused = unknown_skill("concentration");
+        assert_eq!(refused.rule, "CEL-R9");
+        assert!(refused.reason.contains("no skill check"), "{refused}");
+        assert!(!unknown_skill("swim").reason.contains("concentration"));
     }
 
     use crate::fixture::{Fixture, FIGHTER};
