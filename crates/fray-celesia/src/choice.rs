@@ -233,11 +233,21 @@ pub enum Choice {
     /// instead of a touch attack, cast defensively (`true`) or not (standard, 2 acts,
     /// Provoke). [CEL-R11 Spellstrike]
     Spellstrike(CombatantId, u8, u8, bool),
+    /// Dismiss a Spell: end the numbered dismissible spell's effects it cast (the casting
+    /// affecting WHO, or every casting) (simple, 1 act, no provocation). [CEL-R9]
+    Dismiss(u8, Option<CombatantId>),
+    /// Concentrate to Maintain an Active Spell: the numbered concentration spell it cast (the
+    /// casting affecting WHO, or every casting) holds through its next turn (standard, 2 acts,
+    /// no provocation). [CEL-R11]
+    Concentrate(u8, Option<CombatantId>),
+    /// Cease Concentrating on a Spell: the numbered concentration spell it cast ends (free).
+    /// [CEL-R14]
+    Cease(u8, Option<CombatantId>),
 }
 
 /// The free actions of CEL-R14 and elsewhere that fray plays, by the word the GM names them
 /// with (`strenuous_free_actions`, CEL-G4).
-pub const FREE_ACTIONS: [&str; 12] = [
+pub const FREE_ACTIONS: [&str; 13] = [
     "release",
     "fast-mount",
     "fast-dismount",
@@ -250,6 +260,7 @@ pub const FREE_ACTIONS: [&str; 12] = [
     "drop",
     "cast-defensively",
     "identify",
+    "cease",
 ];
 
 impl Choice {
@@ -273,6 +284,8 @@ impl Choice {
             | Choice::Spellstrike(.., true) => "cast-defensively",
             // CEL-R14 Identify a Spell Being Cast: a free action, taken off its own turn too.
             Choice::Identify(_) => "identify",
+            // CEL-R14 Cease Concentrating on a Spell.
+            Choice::Cease(..) => "cease",
             _ => return None,
         })
     }
@@ -315,6 +328,7 @@ impl Choice {
             | Choice::DropShield
             | Choice::PickUpShield
             | Choice::SpellResistance(_)
+            | Choice::Dismiss(..)
             | Choice::SpellCombat(..)
             | Choice::Sheathe(_) => 1,
             Choice::Charge(_)
@@ -328,6 +342,7 @@ impl Choice {
             | Choice::EscapeNet
             | Choice::FirstAid(_)
             | Choice::Spellstrike(..)
+            | Choice::Concentrate(..)
             | Choice::Feint(_) => 2,
             // Grapple and Grapple, Continued: 2, 1 with Improved Grapple (rules::grapple::acts).
             Choice::Grapple(_) | Choice::Maintain(_) => 2,
@@ -479,6 +494,21 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::SpellResistance(true) => "spell-resistance lower".into(),
         Choice::SpellResistance(false) => "spell-resistance reactivate".into(),
         Choice::Sheathe(item) => format!("sheathe {}", item.key()),
+        Choice::Dismiss(i, t) | Choice::Concentrate(i, t) | Choice::Cease(i, t) => {
+            let verb = match choice {
+                Choice::Dismiss(..) => "dismiss",
+                Choice::Concentrate(..) => "concentrate",
+                _ => "cease",
+            };
+            let spell = state
+                .spellbook
+                .get(usize::from(*i))
+                .map_or("?".to_string(), |s| s.key());
+            match t {
+                Some(t) => format!("{verb} {spell} {}", k(t)),
+                None => format!("{verb} {spell}"),
+            }
+        }
         Choice::Cast(i, t, defensively) => {
             let mut text = format!(
                 "cast {}",
@@ -831,6 +861,18 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                 }
             };
             Choice::Cast(found, target, defensively)
+        }
+        [verb @ ("dismiss" | "concentrate" | "cease"), spell, rest @ ..] if rest.len() <= 1 => {
+            let found = spell_index(state, spell)?;
+            let on = match rest {
+                [t] => Some(who(t)?),
+                _ => None,
+            };
+            match *verb {
+                "dismiss" => Choice::Dismiss(found, on),
+                "concentrate" => Choice::Concentrate(found, on),
+                _ => Choice::Cease(found, on),
+            }
         }
         ["load"] => Choice::Load,
         ["prepare"] => Choice::Prepare,

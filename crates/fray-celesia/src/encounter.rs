@@ -114,6 +114,7 @@ struct OptionsDef {
     untie_acts: Option<Spanned<i64>>,
     untie_consecutive: Option<bool>,
     nonlethal_coup_twice_max_hp: Option<bool>,
+    prepare_components: Option<Spanned<BTreeMap<String, Spanned<String>>>>,
 }
 
 fray_core::combatant_entry! {
@@ -911,6 +912,7 @@ impl CombatantBuilder for Builder<'_> {
             haste: None,
             drained: Default::default(),
             slots_spent: [0; 10],
+            lasting: Vec::new(),
             ammo: None,
             loaded: 0,
             free_loads: 0,
@@ -995,7 +997,13 @@ impl CombatantBuilder for Builder<'_> {
         members: Vec<(Profile, Fighter)>,
     ) -> State {
         let file = cx.file;
-        let options = read_options(&file, &def.options, &mut cx.errors);
+        let mut options = read_options(&file, &def.options, &mut cx.errors);
+        options.prepare_components = read_components(
+            &file,
+            &def.options.prepare_components,
+            &self.content,
+            &mut cx.errors,
+        );
         let devices = read_devices(&file, &def.device, &roster, &mut cx.errors);
         let (profiles, fighters): (Vec<Profile>, Vec<Fighter>) = members.into_iter().unzip();
         let mut state = State::new(
@@ -1382,6 +1390,76 @@ fn read_devices(
     out
 }
 
+/// The GM's `prepare_components = { SPELL = "free" | "simple" | "advanced" }`: each a spell of
+/// the content with a material component or focus, not a 1-round one, at most 64. [CEL-R14,
+/// CEL-G3, A27]
+fn read_components(
+    file: &SourceFile<'_>,
+    rulings: &Option<Spanned<BTreeMap<String, Spanned<String>>>>,
+    content: &Content,
+    errors: &mut Vec<FileError>,
+) -> Vec<(String, u8)> {
+    let Some(rulings) = rulings else {
+        return Vec::new();
+    };
+    let field = |name: &str| Some(format!("options.prepare_components.{name}"));
+    if rulings.get_ref().len() > 64 {
+        errors.push(file.error(
+            rulings.span(),
+            Some("options.prepare_components".into()),
+            "at most 64 spells",
+        ));
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (name, word) in rulings.get_ref() {
+        let rules = crate::rules::spell_components::RULINGS;
+        let Some(&(_, acts)) = rules.iter().find(|(w, _)| *w == word.get_ref().as_str()) else {
+            errors.push(file.error(
+                word.span(),
+                field(name),
+                "expected \"free\", \"simple\" (1 act) or \"advanced\" (2 acts, CEL-A27)",
+            ));
+            continue;
+        };
+        let Some(spell) = content.spells.get(name) else {
+            errors.push(
+                file.error(
+                    word.span(),
+                    field(name),
+                    content
+                        .spells
+                        .unknown("spell", name, "content/celesia/spells.toml"),
+                ),
+            );
+            continue;
+        };
+        if !spell.material {
+            errors.push(file.error(
+                word.span(),
+                field(name),
+                format!(
+                    "{} has no material component or focus to prepare (`material` or `focus` \
+                     in spells.toml)",
+                    spell.name
+                ),
+            ));
+        } else if spell.casting == crate::spell::Casting::OneRound && acts > 0 {
+            errors.push(file.error(
+                word.span(),
+                field(name),
+                format!(
+                    "{} takes a round to cast (CEL-R3.7): fray adds no acts to a 1-round casting",
+                    spell.name
+                ),
+            ));
+        } else {
+            out.push((spell.name.clone(), acts));
+        }
+    }
+    out
+}
+
 fn read_options(file: &SourceFile<'_>, o: &OptionsDef, errors: &mut Vec<FileError>) -> Options {
     let d = Options::default();
     let num = |name: &str,
@@ -1514,6 +1592,7 @@ fn read_options(file: &SourceFile<'_>, o: &OptionsDef, errors: &mut Vec<FileErro
         nonlethal_coup_twice_max_hp: o
             .nonlethal_coup_twice_max_hp
             .unwrap_or(d.nonlethal_coup_twice_max_hp),
+        prepare_components: Vec::new(),
         splash_stray_increments: num(
             "splash_stray_increments",
             &o.splash_stray_increments,

@@ -353,6 +353,30 @@ impl Penalty {
     }
 }
 
+/// How long a spell's condition or penalty lasts (Pathfinder's "Duration" line for the sample
+/// spells). [CEL-R6.2, A39; CEL-R11 Concentrate to Maintain an Active Spell]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Duration {
+    /// `rounds_per_level` rounds per effective caster level, until the start of the caster's
+    /// turn that many rounds on (CEL-A39).
+    Rounds,
+    /// For the fight, unless dismissed (Pathfinder's "permanent").
+    Permanent,
+    /// As long as the caster concentrates: each of its later turns it takes Concentrate to
+    /// Maintain an Active Spell (CEL-R11), or the spell ends with that turn; Cease
+    /// Concentrating (CEL-R14) ends it at once.
+    Concentration,
+}
+
+impl Duration {
+    /// The `duration` keys.
+    pub const KEYS: [(&'static str, Duration); 3] = [
+        ("rounds", Duration::Rounds),
+        ("permanent", Duration::Permanent),
+        ("concentration", Duration::Concentration),
+    ];
+}
+
 /// A spell.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Spell {
@@ -386,6 +410,13 @@ pub struct Spell {
     /// Rounds per effective caster level a condition or penalty lasts (CEL-A39: until the
     /// start of the caster's turn that many rounds on).
     pub rounds_per_level: i32,
+    /// How long a condition or penalty lasts (default: rounds per level).
+    pub duration: Duration,
+    /// Dismissible (Pathfinder's "(D)"): its caster may end it with Dismiss a Spell. [CEL-R9]
+    pub dismissible: bool,
+    /// It has a material component or a focus (Pathfinder's "M" or "F"): preparing it is a free
+    /// action while casting, or the GM's simple or advanced action. [CEL-R14, CEL-G3]
+    pub material: bool,
     /// Its area, if it fills one.
     pub area: Option<Area>,
     /// It has a somatic component (default: every sample spell, Pathfinder's, has one): a
@@ -433,6 +464,10 @@ pub(crate) struct SpellFile {
     penalty_per_levels: Option<Spanned<i64>>,
     max_bonus: Option<Spanned<i64>>,
     rounds_per_level: Option<Spanned<i64>>,
+    duration: Option<Spanned<String>>,
+    dismissible: Option<bool>,
+    material: Option<bool>,
+    focus: Option<bool>,
     area: Option<Spanned<String>>,
     area_ft: Option<Spanned<i64>>,
     #[allow(dead_code)]
@@ -659,12 +694,35 @@ pub(crate) fn read(
         })
     });
     let rounds_per_level = int("rounds_per_level", &s.rounds_per_level, 1, 100, 0, errors);
+    let duration = s.duration.as_ref().map_or(Some(Duration::Rounds), |d| {
+        pick(file, f("duration"), d, &Duration::KEYS, errors)
+    });
     let timed = s.condition.is_some() || s.penalty.is_some();
-    if timed != (rounds_per_level > 0) {
+    if let Some(d) = s.duration.as_ref().filter(|_| !timed) {
+        errors.push(file.error(
+            d.span(),
+            Some(f("duration")),
+            "only a condition or a penalty has a `duration`",
+        ));
+    }
+    let by_rounds = duration == Some(Duration::Rounds);
+    if timed && by_rounds != (rounds_per_level > 0) || !timed && rounds_per_level > 0 {
         errors.push(file.error(
             s.name.span(),
             Some(f("rounds_per_level")),
-            "a condition or a penalty needs `rounds_per_level`, and only they have it",
+            "a condition or a penalty lasting rounds needs `rounds_per_level`, and only it has \
+             it (a permanent or concentration one has none)",
+        ));
+    }
+    if !by_rounds
+        && s.condition.is_some()
+        && s.on_save.as_ref().is_some_and(|o| o.get_ref() == "half")
+    {
+        errors.push(file.error(
+            s.name.span(),
+            Some(f("on_save")),
+            "a save that halves a condition halves its rounds: a permanent or concentration \
+             condition has none to halve",
         ));
     }
     let effects = [
@@ -769,6 +827,9 @@ pub(crate) fn read(
         condition,
         penalty,
         rounds_per_level,
+        duration: duration?,
+        dismissible: s.dismissible.unwrap_or(false),
+        material: s.material.unwrap_or(false) || s.focus.unwrap_or(false),
         area,
         somatic: s.somatic.unwrap_or(true),
         spell_resistance: s.spell_resistance.as_ref().is_some_and(|v| *v.get_ref()),

@@ -728,6 +728,10 @@ pub struct Fighter {
     pub drained: fray_core::conditions::Conditions<crate::spell::Penalized>,
     /// Spell slots spent today, by spell level. [CEL-R9, adopted reading]
     pub slots_spent: [u8; 10],
+    /// Its dismissible and concentration spells' lasting effects, one per creature each
+    /// affects (`rules::spell_lasting`; stale ones are dropped as they are looked at). [CEL-R9
+    /// Dismiss a Spell, R11 Concentrate to Maintain an Active Spell, R14 Cease Concentrating]
+    pub lasting: Vec<crate::rules::spell_lasting::Lasting>,
     /// Ammunition (or thrown weapons) left for its ranged weapon; `None`: not counted (its
     /// entry gives no `ammo`). [CEL-R9 Draw or Sheathe: drawing ammunition]
     pub ammo: Option<u16>,
@@ -1107,6 +1111,9 @@ pub struct Options {
     /// hit points (the coup de grace note; CEL-A8, G8 toggle; default off: CEL-R20.4's
     /// maximum hit points, as for all nonlethal damage).
     pub nonlethal_coup_twice_max_hp: bool,
+    /// The GM's rulings on preparing a spell's material component or focus: the spell's name
+    /// and the acts it takes (1 simple, 2 advanced; absent: free). [CEL-R14, CEL-G3, A27]
+    pub prepare_components: Vec<(String, u8)>,
 }
 
 impl Default for Options {
@@ -1139,6 +1146,7 @@ impl Default for Options {
             untie_acts: 1,
             untie_consecutive: true,
             nonlethal_coup_twice_max_hp: false,
+            prepare_components: Vec::new(),
         }
     }
 }

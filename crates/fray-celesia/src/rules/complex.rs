@@ -87,10 +87,17 @@ pub fn cost(state: &State, who: CombatantId, choice: &Choice) -> i32 {
             Choice::Grapple(_) => super::grapple::acts(state, who, None),
             Choice::Feint(_) => super::feint::acts(state, who),
             Choice::Maintain(use_) => super::grapple::acts(state, who, Some(use_)),
-            Choice::Cast(i, ..) => state
-                .spellbook
-                .get(usize::from(i))
-                .map_or(2, |s| s.casting.acts()),
+            Choice::Cast(i, ..) => {
+                state
+                    .spellbook
+                    .get(usize::from(i))
+                    .map_or(2, |s| s.casting.acts())
+                    + super::spell_components::extra_acts(state, choice)
+            }
+            // CEL-R14, G3: the GM's action to prepare the spell's component.
+            Choice::SpellCombat(..) | Choice::Spellstrike(..) => {
+                choice.acts() + super::spell_components::extra_acts(state, choice)
+            }
             Choice::Draw(_) | Choice::DrawTwo(..) => super::wield::draw_acts(state, who),
             Choice::ReadyShield | Choice::DropShield => super::shield::acts(state, who),
             Choice::Load | Choice::Prepare => super::ammo::acts(state, who, choice),

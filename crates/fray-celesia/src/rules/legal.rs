@@ -173,6 +173,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     super::shield::options(state, who, &mut candidates);
     super::spell_resistance::options(state, who, &mut candidates);
     super::spell::options(state, who, &mut candidates);
+    super::spell_lasting::options(state, who, &mut candidates);
     super::magus::options(state, who, &mut candidates);
     super::ammo::options(state, who, &mut candidates);
     super::ruling::action_options(state, who, &mut candidates);
@@ -930,6 +931,9 @@ pub fn check_deed(
         }
         Choice::Sheathe(item) => super::wield::check(explain, state, who, item, false),
         Choice::Cast(..) => super::spell::check(explain, state, who, choice),
+        Choice::Dismiss(..) | Choice::Concentrate(..) | Choice::Cease(..) => {
+            super::spell_lasting::check(explain, state, who, choice)
+        }
         Choice::SpellCombat(..) | Choice::Spellstrike(..) => {
             super::magus::check(explain, state, who, choice)
         }

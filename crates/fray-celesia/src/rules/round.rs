@@ -756,6 +756,8 @@ fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: Combatant
         bleed(state, table, who);
     }
     super::feint::lapse(state, table, who);
+    // CEL-R11: a concentration spell not maintained this turn ends with it.
+    super::spell_lasting::end_of_turn(state, table, who);
     if state.f(who).hold.is_some() && !state.f(who).maintained {
         // CEL-R10.9: a grapple not continued at the start of the turn is not held.
         super::grapple::end(state, table, who, "not continued this turn", "CEL-R10.9");
@@ -1293,6 +1295,9 @@ pub fn perform(
         Choice::PickUpShield => super::shield::pick_up(state, table, who)?,
         Choice::SpellResistance(lower) => {
             super::spell_resistance::lower_or_reactivate(state, table, who, lower);
+        }
+        Choice::Dismiss(..) | Choice::Concentrate(..) | Choice::Cease(..) => {
+            super::spell_lasting::perform(state, table, who, choice);
         }
         Choice::Load | Choice::Prepare => super::ammo::perform(state, table, who, choice)?,
         Choice::DrawTwo(a, b) => super::wield::draw_two(state, table, who, a, b)?,

@@ -15,10 +15,11 @@
 //! caster's optional `slots` are counted (`has_slot`, a documented reading) and spent when the
 //! casting begins; a lost spell is the casting's acts (and slot) spent for nothing.
 
+use super::spell_lasting::Lasts;
 use super::{attack, degrees, injury, one_round, round, CheckKind, Mods};
 use crate::choice::Choice;
 use crate::content::{Hands, Weapon, WeaponKind};
-use crate::spell::{Casting, OnSave, Penalty, Range, Save, Spell, TouchAttack};
+use crate::spell::{Casting, Duration, OnSave, Penalty, Range, Save, Spell, TouchAttack};
 use crate::state::{Cause, Caused, State, Trick, DEX, STR};
 use crate::Celesia;
 use fray_core::conditions::{Added, ConditionKind, Expiry, Timed};
@@ -343,6 +344,7 @@ pub(crate) fn begin_casting(
     defensively: Option<i32>,
     provokes: bool,
 ) -> Result<bool, Interrupt> {
+    super::spell_components::prepare(state, table, who, spell);
     spend_slot(state, table, who, spell.level);
     if countered(state, table, who, spell)? {
         return Ok(false);
@@ -626,6 +628,38 @@ fn lasting(state: &State, spell: &Spell, cl: i32, half: bool) -> (u32, u32) {
     (rounds, state.round.saturating_add(rounds))
 }
 
+/// When a condition or penalty of `spell` cast by `who` ends: at the start of its turn in round
+/// `until` (rounds per level, CEL-A39), never (permanent: until dismissed, CEL-R9), or with its
+/// next turn unless it concentrates (CEL-R11, `rules::spell_lasting`).
+fn expiry(state: &State, who: CombatantId, spell: &Spell, until: u32) -> Expiry {
+    match spell.duration {
+        Duration::Rounds => Expiry::StartOfTurn { who, round: until },
+        Duration::Permanent => Expiry::Indefinite,
+        Duration::Concentration => super::spell_lasting::held_until(state, who),
+    }
+}
+
+/// How long a condition or penalty lasts, for the log: `rounds` rounds until the start of the
+/// caster's turn in round `until`, permanent, or while the caster concentrates.
+fn how_long(spell: &Spell, rounds: u32, until: u32) -> String {
+    let dismiss = if spell.dismissible {
+        " (dismissible, CEL-R9)"
+    } else {
+        ""
+    };
+    match spell.duration {
+        Duration::Rounds => format!(
+            "{rounds} round{}: until the start of the caster's turn in round {until}{dismiss}",
+            if rounds == 1 { "" } else { "s" }
+        ),
+        Duration::Permanent => format!("permanent{dismiss}"),
+        Duration::Concentration => format!(
+            "while the caster concentrates (Concentrate to Maintain an Active Spell in each of \
+             its later turns, CEL-R11){dismiss}"
+        ),
+    }
+}
+
 /// A condition on `t` for the spell's rounds per effective caster level, until the start of
 /// the caster's turn that many rounds on (a save that halves halves the rounds, rounded down;
 /// adopted reading). [CEL-R6.2, R4.5, A39]
@@ -641,7 +675,7 @@ fn condition(
     half: bool,
 ) -> Result<(), Interrupt> {
     let (rounds, until) = lasting(state, spell, cl, half);
-    if rounds == 0 {
+    if rounds == 0 && spell.duration == Duration::Rounds {
         table.emit(|| Event::Forgone {
             who,
             what: "spell",
@@ -655,7 +689,7 @@ fn condition(
         trick,
         cause: Cause::Spell,
     };
-    let timed = Timed::new(caused, Expiry::StartOfTurn { who, round: until }).from(who);
+    let timed = Timed::new(caused, expiry(state, who, spell, until)).from(who);
     if state.fm(t).tricks.add_timed(timed) == Added::New {
         table.emit(|| Event::Condition {
             who: t,
@@ -664,20 +698,39 @@ fn condition(
             rule: "CEL-R6.2",
         });
     }
+    super::spell_lasting::record(state, who, spell, t, Lasts::Condition(caused));
     table.emit(|| Event::Acted {
         who,
         act: "times its spell on",
         on: Some(t),
-        detail: format!(
-            "{}: {} for {rounds} round{} ({} per caster level {cl}{}): until the start of the \
-             caster's turn in round {until}",
-            spell.name,
-            ConditionKind::key(trick),
-            if rounds == 1 { "" } else { "s" },
-            spell.rounds_per_level,
-            if half { ", halved" } else { "" },
-        ),
-        rule: "CEL-A39",
+        detail: if spell.duration == Duration::Rounds {
+            format!(
+                "{}: {} for {rounds} round{} ({} per caster level {cl}{}): until the start of \
+                 the caster's turn in round {until}{}",
+                spell.name,
+                ConditionKind::key(trick),
+                if rounds == 1 { "" } else { "s" },
+                spell.rounds_per_level,
+                if half { ", halved" } else { "" },
+                if spell.dismissible {
+                    " (dismissible, CEL-R9)"
+                } else {
+                    ""
+                },
+            )
+        } else {
+            format!(
+                "{}: {}, {}",
+                spell.name,
+                ConditionKind::key(trick),
+                how_long(spell, rounds, until)
+            )
+        },
+        rule: if spell.duration == Duration::Rounds {
+            "CEL-A39"
+        } else {
+            "CEL-R6.2"
+        },
     });
     Ok(())
 }
@@ -717,7 +770,7 @@ fn drain(
         .f(t)
         .drained
         .has(crate::spell::Penalized::lasting(penalty.ability));
-    let timed = Timed::new(kind, Expiry::StartOfTurn { who, round: until })
+    let timed = Timed::new(kind, expiry(state, who, spell, until))
         .from(who)
         .of(amount.max(was));
     let before = (state.band(t), state.knocked_out(t), state.staggered(t));
@@ -728,6 +781,9 @@ fn drain(
             gained: true,
             rule: "CEL-R6.2",
         });
+    }
+    if amount > 0 {
+        super::spell_lasting::record(state, who, spell, t, Lasts::Penalty(kind));
     }
     table.emit(|| Event::Acted {
         who,
@@ -747,10 +803,7 @@ fn drain(
                 String::new()
             },
             if amount > was {
-                format!(
-                    "; {rounds} round{}: until the start of the caster's turn in round {until}",
-                    if rounds == 1 { "" } else { "s" }
-                )
+                format!("; {}", how_long(spell, rounds, until))
             } else {
                 format!("; the larger penalty, {was}, stands")
             },
@@ -998,6 +1051,19 @@ fn expire_penalties(
         .drained
         .expire_each(moment, |timed| ended.push(timed.kind.ability));
     for ability in ended {
+        penalty_ended(state, table, t, ability);
+    }
+}
+
+/// A spell's penalty to `ability` on `t` has ended: it says so, unless a lasting penalty to
+/// that ability stays (then the log says it stays). [CEL-R6.2]
+pub(crate) fn penalty_ended(
+    state: &State,
+    table: &mut Table<'_, Celesia>,
+    t: CombatantId,
+    ability: crate::spell::Drained,
+) {
+    {
         match state
             .f(t)
             .drained
