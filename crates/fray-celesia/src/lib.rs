@@ -273,7 +273,9 @@ impl RulesetBundle for Celesia {
     /// reactor's 1 damage for each (R6 spells: conditions, ability penalties, areas and slots
     /// are played; R14 Identify a Spell Being Cast, asked, of a caster's or an item's spell,
     /// only of a caster it sees, counted
-    /// against the GM's free-action limit); R9 all
+    /// against the GM's free-action limit; R9 Dismiss a Spell, R11 Concentrate to Maintain an
+    /// Active Spell, R14 Cease Concentrating and Prepare Spell Components, but not R9 Direct or
+    /// Redirect a Spell: no spell fray plays can be redirected); R9 all
     /// but the actions of other skills and animals (Demoralize: the GM's rulings; Ready or
     /// Drop a Shield is played); R17
     /// all but CON

@@ -1163,6 +1163,51 @@ mod tests {
     /// Spells are checked on load: a melee touch spell needs touch range, a save needs its
     /// outcome, one effect only; each error names the file, line and field.
     #[test]
+    fn bad_durations_are_refused_with_their_field() {
+        let zap = |extra: &str| {
+            format!(
+                "[[spell]]\nname = \"zap\"\nlevel = 1\ncasting = \"standard\"\n\
+                 range = \"ranged\"\nrange_ft = 30\nspell_resistance = true\n{extra}"
+            )
+        };
+        let refused = |extra: &str, field: &str| {
+            let text = zap(extra);
+            let err = crate::content::Content::load(&[("bad.toml", text.as_str())])
+                .expect_err("refused")
+                .to_string();
+            assert!(err.contains(field), "{extra}: {err}");
+        };
+        // A permanent or concentration condition has no rounds per level, and none to halve.
+        refused(
+            "condition = \"blinded\"\nduration = \"permanent\"\nrounds_per_level = 1\n",
+            "spell[0].rounds_per_level",
+        );
+        refused(
+            "condition = \"blinded\"\nduration = \"concentration\"\nsave = \"will\"\n\
+             on_save = \"half\"\n",
+            "spell[0].on_save",
+        );
+        refused(
+            "condition = \"blinded\"\nduration = \"forever\"\n",
+            "spell[0].duration",
+        );
+        // Only a condition or a penalty lasts.
+        refused(
+            "damage = \"1d6\"\nduration = \"permanent\"\n",
+            "spell[0].duration",
+        );
+        refused(
+            "damage = \"1d6\"\nrounds_per_level = 1\n",
+            "spell[0].rounds_per_level",
+        );
+        let ok = zap("condition = \"blinded\"\nduration = \"permanent\"\ndismissible = true\n");
+        let content = crate::content::Content::load(&[("ok.toml", ok.as_str())]).expect("loads");
+        let spell = content.spells.get("zap").expect("zap");
+        assert_eq!(spell.duration, crate::spell::Duration::Permanent);
+        assert!(spell.dismissible && !spell.material);
+    }
+
+    #[test]
     fn bad_spells_are_refused_with_their_field() {
         let text = "[[spell]]\nname = \"zap\"\nlevel = 1\ncasting = \"standard\"\n\
                     range = \"ranged\"\nrange_ft = 30\nattack = \"melee touch\"\n\
