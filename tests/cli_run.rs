@@ -1230,6 +1230,58 @@ monster = "kobold"
     t.finish();
 }
 
+/// CEL-R10.9: the GM's `move WHO X Y` taking a held orc away from its grappler ends the
+/// grapple in the intervention itself: the "no longer grapples" line comes right after the
+/// move, before anything else is asked (it used to wait for the next action).
+#[test]
+fn the_gm_moving_a_celesia_grappled_foe_away_ends_the_grapple_at_once() {
+    let mut t = celesia_session(
+        "celesia-move-grapple",
+        r#"[[combatants]]
+id = "hal"
+side = "heroes"
+at = [0, 0]
+class = "fighter"
+level = 3
+hp = 30
+scores = { str = 16, dex = 14, con = 14 }
+weapon = "longsword"
+
+[[combatants]]
+id = "orc"
+side = "foes"
+at = [1, 0]
+monster = "orc"
+hp = 40
+"#,
+        &["18", "5", "grapple orc", "15", "end", "end"],
+    );
+    t.send("status");
+    let status = t.until_prompt();
+    assert!(status.contains("grappl"), "{status}");
+    t.send("move orc 4 0");
+    let moved = t.until_prompt();
+    let placed = moved.find("placed by the GM").expect(&moved);
+    let ended = moved.find("no longer grapples").expect(&moved);
+    assert!(placed < ended, "{moved}");
+    assert!(moved.contains("no longer next to each other"), "{moved}");
+    // The very next question is Hal's action, no grapple to continue.
+    t.send("options");
+    let options = t.until_prompt();
+    assert!(!options.contains("maintain"), "{options}");
+    t.send("undo");
+    let undone = t.until_prompt();
+    assert!(!undone.contains("error"), "{undone}");
+    t.send("options");
+    let options = t.until_prompt();
+    assert!(
+        options.contains("maintain"),
+        "undo restores the hold: {options}"
+    );
+    t.send("quit");
+    t.finish();
+}
+
 /// CEL-R10.10 Grapple, Continued, Move: the GM marks a hazardous square during the fight
 /// (`rule hazard X Y NAME`); a grappler placing its foe there asks the foe first (free itself as
 /// a reaction at +4), and, still held, the log says what the hazard does is the GM's. A bad

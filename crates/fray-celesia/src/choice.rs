@@ -2,6 +2,7 @@
 //! asked per act while acts remain), reactions (attacks of opportunity) and the victim's
 //! crippling-injury choice.
 
+use crate::rules::belonging::Belonging;
 use crate::rules::magus::Defensively;
 use crate::rules::ready::{Readied, Trigger};
 use crate::state::{HoldUse, Injury, Item, Special, State, Trick};
@@ -32,7 +33,7 @@ pub enum Choice {
     BullRush(CombatantId),
     /// Combat Maneuver: Disarm (simple, 1 act): the item the foe drops, and the second one it
     /// drops if the check beats its CMD by 10 or more. [CEL-R10.3]
-    Disarm(CombatantId, Item, Option<Item>),
+    Disarm(CombatantId, Belonging, Option<Belonging>),
     /// Combat Maneuver: Grapple (standard, 2 acts, Provoke; simple with Improved Grapple).
     /// [CEL-R10.9]
     Grapple(CombatantId),
@@ -53,9 +54,15 @@ pub enum Choice {
     /// Combat Maneuver: Reposition the foe toward a square (standard, 2 acts). [CEL-R10.12]
     Reposition(CombatantId, Pos),
     /// Combat Maneuver: Steal the foe's item (standard, 2 acts). [CEL-R10.13]
-    Steal(CombatantId, Item),
+    Steal(CombatantId, Belonging),
     /// Manipulate an Item: pick up a weapon it dropped (simple, 1 act, Provoke). [CEL-R9]
     PickUp(Item),
+    /// Manipulate an Item: pick up an item (not a weapon) it dropped, its place in
+    /// `State::gear_book` (simple, 1 act, Provoke). [CEL-R9, R10.3]
+    PickUpGear(u8),
+    /// Manipulate an Item: pick up a rope it dropped (simple, 1 act, Provoke). [CEL-R9,
+    /// R10.3, R10.10]
+    PickUpRope,
     /// Mount a Steed (simple, 1 act, Provoke). [CEL-R9, R21]
     Mount(CombatantId),
     /// Dismount a Steed to a square next to it (simple, 1 act, Provoke). [CEL-R9, R21]
@@ -311,6 +318,8 @@ impl Choice {
             | Choice::Overrun(_)
             | Choice::Sunder(..)
             | Choice::PickUp(_)
+            | Choice::PickUpGear(_)
+            | Choice::PickUpRope
             | Choice::Mount(_)
             | Choice::Dismount(_)
             | Choice::Ready(..)
@@ -388,9 +397,14 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Charge(t) => format!("charge {}", k(t)),
         Choice::Trip(t) => format!("trip {}", k(t)),
         Choice::BullRush(t) => format!("bull-rush {}", k(t)),
-        Choice::Disarm(t, item, None) => format!("disarm {} {}", k(t), item.key()),
+        Choice::Disarm(t, item, None) => format!("disarm {} {}", k(t), item.text(state)),
         Choice::Disarm(t, item, Some(second)) => {
-            format!("disarm {} {} {}", k(t), item.key(), second.key())
+            format!(
+                "disarm {} {} {}",
+                k(t),
+                item.text(state),
+                second.text(state)
+            )
         }
         Choice::Grapple(t) => format!("grapple {}", k(t)),
         Choice::Maintain(HoldUse::Pin) => "maintain pin".into(),
@@ -423,8 +437,10 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Sunder(t, item, false) => format!("sunder {} {} spare", k(t), item.key()),
         Choice::Drag(t, d) => format!("drag {} {}", k(t), dir_key(*d)),
         Choice::Reposition(t, p) => format!("reposition {} {} {}", k(t), p.x, p.y),
-        Choice::Steal(t, item) => format!("steal {} {}", k(t), item.key()),
+        Choice::Steal(t, item) => format!("steal {} {}", k(t), item.text(state)),
         Choice::PickUp(item) => format!("pick-up {}", item.key()),
+        Choice::PickUpGear(book) => format!("pick-up {}", Belonging::Gear(*book).text(state)),
+        Choice::PickUpRope => "pick-up rope".into(),
         Choice::Mount(m) => format!("mount {}", k(m)),
         Choice::Dismount(p) => format!("dismount {} {}", p.x, p.y),
         Choice::FastMount(m) => format!("mount {} fast", k(m)),
@@ -631,9 +647,30 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         "ranged" => Ok(Item::Ranged),
         _ => w.parse::<u8>().map(Item::Melee).map_err(|_| {
             unreadable(format!(
-                "`{w}`: name the item by its melee form number or `ranged`"
+                "`{w}`: name the item by its melee form number or `ranged` (a disarm or a \
+                 steal: `shield` or `item NAME` too)"
             ))
         }),
+    };
+    // CEL-R10.3, R10.13: the items a disarm or a steal names: a weapon (form number or
+    // `ranged`), `shield`, or `item NAME` (an item it carries at hand).
+    let belongings = |rest: &[&str]| -> Result<Vec<Belonging>, Illegal> {
+        let mut out = Vec::new();
+        let mut words = rest.iter();
+        while let Some(&w) = words.next() {
+            out.push(match w {
+                "shield" => Belonging::Shield,
+                "rope" => Belonging::Rope,
+                "item" => {
+                    let name = words.next().ok_or_else(|| {
+                        unreadable("`item NAME`: the item's name (`item potion-of-…`)".to_string())
+                    })?;
+                    Belonging::Gear(gear(name)?)
+                }
+                _ => Belonging::Weapon(item(w)?),
+            });
+        }
+        Ok(out)
     };
     Ok(match words.as_slice() {
         ["attack", t] => Choice::Attack(who(t)?, 0),
@@ -655,8 +692,17 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["charge", t] => Choice::Charge(who(t)?),
         ["trip", t] => Choice::Trip(who(t)?),
         ["bull-rush", t] => Choice::BullRush(who(t)?),
-        ["disarm", t, first] => Choice::Disarm(who(t)?, item(first)?, None),
-        ["disarm", t, first, second] => Choice::Disarm(who(t)?, item(first)?, Some(item(second)?)),
+        ["disarm", t, rest @ ..] => match belongings(rest)?.as_slice() {
+            [first] => Choice::Disarm(who(t)?, *first, None),
+            [first, second] => Choice::Disarm(who(t)?, *first, Some(*second)),
+            _ => {
+                return Err(unreadable(
+                    "`disarm WHO ITEM [ITEM]`: one item, or two for a check 10 or more over \
+                     the CMD"
+                        .to_string(),
+                ))
+            }
+        },
         ["grapple", t] => Choice::Grapple(who(t)?),
         ["maintain", "pin"] => Choice::Maintain(HoldUse::Pin),
         ["maintain", "choke"] => Choice::Maintain(HoldUse::Choke),
@@ -706,8 +752,17 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                 .ok_or_else(|| unreadable(format!("`{d}` is not a direction (n, ne, e, …)")))?,
         ),
         ["reposition", t, x, y] => Choice::Reposition(who(t)?, Pos::new(number(x)?, number(y)?)),
-        ["steal", t, i] => Choice::Steal(who(t)?, item(i)?),
+        ["steal", t, rest @ ..] => match belongings(rest)?.as_slice() {
+            [one] => Choice::Steal(who(t)?, *one),
+            _ => {
+                return Err(unreadable(
+                    "`steal WHO ITEM`: one item, chosen before the check".to_string(),
+                ))
+            }
+        },
         ["pick-up", "shield"] => Choice::PickUpShield,
+        ["pick-up", "item", i] => Choice::PickUpGear(gear(i)?),
+        ["pick-up", "rope"] => Choice::PickUpRope,
         ["pick-up", i] => Choice::PickUp(item(i)?),
         ["mount", m] => Choice::Mount(who(m)?),
         ["dismount", x, y] => Choice::Dismount(Pos::new(number(x)?, number(y)?)),
@@ -909,9 +964,10 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
             return Err(unreadable(format!(
                 "cannot read `{input}`: expected attack WHO [FORM], shoot WHO, unarmed WHO, \
                  approach WHO, move X Y, step DIR, charge WHO, trip WHO, bull-rush WHO, follow, \
-                 disarm WHO ITEM [ITEM], grapple WHO, maintain pin|choke|damage FORM \
+                 disarm WHO ITEM [ITEM] (ITEM: a form number, ranged, shield, rope or item NAME), \
+                 grapple WHO, maintain pin|choke|damage FORM \
                  lethal|nonlethal|move X Y|tie, release, escape [control] [artist], drink ITEM, administer ITEM WHO, use ITEM [WHO], overrun WHO|X Y, sunder WHO \
-                 ITEM [spare], drag WHO DIR, reposition WHO X Y, steal WHO ITEM, pick-up ITEM, \
+                 ITEM [spare], drag WHO DIR, reposition WHO X Y, steal WHO ITEM, pick-up ITEM|rope|item NAME, \
                  mount WHO [fast], dismount X Y [fast], knees, \
                  dirty-trick WHO CONDITION, clear WHO CONDITION, weaken N, cleave WHO, lunge, \
                  aid FRIEND FOE attack|defense|save|touch, aid FRIEND SKILL, \

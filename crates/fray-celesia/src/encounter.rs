@@ -109,6 +109,7 @@ struct OptionsDef {
     find_tracks_acts: Option<Spanned<i64>>,
     pick_up_acts: Option<Spanned<i64>>,
     pick_up_consecutive: Option<bool>,
+    fastened_cmd: Option<Spanned<i64>>,
     retrieve_acts: Option<Spanned<i64>>,
     retrieve_consecutive: Option<bool>,
     untie_acts: Option<Spanned<i64>>,
@@ -153,6 +154,8 @@ fray_core::combatant_entry! {
         invisible: bool,
         #[serde(default)]
         stored: Vec<Spanned<String>>,
+        #[serde(default)]
+        fastened: Vec<Spanned<String>>,
         #[serde(default)]
         netted: bool,
         shield_strapped: Option<Spanned<bool>>,
@@ -314,6 +317,7 @@ impl Builder<'_> {
                     escape_artist: 0,
                     items: Vec::new(),
                     stored: Vec::new(),
+                    fastened: Vec::new(),
                     reflex: 0,
                     will: 0,
                     magic: Default::default(),
@@ -443,6 +447,7 @@ impl Builder<'_> {
                     escape_artist: 0,
                     items: Vec::new(),
                     stored: Vec::new(),
+                    fastened: Vec::new(),
                     reflex: 0,
                     will: 0,
                     magic: Default::default(),
@@ -564,6 +569,32 @@ impl Builder<'_> {
                         ))
                     }
                 }
+            }
+        }
+        // CEL-R10.13: items at hand fastened to it (+5 CMD against a steal of one).
+        if c.fastened.len() > MAX_ITEMS {
+            errors.push(file.error(
+                c.fastened[MAX_ITEMS].span(),
+                Some(field(i, "fastened")),
+                format!("at most {MAX_ITEMS} items"),
+            ));
+        }
+        for name in c.fastened.iter().take(MAX_ITEMS) {
+            let listed = content
+                .items
+                .get(name.get_ref())
+                .filter(|gear| profile.items.iter().any(|g| g.name == gear.name));
+            match listed {
+                Some(gear) => profile.fastened.push(gear.name.clone()),
+                None => errors.push(file.error(
+                    name.span(),
+                    Some(field(i, "fastened")),
+                    format!(
+                        "`{}` is not among its `items` (only an item at hand can be fastened \
+                         to it; `stored` ones are in a container, securely worn)",
+                        name.get_ref()
+                    ),
+                )),
             }
         }
         profile.cartridges = c.cartridges;
@@ -849,9 +880,18 @@ impl CombatantBuilder for Builder<'_> {
             concealed: c.concealed,
             invisible: c.invisible,
             tied: None,
-            ropes: int(&file, i, "rope", &c.rope, (0, 10), errors).unwrap_or(0) as u8,
+            ropes: int(
+                &file,
+                i,
+                "rope",
+                &c.rope,
+                (0, i64::from(crate::rules::belonging::MAX_ROPES)),
+                errors,
+            )
+            .unwrap_or(0) as u8,
             gear: Vec::new(),
             packed: Vec::new(),
+            fastened: Vec::new(),
             netted: c.netted,
             out_cold: false,
             shield,
@@ -892,6 +932,8 @@ impl CombatantBuilder for Builder<'_> {
             maintained: false,
             escapes: 0,
             on_ground: Vec::new(),
+            gear_on_ground: Vec::new(),
+            ropes_on_ground: Vec::new(),
             thrown: Vec::new(),
             flight: None,
             item_damage: Vec::new(),
@@ -1046,8 +1088,12 @@ impl CombatantBuilder for Builder<'_> {
                     }
                 };
                 let book = u8::try_from(book).unwrap_or(u8::MAX);
+                let fastened = !packed && state.profiles[id].fastened.contains(&gear.name);
                 let f = &mut state.fighters[id];
                 if packed { &mut f.packed } else { &mut f.gear }.push((book, gear.uses));
+                if fastened && !f.fastened.contains(&book) {
+                    f.fastened.push(book);
+                }
             }
         }
         state.gear_book = gear_book.into();
@@ -1569,6 +1615,14 @@ fn read_options(file: &SourceFile<'_>, o: &OptionsDef, errors: &mut Vec<FileErro
         }),
         strenuous_free_actions: strenuous,
         cmd_base: num("cmd_base", &o.cmd_base, 0, 30, d.cmd_base, errors),
+        fastened_cmd: num(
+            "fastened_cmd",
+            &o.fastened_cmd,
+            5,
+            50,
+            d.fastened_cmd,
+            errors,
+        ),
         flanking: o.flanking.unwrap_or(d.flanking),
         bleed_at_turn_end,
         weakened_attack_inverted: o

@@ -180,6 +180,14 @@ impl Ruleset for Celesia {
                 rules::shield::ShieldAt::Strapped => {}
             }
         }
+        // CEL-R10.3: items a disarm made it drop, until picked up.
+        for &(book, _, _) in &f.gear_on_ground {
+            let name = rules::belonging::Belonging::Gear(book).name(state, who);
+            out.push(format!("{name} dropped"));
+        }
+        if !f.ropes_on_ground.is_empty() {
+            out.push(format!("{} rope(s) dropped", f.ropes_on_ground.len()));
+        }
         for (on, name) in [
             (f.flat_footed, "flat-footed"),
             (f.prone, "prone"),
@@ -265,8 +273,8 @@ impl RulesetBundle for Celesia {
     /// Every rule is played at least in part; the `partial` ones are listed (docs/celesia.md
     /// says which parts: R3 all but readying the standard actions other than a charge, grapple,
     /// feint or spell; R6 all but spell resistance, Spell Combat and Spellstrike; R10 every maneuver, tying up (and untying), Escape Artist and a
-    /// hazardous placement's free escape (the map's and the GM's hazards), but items other than
-    /// weapons; R12 Run and Coup de Grace (lethal and nonlethal, a rogue's sneak attack on it);
+    /// hazardous placement's free escape (the map's and the GM's hazards), and disarming and
+    /// stealing items, ropes and shields (R10 is whole); R12 Run and Coup de Grace (lethal and nonlethal, a rogue's sneak attack on it);
     /// R13 Disable Device, Find Tracks (the GM's rulings), 1-round spells and Load a Two-Handed
     /// Simple Firearm; R15 attacks of opportunity, readied actions and counterspells with the
     /// same spell (countering with another is not: the seed gives no route), a disabled
@@ -285,7 +293,7 @@ impl RulesetBundle for Celesia {
         prefix: "CEL-R",
         total: 21,
         missing: &[],
-        partial: &[3, 6, 9, 10, 11, 12, 13, 14, 15, 17, 20],
+        partial: &[3, 6, 9, 11, 12, 13, 14, 15, 17, 20],
     };
     const CRITICALS: Criticals = Criticals::Critical;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;

@@ -150,6 +150,7 @@ pub fn best(state: &State, who: CombatantId, attack: Choice) -> Option<(f64, Cho
         let (pd, qd) = (chance(check, versus, 0, false), fumble(check, versus));
         let worth = pd * (e + plain) - qd * (plain + e);
         if best.is_none_or(|(b, _)| worth > b) {
+            let item = crate::rules::belonging::Belonging::Weapon(item);
             best = Some((worth, Choice::Disarm(t, item, None)));
         }
     }

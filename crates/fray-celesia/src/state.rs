@@ -93,6 +93,9 @@ pub struct Profile {
     /// Items stored in a container on its person (`stored`): each is retrieved (Manipulate an
     /// Item) before it is used. [CEL-R9]
     pub stored: Vec<crate::rules::item::Gear>,
+    /// The names of its items at hand fastened to it (`fastened`: on a belt, a bandolier):
+    /// +5 to its CMD against a steal of one. [CEL-R10.13]
+    pub fastened: Vec<String>,
     /// Reflex and Will save bonuses (the GM's numbers, by default the DEX and WIS modifiers:
     /// the seed gives no save progression). [CEL-R6.2]
     pub reflex: i32,
@@ -594,6 +597,9 @@ pub struct Fighter {
     /// The items stored in a container on its person, the same way: retrieved to hand
     /// (Manipulate an Item) before use. [CEL-R9]
     pub packed: Vec<(u8, u8)>,
+    /// The kinds of its items at hand fastened to it (places in `State::gear_book`): +5 to its
+    /// CMD against a steal of one. [CEL-R10.13]
+    pub fastened: Vec<u8>,
     /// Entangled by a net until it escapes it (Escape from a Net): disadvantage on its attack
     /// rolls (CEL-R4.5 row 7). [CEL-R11]
     pub netted: bool,
@@ -648,6 +654,11 @@ pub struct Fighter {
     /// Where the weapons it dropped lie (a disarm, CEL-R10.3), to be picked up (CEL-R9
     /// Manipulate an Item).
     pub on_ground: Vec<(Item, Pos)>,
+    /// Its items (not weapons) a disarm made it drop: (place in `State::gear_book`, uses left,
+    /// where it lies), to be picked up (CEL-R10.3, CEL-R9 Manipulate an Item).
+    pub gear_on_ground: Vec<(u8, u8, Pos)>,
+    /// Where the ropes a disarm made it drop lie, one square a rope (CEL-R10.3, R10.10).
+    pub ropes_on_ground: Vec<Pos>,
     /// Where its thrown weapons (counted with `ammo`) lie, one square a weapon, to be picked up
     /// (CEL-R7.3, CEL-R9 Manipulate an Item; `rules::ammo`).
     pub thrown: Vec<Pos>,
@@ -987,6 +998,15 @@ pub enum TaskKind {
     FindTracks,
     /// Manipulate an Item the GM rules complex: picking up this item. [CEL-R9, CEL-G3]
     PickUp(Item),
+    /// Manipulate an Item the GM rules complex: picking up its dropped shield. [CEL-R9,
+    /// CEL-G3]
+    PickUpShield,
+    /// Manipulate an Item the GM rules complex: picking up its dropped item (its place in
+    /// `State::gear_book`). [CEL-R9, CEL-G3]
+    PickUpGear(u8),
+    /// Manipulate an Item the GM rules complex: picking up a rope it dropped. [CEL-R9,
+    /// CEL-G3]
+    PickUpRope,
     /// Manipulate an Item the GM rules complex: retrieving this stored item (its place in
     /// `State::gear_book`). [CEL-R9, CEL-G3]
     Retrieve(u8),
@@ -1093,6 +1113,9 @@ pub struct Options {
     /// manipulating an item is a complex action and determine the number of actions", CEL-G3;
     /// default 1, the seed's simple action).
     pub pick_up_acts: u8,
+    /// The CMD bonus an item fastened to a foe gives against a steal (CEL-R10.13 "a +5 (or
+    /// higher) bonus": the GM's "higher"; default 5, 5–50).
+    pub fastened_cmd: i32,
     /// Whether those acts must be consecutive ("those actions may need to be committed
     /// consecutively"; default true).
     pub pick_up_consecutive: bool,
@@ -1140,6 +1163,7 @@ impl Default for Options {
             multiweapon_repeat: false,
             find_tracks_acts: 3,
             pick_up_acts: 1,
+            fastened_cmd: 5,
             pick_up_consecutive: true,
             retrieve_acts: 1,
             retrieve_consecutive: true,

@@ -1054,7 +1054,10 @@ pub enum Maneuver {
     DirtyTrick(crate::state::Trick),
     /// Disarm: the target drops the first item, and the second too at 10 or more over its
     /// CMD; failing by 10 or more, the attacker drops the weapon it disarmed with. [CEL-R10.3]
-    Disarm(crate::state::Item, Option<crate::state::Item>),
+    Disarm(
+        super::belonging::Belonging,
+        Option<super::belonging::Belonging>,
+    ),
 }
 
 /// A combat maneuver check against `target`'s CMD and its effect. [CEL-R10]
@@ -1104,9 +1107,9 @@ pub fn maneuver(
             super::maneuver::push(state, table, attacker, target, total - versus)?;
         }
         Maneuver::Disarm(first, second) if success => {
-            drop_item(state, table, target, first, rule);
+            super::belonging::drop(state, table, target, first, rule);
             if let Some(second) = second.filter(|_| total - versus >= 10) {
-                drop_item(state, table, target, second, rule);
+                super::belonging::drop(state, table, target, second, rule);
             }
         }
         Maneuver::Disarm(..) if total <= versus - 10 => {

@@ -47,6 +47,21 @@ pub fn task_of(state: &State, who: CombatantId, choice: &Choice) -> Option<(Task
             state.options.pick_up_acts,
             state.options.pick_up_consecutive,
         )),
+        Choice::PickUpShield if state.options.pick_up_acts > 1 => Some((
+            TaskKind::PickUpShield,
+            state.options.pick_up_acts,
+            state.options.pick_up_consecutive,
+        )),
+        Choice::PickUpGear(book) if state.options.pick_up_acts > 1 => Some((
+            TaskKind::PickUpGear(book),
+            state.options.pick_up_acts,
+            state.options.pick_up_consecutive,
+        )),
+        Choice::PickUpRope if state.options.pick_up_acts > 1 => Some((
+            TaskKind::PickUpRope,
+            state.options.pick_up_acts,
+            state.options.pick_up_consecutive,
+        )),
         Choice::Retrieve(book) if state.options.retrieve_acts > 1 => Some((
             TaskKind::Retrieve(book),
             state.options.retrieve_acts,
@@ -57,6 +72,15 @@ pub fn task_of(state: &State, who: CombatantId, choice: &Choice) -> Option<(Task
             state.options.untie_acts,
             state.options.untie_consecutive,
         )),
+        _ => None,
+    }
+}
+
+/// The dropped item a pick-up task is for (an item of `items` or a rope). [CEL-R9]
+fn dropped(kind: TaskKind) -> Option<super::belonging::Belonging> {
+    match kind {
+        TaskKind::PickUpGear(book) => Some(super::belonging::Belonging::Gear(book)),
+        TaskKind::PickUpRope => Some(super::belonging::Belonging::Rope),
         _ => None,
     }
 }
@@ -175,6 +199,32 @@ pub fn commit(
             None,
             "CEL-R9",
         ),
+        (TaskKind::PickUpShield, first) => (
+            if first {
+                "begins to pick up its shield"
+            } else {
+                "goes on picking up its shield"
+            },
+            format!(
+                "{} (the GM's complex Manipulate an Item, CEL-G3)",
+                super::belonging::Belonging::Shield.name(state, who)
+            ),
+            None,
+            "CEL-R9",
+        ),
+        (TaskKind::PickUpGear(_) | TaskKind::PickUpRope, first) => (
+            if first {
+                "begins to pick up an item"
+            } else {
+                "goes on picking up an item"
+            },
+            format!(
+                "{} (the GM's complex Manipulate an Item, CEL-G3)",
+                dropped(kind).map_or_else(String::new, |b| b.name(state, who))
+            ),
+            None,
+            "CEL-R9",
+        ),
         (TaskKind::Retrieve(book), first) => (
             if first {
                 "begins to retrieve an item"
@@ -250,6 +300,12 @@ pub fn commit(
         TaskKind::Disable(d) => disable(state, table, who, usize::from(d))?,
         TaskKind::FindTracks => super::ruling::find_tracks(state, table, who, needed)?,
         TaskKind::PickUp(item) => super::maneuver::hold_picked_up(state, table, who, item),
+        TaskKind::PickUpShield => super::shield::hold_picked_up(state, table, who),
+        TaskKind::PickUpGear(_) | TaskKind::PickUpRope => {
+            if let Some(b) = dropped(kind) {
+                super::belonging::hold_picked_up(state, table, who, b);
+            }
+        }
         TaskKind::Retrieve(book) => super::item::take_out(state, table, who, book),
         TaskKind::Untie(t) => super::escape::remove_ropes(state, table, who, t),
     }

@@ -281,6 +281,9 @@ pub fn intervene(
                 hidden: false,
                 rule: GM,
             });
+            // CEL-R10.9: a grappler and its foe the GM moves apart are no longer grappling,
+            // at once (not at the next action).
+            super::grapple::tidy(state, table);
             Ok(())
         }
         Intervention::Remove { who, how } => {
@@ -424,6 +427,56 @@ mod tests {
                 Event::Acted { act: "no longer grapples", detail, rule: "CEL-R10.9", .. }
                     if detail == "an obstacle between them (no line of effect)"
             )),
+            "{events:?}"
+        );
+    }
+
+    /// CEL-R10.9: the GM moving the held orc away from Hal ends the grapple in the
+    /// intervention itself, its line right after the move (not at the next action).
+    #[test]
+    fn the_gm_moving_a_grappled_foe_away_ends_the_grapple_at_once() {
+        let mut s = Fixture::new()
+            .with("hal", "heroes", [0, 0], FIGHTER)
+            .monster("orc", "orcs", [1, 0], "orc")
+            .state();
+        let orc = CombatantId(1);
+        let mut driver = ScriptedDriver::new(Vec::new(), Vec::new());
+        let mut sink = VecSink::default();
+        {
+            let mut table = Table::new(&mut driver, &mut sink, None, &Limits::default());
+            crate::rules::grapple::begin_hold(&mut s, &mut table, HAL, orc);
+            let iv = Intervention::Move {
+                who: "orc".into(),
+                to: [1, 1],
+            };
+            intervene(&mut s, &mut table, &iv).expect("a free square next to Hal");
+            assert!(s.grappled(orc), "still next to Hal (diagonally)");
+            let iv = Intervention::Move {
+                who: "orc".into(),
+                to: [4, 4],
+            };
+            intervene(&mut s, &mut table, &iv).expect("a free square");
+        }
+        assert!(!s.grappled(HAL) && !s.grappled(orc));
+        let events: Vec<Event> = sink.events.into_iter().map(|e| e.1).collect();
+        let placed = events
+            .iter()
+            .rposition(|e| {
+                matches!(
+                    e,
+                    Event::Moved {
+                        mode: "placed by the GM",
+                        ..
+                    }
+                )
+            })
+            .expect("the move");
+        assert!(
+            matches!(
+                &events[placed + 1..],
+                [Event::Acted { act: "no longer grapples", detail, rule: "CEL-R10.9", .. }, ..]
+                    if detail == "no longer next to each other"
+            ),
             "{events:?}"
         );
     }

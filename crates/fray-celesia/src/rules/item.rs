@@ -263,7 +263,7 @@ pub fn uses_left(state: &State, who: CombatantId, book: u8) -> u8 {
 }
 
 /// Uses of item `book` in one of a combatant's item lists.
-fn uses_in(list: &[(u8, u8)], book: u8) -> u8 {
+pub fn uses_in(list: &[(u8, u8)], book: u8) -> u8 {
     list.iter()
         .filter(|(b, _)| *b == book)
         .map(|(_, n)| *n)

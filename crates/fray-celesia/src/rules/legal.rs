@@ -158,6 +158,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     for &(item, _) in &state.f(who).on_ground {
         candidates.push(Choice::PickUp(item));
     }
+    super::belonging::pick_up_options(state, who, &mut candidates);
     // CEL-R7.3: thrown weapons that landed, its own or of its kind (`rules::thrown`).
     let ranged = Choice::PickUp(crate::state::Item::Ranged);
     if super::thrown::any_lying(state, who) && !candidates.contains(&ranged) {
@@ -586,15 +587,7 @@ pub fn check_deed(
             let rule = "CEL-R10.3";
             target_ok(t, rule)?;
             for item in std::iter::once(first).chain(second) {
-                if state.held(t, item).is_none() || matches!(item, Item::Melee(64..)) {
-                    return no(explain, rule, || {
-                        format!(
-                            "`{}` is not a weapon the foe holds (a melee form number or \
-                             `ranged`; natural attacks and unarmed strikes cannot be dropped)",
-                            item.key()
-                        )
-                    });
-                }
+                super::belonging::check(explain, state, t, item, false)?;
             }
             if second == Some(first) {
                 return no(explain, rule, || "name two different items".to_string());
@@ -647,7 +640,9 @@ pub fn check_deed(
         | Choice::Drag(..)
         | Choice::Reposition(..)
         | Choice::Steal(..)
-        | Choice::PickUp(_) => super::maneuver_legal::check(explain, state, who, choice),
+        | Choice::PickUp(_)
+        | Choice::PickUpGear(_)
+        | Choice::PickUpRope => super::maneuver_legal::check(explain, state, who, choice),
         // Checked by `mounted::limits` above.
         Choice::Mount(_)
         | Choice::Dismount(_)
@@ -990,15 +985,10 @@ fn lost(state: &State, who: CombatantId, item: Item) -> (&'static str, &'static 
     }
 }
 
-/// CEL-R10.3: a disarm of each item `t` holds, alone or with a second item for a check 10 or
-/// more over its CMD.
+/// CEL-R10.3: a disarm of each item `t` holds or carries at hand, and of its shield, alone or
+/// with a second item for a check 10 or more over its CMD.
 fn disarm_options(state: &State, t: CombatantId, out: &mut Vec<Choice>) {
-    let forms = state.p(t).melee.len().min(64) as u8;
-    let items: Vec<Item> = (0..forms)
-        .map(Item::Melee)
-        .chain([Item::Ranged])
-        .filter(|&item| state.held(t, item).is_some())
-        .collect();
+    let items = super::belonging::candidates(state, t, false);
     for &first in &items {
         out.push(Choice::Disarm(t, first, None));
         for &second in &items {
@@ -1035,8 +1025,10 @@ fn maneuver_options(state: &State, who: CombatantId, t: CombatantId, out: &mut V
         if state.held(t, item).is_some() {
             out.push(Choice::Sunder(t, item, true));
             out.push(Choice::Sunder(t, item, false));
-            out.push(Choice::Steal(t, item));
         }
+    }
+    for item in super::belonging::candidates(state, t, true) {
+        out.push(Choice::Steal(t, item));
     }
     for d in Direction::ALL {
         out.push(Choice::Drag(t, d));

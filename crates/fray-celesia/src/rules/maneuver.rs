@@ -5,6 +5,7 @@
 //! (CEL-R9 Manipulate an Item).
 
 use super::attack::{cmb, cmd, roll_d20};
+use super::belonging::Belonging;
 use super::{legal, Mods, Sources};
 use crate::choice::Choice;
 use crate::state::{reaches, Asking, Item, State};
@@ -558,22 +559,28 @@ pub fn reposition(
     Ok(())
 }
 
-/// CEL-R10.13 Steal: success takes the chosen item from the foe (fray models weapons as the
-/// only items: none is fastened or securely worn), and the thief fights with it
-/// ([`take_up`]).
+/// CEL-R10.13 Steal: success takes the chosen item from the foe: a weapon the thief fights
+/// with ([`take_up`]), an item it carries at hand or a carried shield
+/// ([`super::belonging::take`]); an item fastened to the foe gives it +5 CMD (a securely worn
+/// one cannot be named: `belonging::check`).
 pub fn steal(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     who: CombatantId,
     target: CombatantId,
-    item: Item,
+    chosen: Belonging,
 ) -> Result<(), Interrupt> {
     super::confusion::attacked(state, who, target);
-    let checked = Attempt::new(state, who, target, "steal", "CEL-R10.13", false)
-        .roll(state, table, who, target)?;
+    let mut attempt = Attempt::new(state, who, target, "steal", "CEL-R10.13", false);
+    super::belonging::fastened_defense(state, target, chosen, &mut attempt.defense);
+    let checked = attempt.roll(state, table, who, target)?;
     if !checked.success() {
         return Ok(());
     }
+    let Belonging::Weapon(item) = chosen else {
+        super::belonging::take(state, table, who, target, chosen);
+        return Ok(());
+    };
     let Some(name) = state.held(target, item).map(|w| w.name.clone()) else {
         return Ok(());
     };

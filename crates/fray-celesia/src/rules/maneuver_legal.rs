@@ -2,6 +2,7 @@
 //! reposition and steal (CEL-R10.4, R10.5, R10.8, R10.12, R10.13) and picking a dropped weapon
 //! up (CEL-R9 Manipulate an Item), each refusal naming its rule.
 
+use super::belonging::Belonging;
 use super::legal::in_maneuver_reach;
 use super::{grapple, maneuver};
 use crate::choice::Choice;
@@ -279,11 +280,7 @@ pub fn check(
         Choice::Steal(t, item) => {
             let rule = "CEL-R10.13";
             foe_ok(t, rule)?;
-            if state.held(t, item).is_none() {
-                return no(explain, rule, || {
-                    format!("`{}` is not an item the foe holds", item.key())
-                });
-            }
+            super::belonging::check(explain, state, t, item, true)?;
             if state.gap(who, t) != 1 {
                 return no(explain, rule, || {
                     "within its own melee reach (not a reach weapon's)".to_string()
@@ -314,6 +311,10 @@ pub fn check(
                 format!("it lies at {} {}: stand on or next to it", at.x, at.y)
             })
         }
+        Choice::PickUpGear(book) => {
+            super::belonging::check_pick_up(explain, state, who, Belonging::Gear(book))
+        }
+        Choice::PickUpRope => super::belonging::check_pick_up(explain, state, who, Belonging::Rope),
         _ => no(explain, "CEL-R3", || "not a combat maneuver".to_string()),
     }
 }

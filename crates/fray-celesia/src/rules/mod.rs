@@ -4,6 +4,7 @@ pub mod aid;
 pub mod aid_check;
 pub mod ammo;
 pub mod attack;
+pub mod belonging;
 pub mod complex;
 pub mod concealment;
 pub mod confusion;

@@ -116,7 +116,9 @@ impl Readied {
             Readied::DirtyTrick(trick) => Choice::DirtyTrick(foe, trick),
             Readied::Drag(d) => Choice::Drag(foe, d),
             Readied::Reposition(to) => Choice::Reposition(foe, to),
-            Readied::Steal(item) => Choice::Steal(foe, item),
+            Readied::Steal(item) => {
+                Choice::Steal(foe, crate::rules::belonging::Belonging::Weapon(item))
+            }
         }
     }
 

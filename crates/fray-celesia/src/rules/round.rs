@@ -5,6 +5,7 @@
 //! of the turn (CEL-R3.3).
 
 use super::attack::{self, Form};
+use super::belonging::Belonging;
 use super::{complex, injury, legal, movement};
 use crate::choice::Choice;
 use crate::state::{Asking, Band, Paused, State};
@@ -1157,6 +1158,10 @@ pub fn perform(
         Choice::Reposition(t, to) => super::maneuver::reposition(state, table, who, t, to)?,
         Choice::Steal(t, item) => super::maneuver::steal(state, table, who, t, item)?,
         Choice::PickUp(item) => super::maneuver::pick_up(state, table, who, item)?,
+        Choice::PickUpGear(book) => {
+            super::belonging::pick_up(state, table, who, Belonging::Gear(book))?;
+        }
+        Choice::PickUpRope => super::belonging::pick_up(state, table, who, Belonging::Rope)?,
         Choice::Mount(m) | Choice::FastMount(m) => {
             let (at, fast) = (state.f(m).pos, matches!(choice, Choice::FastMount(_)));
             super::mounted::mount_or_dismount(state, table, who, Some(m), at, fast)?;

@@ -107,8 +107,15 @@ pub fn pick_up(
     if !round::provoke(state, table, who, None)? {
         return Ok(());
     }
+    hold_picked_up(state, table, who);
+    Ok(())
+}
+
+/// The dropped shield is in its hands, carried (the provocation done; or the GM's complex acts
+/// all in, CEL-G3 `pick_up_acts`). [CEL-R9]
+pub fn hold_picked_up(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId) {
     let Some(shield) = state.p(who).shield.clone() else {
-        return Ok(());
+        return;
     };
     state.fm(who).shield = ShieldAt::Carried;
     table.emit(|| Event::Acted {
@@ -121,7 +128,6 @@ pub fn pick_up(
         ),
         rule: RULE,
     });
-    Ok(())
 }
 
 /// Whether `who` may strap its shield on (`ready`) or unstrap and drop it now. [CEL-R9]
