@@ -1075,6 +1075,59 @@ monster = "kobold"
     t.finish();
 }
 
+/// CEL-R11 Extinguish Flames: the seed has no rule for catching fire, so the GM says who is on
+/// fire (`cond WHO on-fire`, `-on-fire`); the status shows it, `extinguish` is the fire's save
+/// (default Reflex DC 15, *Readings*) at +4, and success puts it out.
+#[test]
+fn the_gm_sets_a_celesia_combatant_on_fire() {
+    let mut t = celesia_session(
+        "celesia-fire",
+        r#"[[combatants]]
+id = "rogue"
+side = "heroes"
+at = [0, 0]
+class = "rogue"
+level = 3
+hp = 18
+weapon = "dagger"
+reflex = 3
+
+[[combatants]]
+id = "kobold"
+side = "foes"
+at = [30, 0]
+monster = "kobold"
+"#,
+        &["15", "2"],
+    );
+    t.send("extinguish");
+    let refused = t.until_prompt();
+    assert!(refused.contains("it is not on fire (CEL-R11)"), "{refused}");
+    t.send("cond rogue on-fire");
+    let chunk = t.until_prompt();
+    assert!(chunk.contains("is now on fire"), "{chunk}");
+    t.send("status");
+    assert!(t.until_prompt().contains("on fire"));
+    t.send("cond rogue -on-fire");
+    let chunk = t.until_prompt();
+    assert!(chunk.contains("is no longer on fire"), "{chunk}");
+    t.send("cond rogue on-fire");
+    t.until_prompt();
+    t.send("extinguish");
+    t.until_prompt();
+    // d20 8 + 3 Reflex + 4 = 15 against the default DC 15.
+    t.send("8");
+    let check = t.until_prompt();
+    assert!(
+        check.contains("= 15 vs DC 15: the fire goes out"),
+        "{check}"
+    );
+    t.send("status");
+    assert!(!t.until_prompt().contains("on fire"));
+    t.send("quit");
+    t.finish();
+}
+
 /// The GM raises a wall mid-fight (`rule obstacle X Y …`, docs/celesia.md *Obstacles and
 /// difficult terrain*): a bad ruling is refused with its usage, a wall on a combatant's square
 /// with the reason; the status lists the obstacles; Hal's shot through the wall is refused with

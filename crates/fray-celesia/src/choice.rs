@@ -217,6 +217,12 @@ pub enum Choice {
     Untie(CombatantId),
     /// Escape from a Net: a DC 20 Escape Artist check (standard, 2 acts, Provoke). [CEL-R11]
     EscapeNet,
+    /// Extinguish Flames: another save against the fire at +4 (standard, 2 acts, Provoke).
+    /// [CEL-R11]
+    Extinguish,
+    /// Sleight of Hand: take the numbered item of `State::gear_book` from the creature next
+    /// to it (standard, 2 acts, or `true`: simple, 1 act, at −20; Provoke). [CEL-R11]
+    Sleight(u8, CombatantId, bool),
     /// About to be placed on a hazardous square: try to free itself from the grapple as a
     /// reaction at +4, by a combat maneuver check or (`true`) Escape Artist. [CEL-R10.10 Move]
     FreeItself(bool),
@@ -339,6 +345,7 @@ impl Choice {
             | Choice::SpellResistance(_)
             | Choice::Dismiss(..)
             | Choice::SpellCombat(..)
+            | Choice::Sleight(.., true)
             | Choice::Sheathe(_) => 1,
             Choice::Charge(_)
             | Choice::TotalDefense
@@ -349,6 +356,8 @@ impl Choice {
             | Choice::Drink(_)
             | Choice::UseItem(..)
             | Choice::EscapeNet
+            | Choice::Extinguish
+            | Choice::Sleight(.., false)
             | Choice::FirstAid(_)
             | Choice::Spellstrike(..)
             | Choice::Concentrate(..)
@@ -430,6 +439,13 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Retrieve(b) => format!("retrieve {}", item_key(state, *b)),
         Choice::Untie(t) => format!("untie {}", k(t)),
         Choice::EscapeNet => "escape net".into(),
+        Choice::Extinguish => "extinguish".into(),
+        Choice::Sleight(b, t, quick) => format!(
+            "sleight {} {}{}",
+            item_key(state, *b),
+            k(t),
+            if *quick { " quick" } else { "" }
+        ),
         Choice::FreeItself(false) => "free-itself".into(),
         Choice::FreeItself(true) => "free-itself artist".into(),
         Choice::Overrun(t) => format!("overrun {}", k(t)),
@@ -741,6 +757,9 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["retrieve", i] => Choice::Retrieve(gear(i)?),
         ["untie", t] => Choice::Untie(who(t)?),
         ["escape", "net"] => Choice::EscapeNet,
+        ["extinguish"] => Choice::Extinguish,
+        ["sleight", i, t] => Choice::Sleight(gear(i)?, who(t)?, false),
+        ["sleight", i, t, "quick"] => Choice::Sleight(gear(i)?, who(t)?, true),
         ["overrun", t] => Choice::Overrun(who(t)?),
         ["overrun", x, y] => Choice::OverrunTo(Pos::new(number(x)?, number(y)?)),
         ["follow"] => Choice::Follow,

@@ -116,6 +116,10 @@ struct OptionsDef {
     untie_consecutive: Option<bool>,
     nonlethal_coup_twice_max_hp: Option<bool>,
     prepare_components: Option<Spanned<BTreeMap<String, Spanned<String>>>>,
+    fire_damage: Option<Spanned<String>>,
+    fire_save: Option<Spanned<String>>,
+    fire_dc: Option<Spanned<i64>>,
+    sleight_dc: Option<Spanned<i64>>,
 }
 
 fray_core::combatant_entry! {
@@ -148,6 +152,7 @@ fray_core::combatant_entry! {
         spell_resistance: Option<Spanned<i64>>,
         heal: Option<Spanned<i64>>,
         escape_artist: Option<Spanned<i64>>,
+        sleight_of_hand: Option<Spanned<i64>>,
         #[serde(default)]
         items: Vec<Spanned<String>>,
         #[serde(default)]
@@ -158,6 +163,8 @@ fray_core::combatant_entry! {
         fastened: Vec<Spanned<String>>,
         #[serde(default)]
         netted: bool,
+        #[serde(default)]
+        on_fire: bool,
         shield_strapped: Option<Spanned<bool>>,
         rope: Option<Spanned<i64>>,
         ammo: Option<Spanned<i64>>,
@@ -315,6 +322,7 @@ impl Builder<'_> {
                     arms: mon.arms,
                     heal: 0,
                     escape_artist: 0,
+                    sleight_of_hand: 0,
                     items: Vec::new(),
                     stored: Vec::new(),
                     fastened: Vec::new(),
@@ -445,6 +453,7 @@ impl Builder<'_> {
                     arms: 2,
                     heal: 0,
                     escape_artist: 0,
+                    sleight_of_hand: 0,
                     items: Vec::new(),
                     stored: Vec::new(),
                     fastened: Vec::new(),
@@ -543,6 +552,16 @@ impl Builder<'_> {
             errors,
         ) {
             profile.escape_artist = e;
+        }
+        if let Some(e) = int(
+            file,
+            i,
+            "sleight_of_hand",
+            &c.sleight_of_hand,
+            (-10, 60),
+            errors,
+        ) {
+            profile.sleight_of_hand = e;
         }
         // CEL-R11, R12 items at hand; CEL-R9 items stored in a container (`stored`).
         for (key, names) in [("items", &c.items), ("stored", &c.stored)] {
@@ -893,6 +912,7 @@ impl CombatantBuilder for Builder<'_> {
             packed: Vec::new(),
             fastened: Vec::new(),
             netted: c.netted,
+            on_fire: c.on_fire,
             out_cold: false,
             shield,
             shield_dv: if shield == ShieldAt::Strapped {
@@ -1207,6 +1227,32 @@ fn seat_riders(
 /// At most this many items carried by one combatant. [CEL-R11, R12]
 const MAX_ITEMS: usize = 32;
 
+/// Damage dice (`2d6`, `1d6+1`) at `field`, at most `max_count` dice: else an error naming the
+/// field and the limits.
+fn read_dice(
+    file: &SourceFile<'_>,
+    text: &Spanned<String>,
+    field: Option<String>,
+    max_count: u16,
+    errors: &mut Vec<FileError>,
+) -> Option<fray_core::damage::DamageDice> {
+    use fray_core::damage::DamageDice;
+    let dice = DamageDice::parse_dice(text.get_ref()).filter(|d| d.count <= max_count);
+    if dice.is_none() {
+        errors.push(file.error(
+            text.span(),
+            field,
+            format!(
+                "expected damage dice such as `2d6` or `1d6+1` (1 to {max_count} dice of 2 to {} sides, a bonus within ±{}), found `{}`",
+                DamageDice::MAX_SIDES,
+                DamageDice::MAX_BONUS,
+                text.get_ref()
+            ),
+        ));
+    }
+    dice
+}
+
 /// The `[[hazard]]` tables: a name of 1 to `MAX_NAME` characters, 1 or more squares, each
 /// hazardous once, at most `MAX_HAZARDS` in all, and damage dice (`2d6`, `1d6+1`) if given.
 /// [CEL-R10.10 Move]
@@ -1239,23 +1285,12 @@ fn read_hazards(
             continue;
         }
         let damage = match &d.damage {
-            Some(text) => match DamageDice::parse_dice(text.get_ref()) {
-                Some(dice) => Some(dice),
-                None => {
-                    errors.push(file.error(
-                        text.span(),
-                        at("damage"),
-                        format!(
-                            "expected damage dice such as `2d6` or `1d6+1` (1 to {} dice of 2 to {} sides, a bonus within ±{}), found `{}`",
-                            DamageDice::MAX_COUNT,
-                            DamageDice::MAX_SIDES,
-                            DamageDice::MAX_BONUS,
-                            text.get_ref()
-                        ),
-                    ));
-                    continue;
+            Some(text) => {
+                match read_dice(file, text, at("damage"), DamageDice::MAX_COUNT, errors) {
+                    Some(dice) => Some(dice),
+                    None => continue,
                 }
-            },
+            }
             None => None,
         };
         let squares = d.squares.get_ref();
@@ -1573,6 +1608,37 @@ fn read_options(file: &SourceFile<'_>, o: &OptionsDef, errors: &mut Vec<FileErro
             }
         },
     };
+    // CEL-R11 Extinguish Flames: what burning does (the seed gives no numbers; `rules::fire`).
+    let fire_damage = o.fire_damage.as_ref().and_then(|t| {
+        read_dice(
+            file,
+            t,
+            Some("options.fire_damage".into()),
+            crate::rules::fire::MAX_FIRE_DICE,
+            errors,
+        )
+    });
+    let fire_save = match &o.fire_save {
+        None => d.fire.save,
+        Some(t) => match t.get_ref().as_str() {
+            "fort" => crate::spell::Save::Fort,
+            "reflex" => crate::spell::Save::Reflex,
+            "will" => crate::spell::Save::Will,
+            _ => {
+                errors.push(file.error(
+                    t.span(),
+                    Some("options.fire_save".into()),
+                    "expected \"reflex\" (the default), \"fort\" or \"will\"",
+                ));
+                d.fire.save
+            }
+        },
+    };
+    let fire = crate::rules::fire::Fire {
+        damage: fire_damage.unwrap_or(d.fire.damage),
+        save: fire_save,
+        dc: num("fire_dc", &o.fire_dc, 1, 60, d.fire.dc, errors),
+    };
     Options {
         flatfooted_until_regular_turn: o
             .flatfooted_until_regular_turn
@@ -1647,6 +1713,8 @@ fn read_options(file: &SourceFile<'_>, o: &OptionsDef, errors: &mut Vec<FileErro
             .nonlethal_coup_twice_max_hp
             .unwrap_or(d.nonlethal_coup_twice_max_hp),
         prepare_components: Vec::new(),
+        fire,
+        sleight_dc: num("sleight_dc", &o.sleight_dc, 1, 60, d.sleight_dc, errors),
         splash_stray_increments: num(
             "splash_stray_increments",
             &o.splash_stray_increments,

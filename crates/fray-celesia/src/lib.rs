@@ -200,6 +200,7 @@ impl Ruleset for Celesia {
             (f.tied.is_some(), "tied up"),
             (f.sr_lowered, "spell resistance lowered"),
             (f.netted, crate::rules::escape::NETTED),
+            (f.on_fire, crate::rules::fire::ON_FIRE),
             (f.riding.is_some(), "mounted"),
             (f.riderless, "without its rider"),
             (state.grappled(who), "grappled"),

@@ -88,6 +88,9 @@ pub struct Profile {
     /// Escape Artist skill bonus (the GM's number; the seed has no skill tables). [CEL-R9
     /// Escape a Grapple, R10.10 Tie Up]
     pub escape_artist: i32,
+    /// Sleight of Hand skill bonus (the GM's number; the seed has no skill tables). [CEL-R11
+    /// Sleight of Hand]
+    pub sleight_of_hand: i32,
     /// Items other than weapons it carries (`items`), one entry per item. [CEL-R11, R12]
     pub items: Vec<crate::rules::item::Gear>,
     /// Items stored in a container on its person (`stored`): each is retrieved (Manipulate an
@@ -603,6 +606,10 @@ pub struct Fighter {
     /// Entangled by a net until it escapes it (Escape from a Net): disadvantage on its attack
     /// rolls (CEL-R4.5 row 7). [CEL-R11]
     pub netted: bool,
+    /// On fire, on the GM's word (the seed has no rule for catching fire): it burns at the
+    /// start of each of its turns until a save puts the fire out (`rules::fire`). [CEL-R11
+    /// Extinguish Flames]
+    pub on_fire: bool,
     /// Unconscious from a nonlethal coup de grace's failed Fortitude save, until healed.
     /// [CEL-R12]
     pub out_cold: bool,
@@ -1137,6 +1144,13 @@ pub struct Options {
     /// The GM's rulings on preparing a spell's material component or focus: the spell's name
     /// and the acts it takes (1 simple, 2 advanced; absent: free). [CEL-R14, CEL-G3, A27]
     pub prepare_components: Vec<(String, u8)>,
+    /// What burning does to a creature on fire at the start of each of its turns (CEL-R11
+    /// Extinguish Flames names the fire, not its numbers; default Pathfinder's: a DC 15
+    /// Reflex save puts it out, else 1d6 fire damage; `rules::fire`).
+    pub fire: crate::rules::fire::Fire,
+    /// The DC of Sleight of Hand to take an object from a creature (CEL-R11 Sleight of Hand
+    /// gives none; default Pathfinder's 20; `rules::sleight`).
+    pub sleight_dc: i32,
 }
 
 impl Default for Options {
@@ -1171,6 +1185,8 @@ impl Default for Options {
             untie_consecutive: true,
             nonlethal_coup_twice_max_hp: false,
             prepare_components: Vec::new(),
+            fire: crate::rules::fire::Fire::default(),
+            sleight_dc: crate::rules::sleight::DEFAULT_DC,
         }
     }
 }

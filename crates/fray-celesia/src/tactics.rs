@@ -8,12 +8,14 @@
 //! it; lets a tied-up foe go, CEL-R10.10), a combatant stands up if prone, unties an ally tied
 //! up next to it (CEL-R10.10), and with no foe in reach walks over to one to untie,
 //! at half its hit points or below drinks a healing potion (retrieving a stored one first,
-//! CEL-R9), escapes a net when its check succeeds at least half the time, or when no foe is in
-//! reach (CEL-R11), picks up a weapon it dropped (and, unthreatened, a shield it dropped, then
-//! straps it on), strikes the weakest foe in reach with its best form (a reach weapon steps
-//! back from a foe too close), or trips or disarms it, feints it, or takes a magus's Spell
-//! Combat or Spellstrike on it when that is worth more ([`crate::maneuver_tactics`],
-//! [`crate::feint_tactics`], [`crate::magus_tactics`]); held in a grapple with no blow, or tied up, it tries the likelier
+//! CEL-R9), puts out the fire it is on unless a blow in reach could finish a foe (CEL-R11
+//! Extinguish Flames), escapes a net when its check succeeds at least half the time, or when
+//! no foe is in reach (CEL-R11), picks up a weapon it dropped (and, unthreatened, a shield it
+//! dropped, then straps it on), strikes the weakest foe in reach with its best form (a reach
+//! weapon steps back from a foe too close), or trips or disarms it, feints it, or takes a
+//! magus's Spell Combat or Spellstrike on it when that is worth more
+//! ([`crate::maneuver_tactics`], [`crate::feint_tactics`], [`crate::magus_tactics`]); held in
+//! a grapple with no blow, or tied up, it tries the likelier
 //! escape while one can succeed, else takes total defense (CEL-R9, R10.10, R11); with its
 //! counted thrown weapons all
 //! thrown and no foe within this turn's reach it picks one up (its own or one of its kind),
@@ -79,6 +81,20 @@ fn average(w: &crate::content::Weapon) -> i32 {
     i32::from(w.damage.count) * (i32::from(w.damage.sides) + 1) + 2 * w.damage.bonus
 }
 
+/// Whether a melee form of `who` reaching a foe up deals on average at least that foe's hit
+/// points (the blow that would finish it this turn).
+fn can_finish_foe(state: &State, who: CombatantId) -> bool {
+    let mut finish = false;
+    state.each_foe_within(who, state.reach_squares, |t| {
+        let gap = state.gap(who, t);
+        finish |= state.up(t)
+            && state
+                .melee_forms(who)
+                .any(|(_, w)| reaches(w, gap) && average(w) >= 2 * state.f(t).hp);
+    });
+    finish
+}
+
 fn action(state: &State, who: CombatantId) -> Choice {
     let f = state.f(who);
     // Each act while disabled costs a hit point (CEL-R17.2): do not act into the dying band.
@@ -138,6 +154,13 @@ fn action(state: &State, who: CombatantId) -> Choice {
     // retrieved from its container first.
     if !(f.gear.is_empty() && f.packed.is_empty()) && 2 * f.hp <= state.p(who).max_hp {
         if let Some(c) = potion(state, who) {
+            return c;
+        }
+    }
+    // CEL-R11 Extinguish Flames: on fire, it puts the fire out first, unless a blow in reach
+    // could finish a foe this turn (a foe whose hit points its form's average damage reaches).
+    if f.on_fire && !can_finish_foe(state, who) {
+        if let Some(c) = legal(state, who, Choice::Extinguish) {
             return c;
         }
     }
@@ -591,6 +614,39 @@ mod tests {
         assert_eq!(action(&s, hal), Choice::EscapeNet, "no foe in reach");
         s.set_square(orc, Pos::new(1, 0));
         s.fm(hal).netted = false;
+        assert!(strikes(action(&s, hal), orc));
+    }
+
+    /// On fire, it extinguishes the flames before it strikes, unless its blow could finish the
+    /// foe in reach (the longsword's average 4.5 reaches an orc at 4 hp). [CEL-R11]
+    #[test]
+    fn a_burning_fighter_puts_the_fire_out_unless_it_can_finish_a_foe() {
+        let mut s = Fixture::new()
+            .with(
+                "hal",
+                "heroes",
+                [0, 0],
+                &format!(
+                    "{FIGHTER}
+on_fire = true"
+                ),
+            )
+            .monster("orc", "orcs", [1, 0], "orc")
+            .state();
+        let (hal, orc) = (CombatantId(0), CombatantId(1));
+        s.fm(hal).acts_left = 3;
+        assert_eq!(action(&s, hal), Choice::Extinguish);
+        s.fm(orc).hp = 4;
+        assert!(strikes(action(&s, hal), orc), "a blow may finish it");
+        s.fm(orc).hp = 5;
+        assert_eq!(action(&s, hal), Choice::Extinguish);
+        s.fm(hal).acts_left = 1;
+        assert!(
+            strikes(action(&s, hal), orc),
+            "one act: no Extinguish Flames"
+        );
+        s.fm(hal).acts_left = 3;
+        s.fm(hal).on_fire = false;
         assert!(strikes(action(&s, hal), orc));
     }
 

@@ -227,13 +227,16 @@ pub fn intervene(
                     // CEL-R11 Escape from a Net: the seed gives no way to throw one; the GM
                     // says who a net entangles (rules/escape.rs).
                     "netted" => Some(&mut s.fm(id).netted),
+                    // CEL-R11 Extinguish Flames: the seed has no rule for catching fire; the
+                    // GM says who is on fire (rules/fire.rs).
+                    "on-fire" => Some(&mut s.fm(id).on_fire),
                     _ => None,
                 }
             }
             let Some(current) = flag(state, id, condition).map(|f| *f) else {
                 return refuse(format!(
                     "`{condition}` is not a condition the GM can set in Celesia yet; prone, \
-                     concealed, invisible, netted, confused, dv+N / dv-N, dc+N / dc-N and str-N … \
+                     concealed, invisible, netted, on-fire, confused, dv+N / dv-N, dc+N / dc-N and str-N … \
                      cha-N are"
                 ));
             };
@@ -251,6 +254,7 @@ pub fn intervene(
                 "prone" => "prone",
                 "invisible" => "invisible",
                 "netted" => super::escape::NETTED,
+                "on-fire" => super::fire::ON_FIRE,
                 _ => "concealed",
             };
             table.emit(|| Event::Condition {

@@ -142,6 +142,10 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     grapple_options(state, who, &mut candidates);
     super::escape::options(state, who, &mut candidates);
     super::item::options(state, who, &mut candidates);
+    super::sleight::options(state, who, &mut candidates);
+    if state.f(who).on_fire {
+        candidates.push(Choice::Extinguish);
+    }
     if let Some(mount) = state.f(who).riding {
         let (at, side) = (state.f(mount).pos, state.side(mount));
         for p in crate::space::ring(at, side, 1) {
@@ -908,6 +912,10 @@ pub fn check_deed(
         Choice::EscapeArtist(control) => super::escape::check(explain, state, who, control),
         Choice::Untie(t) => super::escape::check_untie(explain, state, who, t),
         Choice::EscapeNet => super::escape::check_net(explain, state, who),
+        Choice::Extinguish => super::fire::check(explain, state, who),
+        Choice::Sleight(book, victim, _) => {
+            super::sleight::check(explain, state, who, book, victim)
+        }
         Choice::Drink(_) | Choice::Administer(..) | Choice::UseItem(..) | Choice::Retrieve(_) => {
             super::item::check(explain, state, who, choice)
         }

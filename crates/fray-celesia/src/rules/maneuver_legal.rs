@@ -6,7 +6,7 @@ use super::belonging::Belonging;
 use super::legal::in_maneuver_reach;
 use super::{grapple, maneuver};
 use crate::choice::Choice;
-use crate::content::{Hands, WeaponKind};
+use crate::content::WeaponKind;
 use crate::state::{HoldUse, State};
 use fray_core::protocol::{refuse as no, Illegal};
 use fray_core::{Board, CombatantId};
@@ -286,7 +286,7 @@ pub fn check(
                     "within its own melee reach (not a reach weapon's)".to_string()
                 });
             }
-            Illegal::unless(hand_free_to_steal(state, who), explain, rule, || {
+            Illegal::unless(super::wield::hand_free(state, who), explain, rule, || {
                 STEAL_NEEDS_A_HAND.to_string()
             })
         }
@@ -414,15 +414,6 @@ pub fn grapple_limits(
 /// Why a steal is refused without a hand free. [CEL-R10.13]
 pub const STEAL_NEEDS_A_HAND: &str = "it needs a free hand (it wields a two-handed weapon, its \
      hands hold weapons or a strapped shield, or it has none)";
-
-/// CEL-R10.13 Steal: "You must have at least one hand free": a hand, not holding a weapon or a
-/// strapped shield, and no two-handed weapon wielded.
-pub fn hand_free_to_steal(state: &State, who: CombatantId) -> bool {
-    let two_handed = state.melee_forms(who).next().is_some_and(|(_, w)| {
-        w.hands == Hands::Two && !matches!(w.kind, WeaponKind::Natural | WeaponKind::Unarmed)
-    });
-    state.p(who).arms > 0 && super::wield::free_hands(state, who) >= 1 && !two_handed
-}
 
 #[cfg(test)]
 mod tests {

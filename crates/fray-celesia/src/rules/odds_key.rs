@@ -50,6 +50,8 @@ pub fn odds_key(state: &State) -> Cow<'_, State> {
         if f.dead {
             f.hp = -2 * p.con();
             f.bleed = 0;
+            // Burning is read only at the start of its own turns (`rules::fire::burn`).
+            f.on_fire = false;
             // Its confusion's turn, attacker and devotion: read only on its turns and as a
             // reactor (`rules::confusion`), never again.
             (

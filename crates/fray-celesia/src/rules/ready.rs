@@ -279,7 +279,7 @@ pub fn check(
         | Readied::Reposition(_) => (true, ""),
         // CEL-R10.13: its hands do not change before the trigger (its turn ends).
         Readied::Steal(_) => (
-            super::maneuver_legal::hand_free_to_steal(state, who),
+            super::wield::hand_free(state, who),
             "a free hand (CEL-R10.13: no two-handed weapon, a hand not holding a weapon or a \
              strapped shield)",
         ),

@@ -528,6 +528,8 @@ fn start_of_turn(
     if !state.options.bleed_at_turn_end {
         bleed(state, table, who);
     }
+    // CEL-R11 Extinguish Flames: on fire, it saves or burns (`rules::fire`).
+    super::fire::burn(state, table, who)?;
     // CEL-R3.7: a 1-round action taken whole takes effect now (lost if its actor is down).
     super::one_round::at_turn_start(state, table, who)?;
     match state.band(who) {
@@ -1148,6 +1150,10 @@ pub fn perform(
         }
         Choice::Untie(t) => super::escape::untie(state, table, who, t)?,
         Choice::EscapeNet => super::escape::escape_net(state, table, who)?,
+        Choice::Extinguish => super::fire::extinguish(state, table, who)?,
+        Choice::Sleight(book, victim, quick) => {
+            super::sleight::take(state, table, who, (book, victim), quick)?;
+        }
         Choice::Overrun(t) => super::maneuver::overrun(state, table, who, t)?,
         Choice::OverrunTo(to) => super::maneuver::overrun_to(state, table, who, to)?,
         Choice::Follow => super::maneuver::follow(state, table, who)?,

@@ -959,11 +959,7 @@ fn saving_throw(
     kind: Save,
     dc: i32,
 ) -> Result<i32, Interrupt> {
-    let bonus = save_bonus(state, t, kind);
-    let check = match kind {
-        Save::Will => CheckKind::Will,
-        Save::Fort | Save::Reflex => CheckKind::Save,
-    };
+    let (bonus, check) = super::fire::save_bonus(state, t, kind);
     let (roll, dice) = super::roll_check_die(state, table, t, check, "CEL-R6.2")?;
     let aid = super::aid::take(state, t, caster, super::aid::AidTo::Save);
     let total = roll as i32 + bonus + aid;

@@ -74,6 +74,16 @@ pub fn free_hands(state: &State, who: CombatantId) -> i32 {
     }
 }
 
+/// Whether `who` has a hand free to take an item with: arms, a free hand, and no two-handed
+/// manufactured weapon as its first melee form. [CEL-R10.13 Steal "at least one hand free";
+/// CEL-R11 Sleight of Hand, a reading]
+pub fn hand_free(state: &State, who: CombatantId) -> bool {
+    let two_handed = state.melee_forms(who).next().is_some_and(|(_, w)| {
+        w.hands == Hands::Two && !matches!(w.kind, WeaponKind::Natural | WeaponKind::Unarmed)
+    });
+    state.p(who).arms > 0 && free_hands(state, who) >= 1 && !two_handed
+}
+
 /// May `who` take `item` into its hands (drawing it or picking it up)? Always while its hands
 /// are not tracked. [CEL-R9]
 pub fn room_for(state: &State, who: CombatantId, item: Item) -> bool {
