@@ -117,6 +117,18 @@ fn every_documented_limit_is_the_one_the_code_enforces() {
             "Celesia feints kept ready",
             fray_celesia::rules::feint::MAX_FEINTS as u64,
         ),
+        (
+            "Celesia component rulings",
+            fray_celesia::rules::spell_components::MAX_RULINGS as u64,
+        ),
+        (
+            "Celesia ropes at hand",
+            u64::from(fray_celesia::rules::belonging::MAX_ROPES),
+        ),
+        (
+            "Celesia fire dice",
+            u64::from(fray_celesia::rules::fire::MAX_FIRE_DICE),
+        ),
         ("simulation runs", fray_sim::MAX_RUNS),
         ("simulation runs from here", fray_sim::here::MAX_HERE_RUNS),
         ("simulation threads", fray_sim::MAX_THREADS as u64),

@@ -1484,11 +1484,14 @@ fn read_components(
         return Vec::new();
     };
     let field = |name: &str| Some(format!("options.prepare_components.{name}"));
-    if rulings.get_ref().len() > 64 {
+    if rulings.get_ref().len() > crate::rules::spell_components::MAX_RULINGS {
         errors.push(file.error(
             rulings.span(),
             Some("options.prepare_components".into()),
-            "at most 64 spells",
+            format!(
+                "at most {} spells",
+                crate::rules::spell_components::MAX_RULINGS
+            ),
         ));
         return Vec::new();
     }

@@ -18,6 +18,9 @@ use fray_core::event::Event;
 use fray_core::{CombatantId, Table};
 
 /// The words of `prepare_components` and the acts each costs. [CEL-R14, CEL-G3, CEL-A27]
+/// The most spells the GM's `prepare_components` may name (a limit of fray's).
+pub const MAX_RULINGS: usize = 64;
+
 pub const RULINGS: [(&str, u8); 3] = [("free", 0), ("simple", 1), ("advanced", 2)];
 
 /// The acts preparing `spell`'s component or focus takes, by the GM's ruling (0: free).
