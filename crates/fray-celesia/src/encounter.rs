@@ -173,6 +173,8 @@ fray_core::combatant_entry! {
         cartridges: bool,
         burn: Option<Spanned<i64>>,
         head_injuries: Option<Spanned<i64>>,
+        #[serde(default)]
+        injuries: Vec<Spanned<String>>,
         in_hand: Option<Spanned<Vec<String>>>,
         mount: Option<Spanned<String>>,
         ride: Option<Spanned<i64>>,
@@ -988,6 +990,14 @@ impl CombatantBuilder for Builder<'_> {
         let head = int(&file, i, "head_injuries", &c.head_injuries, (0, 5), errors).unwrap_or(0);
         fighter.injuries.head = head as u8;
         fighter.injuries.count = head as u8;
+        read_injuries(
+            &file,
+            &field(i, "injuries"),
+            &c.injuries,
+            con,
+            &mut fighter,
+            errors,
+        );
         fighter.confusion.on = fighter.injuries.confused();
         // CEL-R6.2: ability penalties it has from before the fight (adopted reading).
         if let Some(p) = &c.ability_penalty {
@@ -1726,5 +1736,61 @@ fn read_options(file: &SourceFile<'_>, o: &OptionsDef, errors: &mut Vec<FileErro
             d.splash_stray_increments,
             errors,
         ),
+    }
+}
+
+/// CEL-R18: crippling injuries from before the fight (`injuries = ["finger", "scar", …]`, the
+/// words of `injury KIND`), each taken in order as in play, after `head_injuries`. Refused,
+/// naming the field: an unknown word, one past the cap of the CON score (R18.2), one the table
+/// says to reroll (R18.6: every such part severed), and one that would sever a hand, leg or
+/// arm (its bleeding would come from before the fight, which fray does not keep: the GM gives
+/// the bleed in play). With every leg lost it starts prone.
+fn read_injuries(
+    file: &SourceFile<'_>,
+    at: &str,
+    words: &[Spanned<String>],
+    con: i32,
+    fighter: &mut Fighter,
+    errors: &mut Vec<FileError>,
+) {
+    for word in words {
+        let Some(injury) = crate::state::Injury::from_key(word.get_ref()) else {
+            errors.push(file.error(
+                word.span(),
+                Some(at.to_string()),
+                format!(
+                    "`{}` is no crippling injury (scar, major-scar, finger, eye, hand, head, leg, arm)",
+                    word.get_ref()
+                ),
+            ));
+            return;
+        };
+        let inj = &mut fighter.injuries;
+        let problem = if i32::from(inj.count) >= con {
+            Some(format!(
+                "at most its CON score ({con}) injuries (CEL-R18.2)"
+            ))
+        } else if !inj.available(injury) {
+            Some(format!(
+                "no {} can be taken any more (CEL-R18.6)",
+                injury.name()
+            ))
+        } else {
+            let mut after = *inj;
+            (after.take(injury) > 0).then(|| {
+                format!(
+                    "a {} here severs a limb: its bleeding is not kept from before the fight",
+                    injury.name()
+                )
+            })
+        };
+        if let Some(problem) = problem {
+            errors.push(file.error(word.span(), Some(at.to_string()), problem));
+            return;
+        }
+        inj.take(injury);
+    }
+    if fighter.injuries.legless() {
+        fighter.prone = true;
     }
 }

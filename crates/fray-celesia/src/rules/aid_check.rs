@@ -156,8 +156,14 @@ impl Skill {
 
     /// Its kind of check (CEL-R4.5's disadvantage on it).
     pub fn kind(self) -> CheckKind {
-        CheckKind::Skill {
-            physical: self.physical(),
+        match self {
+            // CEL-R18: the skills Table: Crippling Injuries names.
+            Skill::DisableDevice => CheckKind::Crippling(super::Crippled::DisableDevice),
+            Skill::Ride => CheckKind::Crippling(super::Crippled::Ride),
+            Skill::Intimidate => CheckKind::Crippling(super::Crippled::Intimidate),
+            _ => CheckKind::Skill {
+                physical: self.physical(),
+            },
         }
     }
 }

@@ -327,7 +327,7 @@ fn disable(
             modifier: "Disable Device",
             bonus: state.p(who).disable_device,
             dc,
-            kind: super::CheckKind::Skill { physical: true },
+            kind: super::CheckKind::Crippling(super::Crippled::DisableDevice),
             results: ("disabled", "not disabled"),
             rule: "CEL-R13",
         };

@@ -200,6 +200,66 @@ pub enum CheckKind {
         /// STR- or DEX-based.
         physical: bool,
     },
+    /// A check of a skill the crippling-injury table names (CEL-R18): a skill check as above,
+    /// with its injuries' numbers and disadvantage too.
+    Crippling(Crippled),
+}
+
+/// The skills fray rolls that Table: Crippling Injuries names (CEL-R18: Finger −1, Hand, Arm,
+/// Foot/Leg disadvantage; Scar and Major Scar +1 Intimidate).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Crippled {
+    /// Ride (finger, hand, leg, arm rows).
+    Ride,
+    /// Disable Device (finger, hand, arm rows).
+    DisableDevice,
+    /// Sleight of Hand (finger, hand, arm rows).
+    SleightOfHand,
+    /// Intimidate (the scars' +1).
+    Intimidate,
+}
+
+impl Crippled {
+    /// A Strength or Dexterity skill (blindness gives it disadvantage, CEL-R4.5 row 1); else a
+    /// Charisma one (a head injury does, CEL-R18).
+    pub fn physical(self) -> bool {
+        self != Crippled::Intimidate
+    }
+
+    /// CEL-R18: the injuries' disadvantage sources on this skill: "Hand Injury: disadvantage
+    /// penalty on all Climb, Craft, Disable Device, Perform (...), Ride, Sleight of Hand, and
+    /// Swim checks", the Arm Injury's the same (and Acrobatics), the Foot/Leg Injury's on
+    /// "Acrobatics, Climb, Perform (dance), Ride, and Stealth checks". Each row one source,
+    /// however many of that part are hurt (CEL-A5, A23).
+    pub fn disadvantage(self, injuries: &crate::state::Injuries, dis: &mut Sources) {
+        if self == Crippled::Intimidate {
+            return;
+        }
+        if injuries.hands.lost() > 0 {
+            dis.add("hand injury");
+        }
+        if injuries.arms.lost() > 0 {
+            dis.add("arm injury");
+        }
+        if self == Crippled::Ride && injuries.legs.lost() > 0 {
+            dis.add("leg injury");
+        }
+    }
+
+    /// CEL-R18: the injuries' number on this skill: "Finger Injury: -1 penalty to all Climb,
+    /// Craft, Disable Device, Perform (...), Ride, and Sleight of Hand checks", −1 per finger
+    /// lost; "Scar ... +1 bonus to Intimidate checks" (and the Major Scar's), +1 per scar —
+    /// numeric penalties and bonuses stack (CEL-A23).
+    pub fn modifier(self, injuries: &crate::state::Injuries) -> Option<Modifier> {
+        let (name, value) = match self {
+            Crippled::Intimidate => (
+                "scars",
+                i32::from(injuries.scars) + i32::from(injuries.major_scars),
+            ),
+            _ => ("finger injuries", -i32::from(injuries.fingers.lost())),
+        };
+        (value != 0).then(|| Modifier::new(name, "CEL-R18", value))
+    }
 }
 
 /// Disadvantage on `who`'s saves and checks: shaken and sickened (a dirty trick's, or two head
@@ -220,16 +280,21 @@ pub fn check_disadvantage(
     if f.has_trick(Trick::Sickened) || f.injuries.sickened() {
         dis.add("sickened");
     }
-    if kind == (CheckKind::Skill { physical: true })
-        && (f.has_trick(Trick::Blinded) || f.injuries.blind())
-    {
+    let (physical, mental) = match kind {
+        CheckKind::Skill { physical } => (physical, !physical),
+        CheckKind::Crippling(skill) => {
+            skill.disadvantage(&f.injuries, &mut dis);
+            (skill.physical(), !skill.physical())
+        }
+        _ => (false, false),
+    };
+    if physical && (f.has_trick(Trick::Blinded) || f.injuries.blind()) {
         dis.add("blind");
     }
     // CEL-R18 Head Injury: "disadvantage to all Intelligence-, Wisdom-, and Charisma-based
     // checks and skill checks, and to Will saving throws" (one head injury on; more do not
     // stack it: one source, CEL-A5).
-    if f.injuries.head > 0 && matches!(kind, CheckKind::Will | CheckKind::Skill { physical: false })
-    {
+    if f.injuries.head > 0 && (kind == CheckKind::Will || mental) {
         dis.add("head injury");
     }
     dis
@@ -314,7 +379,12 @@ impl D20Check {
         aid: i32,
     ) -> Result<(bool, i32, i32), fray_core::Interrupt> {
         let (roll, dice) = roll_check_die(state, table, who, self.kind, self.rule)?;
-        let total = roll as i32 + self.bonus + aid;
+        // CEL-R18: the crippling injuries' number on a skill the table names.
+        let crippled = match self.kind {
+            CheckKind::Crippling(skill) => skill.modifier(&state.f(who).injuries),
+            _ => None,
+        };
+        let total = roll as i32 + self.bonus + aid + crippled.as_ref().map_or(0, |m| m.value);
         // CEL-G13 ("manual adjustment of any roll, DC, DV or HP"): the GM's adjustment to the
         // DCs of its saves and checks (`cond WHO dc+N`).
         let gm = state.f(who).gm_dc;
@@ -330,6 +400,7 @@ impl D20Check {
                 if aid != 0 {
                     m.push(Modifier::new("aid another", "CEL-R9", aid));
                 }
+                m.extend(crippled.clone());
                 m
             },
             total,
@@ -346,5 +417,63 @@ impl D20Check {
             rule: self.rule,
         });
         Ok((success, total, dc))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture::{Fixture, FIGHTER};
+    use crate::state::Injury;
+    use fray_core::CombatantId;
+
+    /// CEL-R18: the crippling injuries on the skills fray rolls that the table names — a
+    /// finger's −1 each (stacking, CEL-A23), a hand's, an arm's and (Ride only) a leg's
+    /// disadvantage, one source each, and the scars' +1 Intimidate; Escape Artist is named by
+    /// no row.
+    #[test]
+    fn crippling_injuries_on_named_skills() {
+        let mut s = Fixture::new()
+            .with("ann", "h", [0, 0], FIGHTER)
+            .monster("orc", "o", [1, 0], "orc")
+            .state();
+        let ann = CombatantId(0);
+        let ride = CheckKind::Crippling(Crippled::Ride);
+        let device = CheckKind::Crippling(Crippled::DisableDevice);
+        let intimidate = aid_check::Skill::Intimidate.kind();
+        assert_eq!(aid_check::Skill::Ride.kind(), ride);
+        assert_eq!(check_disadvantage(&s, ann, ride).count(), 0);
+        assert_eq!(Crippled::Ride.modifier(&s.f(ann).injuries), None);
+        for injury in [Injury::Finger, Injury::Finger, Injury::Leg, Injury::Scar] {
+            s.fm(ann).injuries.take(injury);
+        }
+        s.fm(ann).injuries.take(Injury::MajorScar);
+        let inj = s.f(ann).injuries;
+        assert_eq!(Crippled::Ride.modifier(&inj).map(|m| m.value), Some(-2));
+        assert_eq!(
+            Crippled::SleightOfHand.modifier(&inj).map(|m| m.value),
+            Some(-2)
+        );
+        assert_eq!(
+            Crippled::Intimidate.modifier(&inj).map(|m| m.value),
+            Some(2)
+        );
+        // The leg: Ride's disadvantage, not Disable Device's.
+        assert_eq!(check_disadvantage(&s, ann, ride).text(), "leg injury");
+        assert_eq!(check_disadvantage(&s, ann, device).count(), 0);
+        s.fm(ann).injuries.take(Injury::Hand);
+        s.fm(ann).injuries.take(Injury::Arm);
+        assert_eq!(check_disadvantage(&s, ann, ride).count(), 3);
+        assert_eq!(check_disadvantage(&s, ann, device).count(), 2);
+        // Intimidate is a Charisma skill: no hand or arm row; a head injury's disadvantage.
+        assert_eq!(check_disadvantage(&s, ann, intimidate).count(), 0);
+        s.fm(ann).injuries.take(Injury::Head);
+        assert_eq!(
+            check_disadvantage(&s, ann, intimidate).text(),
+            "head injury"
+        );
+        assert_eq!(check_disadvantage(&s, ann, device).count(), 2);
+        let escape = aid_check::Skill::EscapeArtist.kind();
+        assert_eq!(check_disadvantage(&s, ann, escape).count(), 0);
     }
 }

@@ -60,7 +60,7 @@ pub fn control(
         modifier: "Ride",
         bonus: state.p(rider).ride,
         dc: 20,
-        kind: super::CheckKind::Skill { physical: true },
+        kind: super::CheckKind::Crippling(super::Crippled::Ride),
         results: ("in control", "loses control"),
         rule: "CEL-R21.1",
     }
@@ -407,7 +407,7 @@ pub fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Int
                 modifier: "Ride",
                 bonus: state.p(rider).ride,
                 dc: 15,
-                kind: super::CheckKind::Skill { physical: true },
+                kind: super::CheckKind::Crippling(super::Crippled::Ride),
                 results: ("lands softly", "falls hard"),
                 rule: "CEL-R21.10",
             };
@@ -503,7 +503,7 @@ pub fn knees(
         modifier: "Ride",
         bonus: state.p(rider).ride,
         dc: 5,
-        kind: super::CheckKind::Skill { physical: true },
+        kind: super::CheckKind::Crippling(super::Crippled::Ride),
         results: ("both hands free", "a hand stays on the reins"),
         rule: "CEL-R21.4",
     }
@@ -540,7 +540,7 @@ pub fn mount_or_dismount(
             modifier: "Ride",
             bonus: state.p(rider).ride,
             dc: 20,
-            kind: super::CheckKind::Skill { physical: true },
+            kind: super::CheckKind::Crippling(super::Crippled::Ride),
             results: ("does not provoke", "provokes"),
             rule: "CEL-R9",
         }

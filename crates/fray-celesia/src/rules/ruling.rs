@@ -174,7 +174,7 @@ fn ruled_check(
         modifier: skill.name(),
         bonus,
         dc: i32::from(dc),
-        kind: super::CheckKind::Skill { physical: false },
+        kind: skill.kind(),
         results,
         rule,
     };

@@ -125,7 +125,7 @@ pub fn take(
         modifier,
         bonus: state.p(who).sleight_of_hand + penalty,
         dc: state.options.sleight_dc,
-        kind: super::CheckKind::Skill { physical: true },
+        kind: super::CheckKind::Crippling(super::Crippled::SleightOfHand),
         results: ("takes it", "fails"),
         rule: RULE,
     }
