@@ -272,29 +272,25 @@ impl RulesetBundle for Celesia {
     type Content = Content;
     const CONTENT_FILES: &'static [(&'static str, &'static str)] = &content::CONTENT_FILES;
     /// Every rule is played at least in part; the `partial` ones are listed (docs/celesia.md
-    /// says which parts: R3 all but readying the standard actions other than a charge, grapple,
-    /// feint or spell; R6 all but spell resistance, Spell Combat and Spellstrike; R10 every maneuver, tying up (and untying), Escape Artist and a
-    /// hazardous placement's free escape (the map's and the GM's hazards), and disarming and
-    /// stealing items, ropes and shields (R10 is whole); R12 Run and Coup de Grace (lethal and nonlethal, a rogue's sneak attack on it);
-    /// R13 Disable Device, Find Tracks (the GM's rulings), 1-round spells and Load a Two-Handed
-    /// Simple Firearm; R15 attacks of opportunity, readied actions and counterspells with the
-    /// same spell (countering with another is not: the seed gives no route), a disabled
-    /// reactor's 1 damage for each (R6 spells: conditions, ability penalties, areas and slots
-    /// are played; R14 Identify a Spell Being Cast, asked, of a caster's or an item's spell,
-    /// only of a caster it sees, counted
-    /// against the GM's free-action limit; R9 Dismiss a Spell, R11 Concentrate to Maintain an
-    /// Active Spell, R14 Cease Concentrating and Prepare Spell Components, but not R9 Direct or
-    /// Redirect a Spell: no spell fray plays can be redirected); R9 all
-    /// but the actions of other skills and animals (Demoralize: the GM's rulings; Ready or
-    /// Drop a Shield is played); R17
-    /// all but CON
-    /// drain and the GM's strenuous actions; R20 all but a source of burn). R18 and R21 are played whole (R18: the confusion of three head injuries, `rules::confusion`;
-    /// R21.8: shots at each increment of the mount's move).
+    /// says which parts: R9 all but the actions of other skills and animals (Demoralize: the
+    /// GM's rulings) and Direct or Redirect a Spell (no spell fray plays can be redirected);
+    /// R11 all but Lock or Unlock a Weapon in a Locked Gauntlet, Initiate Standard Strike and
+    /// Treat a Wound or Poison; R12 Run, Coup de Grace (lethal and nonlethal, a rogue's sneak
+    /// attack on it), full-action spells, Load a One-Handed Simple Firearm and Administer a
+    /// Potion; R13 Disable Device, Find Tracks (the GM's rulings), 1-round spells and Load a
+    /// Two-Handed Simple Firearm; R14 all but stances and other abilities' free actions; R15
+    /// attacks of opportunity, readied actions and counterspells with the same spell, not
+    /// Counter or immediate-action abilities; R17 all but CON drain; R20 all but a source of
+    /// burn). R3 (every readied action and trigger of the seed, 1-round and complex actions),
+    /// R6 (spells with spell resistance, Aid Another on attacks, skills and spells, Spell Combat
+    /// and Spellstrike), R10 (every maneuver, on items, ropes and shields too), R18 (the
+    /// confusion of three head injuries, `rules::confusion`, the injuries on the skills fray
+    /// rolls) and R21 (R21.8: shots at each increment of the mount's move) are played whole.
     const RULES: RuleStatus = RuleStatus {
         prefix: "CEL-R",
         total: 21,
         missing: &[],
-        partial: &[3, 6, 9, 11, 12, 13, 14, 15, 17, 20],
+        partial: &[9, 11, 12, 13, 14, 15, 17, 20],
     };
     const CRITICALS: Criticals = Criticals::Critical;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;
