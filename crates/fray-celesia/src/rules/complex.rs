@@ -42,26 +42,21 @@ pub fn task_of(state: &State, who: CombatantId, choice: &Choice) -> Option<(Task
             true,
         )),
         // CEL-R9 Manipulate an Item, CEL-G3: complex where the GM rules it so.
-        Choice::PickUp(item) if state.options.pick_up_acts > 1 => Some((
-            TaskKind::PickUp(item),
-            state.options.pick_up_acts,
-            state.options.pick_up_consecutive,
-        )),
-        Choice::PickUpShield if state.options.pick_up_acts > 1 => Some((
-            TaskKind::PickUpShield,
-            state.options.pick_up_acts,
-            state.options.pick_up_consecutive,
-        )),
-        Choice::PickUpGear(book) if state.options.pick_up_acts > 1 => Some((
-            TaskKind::PickUpGear(book),
-            state.options.pick_up_acts,
-            state.options.pick_up_consecutive,
-        )),
-        Choice::PickUpRope if state.options.pick_up_acts > 1 => Some((
-            TaskKind::PickUpRope,
-            state.options.pick_up_acts,
-            state.options.pick_up_consecutive,
-        )),
+        Choice::PickUp(_) | Choice::PickUpShield | Choice::PickUpGear(_) | Choice::PickUpRope
+            if state.options.pick_up_acts > 1 =>
+        {
+            let kind = match *choice {
+                Choice::PickUp(item) => TaskKind::PickUp(item),
+                Choice::PickUpShield => TaskKind::PickUpShield,
+                Choice::PickUpGear(book) => TaskKind::PickUpGear(book),
+                _ => TaskKind::PickUpRope,
+            };
+            Some((
+                kind,
+                state.options.pick_up_acts,
+                state.options.pick_up_consecutive,
+            ))
+        }
         Choice::Retrieve(book) if state.options.retrieve_acts > 1 => Some((
             TaskKind::Retrieve(book),
             state.options.retrieve_acts,
