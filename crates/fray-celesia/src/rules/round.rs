@@ -1252,11 +1252,10 @@ pub fn perform(
                 state.fm(who).reach_bonus = 5;
             }
             let k = super::special::step_of(state, who, sp);
-            // CEL-R16.5: Martial Power's temporary hit points, 2 per step (3 with a shield).
             let temp = if sp == crate::state::Special::MartialPower {
-                let per = if state.f(who).shield_dv > 0 { 3 } else { 2 };
-                state.fm(who).temp_hp = per * k;
-                per * k
+                let temp = super::special::martial_power_temp_hp(k, state.f(who).shield_dv > 0);
+                state.fm(who).temp_hp = temp;
+                temp
             } else {
                 0
             };

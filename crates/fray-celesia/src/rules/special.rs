@@ -52,7 +52,16 @@ pub fn power_attack(bab: i32, two_handed: bool, off_hand: bool) -> (i32, i32) {
 /// CEL-R16.5: Martial Power: (attack penalty, temporary hit points); ×1.5 with a shield.
 pub fn martial_power(bab: i32, shield: bool) -> (i32, i32) {
     let m = martial_step(bab);
-    (-m, if shield { 3 * m } else { 2 * m })
+    (-m, martial_power_temp_hp(m, shield))
+}
+
+/// CEL-R16.5: Martial Power's temporary hit points at a step: 2 per step, 3 with a shield.
+pub fn martial_power_temp_hp(step: i32, shield: bool) -> i32 {
+    if shield {
+        3 * step
+    } else {
+        2 * step
+    }
 }
 
 /// CEL-R11 Total Defense: +5 + floor(BAB / 2) DV.
