@@ -173,8 +173,21 @@ fn ability_penalty(
     Ok(())
 }
 
-/// Applies one intervention. [CEL-G13]
+/// Applies one intervention, then ends at once the grapples it undid: a grappler and its foe
+/// the GM moved apart, walled off, took down (`hp`, `cond`) or removed are no longer
+/// grappling, not only from the next action on. [CEL-G13; CEL-R10.9]
 pub fn intervene(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    intervention: &Intervention,
+) -> Result<(), Interrupt> {
+    apply(state, table, intervention)?;
+    super::grapple::tidy(state, table);
+    Ok(())
+}
+
+/// Applies one intervention. [CEL-G13]
+fn apply(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     intervention: &Intervention,
@@ -285,9 +298,6 @@ pub fn intervene(
                 hidden: false,
                 rule: GM,
             });
-            // CEL-R10.9: a grappler and its foe the GM moves apart are no longer grappling,
-            // at once (not at the next action).
-            super::grapple::tidy(state, table);
             Ok(())
         }
         Intervention::Remove { who, how } => {
@@ -330,9 +340,6 @@ pub fn intervene(
                 return Ok(());
             };
             table.emit(|| change);
-            // A wall raised between a grappler and its foe ends the hold (CEL-R10.9, as when
-            // they are moved apart: `grapple::tidy`).
-            super::grapple::tidy(state, table);
             Ok(())
         }
     }
@@ -483,6 +490,52 @@ mod tests {
             ),
             "{events:?}"
         );
+    }
+
+    /// CEL-R10.9: the GM taking the held orc down (`hp orc -N` past its hit points) or
+    /// removing Hal (`remove hal fled`) ends the grapple in that intervention, not at the next
+    /// action.
+    #[test]
+    fn the_gm_taking_a_grappler_or_its_foe_out_ends_the_grapple_at_once() {
+        for (iv, down) in [
+            (
+                Intervention::Hp {
+                    who: "orc".into(),
+                    change: -40,
+                },
+                "the orc",
+            ),
+            (
+                Intervention::Remove {
+                    who: "hal".into(),
+                    how: "fled".into(),
+                },
+                "Hal",
+            ),
+        ] {
+            let mut s = Fixture::new()
+                .with("hal", "heroes", [0, 0], FIGHTER)
+                .monster("orc", "orcs", [1, 0], "orc")
+                .state();
+            let orc = CombatantId(1);
+            let mut driver = ScriptedDriver::new(Vec::new(), Vec::new());
+            let mut sink = VecSink::default();
+            {
+                let mut table = Table::new(&mut driver, &mut sink, None, &Limits::default());
+                crate::rules::grapple::begin_hold(&mut s, &mut table, HAL, orc);
+                intervene(&mut s, &mut table, &iv).expect("a lawful intervention");
+            }
+            assert!(!s.grappled(HAL) && !s.grappled(orc), "{down} out");
+            let events: Vec<Event> = sink.events.into_iter().map(|e| e.1).collect();
+            assert!(
+                events.iter().any(|e| matches!(
+                    e,
+                    Event::Acted { act: "no longer grapples", detail, rule: "CEL-R10.9", .. }
+                        if detail == "one of them is down"
+                )),
+                "{down}: {events:?}"
+            );
+        }
     }
 
     /// CEL-R10.7: Ann (1 1), diagonally next to Hal (0 0), may clear the orc's dirty trick
