@@ -83,3 +83,57 @@ fn a_simple_component_preparation_costs_an_act() {
         "{text}"
     );
 }
+
+/// Wyn's mean damage dealt per fight over `fray sim FILE -n 400 --seed 1 --threads 1`.
+fn wyn_dealt(file: &str) -> f64 {
+    let out = fray(&[
+        "sim",
+        file,
+        "-n",
+        "400",
+        "--seed",
+        "1",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", cli::stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    report["combatants"]
+        .as_array()
+        .expect("combatants")
+        .iter()
+        .find(|c| c["id"] == "wyn")
+        .and_then(|c| c["dealt_mean"].as_f64())
+        .expect("Wyn's damage")
+}
+
+/// The default tactics cast a caster's damaging spells (`caster_tactics`, CEL-R11): in the
+/// seeded fight Wyn opens with a fireball on the orcs (out of reach, no friend in the burst),
+/// and in `fray sim` she deals far more per fight with her spells than with haste alone (not
+/// valued, so never cast: she can only use her dagger).
+#[test]
+fn the_default_tactics_cast_damaging_spells() {
+    let out = fray(&["fight", "examples/celesia/spells.toml", "--seed", "1"]);
+    assert!(out.status.success(), "{}", cli::stderr(&out));
+    let log = cli::stdout(&out);
+    assert!(
+        log.contains("Wyn casts a standard-action spell on Orc: fireball (level 3) (CEL-R11)"),
+        "{log}"
+    );
+    let dir = cli::scratch("haste-only");
+    let text = std::fs::read_to_string("examples/celesia/spells.toml").expect("read");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("spells = "))
+        .expect("Wyn's spells");
+    let haste_only = dir.join("spells.toml");
+    std::fs::write(&haste_only, text.replace(line, "spells = [\"haste\"]")).expect("write");
+    let with_spells = wyn_dealt("examples/celesia/spells.toml");
+    let without = wyn_dealt(haste_only.to_str().expect("path"));
+    assert!(
+        with_spells > without + 10.0,
+        "with her spells {with_spells}, haste only {without}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

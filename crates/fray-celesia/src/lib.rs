@@ -8,6 +8,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod caster_tactics;
 pub mod choice;
 pub mod content;
 pub mod encounter;
@@ -19,6 +20,7 @@ pub mod maneuver_tactics;
 pub mod rules;
 pub mod space;
 pub mod spell;
+pub mod spell_value;
 pub mod state;
 pub mod tactics;
 

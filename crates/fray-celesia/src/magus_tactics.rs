@@ -30,11 +30,12 @@
 //! Everything is a function of the state: the same state gives the same choice.
 
 use crate::choice::Choice;
-use crate::maneuver_tactics::{bonus_and_dv, chance, mean_damage, threat};
+use crate::maneuver_tactics::{bonus_and_dv, chance, mean_damage};
 use crate::rules::legal::check_action;
 use crate::rules::magus::{int_bonus, Defensively};
-use crate::rules::{attack, spell as casting, spell_resistance, Total};
-use crate::spell::{Casting, OnSave, Range, Spell, TouchAttack};
+use crate::rules::spell as casting;
+use crate::spell::{Casting, Range, Spell};
+use crate::spell_value::{damage_on, provocation, touch_chance};
 use crate::state::State;
 use fray_core::CombatantId;
 
@@ -134,72 +135,14 @@ pub fn gain(state: &State, who: CombatantId, blow: Choice) -> Option<(f64, Choic
     best
 }
 
-/// What provoking costs `who` now: one attack of opportunity's expected damage from each foe up
-/// that could take one on it (a reaction left, not flat-footed, threatening it). [CEL-R3.5, R15]
-fn provocation(state: &State, who: CombatantId) -> f64 {
-    state
-        .ids()
-        .filter(|&o| {
-            state.enemies(o, who)
-                && state.up(o)
-                && crate::rules::round::can_take_opportunity(state, o, who)
-        })
-        .map(|o| threat(state, o, who))
-        .sum()
-}
-
-/// The chance `spell`'s own touch attack by `who` hits `t` (1 for a spell without one): d20 +
-/// the touch attack's bonus against the touch DV, a natural 20 hitting and a natural 1
-/// missing. [CEL-R4.4, R6.1]
-fn touch_chance(state: &State, who: CombatantId, spell: &Spell, t: CombatantId) -> f64 {
-    let Some(kind) = spell.attack else {
-        return 1.0;
-    };
-    let mut bonus = Total::default();
-    casting::touch_bonus_into(state, who, kind == TouchAttack::Ranged, &mut bonus);
-    let mut defense = Total::default();
-    attack::defense_into(state, t, &mut defense);
-    let touch_dv = 10 + defense.0 - casting::touch_excluded(state, t);
-    chance(bonus.0, touch_dv, 0, true)
-}
-
-/// The damage `spell` cast by `who` is expected to deal `t` once it reaches it (its touch
-/// attack aside): mean dice at `who`'s caster level, through spell resistance and the save;
-/// `None` for a spell that deals no damage or fills an area. [CEL-R6, R9]
+/// The damage `spell` cast by `who` is expected to deal `t` once it reaches it: a spell that
+/// fills an area (catching friends as well as foes) is not valued here. [CEL-R6, R9]
 fn expected_damage(state: &State, who: CombatantId, spell: &Spell, t: CombatantId) -> Option<f64> {
-    let dice = spell.damage?;
-    let plain_damage = spell.area.is_none()
-        && spell.haste_rounds_per_level == 0
-        && spell.condition.is_none()
-        && spell.penalty.is_none();
-    if !plain_damage {
-        return None;
-    }
-    let cl = state.p(who).magic.caster_level;
-    let levels = if spell.max_levels > 0 {
-        cl.min(spell.max_levels)
-    } else {
-        cl
-    };
-    let times = if spell.per_level { levels } else { 1 };
-    let count = (i32::from(dice.count) * times).clamp(1, 200);
-    let mean =
-        (f64::from(count) * (f64::from(dice.sides) + 1.0) / 2.0 + f64::from(dice.bonus)).max(0.0);
-    let through = if spell_resistance::applies(state, who, t, spell) {
-        chance(cl, state.p(t).spell_resistance, 0, false)
-    } else {
-        1.0
-    };
-    let kept = match spell.save {
-        Some((kind, on_save)) => {
-            let dc = state.p(who).magic.spell_dc + state.f(t).gm_dc;
-            let saved = chance(casting::save_bonus(state, t, kind), dc, 0, false);
-            let half = if on_save == OnSave::Half { 0.5 } else { 0.0 };
-            1.0 - saved + saved * half
-        }
-        None => 1.0,
-    };
-    Some(mean * through * kept)
+    spell
+        .area
+        .is_none()
+        .then(|| damage_on(state, who, spell, t))
+        .flatten()
 }
 
 #[cfg(test)]

@@ -188,6 +188,12 @@ fn action(state: &State, who: CombatantId) -> Choice {
     if let Some(c) = crate::rules::shield::tactic(state, who) {
         return c;
     }
+    // CEL-R9, R11, R12 Cast: a damaging spell worth more than the blows its acts would be
+    // (`crate::caster_tactics`), unless a blow in reach could finish a foe.
+    if let Some(c) = crate::caster_tactics::cast(state, who).filter(|_| !can_finish_foe(state, who))
+    {
+        return c;
+    }
     // The weakest foe in reach, with the best form that reaches it.
     let pos = f.pos;
     // The least key wins whatever order the foes come in (the key ends with the foe's id). A
