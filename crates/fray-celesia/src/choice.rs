@@ -187,6 +187,12 @@ pub enum Choice {
     /// Find Tracks with Survival (complex: 3 consecutive acts or the GM's number, Provoke).
     /// [CEL-R13]
     FindTracks,
+    /// Recall Knowledge: a Lore check to identify a foe monster and its abilities (simple,
+    /// 1 act). [CEL-R9]
+    Recall(CombatantId),
+    /// Search: a Perception check to find the invisible creatures nearby (simple, 1 act).
+    /// [CEL-R9]
+    Search,
     /// The GM's ruling: the DC of a check the seed gives none for. [CEL-R9, R13]
     Dc(u8),
     /// The GM's ruling: a demoralized foe is shaken for this many rounds. [CEL-R9]
@@ -337,6 +343,8 @@ impl Choice {
             | Choice::DrawTwo(..)
             | Choice::Multiweapon(..)
             | Choice::Demoralize(_)
+            | Choice::Recall(_)
+            | Choice::Search
             | Choice::Retrieve(_)
             | Choice::Untie(_)
             | Choice::ReadyShield
@@ -565,6 +573,8 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Demoralize(t) => format!("demoralize {}", k(t)),
         Choice::Feint(t) => format!("feint {}", k(t)),
         Choice::FindTracks => "find-tracks".into(),
+        Choice::Recall(t) => format!("recall {}", k(t)),
+        Choice::Search => "search".into(),
         Choice::Dc(n) => format!("dc {n}"),
         Choice::Shaken(n) => format!("shaken {n}"),
         Choice::NoEffect => "no effect".into(),
@@ -961,6 +971,8 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["demoralize", t] => Choice::Demoralize(who(t)?),
         ["feint", t] => Choice::Feint(who(t)?),
         ["find-tracks"] => Choice::FindTracks,
+        ["recall", t] => Choice::Recall(who(t)?),
+        ["search"] => Choice::Search,
         ["no", "effect"] => Choice::NoEffect,
         [ruling @ ("dc" | "shaken" | "acts"), n] => {
             let n = number(n)?;

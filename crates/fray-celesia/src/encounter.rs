@@ -120,6 +120,8 @@ struct OptionsDef {
     fire_save: Option<Spanned<String>>,
     fire_dc: Option<Spanned<i64>>,
     sleight_dc: Option<Spanned<i64>>,
+    search_dc: Option<Spanned<i64>>,
+    search_feet: Option<Spanned<i64>>,
 }
 
 fray_core::combatant_entry! {
@@ -153,6 +155,8 @@ fray_core::combatant_entry! {
         heal: Option<Spanned<i64>>,
         escape_artist: Option<Spanned<i64>>,
         sleight_of_hand: Option<Spanned<i64>>,
+        lore: Option<Spanned<i64>>,
+        perception: Option<Spanned<i64>>,
         #[serde(default)]
         items: Vec<Spanned<String>>,
         #[serde(default)]
@@ -325,6 +329,9 @@ impl Builder<'_> {
                     heal: 0,
                     escape_artist: 0,
                     sleight_of_hand: 0,
+                    lore: 0,
+                    perception: 0,
+                    bestiary: Some(mon.name.clone()),
                     items: Vec::new(),
                     stored: Vec::new(),
                     fastened: Vec::new(),
@@ -456,6 +463,9 @@ impl Builder<'_> {
                     heal: 0,
                     escape_artist: 0,
                     sleight_of_hand: 0,
+                    lore: 0,
+                    perception: 0,
+                    bestiary: None,
                     items: Vec::new(),
                     stored: Vec::new(),
                     fastened: Vec::new(),
@@ -564,6 +574,13 @@ impl Builder<'_> {
             errors,
         ) {
             profile.sleight_of_hand = e;
+        }
+        // CEL-R9 Recall Knowledge (Lore) and Search (Perception).
+        if let Some(l) = int(file, i, "lore", &c.lore, (-10, 60), errors) {
+            profile.lore = l;
+        }
+        if let Some(p) = int(file, i, "perception", &c.perception, (-10, 60), errors) {
+            profile.perception = p;
         }
         // CEL-R11, R12 items at hand; CEL-R9 items stored in a container (`stored`).
         for (key, names) in [("items", &c.items), ("stored", &c.stored)] {
@@ -900,6 +917,7 @@ impl CombatantBuilder for Builder<'_> {
             fatigued_until: 0,
             concealed: c.concealed,
             invisible: c.invisible,
+            known_to: 0,
             tied: None,
             ropes: int(
                 &file,
@@ -1728,6 +1746,15 @@ fn read_options(file: &SourceFile<'_>, o: &OptionsDef, errors: &mut Vec<FileErro
         prepare_components: Vec::new(),
         fire,
         sleight_dc: num("sleight_dc", &o.sleight_dc, 1, 60, d.sleight_dc, errors),
+        search_dc: num("search_dc", &o.search_dc, 1, 60, d.search_dc, errors),
+        search_feet: num(
+            "search_feet",
+            &o.search_feet,
+            5,
+            i64::from(crate::rules::search::MAX_FEET),
+            d.search_feet,
+            errors,
+        ),
         splash_stray_increments: num(
             "splash_stray_increments",
             &o.splash_stray_increments,

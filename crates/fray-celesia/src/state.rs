@@ -91,6 +91,14 @@ pub struct Profile {
     /// Sleight of Hand skill bonus (the GM's number; the seed has no skill tables). [CEL-R11
     /// Sleight of Hand]
     pub sleight_of_hand: i32,
+    /// Lore skill bonus (`lore`, the GM's number, default 0; the seed has no skill tables).
+    /// [CEL-R9 Recall Knowledge]
+    pub lore: i32,
+    /// Perception skill bonus (`perception`, the GM's number, default 0). [CEL-R9 Search]
+    pub perception: i32,
+    /// The bestiary name of a monster (`monster = …`), what Recall Knowledge identifies it as;
+    /// `None` for a character of a class. [CEL-R9 Recall Knowledge]
+    pub bestiary: Option<String>,
     /// Items other than weapons it carries (`items`), one entry per item. [CEL-R11, R12]
     pub items: Vec<crate::rules::item::Gear>,
     /// Items stored in a container on its person (`stored`): each is retrieved (Manipulate an
@@ -590,6 +598,9 @@ pub struct Fighter {
     /// on checks to grapple it, total concealment, its moves shown to its own side only.
     /// [CEL-R4.5 rows 8, 11; CEL-A28, A34]
     pub invisible: bool,
+    /// The sides (bit `SideId`) that identified it by Recall Knowledge: known, it stays known.
+    /// [CEL-R9 Recall Knowledge]
+    pub known_to: u32,
     /// Tied up: the ropes pin it until it escapes them (this DC, 20 + the binder's CMB).
     /// [CEL-R10.10 Tie Up]
     pub tied: Option<i32>,
@@ -1151,6 +1162,11 @@ pub struct Options {
     /// The DC of Sleight of Hand to take an object from a creature (CEL-R11 Sleight of Hand
     /// gives none; default Pathfinder's 20; `rules::sleight`).
     pub sleight_dc: i32,
+    /// The DC of the Perception check of Search to find an invisible creature (CEL-R9 Search
+    /// gives none; default Pathfinder's 20 to notice one; `rules::search`).
+    pub search_dc: i32,
+    /// How far Search finds invisible creatures, in feet (default Pathfinder's 30).
+    pub search_feet: i32,
 }
 
 impl Default for Options {
@@ -1187,6 +1203,8 @@ impl Default for Options {
             prepare_components: Vec::new(),
             fire: crate::rules::fire::Fire::default(),
             sleight_dc: crate::rules::sleight::DEFAULT_DC,
+            search_dc: crate::rules::search::DEFAULT_DC,
+            search_feet: crate::rules::search::DEFAULT_FEET,
         }
     }
 }

@@ -10,7 +10,8 @@
 //! What each audience is comes from the seeds' table practice (DESIGN.md, "Live sessions, views
 //! and audiences"): GM rulings and their reasons are the GM's; checks (surprise, morale,
 //! spotting an ambush…) and declarations are their own side's until their effects show; moves
-//! of hidden or invisible combatants are their own side's.
+//! of hidden or invisible combatants are their own side's, and so is what a side's check
+//! taught it (a foe's abilities, where a hidden creature is).
 
 use crate::event::{json_lines, Event, Subject};
 use crate::ids::{CombatantId, SideId};
@@ -108,6 +109,8 @@ impl Event {
             } => Audience::Side(roster.side_of(*who)),
             // What a foe has left to shoot is not seen across the table.
             Event::Ammunition { who, .. } => Audience::Controller(*who),
+            // What a check taught its side (a foe's abilities, a hidden creature's square).
+            Event::Learned { who, .. } => Audience::Side(roster.side_of(*who)),
             _ => Audience::Everyone,
         }
     }
@@ -188,6 +191,7 @@ pub const SHOWN: &[(&str, &[&str], &[&str])] = &[
         &["who", "weapon", "loaded", "capacity", "left", "rule"],
         &[],
     ),
+    ("learn", &["who", "about", "facts", "at", "rule"], &[]),
     ("wound", &["who", "roll", "wound", "modifiers", "rule"], &[]),
     ("declare", &["who", "declaration", "rule"], &[]),
     ("initiative", &["who", "roll", "total", "rule"], &[]),

@@ -242,6 +242,21 @@ pub enum Event {
         /// The rule.
         rule: &'static str,
     },
+    /// What a combatant's side learns by a check of its own: a foe's identity and abilities
+    /// (Recall Knowledge), or the square where a hidden creature is (Search). Its side's and
+    /// the GM's only.
+    Learned {
+        /// Who learned it (its side learns it).
+        who: CombatantId,
+        /// Whom it is about.
+        about: CombatantId,
+        /// What was learned, in words.
+        facts: String,
+        /// The square learned, where one is.
+        at: Option<Pos>,
+        /// The rule.
+        rule: &'static str,
+    },
     /// Lasting wear on a combatant's gear (armour losing protection).
     Worn {
         /// Whose gear.
@@ -547,6 +562,7 @@ impl Event {
             Event::Fell { .. } => "fall",
             Event::Worn { .. } => "wear",
             Event::Ammunition { .. } => "ammunition",
+            Event::Learned { .. } => "learn",
             Event::Wounded { .. } => "wound",
             Event::Declared { .. } => "declare",
             Event::Initiative { .. } => "initiative",
@@ -727,6 +743,22 @@ impl Event {
                 if let Some(n) = left {
                     let comma = if loaded.is_some() { "," } else { "" };
                     let _ = write!(s, "{comma} {n} left");
+                }
+                let _ = write!(s, " ({rule})");
+            }
+            Event::Learned {
+                who,
+                about,
+                facts,
+                at,
+                rule,
+            } => {
+                let _ = write!(s, "{} learns of {}", n(*who), n(*about));
+                if let Some(at) = at {
+                    let _ = write!(s, " at ({}, {})", at.x, at.y);
+                }
+                if !facts.is_empty() {
+                    let _ = write!(s, ": {facts}");
                 }
                 let _ = write!(s, " ({rule})");
             }
@@ -1081,6 +1113,14 @@ impl Event {
                 rule,
             } => json!({"who": k(who), "weapon": weapon, "loaded": loaded.map(|l| l.0),
                         "capacity": loaded.map(|l| l.1), "left": left, "rule": rule}),
+            Event::Learned {
+                who,
+                about,
+                facts,
+                at,
+                rule,
+            } => json!({"who": k(who), "about": k(about), "facts": facts,
+                        "at": at.as_ref().map(pos), "rule": rule}),
             Event::Declared {
                 who,
                 declaration,

@@ -35,6 +35,10 @@ pub enum Skill {
     Heal,
     /// Intimidate (Demoralize, CEL-R9).
     Intimidate,
+    /// Lore (Recall Knowledge, CEL-R9).
+    Lore,
+    /// Perception (Search, CEL-R9).
+    Perception,
     /// Ride (CEL-R21).
     Ride,
     /// Spellcraft (Identify a Spell Being Cast, CEL-R14).
@@ -45,12 +49,14 @@ pub enum Skill {
 
 impl Skill {
     /// Every skill, in the order options list them.
-    pub const ALL: [Skill; 8] = [
+    pub const ALL: [Skill; 10] = [
         Skill::Bluff,
         Skill::DisableDevice,
         Skill::EscapeArtist,
         Skill::Heal,
         Skill::Intimidate,
+        Skill::Lore,
+        Skill::Perception,
         Skill::Ride,
         Skill::Spellcraft,
         Skill::Survival,
@@ -64,6 +70,8 @@ impl Skill {
             Skill::EscapeArtist => "escape-artist",
             Skill::Heal => "heal",
             Skill::Intimidate => "intimidate",
+            Skill::Lore => "lore",
+            Skill::Perception => "perception",
             Skill::Ride => "ride",
             Skill::Spellcraft => "spellcraft",
             Skill::Survival => "survival",
@@ -89,6 +97,8 @@ impl Skill {
             Skill::EscapeArtist => "Escape Artist",
             Skill::Heal => "Heal",
             Skill::Intimidate => "Intimidate",
+            Skill::Lore => "Lore",
+            Skill::Perception => "Perception",
             Skill::Ride => "Ride",
             Skill::Spellcraft => "Spellcraft",
             Skill::Survival => "Survival",
@@ -103,6 +113,8 @@ impl Skill {
             Skill::EscapeArtist => "aid another (Escape Artist)",
             Skill::Heal => "aid another (Heal)",
             Skill::Intimidate => "aid another (Intimidate)",
+            Skill::Lore => "aid another (Lore)",
+            Skill::Perception => "aid another (Perception)",
             Skill::Ride => "aid another (Ride)",
             Skill::Spellcraft => "aid another (Spellcraft)",
             Skill::Survival => "aid another (Survival)",
@@ -130,6 +142,10 @@ impl Skill {
             Skill::EscapeArtist => p.escape_artist,
             Skill::Heal => p.heal,
             Skill::Intimidate => state.skill(who, said.intimidate?, CHA),
+            // Pathfinder's Knowledge is an Intelligence skill, Perception a Wisdom one
+            // (CEL-A34); both default to 0 (the seed has no skill tables).
+            Skill::Lore => state.skill(who, p.lore, INT),
+            Skill::Perception => state.skill(who, p.perception, WIS),
             Skill::Ride => p.ride,
             Skill::Spellcraft => state.skill(who, said.spellcraft?, INT),
             Skill::Survival => state.skill(who, said.survival?, WIS),
@@ -148,6 +164,9 @@ impl Skill {
             Skill::DisableDevice => state.disabled.iter().any(|&done| !done),
             Skill::EscapeArtist => f.held_by.is_some() || f.tied.is_some() || f.netted,
             Skill::Ride => f.riding.is_some(),
+            Skill::Lore => super::recall::unknown_foes(state, friend),
+            // Offered never: whether there is anything to find is the GM's (typed, it is legal).
+            Skill::Perception => false,
             Skill::Heal => state
                 .ids()
                 .any(|t| state.band(t) == Band::Dying && !state.f(t).stable),

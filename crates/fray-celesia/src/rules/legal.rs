@@ -182,6 +182,8 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     super::magus::options(state, who, &mut candidates);
     super::ammo::options(state, who, &mut candidates);
     super::ruling::action_options(state, who, &mut candidates);
+    super::recall::options(state, who, &mut candidates);
+    candidates.push(Choice::Search);
     super::feint::options(state, who, &mut candidates);
     super::aid_check::options(state, who, &mut candidates);
     candidates.extend([
@@ -963,6 +965,12 @@ pub fn check_deed(
             super::ruling::check(explain, state, who, choice)
         }
         Choice::FindTracks => super::ruling::check(explain, state, who, choice),
+        Choice::Recall(t) => {
+            target_ok(t, "CEL-R9")?;
+            super::recall::check(explain, state, who, t)
+        }
+        // CEL-R9 Search: any combatant may search (whether anything is hidden is the GM's).
+        Choice::Search => Ok(()),
         Choice::Feint(t) => {
             target_ok(t, "CEL-R11")?;
             super::feint::check(explain, state, who, t)

@@ -1312,6 +1312,8 @@ pub fn perform(
         Choice::Load | Choice::Prepare => super::ammo::perform(state, table, who, choice)?,
         Choice::DrawTwo(a, b) => super::wield::draw_two(state, table, who, a, b)?,
         Choice::Demoralize(t) => super::ruling::demoralize(state, table, who, t)?,
+        Choice::Recall(t) => super::recall::recall(state, table, who, t)?,
+        Choice::Search => super::search::search(state, table, who)?,
         Choice::Feint(t) => super::feint::feint(state, table, who, t)?,
         Choice::Multiweapon(t, main, off) => {
             super::multiweapon::perform(state, table, who, t, (main, off))?;

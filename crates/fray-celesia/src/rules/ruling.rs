@@ -44,6 +44,8 @@ pub enum About {
     Demoralized(CombatantId),
     /// The DC of the Survival check to find tracks.
     TracksDc,
+    /// The DC of the Lore check to identify this foe monster (Recall Knowledge, CEL-R9).
+    RecallDc(CombatantId),
     /// How many acts the next try takes after a lost trail (more than the last one's).
     TracksRetry(u8),
 }
@@ -60,7 +62,9 @@ const DEMORALIZE_FT: i32 = 30;
 /// The GM's options for `about`.
 pub fn options(about: About, out: &mut Vec<Choice>) {
     match about {
-        About::DemoralizeDc(_) | About::TracksDc => out.extend((0..=MAX_DC).map(Choice::Dc)),
+        About::DemoralizeDc(_) | About::TracksDc | About::RecallDc(_) => {
+            out.extend((0..=MAX_DC).map(Choice::Dc));
+        }
         About::Demoralized(_) => {
             out.extend((1..=MAX_SHAKEN_ROUNDS).map(Choice::Shaken));
             out.push(Choice::NoEffect);
@@ -77,7 +81,7 @@ pub fn options(about: About, out: &mut Vec<Choice>) {
 /// shaken for 1 round, the next try 3 acts longer.
 pub fn default_ruling(about: About) -> Choice {
     match about {
-        About::DemoralizeDc(_) | About::TracksDc => Choice::Dc(15),
+        About::DemoralizeDc(_) | About::TracksDc | About::RecallDc(_) => Choice::Dc(15),
         About::Demoralized(_) => Choice::Shaken(1),
         About::TracksRetry(last) => Choice::RetryActs(last.saturating_add(3).min(MAX_TRACKS_ACTS)),
     }
@@ -158,7 +162,7 @@ fn ask(
 
 /// A skill check (`skill`, its bonus, the log's words on success and failure) against the DC
 /// the GM rules on `about`: asks the GM, then rolls.
-fn ruled_check(
+pub(crate) fn ruled_check(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     who: CombatantId,
