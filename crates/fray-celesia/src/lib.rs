@@ -274,8 +274,10 @@ impl RulesetBundle for Celesia {
     type Content = Content;
     const CONTENT_FILES: &'static [(&'static str, &'static str)] = &content::CONTENT_FILES;
     /// Every rule is played at least in part; the `partial` ones are listed (docs/celesia.md
-    /// says which parts: R9 all but the actions of other skills and animals (Demoralize: the
-    /// GM's rulings) and Direct or Redirect a Spell (no spell fray plays can be redirected);
+    /// says which parts: R9 all but Handle an Animal (no animals to command), Search of an area
+    /// (no traps, hidden objects or footprints; Search for invisible creatures is played), the
+    /// initiator actions, and Direct or Redirect a Spell (no spell fray plays can be redirected);
+    /// Demoralize and Recall Knowledge take their DCs from the GM's rulings;
     /// R11 all but Lock or Unlock a Weapon in a Locked Gauntlet, Initiate Standard Strike and
     /// Treat a Wound or Poison; R12 Run, Coup de Grace (lethal and nonlethal, a rogue's sneak
     /// attack on it), full-action spells, Load a One-Handed Simple Firearm and Administer a

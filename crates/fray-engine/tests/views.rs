@@ -2,7 +2,8 @@
 //!
 //! - two fights that differ only in GM-only facts (foes' hit points, armour class or defence,
 //!   the GM's rolls for foes' checks, GM rulings, foes' secret declarations, hidden movers'
-//!   squares, what foes have left to shoot) give byte-identical player streams, JSON and text;
+//!   squares, what foes have left to shoot, what foes' checks taught them) give byte-identical
+//!   player streams, JSON and text;
 //! - no player stream contains a foe's hit points or armour class;
 //! - the GM's view is the whole log.
 //!
@@ -129,6 +130,12 @@ fn gm_twin(event: &Event, viewer: SideId, roster: &Roster, salt: i32) -> Event {
         } if foe(*who) => {
             *from = Pos::new(from.x + salt, from.y);
             *to = Pos::new(to.x, to.y - salt);
+        }
+        // What a foe's check taught its side (a monster's abilities, a hidden creature's
+        // square: Celesia's Recall Knowledge and Search).
+        Event::Learned { who, facts, at, .. } if foe(*who) => {
+            facts.push_str(" (their secret)");
+            *at = at.map(|p| Pos::new(p.x + salt, p.y));
         }
         Event::Ruling { text, .. } => text.push_str(" (the GM's reason)"),
         _ => {}

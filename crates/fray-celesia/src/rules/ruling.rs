@@ -5,7 +5,8 @@
 //! longer to try again"). fray plays what the seed gives (the act, the range, the senses, the
 //! consecutive acts, the skill check) and asks the GM — a `Ruling` choice, an answer in the log
 //! like any other — for what it does not give: the DC, what a demoralized foe suffers, how much
-//! longer a lost trail takes.
+//! longer a lost trail takes. Recall Knowledge (`rules::recall`) asks the GM its DC the same
+//! way.
 
 use super::aid_check::Skill;
 use super::legal;
