@@ -164,9 +164,10 @@ impl Skill {
             Skill::DisableDevice => state.disabled.iter().any(|&done| !done),
             Skill::EscapeArtist => f.held_by.is_some() || f.tied.is_some() || f.netted,
             Skill::Ride => f.riding.is_some(),
-            Skill::Lore => super::recall::unknown_foes(state, friend),
-            // Offered never: whether there is anything to find is the GM's (typed, it is legal).
-            Skill::Perception => false,
+            // Offered never (typed, legal): every creature has both skills (default +0), so
+            // offering them would list an aid next to every friend in every fight; and whether
+            // there is anything to find is the GM's.
+            Skill::Lore | Skill::Perception => false,
             Skill::Heal => state
                 .ids()
                 .any(|t| state.band(t) == Band::Dying && !state.f(t).stable),

@@ -78,11 +78,6 @@ fn unidentified(state: &State, who: CombatantId) -> impl Iterator<Item = Combata
     })
 }
 
-/// Whether `who`'s side has a foe monster left to identify (an aid on its Lore is wanted).
-pub fn unknown_foes(state: &State, who: CombatantId) -> bool {
-    unidentified(state, who).next().is_some()
-}
-
 /// `recall FOE` for each foe monster its side has not identified.
 pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     out.extend(unidentified(state, who).map(Choice::Recall));
@@ -252,6 +247,20 @@ mod tests {
             options(&s, who, &mut out);
             assert!(out.is_empty(), "{out:?}");
         }
+    }
+
+    /// An aid on Lore (CEL-R9 Aid Another) is legal typed, and never offered.
+    #[test]
+    fn an_aid_on_lore_is_typed_not_offered() {
+        let s = fight();
+        assert!(super::super::aid_check::check_skill_aid(false, &s, BO, ANN, Skill::Lore).is_ok());
+        let mut out = Vec::new();
+        super::super::aid_check::options(&s, BO, &mut out);
+        assert!(
+            !out.iter()
+                .any(|c| matches!(c, Choice::AidSkill(_, Skill::Lore | Skill::Perception))),
+            "{out:?}"
+        );
     }
 
     /// Only a foe, only a monster.
