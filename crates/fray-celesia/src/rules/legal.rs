@@ -418,6 +418,14 @@ pub fn check_deed(
                 {
                     return super::multiweapon::one_handed(explain);
                 }
+                if let Some(w) = state.p(who).melee.get(usize::from(form)) {
+                    if super::wield::manufactured(w)
+                        && !state.sheathed(who, Item::Melee(form))
+                        && super::wield::injuries_forbid(state, who, w)
+                    {
+                        return super::wield::injured_hands(explain, state, who, w);
+                    }
+                }
                 return no(explain, "CEL-R9", || {
                     format!("no usable attack form {form}")
                 });
@@ -463,6 +471,13 @@ pub fn check_deed(
                 if state.dropped(who, Item::Ranged) {
                     let (rule, why) = lost(state, who, Item::Ranged);
                     return no(explain, rule, || format!("its ranged weapon: {why}"));
+                }
+                if let Some(w) = state.p(who).ranged.as_ref() {
+                    if !state.sheathed(who, Item::Ranged)
+                        && super::wield::injuries_forbid(state, who, w)
+                    {
+                        return super::wield::injured_hands(explain, state, who, w);
+                    }
                 }
                 return no(explain, "CEL-R7.1", || {
                     "no usable ranged weapon".to_string()

@@ -53,6 +53,49 @@ pub fn hands(state: &State, who: CombatantId) -> i32 {
     i32::from(i.hands.intact().min(i.arms.intact()))
 }
 
+/// Whether crippling injuries to hands or arms leave `who` too few intact hands to use `w`
+/// (the weapon is its own, not dropped nor sheathed): a hand injury's "cannot hold items in
+/// that hand ... cannot use two-handed items if only one intact hand remaining", an arm
+/// injury's "cannot use any items with that arm". [CEL-R18]
+pub fn injuries_forbid(state: &State, who: CombatantId, w: &Weapon) -> bool {
+    let i = &state.f(who).injuries;
+    let injured = i.hands.lost() > 0 || i.arms.lost() > 0;
+    injured && hands(state, who) < hands_for(w)
+}
+
+/// The refusal of a weapon `injuries_forbid` rules out, naming the injury's rule. [CEL-R18]
+pub fn injured_hands(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    w: &Weapon,
+) -> Result<(), Illegal> {
+    no(explain, "CEL-R18", || {
+        let arm = state.f(who).injuries.arms.lost() > 0;
+        if hands(state, who) == 0 {
+            let words = if arm {
+                "cannot use any items with that arm"
+            } else {
+                "cannot hold items in that hand"
+            };
+            format!(
+                "no intact hand and arm is left to use the {} (\"{words}\")",
+                w.name
+            )
+        } else {
+            let words = if arm {
+                "cannot use two-handed items if only one intact arm and intact hand remaining"
+            } else {
+                "cannot use two-handed items if only one intact hand remaining"
+            };
+            format!(
+                "the {} takes two hands and one intact hand and arm is left (\"{words}\")",
+                w.name
+            )
+        }
+    })
+}
+
 /// Hands taken by the weapons `who` holds now and by its strapped shield
 /// (`shield::hands_taken`).
 pub fn hands_busy(state: &State, who: CombatantId) -> i32 {
@@ -414,5 +457,49 @@ mod tests {
         assert_eq!(hands_for(&weapon(Hands::One, WeaponKind::Melee)), 1);
         assert_eq!(hands_for(&weapon(Hands::Light, WeaponKind::Melee)), 1);
         assert!(!manufactured(&weapon(Hands::Light, WeaponKind::Natural)));
+    }
+
+    #[test]
+    fn injured_hands_forbid_what_they_cannot_hold() {
+        use crate::fixture::{Fixture, FIGHTER};
+        let state = Fixture::new()
+            .with("whole", "a", [0, 0], FIGHTER)
+            .with(
+                "hand",
+                "a",
+                [0, 2],
+                &format!("{FIGHTER}\ninjuries = [\"hand\"]"),
+            )
+            .with(
+                "arm",
+                "a",
+                [0, 4],
+                &format!("{FIGHTER}\ninjuries = [\"arm\"]"),
+            )
+            .with(
+                "both",
+                "a",
+                [0, 6],
+                &format!("{FIGHTER}\ninjuries = [\"hand\", \"hand\"]"),
+            )
+            .monster("orc", "b", [5, 5], "orc")
+            .state();
+        let two = weapon(Hands::Two, WeaponKind::Melee);
+        let one = weapon(Hands::One, WeaponKind::Melee);
+        let [whole, hand, arm, both] = [0, 1, 2, 3].map(CombatantId);
+        assert!(!injuries_forbid(&state, whole, &two));
+        for who in [hand, arm] {
+            assert!(injuries_forbid(&state, who, &two));
+            assert!(!injuries_forbid(&state, who, &one));
+        }
+        assert!(injuries_forbid(&state, both, &one));
+        let why = |who| match injured_hands(true, &state, who, &two) {
+            Err(Illegal { rule, reason }) => format!("{rule}: {reason}"),
+            Ok(()) => panic!("not refused"),
+        };
+        assert!(why(hand).starts_with("CEL-R18: "), "{}", why(hand));
+        assert!(why(hand).contains("only one intact hand remaining"));
+        assert!(why(arm).contains("only one intact arm and intact hand remaining"));
+        assert!(why(both).contains("no intact hand"));
     }
 }
