@@ -237,6 +237,11 @@ pub fn defense(state: &State, target: CombatantId) -> Mods {
     m
 }
 
+/// CEL-A34 (Pathfinder's helpless condition): "A helpless target is treated as having a
+/// Dexterity of 0 (–5 modifier)" — its DV and CMD take −5 in place of its DEX modifier (the
+/// condition's melee +4 is the advantage table's row 7 instead, CEL-R4.5).
+pub const HELPLESS_DEX: i32 = -5;
+
 /// [`defense`] added to `m` (built in place, as [`attack_bonus_into`]).
 #[inline]
 pub fn defense_into(state: &State, target: CombatantId, m: &mut impl ModifierSink) {
@@ -246,11 +251,12 @@ pub fn defense_into(state: &State, target: CombatantId, m: &mut impl ModifierSin
     // A runner loses its DEX bonus until the start of its next turn (CEL-R12 Run).
     // Pinned, or pinning a foe: no DEX bonus either (CEL-R10.10 Pin, CEL-A34).
     let denied = (f.flat_footed && !p.feats.uncanny_dodge)
-        || state.helpless(target)
         || f.running
         || state.pinned(target)
         || state.pinning(target);
-    if !(denied && dex > 0) {
+    if state.helpless(target) {
+        m.push("DEX 0 (helpless)", "CEL-A34", HELPLESS_DEX);
+    } else if !(denied && dex > 0) {
         m.push("DEX", "", dex);
     }
     m.push("size", "CEL-R4.1", p.size.modifier());
@@ -1024,12 +1030,13 @@ pub fn cmd_into(state: &State, who: CombatantId, trip: bool, m: &mut impl Modifi
     m.push("the GM's CMD base", "CEL-G7", state.options.cmd_base - 10);
     m.push("STR", "CEL-A7", state.m(who, STR));
     let denied = (f.flat_footed && !p.feats.uncanny_dodge)
-        || state.helpless(who)
         || f.running
         || state.pinned(who)
         || state.pinning(who);
     let dex = state.m(who, DEX);
-    if !(denied && dex > 0) {
+    if state.helpless(who) {
+        m.push("DEX 0 (helpless)", "CEL-A34", HELPLESS_DEX);
+    } else if !(denied && dex > 0) {
         m.push("DEX", "CEL-A7", dex);
     }
     m.push("special size", "CEL-A7", special_size(p.size));
