@@ -1,8 +1,9 @@
 //! Spells as effect data (`content/celesia/spells.toml`, `[[spell]]`): what the seed's rules
 //! need of a spell — its level, casting time (CEL-R9 swift = simple, R11 standard, R12 full,
 //! R13 1-round), whether casting provokes (R3.5), its range, a touch attack or a save with its
-//! outcome (R6, R16), and its effect: damage dice (per caster level where the spell says) or
-//! haste (R3.4). The seed lists no spells: the file's spells are sample content with
+//! outcome (R6, R16), and its effect: damage dice (per caster level where the spell says),
+//! healing (cure light wounds, for the wands and scrolls that cast it, CEL-R11) or haste
+//! (R3.4). The seed lists no spells: the file's spells are sample content with
 //! Pathfinder's numbers.
 
 use fray_core::span::{FileError, SourceFile};
@@ -353,6 +354,24 @@ impl Penalty {
     }
 }
 
+/// Hit points a spell heals: dice + 1 per (effective) caster level, at most `max_bonus` (cure
+/// light wounds: 1d8 + 1 per level, at most +5). [CEL-R11 Use a Spell Trigger Item, adopted
+/// reading: Pathfinder's numbers, the seed lists no spells]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Healing {
+    /// Its dice (with their own bonus).
+    pub dice: DamageDice,
+    /// The most the caster level adds (0: nothing).
+    pub max_bonus: i32,
+}
+
+impl Healing {
+    /// The bonus added to the dice at effective caster level `cl`.
+    pub fn bonus(self, cl: i32) -> i32 {
+        cl.clamp(0, self.max_bonus)
+    }
+}
+
 /// How long a spell's condition or penalty lasts (Pathfinder's "Duration" line for the sample
 /// spells). [CEL-R6.2, A39; CEL-R11 Concentrate to Maintain an Active Spell]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -400,6 +419,8 @@ pub struct Spell {
     pub per_level: bool,
     /// The most caster levels the damage counts (0: no cap).
     pub max_levels: i32,
+    /// The hit points it heals, if it heals.
+    pub heal: Option<Healing>,
     /// Haste for this many rounds per (effective) caster level (0: not haste). [CEL-R3.4]
     pub haste_rounds_per_level: i32,
     /// A condition it gives (the advantage table's conditions, CEL-R4.5), for
@@ -457,6 +478,7 @@ pub(crate) struct SpellFile {
     #[serde(default)]
     per_level: bool,
     max_levels: Option<Spanned<i64>>,
+    heal: Option<Spanned<String>>,
     haste_rounds_per_level: Option<Spanned<i64>>,
     condition: Option<Spanned<String>>,
     penalty: Option<Spanned<String>>,
@@ -637,6 +659,40 @@ pub(crate) fn read(
         dice
     });
     let max_levels = int("max_levels", &s.max_levels, 0, 40, 0, errors);
+    let heal = s.heal.as_ref().and_then(|h| {
+        let dice = DamageDice::parse_dice(h.get_ref());
+        if dice.is_none() {
+            errors.push(file.error(h.span(), Some(f("heal")), "expected dice like `1d8`"));
+        }
+        Some(Healing {
+            dice: dice?,
+            max_bonus: int("max_bonus", &s.max_bonus, 0, 100, 0, errors),
+        })
+    });
+    if let Some(h) = &s.heal {
+        // A healing spell is cast on a willing creature: Pathfinder's "Will half (harmless)"
+        // and touch attack are for unwilling ones (undead), which fray does not play.
+        for (key, given) in [
+            ("attack", s.attack.is_some()),
+            ("save", s.save.is_some()),
+            ("per_level", s.per_level),
+        ] {
+            if given {
+                errors.push(file.error(
+                    h.span(),
+                    Some(f(key)),
+                    format!("a healing spell has no `{key}` (its caster level adds to `heal`, up to `max_bonus`)"),
+                ));
+            }
+        }
+    }
+    if s.max_bonus.is_some() && s.penalty.is_none() && s.heal.is_none() {
+        errors.push(file.error(
+            s.max_bonus.as_ref().map_or(0..0, |m| m.span()),
+            Some(f("max_bonus")),
+            "`max_bonus` goes with `penalty` or `heal`",
+        ));
+    }
     let haste = int(
         "haste_rounds_per_level",
         &s.haste_rounds_per_level,
@@ -727,6 +783,7 @@ pub(crate) fn read(
     }
     let effects = [
         s.damage.is_some(),
+        s.heal.is_some(),
         haste > 0,
         s.condition.is_some(),
         s.penalty.is_some(),
@@ -735,8 +792,8 @@ pub(crate) fn read(
         errors.push(file.error(
             s.name.span(),
             Some(f("damage")),
-            "a spell has one effect: `damage`, `haste_rounds_per_level`, `condition` or \
-             `penalty`",
+            "a spell has one effect: `damage`, `heal`, `haste_rounds_per_level`, `condition` \
+             or `penalty`",
         ));
     }
     let area = match (&s.area, &s.area_ft) {
@@ -823,6 +880,7 @@ pub(crate) fn read(
         damage,
         per_level: s.per_level,
         max_levels,
+        heal,
         haste_rounds_per_level: haste,
         condition,
         penalty,

@@ -50,6 +50,12 @@ impl ItemUse {
             ItemUse::SpellCompletion => "spell-completion",
         }
     }
+    /// Whether using it casts a spell: a spell trigger or spell completion item ("You cast a
+    /// spell from a spell trigger item"), not a liquid drunk or applied nor a command word item
+    /// activated. [CEL-R11]
+    pub fn casts(self) -> bool {
+        matches!(self, ItemUse::SpellTrigger | ItemUse::SpellCompletion)
+    }
     /// Whether using it provokes: the seed's "(Provoke)" on the action's heading. [CEL-R11]
     pub fn provokes(self) -> bool {
         matches!(self, ItemUse::Liquid | ItemUse::SpellCompletion)
@@ -164,7 +170,7 @@ pub fn read(
             "expected liquid, command-word, spell-trigger or spell-completion",
         ));
     }
-    let effect = read_effect(file, at, def, spells, errors);
+    let effect = read_effect(file, at, def, how, spells, errors);
     let uses = match &def.uses {
         Some(u) if !(1..=50).contains(u.get_ref()) => {
             errors.push(file.error(
@@ -189,11 +195,16 @@ pub fn read(
 }
 
 /// An `[[item]]`'s effect: `heal` dice, or a `spell` with `caster_level` (1–20) and `dc`
-/// (1–60, for a spell with a save only); exactly one of `heal` and `spell`.
+/// (1–60, for a spell with a save only); exactly one of `heal` and `spell`. A spell trigger or
+/// spell completion item casts a spell ("You cast a spell from a spell trigger item", CEL-R11),
+/// so it has a `spell` (cure light wounds for a healing one); a liquid or a command word item
+/// casts none ("You drink a potion … gaining that liquid's effects", "You activate a magic item
+/// with a command word"), so it has `heal`.
 fn read_effect(
     file: &SourceFile<'_>,
     at: &str,
     def: &GearFile,
+    how: Option<ItemUse>,
     spells: &fray_core::catalog::Catalog<Spell>,
     errors: &mut Vec<FileError>,
 ) -> Option<Effect> {
@@ -201,7 +212,26 @@ fn read_effect(
         errors.push(file.error(span, Some(format!("{at}.{key}")), why));
         None
     };
+    let casts = how.map(ItemUse::casts);
     match (&def.heal, &def.spell) {
+        (Some(heal), None) if casts == Some(true) => bad(
+            heal.span(),
+            "heal",
+            format!(
+                "a {} item casts a spell (CEL-R11: \"You cast a spell from\" it): give its \
+                 `spell`, such as cure light wounds, with its `caster_level`",
+                def.how.get_ref()
+            ),
+        ),
+        (None, Some(name)) if casts == Some(false) => bad(
+            name.span(),
+            "spell",
+            format!(
+                "a {} item casts no spell (CEL-R11 Drink a Liquid, Use a Command Word Item): \
+                 give what it `heal`s",
+                def.how.get_ref()
+            ),
+        ),
         (Some(heal), None) => {
             for (key, v) in [("caster_level", &def.caster_level), ("dc", &def.dc)] {
                 if let Some(v) = v {
@@ -295,9 +325,10 @@ pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
             out.push(Choice::Drink(book));
             out.extend(near.iter().map(|&t| Choice::Administer(book, t)));
         } else if let Some(spell) = gear.spell() {
-            if spell.range == Range::Personal {
+            if spell.range == Range::Personal || on_oneself(spell) {
                 out.push(Choice::UseItem(book, None));
-            } else {
+            }
+            if spell.range != Range::Personal {
                 let aims = state.ids().filter(|&t| t != who && !state.f(t).absent());
                 out.extend(aims.map(|t| Choice::UseItem(book, Some(t))));
             }
@@ -306,6 +337,12 @@ pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
             out.extend(near.iter().map(|&t| Choice::UseItem(book, Some(t))));
         }
     }
+}
+
+/// Whether an item's spell, aimed, may be used on its user by naming no one (`use ITEM`): one
+/// with no attack and no save, such as cure light wounds (as `rules::spell::in_range` allows).
+fn on_oneself(spell: &Spell) -> bool {
+    spell.attack.is_none() && spell.save.is_none() && spell.area.is_none()
 }
 
 /// Acts an item action costs: retrieve, simple (1); drink and use, standard (2); administer,
@@ -380,6 +417,9 @@ pub fn check(
         return match target {
             Some(t) => super::spell::in_range(explain, state, who, t, spell, spell.range),
             None if spell.range == Range::Personal => Ok(()),
+            None if on_oneself(spell) => {
+                super::spell::in_range(explain, state, who, who, spell, spell.range)
+            }
             None => no(explain, "CEL-R6", || {
                 format!(
                     "the {}'s {} is aimed: `use {} WHO`",
@@ -618,5 +658,45 @@ mod tests {
         }
         let healing = "[[item]]\nname = \"salve\"\nuse = \"liquid\"\nheal = \"1d4\"\ndc = 3\n";
         assert!(load(healing).expect_err("dc").contains("item[0].dc"));
+    }
+
+    /// CEL-R11: a spell trigger or spell completion item casts a spell (a healing one too),
+    /// a liquid or a command word item casts none; each refusal names its field and place.
+    #[test]
+    fn only_spell_trigger_and_completion_items_cast() {
+        for how in ["spell-trigger", "spell-completion"] {
+            let healing = format!("[[item]]\nname = \"rod\"\nuse = \"{how}\"\nheal = \"1d8\"\n");
+            let err = load(&healing).expect_err(how);
+            assert!(
+                err.contains("i.toml:4") && err.contains("item[0].heal"),
+                "{err}"
+            );
+            assert!(err.contains("casts a spell"), "{err}");
+        }
+        for how in ["liquid", "command-word"] {
+            let casting = format!(
+                "[[item]]\nname = \"rod\"\nuse = \"{how}\"\nspell = \"ember\"\ncaster_level = 1\ndc = 11\n"
+            );
+            let err = load(&casting).expect_err(how);
+            assert!(
+                err.contains("i.toml:4") && err.contains("item[0].spell"),
+                "{err}"
+            );
+            assert!(err.contains("casts no spell"), "{err}");
+        }
+        let builtin = Content::embedded().expect("the built-in content loads");
+        for name in ["wand of cure light wounds", "scroll of cure light wounds"] {
+            let gear = builtin.items.get(name).expect(name);
+            let spell = gear
+                .spell()
+                .expect("a healing wand or scroll casts a spell");
+            assert_eq!((spell.name.as_str(), spell.level), ("cure light wounds", 1));
+            assert!(gear.how.casts());
+        }
+        let potion = builtin
+            .items
+            .get("potion of cure light wounds")
+            .expect("potion");
+        assert!(potion.spell().is_none() && !potion.how.casts());
     }
 }

@@ -556,6 +556,9 @@ pub(crate) fn affect(
         });
     }
     let saved = save.is_some_and(|(r, dc)| r >= dc);
+    if let Some(healing) = spell.heal {
+        return cure(state, table, who, t, healing, effective);
+    }
     if spell.haste_rounds_per_level > 0 {
         return haste(state, table, who, t, &spell, effective);
     }
@@ -617,6 +620,24 @@ pub(crate) fn affect(
         },
         "CEL-R6",
     )?;
+    Ok(())
+}
+
+/// A healing spell on `t` (cure light wounds, from a wand or scroll or a caster): its dice +
+/// the caster level up to its `max_bonus`, healed as any healing is (`item::heal`: nonlethal
+/// damage too, a dying creature stable). [CEL-R6, R11, R17.8, R20.6]
+fn cure(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    t: CombatantId,
+    healing: crate::spell::Healing,
+    cl: i32,
+) -> Result<(), Interrupt> {
+    let dice = healing.dice;
+    let rolled = table.roll_damage(dice, Some(who), RollPurpose::Damage, "CEL-R6")?;
+    let amount = (rolled + dice.bonus + healing.bonus(cl)).max(0);
+    super::item::heal(state, table, t, amount, "CEL-R6");
     Ok(())
 }
 
@@ -1265,6 +1286,63 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{ability}: {e}"));
             let spell = content.spells.get("zap").expect("zap");
             assert_eq!(spell.penalty.map(|p| p.ability), Some(drained), "{ability}");
+        }
+    }
+
+    /// A healing spell (cure light wounds) heals its dice + 1 per caster level up to its
+    /// `max_bonus`, makes no attack and allows no save; each bad field is named with its line.
+    #[test]
+    fn healing_spells_are_checked() {
+        let cure = "[[spell]]\nname = \"mend\"\nlevel = 1\ncasting = \"standard\"\n\
+                    range = \"touch\"\nheal = \"1d8\"\nmax_bonus = 5\nspell_resistance = true\n";
+        let content = crate::content::Content::load(&[("ok.toml", cure)]).expect("loads");
+        let heal = content
+            .spells
+            .get("mend")
+            .and_then(|s| s.heal)
+            .expect("heals");
+        assert_eq!((heal.bonus(1), heal.bonus(3), heal.bonus(9)), (1, 3, 5));
+        let builtin = crate::content::Content::embedded().expect("built-in content");
+        let clw = builtin
+            .spells
+            .get("cure light wounds")
+            .expect("cure light wounds");
+        let heal = clw.heal.expect("it heals");
+        assert_eq!(
+            (heal.dice.count, heal.dice.sides, heal.max_bonus),
+            (1, 8, 5)
+        );
+        assert_eq!((clw.level, clw.range), (1, Range::Touch));
+        for (bad, line, field) in [
+            (
+                cure.replace("heal = \"1d8\"", "heal = \"lots\""),
+                6,
+                "spell[0].heal",
+            ),
+            (
+                cure.replace("max_bonus = 5\n", "save = \"will\"\non_save = \"half\"\n"),
+                6,
+                "spell[0].save",
+            ),
+            (
+                cure.replace("heal = \"1d8\"\n", "damage = \"1d8\"\n"),
+                7,
+                "spell[0].max_bonus",
+            ),
+            (
+                cure.replace(
+                    "range = \"touch\"\n",
+                    "range = \"touch\"\nattack = \"melee touch\"\n",
+                ),
+                7,
+                "spell[0].attack",
+            ),
+        ] {
+            let err = crate::content::Content::load(&[("bad.toml", bad.as_str())])
+                .expect_err(&bad)
+                .to_string();
+            assert!(err.contains(&format!("bad.toml:{line}")), "{field}: {err}");
+            assert!(err.contains(field), "{field}: {err}");
         }
     }
 
