@@ -792,3 +792,35 @@ fn celesia_magus_takes_spell_combat_and_spellstrike() {
         "{err}"
     );
 }
+
+/// Issue 16, CEL-R11, R14, R15: a wand of cure light wounds casts a spell, so through the real
+/// binary a foe's default tactics identify it (a free action) and decline to counter it (they
+/// never counter), and the heal goes through: d20 13 + 5 = 18 vs DC 16, then 1d8 4 + caster
+/// level 1 = 5, Hal 10 -> 15 hp. The script answers Mira's turn and Hal's acts only.
+#[test]
+fn celesia_default_tactics_identify_a_healing_wand_and_let_it_heal() {
+    let text = "schema = 1\nruleset = \"celesia\"\nname = \"wand\"\nmax_rounds = 1\n\
+        [[sides]]\nid = \"a\"\n[[sides]]\nid = \"b\"\n\
+        [[combatants]]\nid = \"hal\"\nname = \"Hal\"\nside = \"a\"\nat = [0, 0]\n\
+        class = \"fighter\"\nlevel = 3\nhp = 30\nstart_hp = 10\n\
+        scores = { str = 16, dex = 14, con = 14 }\nweapon = \"longsword\"\n\
+        items = [\"wand of cure light wounds\"]\n\
+        [[combatants]]\nid = \"mira\"\nname = \"Mira\"\nside = \"b\"\nat = [1, 0]\n\
+        class = \"wizard\"\nlevel = 3\nhp = 30\nweapon = \"dagger\"\n\
+        spells = [\"cure light wounds\"]\ncaster_level = 3\nslots = [1]\nspellcraft = 5\n\
+        [script]\ndice = [3, 18, 13, 4]\n\
+        choices = [\"mira: end\", \"hal: use wand-of-cure-light-wounds\", \"hal: end\"]\n";
+    let file = temp_file("celesia-healing-wand.toml", text);
+    let out = fray(&["fight", &file.to_string_lossy()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = stdout(&out);
+    for line in [
+        "Hal uses: the wand of cure light wounds (spell-trigger: cure light wounds, caster level 1)",
+        "Mira identifies the spell being cast by Hal: cure light wounds (level 1) (CEL-R14)",
+        "no counterspell for Mira on Hal: declined (CEL-R15)",
+        "Hal heals 5 (CEL-R6); 15 hp",
+    ] {
+        assert!(log.contains(line), "no `{line}` in\n{log}");
+    }
+    assert!(stderr(&out).contains("the default tactics answered 2 request(s)"));
+}

@@ -24,7 +24,8 @@ use std::borrow::Cow;
 ///   weakest-foe key and trip or disarm test) is never read; as a reactor,
 ///   `can_take_opportunity` and a readied action's `can_complete` are false for one not up
 ///   whatever its reactions (`State::threatens` requires `up`); First Aid needs a Dying
-///   patient; a healing item (`item::heal`'s callers) and the GM's hit-point change refuse a
+///   patient; a healing item or spell (`item::heal`'s callers: a spell's aim through
+///   `spell::in_range`, its area's creatures filtered) and the GM's hit-point change refuse a
 ///   dead or absent combatant; damage it may still take (a stray missile) only lowers its hit
 ///   points, with the injury, massive-damage and band checks skipped on `dead`
 ///   (`injury::damage`, `settle`).
