@@ -344,6 +344,12 @@ pub fn check_action(
 ) -> Result<(), Illegal> {
     let f = state.f(who);
     let cost = complex::cost(state, who, choice);
+    // The staggered bar first: it is why a staggered creature has a single act (CEL-R20.2).
+    if cost > 1 && state.staggered(who) {
+        return no(explain, "CEL-R20.2", || {
+            "a staggered creature takes only a single simple action".to_string()
+        });
+    }
     if cost > f.acts_left {
         return no(explain, "CEL-R3.1", || {
             let left = f.acts_left;
@@ -359,11 +365,6 @@ pub fn check_action(
     }
     if let Some(free) = choice.free_action() {
         free_action_left(explain, state, who, free)?;
-    }
-    if cost > 1 && state.staggered(who) {
-        return no(explain, "CEL-R20.2", || {
-            "a staggered creature takes only a single simple action".to_string()
-        });
     }
     if f.confusion.turn.is_some() {
         // CEL-A34: a confused creature's behaviour this turn.
