@@ -202,6 +202,9 @@ pub enum Choice {
     /// The GM's ruling: the next Find Tracks after a lost trail takes this many acts.
     /// [CEL-R13]
     RetryActs(u8),
+    /// The GM's ruling: the Critical Hit Deck's card says the critical hit deals normal damage
+    /// (`true`: maximized, not multiplied) or not (the usual critical). [CEL-G6, R5.6]
+    CritCard(bool),
     /// Escape a Grapple (or, `true`, take control of it), or escape the ropes tying it up, with
     /// an Escape Artist check instead of a combat maneuver check (simple, 1 act). [CEL-R9,
     /// R10.10 Tie Up]
@@ -262,6 +265,12 @@ pub enum Choice {
     /// Cease Concentrating on a Spell: the numbered concentration spell it cast ends (free).
     /// [CEL-R14]
     Cease(u8, Option<CombatantId>),
+    /// Lock or Unlock a Weapon in a Locked Gauntlet: lock the melee weapon in hand into its
+    /// locked gauntlet (standard, 2 acts, Provoke). [CEL-R11]
+    Lock(Item),
+    /// Lock or Unlock a Weapon in a Locked Gauntlet: unlock the weapon locked in it (standard,
+    /// 2 acts, Provoke). [CEL-R11]
+    Unlock(Item),
 }
 
 /// The free actions of CEL-R14 and elsewhere that fray plays, by the word the GM names them
@@ -369,6 +378,8 @@ impl Choice {
             | Choice::FirstAid(_)
             | Choice::Spellstrike(..)
             | Choice::Concentrate(..)
+            | Choice::Lock(_)
+            | Choice::Unlock(_)
             | Choice::Feint(_) => 2,
             // Grapple and Grapple, Continued: 2, 1 with Improved Grapple (rules::grapple::acts).
             Choice::Grapple(_) | Choice::Maintain(_) => 2,
@@ -393,9 +404,11 @@ pub fn answers(question: Question, choice: &Choice) -> bool {
         | Choice::Counterspell(_)
         | Choice::FreeItself(_)
         | Choice::Identify(_) => question == Question::Reaction,
-        Choice::Dc(_) | Choice::Shaken(_) | Choice::NoEffect | Choice::RetryActs(_) => {
-            question == Question::Ruling
-        }
+        Choice::Dc(_)
+        | Choice::Shaken(_)
+        | Choice::NoEffect
+        | Choice::RetryActs(_)
+        | Choice::CritCard(_) => question == Question::Ruling,
         _ => question == Question::Action,
     }
 }
@@ -534,6 +547,8 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::SpellResistance(true) => "spell-resistance lower".into(),
         Choice::SpellResistance(false) => "spell-resistance reactivate".into(),
         Choice::Sheathe(item) => format!("sheathe {}", item.key()),
+        Choice::Lock(item) => format!("lock {}", item.key()),
+        Choice::Unlock(item) => format!("unlock {}", item.key()),
         Choice::Dismiss(i, t) | Choice::Concentrate(i, t) | Choice::Cease(i, t) => {
             let verb = match choice {
                 Choice::Dismiss(..) => "dismiss",
@@ -579,6 +594,8 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Shaken(n) => format!("shaken {n}"),
         Choice::NoEffect => "no effect".into(),
         Choice::RetryActs(n) => format!("acts {n}"),
+        Choice::CritCard(true) => "normal damage".into(),
+        Choice::CritCard(false) => "usual critical".into(),
         Choice::SpellCombat(..) | Choice::Spellstrike(..) => {
             crate::rules::magus::text(state, choice)
         }
@@ -928,6 +945,8 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["first-aid", t] => Choice::FirstAid(who(t)?),
         ["draw", i] => Choice::Draw(item(i)?),
         ["sheathe", i] => Choice::Sheathe(item(i)?),
+        ["lock", i] => Choice::Lock(item(i)?),
+        ["unlock", i] => Choice::Unlock(item(i)?),
         [kind @ ("spell-combat" | "spellstrike"), rest @ ..] => {
             crate::rules::magus::parse(kind, rest, who, |w| spell_index(state, w))?
         }
@@ -974,6 +993,8 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["recall", t] => Choice::Recall(who(t)?),
         ["search"] => Choice::Search,
         ["no", "effect"] => Choice::NoEffect,
+        ["normal", "damage"] => Choice::CritCard(true),
+        ["usual", "critical"] => Choice::CritCard(false),
         [ruling @ ("dc" | "shaken" | "acts"), n] => {
             let n = number(n)?;
             let n = u8::try_from(n)
@@ -1006,8 +1027,8 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                  defensively, stand up, drop prone, deal nonlethal|lethal|weapon, power-attack, precision-strike, \
                  combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end, ready \
                  foe-adjacent|foe-attacks|foe-casts ACTION, crawl DIR, steady aim, drop ITEM, weaken \
-                 ability|degrees N, first-aid WHO, power-attack|… STEP, draw ITEM [ITEM], sheathe ITEM, ready shield, drop shield, pick-up shield, spell-resistance lower|reactivate, load, prepare, multiweapon WHO MAIN OFF, cast SPELL [WHO] [defensively], spell-combat FOE [FORM] SPELL [WHO] [defensively [int]], spellstrike FOE [FORM] SPELL [defensively], demoralize WHO, find-tracks; rejoin, wait; or aoo WHO, decline, injury KIND, \
-                 no injury, let-pass, block, complete WHO; the GM: dc N, shaken N, no effect, acts N"
+                 ability|degrees N, first-aid WHO, power-attack|… STEP, draw ITEM [ITEM], sheathe ITEM, lock ITEM, unlock ITEM, ready shield, drop shield, pick-up shield, spell-resistance lower|reactivate, load, prepare, multiweapon WHO MAIN OFF, cast SPELL [WHO] [defensively], spell-combat FOE [FORM] SPELL [WHO] [defensively [int]], spellstrike FOE [FORM] SPELL [defensively], demoralize WHO, find-tracks; rejoin, wait; or aoo WHO, decline, injury KIND, \
+                 no injury, let-pass, block, complete WHO; the GM: dc N, shaken N, no effect, acts N, normal damage, usual critical"
             )))
         }
     })

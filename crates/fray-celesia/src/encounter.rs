@@ -90,6 +90,7 @@ struct OptionsDef {
     flatfooted_until_regular_turn: Option<bool>,
     ranged_attack_provokes: Option<bool>,
     crit_confirmation: Option<bool>,
+    crit_deck: Option<bool>,
     range_penalty: Option<Spanned<i64>>,
     multiple_attack_penalty: Option<Spanned<Vec<i64>>>,
     crippling_injuries: Option<bool>,
@@ -135,6 +136,8 @@ fray_core::combatant_entry! {
         nonlethal: Option<Spanned<i64>>,
         scores: Option<Spanned<BTreeMap<String, i64>>>,
         ability_penalty: Option<Spanned<BTreeMap<String, i64>>>,
+        con_damage: Option<Spanned<i64>>,
+        con_drain: Option<Spanned<i64>>,
         weapon: Option<Spanned<String>>,
         ranged: Option<Spanned<String>>,
         armor: Option<Spanned<String>>,
@@ -165,6 +168,8 @@ fray_core::combatant_entry! {
         stored: Vec<Spanned<String>>,
         #[serde(default)]
         fastened: Vec<Spanned<String>>,
+        #[serde(default)]
+        locked_gauntlet: bool,
         #[serde(default)]
         netted: bool,
         #[serde(default)]
@@ -931,6 +936,12 @@ impl CombatantBuilder for Builder<'_> {
             gear: Vec::new(),
             packed: Vec::new(),
             fastened: Vec::new(),
+            // CEL-R11 Lock or Unlock a Weapon in a Locked Gauntlet: it wears one, empty.
+            gauntlet: if c.locked_gauntlet {
+                crate::rules::gauntlet::Gauntlet::Open
+            } else {
+                crate::rules::gauntlet::Gauntlet::None
+            },
             netted: c.netted,
             on_fire: c.on_fire,
             out_cold: false,
@@ -1027,6 +1038,36 @@ impl CombatantBuilder for Builder<'_> {
                     Some(at),
                     "its Constitution penalty puts its `start_hp` at the dead band \
                      (-2 x the Constitution score, CEL-R17)",
+                ));
+                return None;
+            }
+        }
+        // CEL-R17.9: Constitution damage and drain from before the fight, down to a score of 1
+        // (at 0 it would be dead).
+        for (key, value, drain) in [
+            ("con_damage", &c.con_damage, false),
+            ("con_drain", &c.con_drain, true),
+        ] {
+            let Some(v) = value else { continue };
+            let left = crate::state::score_of(&fighter, &profile, crate::state::CON);
+            let n = *v.get_ref();
+            if !(1..i64::from(left)).contains(&n) {
+                errors.push(file.error(
+                    v.span(),
+                    Some(field(i, key)),
+                    format!(
+                        "expected a whole number from 1 to {}: its Constitution score is {left}                          here, and Constitution damage or drain that reduces it to 0 kills                          (CEL-R17.9), found {n}",
+                        left - 1
+                    ),
+                ));
+                return None;
+            }
+            crate::rules::con_loss::set_lost_in(&mut fighter.drained, drain, n as i32);
+            if crate::state::band_of(&fighter, &profile) == crate::state::Band::Dead {
+                errors.push(file.error(
+                    v.span(),
+                    Some(field(i, key)),
+                    "it puts its `start_hp` at the dead band (-2 x the Constitution score,                      CEL-R17)",
                 ));
                 return None;
             }
@@ -1676,6 +1717,7 @@ fn read_options(file: &SourceFile<'_>, o: &OptionsDef, errors: &mut Vec<FileErro
             .unwrap_or(d.flatfooted_until_regular_turn),
         ranged_attack_provokes: o.ranged_attack_provokes.unwrap_or(d.ranged_attack_provokes),
         crit_confirmation: o.crit_confirmation.unwrap_or(d.crit_confirmation),
+        crit_deck: o.crit_deck.unwrap_or(d.crit_deck),
         range_penalty: num(
             "range_penalty",
             &o.range_penalty,

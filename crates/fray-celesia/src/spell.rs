@@ -204,6 +204,13 @@ pub enum PenaltySource {
     Spell,
     /// From before the fight or the GM's: the whole fight, until the GM ends it.
     Lasting,
+    /// Ability damage to Constitution (the entry's `con_damage`, the GM's `rule con WHO -N`):
+    /// the score falls by it down to 0, where the creature dies (CEL-R17.9;
+    /// `rules::con_loss`).
+    Damage,
+    /// Ability drain to Constitution (`con_drain`, `rule con WHO -N drain`), as damage.
+    /// [CEL-R17.9]
+    Drain,
 }
 
 /// An ability penalty of one source, the kind kept in `Fighter::drained`; its size is the
@@ -234,9 +241,23 @@ impl Penalized {
     }
 }
 
+impl Penalized {
+    /// Ability damage (`drain`: drain) to Constitution. [CEL-R17.9]
+    pub fn con_loss(drain: bool) -> Penalized {
+        Penalized {
+            ability: Drained::Constitution,
+            source: if drain {
+                PenaltySource::Drain
+            } else {
+                PenaltySource::Damage
+            },
+        }
+    }
+}
+
 impl fray_core::conditions::ConditionKind for Penalized {
     fn bit(self) -> u32 {
-        self.ability as u32 + 6 * (self.source == PenaltySource::Lasting) as u32
+        self.ability as u32 + 6 * self.source as u32
     }
     fn key(self) -> &'static str {
         self.ability.key()
@@ -258,6 +279,20 @@ pub fn penalty_to(drained: &fray_core::conditions::Conditions<Penalized>, ix: us
         .sum()
 }
 
+/// The Constitution `drained` has lost to ability damage and drain (0 for any other
+/// ability): the score falls by it down to 0, not to 1 as under a penalty. [CEL-R17.9]
+#[inline(never)]
+pub fn loss_to(drained: &fray_core::conditions::Conditions<Penalized>, ix: usize) -> i32 {
+    if ix != crate::state::CON {
+        return 0;
+    }
+    [Penalized::con_loss(false), Penalized::con_loss(true)]
+        .iter()
+        .filter_map(|&k| drained.get(k))
+        .map(|t| t.magnitude.max(0))
+        .sum()
+}
+
 /// `who`'s ability penalties in words for the status, one per source (`Dexterity -4
 /// (lasting)`, `Strength -3 (ray of enfeeblement's: until Mira's turn, round 4)`), in the
 /// abilities' order. [CEL-R6.2]
@@ -268,6 +303,12 @@ pub fn penalty_words(state: &crate::state::State, who: fray_core::CombatantId) -
         return Vec::new();
     }
     let mut out = Vec::new();
+    for drain in [false, true] {
+        if let Some(t) = drained.get(Penalized::con_loss(drain)) {
+            let what = if drain { "drain" } else { "damage" };
+            out.push(format!("Constitution {what} {}", t.magnitude));
+        }
+    }
     for ability in Drained::ALL {
         for kind in [Penalized::lasting(ability), Penalized::spell(ability)] {
             let Some(t) = drained.get(kind) else {
@@ -279,7 +320,9 @@ pub fn penalty_words(state: &crate::state::State, who: fray_core::CombatantId) -
                     "a spell's: until {}'s turn, round {round}",
                     state.roster.name(caster)
                 ),
-                (PenaltySource::Spell, _) => "a spell's".to_string(),
+                (PenaltySource::Spell | PenaltySource::Damage | PenaltySource::Drain, _) => {
+                    "a spell's".to_string()
+                }
             };
             out.push(format!("{} -{} ({how})", ability.name(), t.magnitude));
         }

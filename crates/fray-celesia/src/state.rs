@@ -614,6 +614,9 @@ pub struct Fighter {
     /// The kinds of its items at hand fastened to it (places in `State::gear_book`): +5 to its
     /// CMD against a steal of one. [CEL-R10.13]
     pub fastened: Vec<u8>,
+    /// Its locked gauntlet and the weapon locked in it (`locked_gauntlet`). [CEL-R11 Lock or
+    /// Unlock a Weapon in a Locked Gauntlet]
+    pub gauntlet: crate::rules::gauntlet::Gauntlet,
     /// Entangled by a net until it escapes it (Escape from a Net): disadvantage on its attack
     /// rolls (CEL-R4.5 row 7). [CEL-R11]
     pub netted: bool,
@@ -1083,6 +1086,9 @@ pub struct Options {
     pub ranged_attack_provokes: bool,
     /// A critical threat must be confirmed by a second attack roll (CEL-A3, default off).
     pub crit_confirmation: bool,
+    /// The GM plays the Critical Hit Deck: asked after each critical hit whether the card
+    /// drawn says the attack deals normal damage (CEL-G6, default off; `rules::crit_deck`).
+    pub crit_deck: bool,
     /// Penalty per full range increment beyond the first (CEL-A2, default −2).
     pub range_penalty: i32,
     /// Penalty to the 1st, 2nd and 3rd+ attack of a turn (CEL-A13, default 0, 0, 0).
@@ -1175,6 +1181,7 @@ impl Default for Options {
             flatfooted_until_regular_turn: true,
             ranged_attack_provokes: false,
             crit_confirmation: false,
+            crit_deck: false,
             range_penalty: -2,
             multiple_attack_penalty: [0, 0, 0],
             crippling_injuries: true,
@@ -1812,6 +1819,7 @@ impl State {
 
     /// `id` no longer has `item` (stolen, CEL-R10.13; destroyed, CEL-R10.5): not on the ground.
     pub fn lose_item(&mut self, id: CombatantId, item: Item) {
+        crate::rules::gauntlet::let_go(self, id, item);
         let f = self.fm(id);
         match item {
             Item::Melee(i) if i < 64 => f.dropped |= 1 << i,
@@ -2021,14 +2029,17 @@ pub fn nonlethal_staggered(nonlethal: i32, hp: i32) -> bool {
     nonlethal > 0 && 2 * nonlethal >= hp
 }
 
-/// The current score of ability `ix`: the profile's, less its penalties (every source's), not
-/// below 1.
-/// [CEL-R6.2, E5–E7]
+/// The current score of ability `ix`: the profile's, less its Constitution damage and drain
+/// (down to 0, CEL-R17.9), less its penalties (every source's), not below 1 (CEL-R6.2, E5–E7).
 #[inline]
 pub fn score_of(f: &Fighter, p: &Profile, ix: usize) -> i32 {
     let score = p.scores[ix];
     if f.drained.is_empty() {
         return score;
+    }
+    let score = score - crate::spell::loss_to(&f.drained, ix);
+    if score <= 0 {
+        return 0;
     }
     match crate::spell::penalty_to(&f.drained, ix) {
         0 => score,

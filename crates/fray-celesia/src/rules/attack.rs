@@ -2,6 +2,7 @@
 //! (CEL-R4.5), the hit against DV (CEL-R4.4, CEL-A3), criticals (CEL-R5.6), degrees of success
 //! (CEL-R5.5), damage by wield and kind (CEL-R5.1–R5.4) and where it goes (see [`super::injury`]).
 
+use super::crit_deck::Critical;
 use super::{injury, ModifierSink, Mods, Sources};
 use crate::content::{Hands, Weapon, WeaponKind};
 use crate::state::{modifier, reaches, Special, State, DEX, STR, WIS};
@@ -742,6 +743,8 @@ pub fn attack(
             against: (total, dv),
         });
     }
+    // CEL-G6: under `crit_deck`, the GM's card may make the critical normal damage maximized.
+    let critical = super::crit_deck::draw(state, table, attacker, target, critical)?;
     let full = degrees(total, dv);
     // CEL-R16.11 (b): a weakened attack may leave some or all degree dice unrolled.
     let skipped = full.min(i32::from(state.f(attacker).weaken_degrees));
@@ -755,10 +758,10 @@ pub fn attack(
             detail: {
                 let count = i32::from(w.damage.count);
                 let lance = i32::from(super::mounted::lance_charge(state, attacker, target, w));
-                let rolled = if critical {
-                    count * extra
-                } else {
-                    count * (1 + lance + extra)
+                let rolled = match critical {
+                    Critical::Multiplied => count * extra,
+                    Critical::Maximized => 0,
+                    Critical::No => count * (1 + lance + extra),
                 };
                 format!(
                     "{} over the DV: {full} extra {} dice{}; rolls {rolled}d{}{}",
@@ -770,7 +773,9 @@ pub fn attack(
                         String::new()
                     },
                     w.damage.sides,
-                    if critical {
+                    if critical == Critical::Maximized {
+                        " (none: the Critical Hit Deck's card maximizes them, CEL-G6)"
+                    } else if critical.any() {
                         " beside the critical's multiplied maximum (not multiplied)"
                     } else if lance > 0 {
                         " (the weapon dice twice: a lance on a mounted charge, CEL-A26)"
@@ -811,7 +816,7 @@ pub fn damage(
     attacker: CombatantId,
     target: CombatantId,
     w: &Weapon,
-    critical: bool,
+    critical: Critical,
     extra: i32,
     rule: &'static str,
 ) -> Result<i32, Interrupt> {
@@ -828,7 +833,7 @@ pub fn damage(
 /// attack d6s (a coup de grace's, CEL-R12), and whether it is a coup de grace's blow.
 #[derive(Debug, Clone, Copy)]
 struct Hit {
-    critical: bool,
+    critical: Critical,
     extra: i32,
     sneak_dice: i32,
     coup_de_grace: bool,
@@ -853,10 +858,10 @@ fn damage_of(
     // CEL-A26: a lance on a mounted charge doubles its weapon dice (not the degree dice) and
     // static bonuses; with a critical, +1 to the multiplier instead of doubling the dice.
     let lance = i32::from(super::mounted::lance_charge(state, attacker, target, w));
-    let rolled_count = if critical {
-        count * extra
-    } else {
-        count * (1 + lance + extra)
+    let rolled_count = match critical {
+        Critical::Multiplied => count * extra,
+        Critical::Maximized => 0,
+        Critical::No => count * (1 + lance + extra),
     };
     let rolled = if rolled_count > 0 {
         let n = rolled_count.min(i32::from(fray_core::DamageDice::MAX_COUNT)) as u16;
@@ -871,12 +876,19 @@ fn damage_of(
         0
     };
     let mut m = Mods::default();
-    if critical {
-        m.push(
+    match critical {
+        Critical::Multiplied => m.push(
             "critical: maximum × multiplier",
             "CEL-R5.6",
             count * i32::from(sides) * (w.multiplier + lance),
-        );
+        ),
+        // CEL-G6: the card's normal damage, every weapon die maximized, none multiplied.
+        Critical::Maximized => m.push(
+            "critical, Critical Hit Deck card: normal damage maximized",
+            "CEL-G6",
+            count * i32::from(sides) * (1 + lance + extra),
+        ),
+        Critical::No => {}
     }
     let before = m.total();
     ability_damage(state, attacker, w, &mut m);
@@ -1252,7 +1264,7 @@ fn stray_reckless(
         ),
         rule,
     });
-    damage(state, table, attacker, victim, w, false, 0, rule)?;
+    damage(state, table, attacker, victim, w, Critical::No, 0, rule)?;
     Ok(true)
 }
 
@@ -1298,8 +1310,9 @@ pub fn coup_de_grace(
     });
     // CEL-R12: "A rogue also gets her extra sneak attack damage against a helpless or pinned
     // opponent when delivering a coup de grace" (maximized on the critical, CEL-R5.6).
+    let critical = super::crit_deck::draw(state, table, attacker, target, true)?;
     let hit = Hit {
-        critical: true,
+        critical,
         extra: 0,
         sneak_dice: state.p(attacker).sneak_dice,
         coup_de_grace: true,

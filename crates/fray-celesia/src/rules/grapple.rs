@@ -326,7 +326,16 @@ pub fn maintain(
                 ),
                 rule: "CEL-R10.10",
             });
-            super::attack::damage(state, table, who, target, &w, false, 0, "CEL-R10.10")?;
+            super::attack::damage(
+                state,
+                table,
+                who,
+                target,
+                &w,
+                super::crit_deck::Critical::No,
+                0,
+                "CEL-R10.10",
+            )?;
         }
         HoldUse::Tie => super::escape::tie(state, table, who, target),
         HoldUse::Move(to) | HoldUse::Place(to, _) => {

@@ -333,6 +333,10 @@ fn apply(
         // the GM raises or clears obstacles and difficult terrain (rules/terrain.rs); any
         // other ruling changes nothing.
         Intervention::Ruling { text } => {
+            // CEL-R17.9: Constitution damage or drain, or its restoration (rules/con_loss.rs).
+            if super::con_loss::ruling(state, table, intervention, text)? {
+                return Ok(());
+            }
             if super::hazard::ruling(state, intervention, text)? {
                 return Ok(());
             }

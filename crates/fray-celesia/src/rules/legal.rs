@@ -173,6 +173,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     }
     super::ready::options(state, who, &mut candidates);
     super::simple::options(state, who, &mut candidates);
+    super::gauntlet::options(state, who, &mut candidates);
     super::first_aid::options(state, who, &mut candidates);
     super::wield::options(state, who, &mut candidates);
     super::shield::options(state, who, &mut candidates);
@@ -951,6 +952,8 @@ pub fn check_deed(
             super::multiweapon::check(explain, state, who, t, (main, off))
         }
         Choice::Sheathe(item) => super::wield::check(explain, state, who, item, false),
+        Choice::Lock(item) => super::gauntlet::check(explain, state, who, item, true),
+        Choice::Unlock(item) => super::gauntlet::check(explain, state, who, item, false),
         Choice::Cast(..) => super::spell::check(explain, state, who, choice),
         Choice::Dismiss(..) | Choice::Concentrate(..) | Choice::Cease(..) => {
             super::spell_lasting::check(explain, state, who, choice)

@@ -573,6 +573,9 @@ pub fn steal(
     super::confusion::attacked(state, who, target);
     let mut attempt = Attempt::new(state, who, target, "steal", "CEL-R10.13", false);
     super::belonging::fastened_defense(state, target, chosen, &mut attempt.defense);
+    if let Belonging::Weapon(item) = chosen {
+        super::gauntlet::fastened_defense(state, target, item, &mut attempt.defense);
+    }
     let checked = attempt.roll(state, table, who, target)?;
     if !checked.success() {
         return Ok(());

@@ -1298,6 +1298,8 @@ pub fn perform(
         Choice::FirstAid(t) => super::first_aid::first_aid(state, table, who, t)?,
         Choice::Draw(item) => super::wield::draw_or_sheathe(state, table, who, item, true)?,
         Choice::Sheathe(item) => super::wield::draw_or_sheathe(state, table, who, item, false)?,
+        Choice::Lock(item) => super::gauntlet::perform(state, table, who, item, true)?,
+        Choice::Unlock(item) => super::gauntlet::perform(state, table, who, item, false)?,
         Choice::ReadyShield | Choice::DropShield => {
             let ready = choice == Choice::ReadyShield;
             super::shield::ready_or_drop(state, table, who, ready, cost == 0)?;

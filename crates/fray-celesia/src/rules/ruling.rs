@@ -49,6 +49,9 @@ pub enum About {
     RecallDc(CombatantId),
     /// How many acts the next try takes after a lost trail (more than the last one's).
     TracksRetry(u8),
+    /// Whether the Critical Hit Deck's card for a critical hit on this foe says normal damage.
+    /// [CEL-G6, `rules::crit_deck`]
+    CritCard(CombatantId),
 }
 
 /// Highest DC the GM is offered.
@@ -75,16 +78,19 @@ pub fn options(about: About, out: &mut Vec<Choice>) {
             let last = last.saturating_add(30).min(MAX_TRACKS_ACTS);
             out.extend((first..=last).map(Choice::RetryActs));
         }
+        About::CritCard(_) => super::crit_deck::options(out),
     }
 }
 
 /// The default tactics' ruling (the stand-in GM of `fray fight` and `fray sim`): DC 15,
-/// shaken for 1 round, the next try 3 acts longer.
+/// shaken for 1 round, the next try 3 acts longer, no Critical Hit Deck card (the usual
+/// critical).
 pub fn default_ruling(about: About) -> Choice {
     match about {
         About::DemoralizeDc(_) | About::TracksDc | About::RecallDc(_) => Choice::Dc(15),
         About::Demoralized(_) => Choice::Shaken(1),
         About::TracksRetry(last) => Choice::RetryActs(last.saturating_add(3).min(MAX_TRACKS_ACTS)),
+        About::CritCard(_) => super::crit_deck::DEFAULT,
     }
 }
 

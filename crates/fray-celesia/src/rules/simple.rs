@@ -69,7 +69,8 @@ pub fn check(
                     "`{}` is not a weapon it holds (a melee form number or `ranged`)",
                     item.key()
                 )
-            })
+            })?;
+            super::gauntlet::check_let_go(explain, state, who, item, "drop")
         }
         Choice::WeakenAbility(n) | Choice::WeakenDegrees(n) => {
             let (set, what) = if matches!(choice, Choice::WeakenAbility(_)) {

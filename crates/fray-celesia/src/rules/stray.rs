@@ -275,6 +275,7 @@ pub fn stray_shot(
             let at = state.f(victim).pos;
             super::thrown::fly_on(state, attacker, at);
             let extra = degrees(total, dv);
+            let critical = super::crit_deck::draw(state, table, attacker, victim, critical)?;
             damage(
                 state, table, attacker, victim, w, critical, extra, "CEL-R7.3",
             )?;

@@ -214,7 +214,8 @@ pub fn check(
     } else {
         Illegal::unless(!state.sheathed(who, item), explain, rule, || {
             "that weapon is not in its hand".to_string()
-        })
+        })?;
+        super::gauntlet::check_let_go(explain, state, who, item, "sheathe")
     }
 }
 
