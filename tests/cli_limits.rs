@@ -129,6 +129,10 @@ fn every_documented_limit_is_the_one_the_code_enforces() {
             "Celesia fire dice",
             u64::from(fray_celesia::rules::fire::MAX_FIRE_DICE),
         ),
+        (
+            "Celesia Constitution per GM change",
+            fray_celesia::rules::con_loss::MAX_CHANGE as u64,
+        ),
         ("simulation runs", fray_sim::MAX_RUNS),
         ("simulation runs from here", fray_sim::here::MAX_HERE_RUNS),
         ("simulation threads", fray_sim::MAX_THREADS as u64),

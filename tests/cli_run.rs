@@ -966,6 +966,49 @@ fn the_gm_gives_a_celesia_ability_penalty_at_the_prompt() {
     t.finish();
 }
 
+/// CEL-R17.9: the GM's Constitution damage at the prompt (`rule con WHO -N`): the kobold's
+/// CON 10 falls to 0 and it dies at full hit points; a bad N is refused with the form to type;
+/// undo takes the damage back, and the status shows what stays.
+#[test]
+fn the_gm_deals_celesia_constitution_damage_and_takes_it_back() {
+    let mut t = cone_at_kells_action("celesia-con");
+    t.send("rule con kobold 3");
+    let refused = t.until_prompt();
+    assert!(
+        refused.contains("! ") && refused.contains("rule con WHO -N"),
+        "{refused}"
+    );
+    t.send("rule con kobold -4 drain");
+    let chunk = t.until_prompt();
+    assert!(
+        chunk.contains("GM intervention: rule con kobold -4 drain"),
+        "{chunk}"
+    );
+    assert!(
+        chunk.contains("suffers Constitution drain") && chunk.contains("Constitution 10 → 6"),
+        "{chunk}"
+    );
+    t.send("status");
+    let status = t.until_prompt();
+    assert!(status.contains("Constitution drain 4"), "{status}");
+    t.send("rule con kobold -6");
+    let dead = t.until_prompt();
+    assert!(
+        dead.contains("Constitution 6 → 0") && dead.contains("Kobold is dead"),
+        "{dead}"
+    );
+    t.send("undo");
+    t.until_prompt();
+    t.send("status");
+    let status = t.until_prompt();
+    assert!(
+        status.contains("Constitution drain 4") && !status.contains("dead"),
+        "{status}"
+    );
+    t.send("quit");
+    t.finish();
+}
+
 /// CEL-G13: the GM adjusts the DC of a Celesia combatant's skill checks mid-fight (`cond WHO
 /// dc+N`): the Disable Device check that follows is made against the adjusted DC; `-dc` ends it
 /// and `undo` takes that back.

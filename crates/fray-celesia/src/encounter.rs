@@ -1056,7 +1056,9 @@ impl CombatantBuilder for Builder<'_> {
                     v.span(),
                     Some(field(i, key)),
                     format!(
-                        "expected a whole number from 1 to {}: its Constitution score is {left}                          here, and Constitution damage or drain that reduces it to 0 kills                          (CEL-R17.9), found {n}",
+                        "expected a whole number from 1 to {}: its Constitution score is {left} \
+                         here, and Constitution damage or drain that reduces it to 0 kills \
+                         (CEL-R17.9), found {n}",
                         left - 1
                     ),
                 ));

@@ -278,13 +278,14 @@ impl RulesetBundle for Celesia {
     /// (no traps, hidden objects or footprints; Search for invisible creatures is played), the
     /// initiator actions, and Direct or Redirect a Spell (no spell fray plays can be redirected);
     /// Demoralize and Recall Knowledge take their DCs from the GM's rulings;
-    /// R11 all but Lock or Unlock a Weapon in a Locked Gauntlet, Initiate Standard Strike and
-    /// Treat a Wound or Poison; R12 Run, Coup de Grace (lethal and nonlethal, a rogue's sneak
+    /// R11 all but Initiate Standard Strike and Treat a Wound or Poison (Lock or Unlock a
+    /// Weapon in a Locked Gauntlet: `rules::gauntlet`); R12 Run, Coup de Grace (lethal and nonlethal, a rogue's sneak
     /// attack on it), full-action spells, Load a One-Handed Simple Firearm and Administer a
     /// Potion; R13 Disable Device, Find Tracks (the GM's rulings), 1-round spells and Load a
     /// Two-Handed Simple Firearm; R14 all but stances and other abilities' free actions; R15
     /// attacks of opportunity, readied actions and counterspells with the same spell, not
-    /// Counter or immediate-action abilities; R17 all but CON drain; R20 all but a source of
+    /// Counter or immediate-action abilities; R17 all but Treat a Wound and Treat Poison
+    /// (R17.7; Constitution damage and drain: `rules::con_loss`); R20 all but a source of
     /// burn). R3 (every readied action and trigger of the seed, 1-round and complex actions),
     /// R6 (spells with spell resistance, Aid Another on attacks, skills and spells, Spell Combat
     /// and Spellstrike), R10 (every maneuver, on items, ropes and shields too), R18 (the

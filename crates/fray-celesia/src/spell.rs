@@ -260,10 +260,17 @@ impl fray_core::conditions::ConditionKind for Penalized {
         self.ability as u32 + 6 * self.source as u32
     }
     fn key(self) -> &'static str {
-        self.ability.key()
+        match self.source {
+            PenaltySource::Damage => "under Constitution damage",
+            PenaltySource::Drain => "under Constitution drain",
+            PenaltySource::Spell | PenaltySource::Lasting => self.ability.key(),
+        }
     }
     fn rule(self) -> &'static str {
-        "CEL-R6.2"
+        match self.source {
+            PenaltySource::Damage | PenaltySource::Drain => "CEL-R17.9",
+            PenaltySource::Spell | PenaltySource::Lasting => "CEL-R6.2",
+        }
     }
 }
 

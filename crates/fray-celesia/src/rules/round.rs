@@ -144,14 +144,15 @@ fn roll_off_key(tied: &[CombatantId]) -> u64 {
 pub fn begin(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
     state.round = 0;
     // CEL-R6.2: the ability penalties combatants bring to the fight (their entries'
-    // `ability_penalty`), shown before initiative feels them.
+    // `ability_penalty`; Constitution damage and drain, CEL-R17.9: `con_damage`, `con_drain`),
+    // shown before initiative feels them.
     for who in state.ids() {
         for kind in state.f(who).drained.iter() {
             table.emit(|| Event::Condition {
                 who,
                 condition: fray_core::conditions::ConditionKind::key(kind),
                 gained: true,
-                rule: "CEL-R6.2",
+                rule: fray_core::conditions::ConditionKind::rule(kind),
             });
         }
     }
