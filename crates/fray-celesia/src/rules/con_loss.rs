@@ -313,10 +313,10 @@ mod tests {
             )
             .text();
         let content = crate::content::Content::embedded().expect("content");
-        let err = crate::encounter::load("t.toml", &text, &content)
-            .err()
-            .expect("refused")
-            .to_string();
+        let Err(err) = crate::encounter::load("t.toml", &text, &content) else {
+            panic!("con_damage 10 of CON 10 is refused");
+        };
+        let err = err.to_string();
         assert!(
             err.contains("combatants[0].con_damage") && err.contains("from 1 to 9"),
             "{err}"
