@@ -1213,3 +1213,41 @@ fn odd_ranked_initiative_changes_no_chance() {
     ranked_initiative_is_exact(&ranked, &unranked);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// CEL-G6: under `crit_deck = true` the GM is asked at each critical hit whether the drawn card
+/// says normal damage; `fray odds` answers as the stand-in GM (no card: the usual critical), so
+/// its exact answer, one attack and a whole turn of them, is the one without the deck.
+#[test]
+fn celesia_odds_with_the_critical_hit_deck_are_the_usual_criticals() {
+    let dir = scratch("celesia-crit-deck");
+    let combatants = combatant(
+        "bar",
+        "a",
+        [0, 0],
+        "class = \"fighter\"\nlevel = 10\nhp = 40\nscores = { str = 18, dex = 14 }\n\
+         weapon = \"warhammer\"",
+    ) + &combatant("orc", "b", [1, 0], "monster = \"orc\"\nhp = 30");
+    let plain = write(
+        &dir,
+        "plain.toml",
+        &encounter("celesia", "deck", "", &combatants),
+    );
+    let deck = write(
+        &dir,
+        "deck.toml",
+        &encounter(
+            "celesia",
+            "deck",
+            "[options]\ncrit_deck = true\n",
+            &combatants,
+        ),
+    );
+    for extra in [&[][..], &["--routine"][..]] {
+        let (a, b) = (
+            attack_json(&plain, "bar", "orc", extra),
+            attack_json(&deck, "bar", "orc", extra),
+        );
+        assert_eq!(a["exact"], b["exact"], "{extra:?}");
+        assert!(a["exact"].to_string().len() > 10, "{a}");
+    }
+}
