@@ -371,7 +371,7 @@ fn beside_ix((x, y): (i32, i32)) -> usize {
 /// on; only one with someone else on the far side (or, in melee, opposite the attacker) is
 /// asked whether it threatens (issue 16: one walk per flanker, then asking everyone, cost a
 /// tenth of the bench). Past 16 of them, everyone is asked.
-fn flanked(state: &State, attacker: CombatantId, melee: bool, target: CombatantId) -> bool {
+fn flanked(state: &State, attacker: CombatantId, melee: bool, target: CombatantId) -> Flanking {
     let side = state.f(attacker).side;
     let mut flankers = Flankers {
         attacker,
@@ -395,19 +395,37 @@ fn flanked(state: &State, attacker: CombatantId, melee: bool, target: CombatantI
         false
     });
     if crowded {
-        return state.any_near_on(target, state.reach_squares, side, |o| {
+        let flanked = state.any_near_on(target, state.reach_squares, side, |o| {
             o != target
                 && flanks(o)
                 && flankers.add(o, beside_ix(beside(state, target, state.f(o).pos)))
         });
+        return Flanking {
+            flanked,
+            ally_near: true,
+        };
     }
     let near = &near[..n];
-    near.iter().any(|&(o, ix)| {
+    let flanked = near.iter().any(|&(o, ix)| {
         let far = 8 - ix;
         let partner = (melee && o != attacker && far == flankers.mine)
             || near.iter().any(|&(q, qx)| q != o && qx == far);
         partner && flanks(o) && flankers.add(o, ix)
-    })
+    });
+    Flanking {
+        flanked,
+        ally_near: near.iter().any(|&(o, _)| o != attacker),
+    }
+}
+
+/// What [`flanked`]'s walk over the attacker's side near the target found.
+#[derive(Debug, Clone, Copy)]
+struct Flanking {
+    /// The target is a flanked target for this attack roll.
+    flanked: bool,
+    /// Someone of the attacker's side other than the attacker (and the target) is within the
+    /// longest reach of the target (true as well when the walk did not list them all).
+    ally_near: bool,
 }
 
 /// The flankers of a target found so far, by the side of it they stand on ([`flanked`]).
@@ -506,7 +524,11 @@ pub fn sources_into(
         adv.add("blind target");
     }
     super::concealment::attack_sources(state, attacker, target, adv);
-    if state.options.flanking && flanked(state, attacker, melee, target) {
+    let flanking = state
+        .options
+        .flanking
+        .then(|| flanked(state, attacker, melee, target));
+    if flanking.is_some_and(|f| f.flanked) {
         adv.add("flanked target");
     }
     if melee && state.helpless(target) {
@@ -546,7 +568,15 @@ pub fn sources_into(
     if ft.has_trick(crate::state::Trick::Blinded) {
         adv.add("blind target");
     }
-    if !melee && !state.p(attacker).feats.precise_shot && into_melee(state, attacker, target) {
+    // Firing into melee needs an ally within 1 square of the target (CEL-R7.2): the flanking
+    // walk, over the same side within the longest reach (at least 1 square), found none when
+    // `ally_near` is false, so the second walk is skipped (issue 16).
+    let ally_may_engage = flanking.is_none_or(|f| f.ally_near || state.reach_squares < 1);
+    if !melee
+        && !state.p(attacker).feats.precise_shot
+        && ally_may_engage
+        && into_melee(state, attacker, target)
+    {
         dis.add("shooting into melee");
     }
     // Grappling (CEL-R4.5 rows 9 and 10) and a sundered weapon (row 2, CEL-R10.5).

@@ -465,6 +465,14 @@ pub fn after_move(
     if state.f(mover).pos == from {
         return Ok(());
     }
+    // Most moves have nobody waiting for a foe to come near (issue 16: no list built then).
+    if !state
+        .fighters
+        .iter()
+        .any(|f| matches!(f.readied, Some((Trigger::FoeAdjacent, _))))
+    {
+        return Ok(());
+    }
     let watchers: Vec<CombatantId> = state
         .order
         .iter()

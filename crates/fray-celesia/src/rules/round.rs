@@ -44,8 +44,13 @@ pub fn initiative(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(
         });
     }
     let key = |s: &State, id: CombatantId| (s.f(id).initiative, s.initiative_modifier(id));
+    // Each key worked out once (issue 16): the order is the same, the comparison being total.
+    let mut keyed: Vec<_> = ids.iter().map(|&id| (key(state, id), id)).collect();
+    keyed.sort_unstable_by(|(ka, a), (kb, b)| kb.cmp(ka).then(a.cmp(b)));
     let mut order = ids;
-    order.sort_by(|a, b| key(state, *b).cmp(&key(state, *a)).then(a.cmp(b)));
+    for (slot, (_, id)) in order.iter_mut().zip(keyed) {
+        *slot = id;
+    }
     // Roll-offs among combatants tied on total and modifier (CEL-R1.3), until each is placed.
     let mut start = 0;
     while start < order.len() {
@@ -60,8 +65,10 @@ pub fn initiative(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(
     }
     super::mounted::seat_in_order(state, &mut order);
     state.order = order;
-    let groups: Vec<Vec<CombatantId>> = state.order.iter().map(|&c| vec![c]).collect();
-    table.emit(|| Event::Order { groups });
+    // Built only when the log is kept (issue 16: a dozen allocations a simulated fight).
+    table.emit(|| Event::Order {
+        groups: state.order.iter().map(|&c| vec![c]).collect(),
+    });
     Ok(())
 }
 
@@ -229,10 +236,10 @@ fn expire_tricks(
 }
 
 /// One regular round: each combatant's turn in the fixed order (the steps of [`round_step`] one
-/// after another). [CEL-R1.2]
+/// after another, played straight through: the same turns, actions and events without stopping
+/// and resuming after each action, issue 16). [CEL-R1.2]
 pub fn play_round(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
-    while !round_step(state, table)? {}
-    Ok(())
+    round_from(state, table, false).map(|_| ())
 }
 
 /// The regular round from where `state` stands to the end of its next action, or to the round's
@@ -254,13 +261,24 @@ pub fn play_round(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(
 /// initiative totals, the natural dice once read, the damage tallies) is forgotten by the odds'
 /// key ([`super::odds_key::odds_key`]), not here.
 pub fn round_step(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<bool, Interrupt> {
+    round_from(state, table, true)
+}
+
+/// The round from where `state` stands: with `steps`, to the end of its next action or its
+/// next pause ([`round_step`]); without, to the round's end ([`play_round`]). Resumed
+/// mid-turn, it goes on with that turn either way.
+fn round_from(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    steps: bool,
+) -> Result<bool, Interrupt> {
     // Pause before the next turn: at the round's start and after a turn, not on resuming there.
     let (mut rest, mut pause) = match state.paused.take() {
         Some(Paused {
             who: Some(who),
             rest,
         }) => {
-            if act_loop(state, table, who, true)? {
+            if act_loop(state, table, who, steps)? {
                 state.paused = Some(Paused {
                     who: Some(who),
                     rest,
@@ -269,12 +287,12 @@ pub fn round_step(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<b
             }
             close_turn(state, table, who);
             rejoin(state, table, who)?;
-            (rest, true)
+            (rest, steps)
         }
         Some(Paused { who: None, rest }) => (rest, false),
         None => {
             state.round = table.round();
-            (state.order.clone(), true)
+            (state.order.clone(), steps)
         }
     };
     while !rest.is_empty() {
@@ -285,7 +303,7 @@ pub fn round_step(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<b
             state.paused = Some(Paused { who: None, rest });
             return Ok(false);
         }
-        pause = true;
+        pause = steps;
         let who = rest.remove(0);
         if state.f(who).delaying {
             // Its turn comes up again while it still delays: the delayed turn is lost, and a
@@ -299,7 +317,7 @@ pub fn round_step(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<b
                 rule: "CEL-R1.7",
             });
         }
-        if open_turn(state, table, who, true)? {
+        if open_turn(state, table, who, steps)? {
             state.paused = Some(Paused {
                 who: Some(who),
                 rest,
@@ -810,9 +828,10 @@ pub fn provoke(
     if near.is_empty() {
         return Ok(true);
     }
-    let order = state.order.clone();
-    let reactors: Vec<CombatantId> = order
-        .into_iter()
+    let reactors: Vec<CombatantId> = state
+        .order
+        .iter()
+        .copied()
         .filter(|&o| near.as_slice().contains(&o) && only.is_none_or(|t| t == o))
         .filter(|&o| {
             let able = can_take_opportunity(state, o, actor);
