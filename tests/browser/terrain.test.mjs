@@ -97,8 +97,11 @@ test('the map draws obstacles and difficult terrain, and the GM raises a wall', 
       body: JSON.stringify({ version: view.version, command: 'rule obstacle 2 2 2 -2' }),
     });
     assert.equal(raised.status, 200, await raised.clone().text());
-    await player.waitForFunction((v) => document.querySelector('#version')?.value !== v, playerVersion);
+    // Wait for what the page draws, not for its version to move: an update from the rolls
+    // before the ruling may still be arriving and move the version first.
+    await player.waitForFunction(() => document.querySelectorAll('#map rect.obstacle').length === 5);
     assert.deepEqual(await drawn(player, 'obstacle'), ['2,-1', '2,-2', '2,0', '2,1', '2,2']);
+    assert.notEqual(await player.locator('#version').getAttribute('value'), playerVersion);
     await gm.reload();
     await gm.waitForSelector('#map');
     assert.deepEqual(await drawn(gm, 'obstacle'), ['2,-1', '2,0', '2,1'],
@@ -119,9 +122,8 @@ test('the map draws obstacles and difficult terrain, and the GM raises a wall', 
     assert.equal((await viewNow()).version, now.version, 'a refused ruling changes nothing');
 
     // Undone, the new squares are gone from the player's page.
-    const before = await player.locator('#version').getAttribute('value');
     await gm.getByRole('button', { name: 'Undo' }).click();
-    await player.waitForFunction((v) => document.querySelector('#version')?.value !== v, before);
+    await player.waitForFunction(() => document.querySelectorAll('#map rect.obstacle').length === 3);
     assert.deepEqual(await drawn(player, 'obstacle'), ['2,-1', '2,0', '2,1']);
   } finally {
     await browser.close();
