@@ -229,9 +229,10 @@ pub enum Choice {
     /// Extinguish Flames: another save against the fire at +4 (standard, 2 acts, Provoke).
     /// [CEL-R11]
     Extinguish,
-    /// Sleight of Hand: take the numbered item of `State::gear_book` from the creature next
-    /// to it (standard, 2 acts, or `true`: simple, 1 act, at −20; Provoke). [CEL-R11]
-    Sleight(u8, CombatantId, bool),
+    /// Sleight of Hand: take an item of `State::gear_book` or a rope (`Belonging::Gear`,
+    /// `Belonging::Rope`) from the creature next to it (standard, 2 acts, or `true`: simple,
+    /// 1 act, at −20; Provoke). [CEL-R11]
+    Sleight(Belonging, CombatantId, bool),
     /// About to be placed on a hazardous square: try to free itself from the grapple as a
     /// reaction at +4, by a combat maneuver check or (`true`) Escape Artist. [CEL-R10.10 Move]
     FreeItself(bool),
@@ -463,7 +464,7 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Extinguish => "extinguish".into(),
         Choice::Sleight(b, t, quick) => format!(
             "sleight {} {}{}",
-            item_key(state, *b),
+            sleight_object_text(state, *b),
             k(t),
             if *quick { " quick" } else { "" }
         ),
@@ -526,7 +527,7 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Injury(i) => format!("injury {}", i.key()),
         Choice::NoInjury => "no injury".into(),
         Choice::Ready(trigger, readied) => {
-            format!("ready {} {}", trigger.key(), readied.text(&state.spellbook))
+            format!("ready {} {}", trigger.key(), readied.text(state))
         }
         Choice::Complete(t) => format!("complete {}", k(t)),
         Choice::Counterspell(t) => format!("counterspell {}", k(t)),
@@ -647,6 +648,89 @@ pub(crate) fn unreadable(reason: String) -> Illegal {
     }
 }
 
+/// The place in `State::gear_book` of the item named `w` (`potion-of-cure-light-wounds`).
+fn gear_index(state: &State, w: &str) -> Result<u8, Illegal> {
+    let key = fray_core::catalog::name_key(w).replace(' ', "-");
+    let found = state
+        .gear_book
+        .iter()
+        .position(|g| g.key() == key)
+        .ok_or_else(|| {
+            let keys: Vec<String> = state.gear_book.iter().map(|g| g.key()).collect();
+            unreadable(format!(
+                "no item `{w}` among the encounter's{}",
+                fray_core::loader::did_you_mean(w, keys.iter().map(String::as_str))
+            ))
+        })?;
+    u8::try_from(found).map_err(|_| unreadable(format!("item `{w}` is past the 256th")))
+}
+
+/// A weapon named by its melee form number or `ranged`.
+pub(crate) fn weapon_item(w: &str) -> Result<Item, Illegal> {
+    match w {
+        "ranged" => Ok(Item::Ranged),
+        _ => w.parse::<u8>().map(Item::Melee).map_err(|_| {
+            unreadable(format!(
+                "`{w}`: name the item by its melee form number or `ranged` (a disarm or a \
+                 steal: `shield`, `rope` or `item NAME` too)"
+            ))
+        }),
+    }
+}
+
+/// CEL-R10.3, R10.13: the items a disarm, a steal (taken or readied) or a Sleight of Hand
+/// names: a weapon (form number or `ranged`), `shield`, `rope`, or `item NAME` (an item it
+/// carries).
+pub(crate) fn belongings(state: &State, rest: &[&str]) -> Result<Vec<Belonging>, Illegal> {
+    let mut out = Vec::new();
+    let mut words = rest.iter();
+    while let Some(&w) = words.next() {
+        out.push(match w {
+            "shield" => Belonging::Shield,
+            "rope" => Belonging::Rope,
+            "item" => {
+                let name = words.next().ok_or_else(|| {
+                    unreadable("`item NAME`: the item's name (`item potion-of-…`)".to_string())
+                })?;
+                Belonging::Gear(gear_index(state, name)?)
+            }
+            _ => Belonging::Weapon(weapon_item(w)?),
+        });
+    }
+    Ok(out)
+}
+
+/// Whether `w` is a word `belongings` reads as something other than an item's name.
+fn belonging_word(w: &str) -> bool {
+    matches!(w, "shield" | "rope" | "item") || weapon_item(w).is_ok()
+}
+
+/// What a Sleight of Hand names: an item by its bare name (`potion-of-…`, as before ropes), or
+/// as `belongings` reads it (`rope`, `item NAME`; a weapon or a shield, which the rule
+/// refuses). [CEL-R11]
+fn sleight_object(state: &State, words: &[&str]) -> Result<Belonging, Illegal> {
+    if let [name] = words {
+        if !belonging_word(name) {
+            return Ok(Belonging::Gear(gear_index(state, name)?));
+        }
+    }
+    match belongings(state, words)?.as_slice() {
+        [one] => Ok(*one),
+        _ => Err(unreadable(
+            "`sleight ITEM WHO [quick]`: one item (its name, or `item NAME`) or `rope`".to_string(),
+        )),
+    }
+}
+
+/// A Sleight of Hand's object in a choice: an item by its bare name unless the name is one of
+/// `belongings`' words (then `item NAME`), a rope `rope`.
+fn sleight_object_text(state: &State, object: Belonging) -> String {
+    match object {
+        Belonging::Gear(book) if !belonging_word(&item_key(state, book)) => item_key(state, book),
+        _ => object.text(state),
+    }
+}
+
 /// Reads a typed or scripted choice.
 pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
     let words: Vec<&str> = input.split_whitespace().collect();
@@ -667,54 +751,13 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
             ))
         })
     };
-    let gear = |w: &str| {
-        let key = fray_core::catalog::name_key(w).replace(' ', "-");
-        let found = state
-            .gear_book
-            .iter()
-            .position(|g| g.key() == key)
-            .ok_or_else(|| {
-                let keys: Vec<String> = state.gear_book.iter().map(|g| g.key()).collect();
-                unreadable(format!(
-                    "no item `{w}` among the encounter's{}",
-                    fray_core::loader::did_you_mean(w, keys.iter().map(String::as_str))
-                ))
-            })?;
-        u8::try_from(found).map_err(|_| unreadable(format!("item `{w}` is past the 256th")))
-    };
+    let gear = |w: &str| gear_index(state, w);
     let number = |w: &str| {
         w.parse::<i32>()
             .map_err(|_| unreadable(format!("`{w}` is not a whole number")))
     };
-    let item = |w: &str| match w {
-        "ranged" => Ok(Item::Ranged),
-        _ => w.parse::<u8>().map(Item::Melee).map_err(|_| {
-            unreadable(format!(
-                "`{w}`: name the item by its melee form number or `ranged` (a disarm or a \
-                 steal: `shield` or `item NAME` too)"
-            ))
-        }),
-    };
-    // CEL-R10.3, R10.13: the items a disarm or a steal names: a weapon (form number or
-    // `ranged`), `shield`, or `item NAME` (an item it carries at hand).
-    let belongings = |rest: &[&str]| -> Result<Vec<Belonging>, Illegal> {
-        let mut out = Vec::new();
-        let mut words = rest.iter();
-        while let Some(&w) = words.next() {
-            out.push(match w {
-                "shield" => Belonging::Shield,
-                "rope" => Belonging::Rope,
-                "item" => {
-                    let name = words.next().ok_or_else(|| {
-                        unreadable("`item NAME`: the item's name (`item potion-of-…`)".to_string())
-                    })?;
-                    Belonging::Gear(gear(name)?)
-                }
-                _ => Belonging::Weapon(item(w)?),
-            });
-        }
-        Ok(out)
-    };
+    let item = weapon_item;
+    let belongings = |rest: &[&str]| belongings(state, rest);
     Ok(match words.as_slice() {
         ["attack", t] => Choice::Attack(who(t)?, 0),
         ["attack", t, form] => {
@@ -785,8 +828,12 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["untie", t] => Choice::Untie(who(t)?),
         ["escape", "net"] => Choice::EscapeNet,
         ["extinguish"] => Choice::Extinguish,
-        ["sleight", i, t] => Choice::Sleight(gear(i)?, who(t)?, false),
-        ["sleight", i, t, "quick"] => Choice::Sleight(gear(i)?, who(t)?, true),
+        ["sleight", object @ .., t, "quick"] if !object.is_empty() => {
+            Choice::Sleight(sleight_object(state, object)?, who(t)?, true)
+        }
+        ["sleight", object @ .., t] if !object.is_empty() => {
+            Choice::Sleight(sleight_object(state, object)?, who(t)?, false)
+        }
         ["overrun", t] => Choice::Overrun(who(t)?),
         ["overrun", x, y] => Choice::OverrunTo(Pos::new(number(x)?, number(y)?)),
         ["follow"] => Choice::Follow,
@@ -915,14 +962,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                     "`{trigger}` is not a trigger: foe-adjacent, foe-attacks or foe-casts"
                 ))
             })?,
-            Readied::parse(readied, &state.spellbook).ok_or_else(|| {
-                unreadable(format!(
-                    "`{}` cannot be readied: attack [FORM], shoot, unarmed, trip, bull-rush, \
-                     step DIR, charge, grapple, feint, dirty-trick CONDITION, drag DIR, \
-                     reposition X Y, steal FORM|ranged or cast SPELL [defensively]",
-                    readied.join(" ")
-                ))
-            })?,
+            Readied::parse(readied, state)?,
         ),
         ["complete", t] => Choice::Complete(who(t)?),
         ["counterspell", t] => Choice::Counterspell(who(t)?),

@@ -228,11 +228,8 @@ pub fn drop(
     });
 }
 
-/// CEL-R10.13 "you take the item you chose from the opponent": an item at hand goes, with the
-/// uses it has left, to the thief's items at hand (it may use it from its next act on); a
-/// carried shield becomes the thief's, carried (`ready shield` straps it on), if it has none
-/// of its own (else it only holds it); a rope joins the thief's ropes (at most
-/// [`MAX_ROPES`]; past them it only holds it). Weapons: `maneuver::steal`.
+/// CEL-R10.13 "you take the item you chose from the opponent": [`transfer`], logged as a
+/// steal. Weapons: `maneuver::steal`.
 pub fn take(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
@@ -241,41 +238,8 @@ pub fn take(
     b: Belonging,
 ) {
     let name = b.name(state, owner);
-    match b {
-        Belonging::Weapon(_) => return,
-        Belonging::Rope => {
-            if state.f(owner).ropes == 0 {
-                return;
-            }
-            state.fm(owner).ropes -= 1;
-            let f = state.fm(thief);
-            f.ropes = (f.ropes + 1).min(MAX_ROPES);
-        }
-        Belonging::Gear(book) => {
-            let Some(i) = at_hand(state, owner, book) else {
-                return;
-            };
-            let item = state.fm(owner).gear.remove(i);
-            state.fm(thief).gear.push(item);
-        }
-        Belonging::Shield => {
-            let Some(shield) = state.p(owner).shield.clone() else {
-                return;
-            };
-            let mut profiles = state.profiles.to_vec();
-            profiles[owner.index()].shield = None;
-            let keeps = profiles[thief.index()].shield.is_none();
-            if keeps {
-                profiles[thief.index()].shield = Some(shield);
-            }
-            state.profiles = profiles.into();
-            state.fm(owner).shield_dv = 0;
-            if keeps {
-                let f = state.fm(thief);
-                f.shield = ShieldAt::Carried;
-                f.shield_dv = 0;
-            }
-        }
+    if !transfer(state, thief, owner, b) {
+        return;
     }
     table.emit(|| Event::Acted {
         who: thief,
@@ -284,6 +248,52 @@ pub fn take(
         detail: name,
         rule: "CEL-R10.13",
     });
+}
+
+/// Moves `b` from `owner` to `taker` (a steal, CEL-R10.13; Sleight of Hand, CEL-R11): an item
+/// at hand goes, with the uses it has left, to the taker's items at hand (it may use it from
+/// its next act on); a carried shield becomes the taker's, carried (`ready shield` straps it
+/// on), if it has none of its own (else it only holds it); a rope joins the taker's ropes (at
+/// most [`MAX_ROPES`]; past them it only holds it). Returns whether anything moved (not a
+/// weapon, nor an item the owner no longer has).
+pub fn transfer(state: &mut State, taker: CombatantId, owner: CombatantId, b: Belonging) -> bool {
+    match b {
+        Belonging::Weapon(_) => return false,
+        Belonging::Rope => {
+            if state.f(owner).ropes == 0 {
+                return false;
+            }
+            state.fm(owner).ropes -= 1;
+            let f = state.fm(taker);
+            f.ropes = (f.ropes + 1).min(MAX_ROPES);
+        }
+        Belonging::Gear(book) => {
+            let Some(i) = at_hand(state, owner, book) else {
+                return false;
+            };
+            let item = state.fm(owner).gear.remove(i);
+            state.fm(taker).gear.push(item);
+        }
+        Belonging::Shield => {
+            let Some(shield) = state.p(owner).shield.clone() else {
+                return false;
+            };
+            let mut profiles = state.profiles.to_vec();
+            profiles[owner.index()].shield = None;
+            let keeps = profiles[taker.index()].shield.is_none();
+            if keeps {
+                profiles[taker.index()].shield = Some(shield);
+            }
+            state.profiles = profiles.into();
+            state.fm(owner).shield_dv = 0;
+            if keeps {
+                let f = state.fm(taker);
+                f.shield = ShieldAt::Carried;
+                f.shield_dv = 0;
+            }
+        }
+    }
+    true
 }
 
 /// Where `who`'s dropped item (`Gear` or `Rope`) lies, if one does.

@@ -932,8 +932,8 @@ pub fn check_deed(
         Choice::Untie(t) => super::escape::check_untie(explain, state, who, t),
         Choice::EscapeNet => super::escape::check_net(explain, state, who),
         Choice::Extinguish => super::fire::check(explain, state, who),
-        Choice::Sleight(book, victim, _) => {
-            super::sleight::check(explain, state, who, book, victim)
+        Choice::Sleight(object, victim, _) => {
+            super::sleight::check(explain, state, who, object, victim)
         }
         Choice::Drink(_) | Choice::Administer(..) | Choice::UseItem(..) | Choice::Retrieve(_) => {
             super::item::check(explain, state, who, choice)

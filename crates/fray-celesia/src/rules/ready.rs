@@ -6,13 +6,17 @@
 //! foe attacks, a foe casts a spell. Readied actions chain: a readied attack can trigger another
 //! combatant's "if a foe attacks me" (CEL-R3.5). A standard or full action can be readied too
 //! ("You ready a single simple or complex action", CEL-A42: it must fit in the acts left after
-//! Ready's): a charge, a grapple, a feint, a dirty trick, a drag, a reposition, a steal, a spell
-//! at the foe; it is taken whole in the one reaction, on a budget of its own acts. A 1-round
+//! Ready's): a charge, a grapple, a feint, a dirty trick, a drag, a reposition, a steal (of
+//! any item a steal on a turn names), a spell at the foe, locking or unlocking a weapon in a
+//! locked gauntlet; it is taken whole in the one reaction, on a budget of its own acts. An
+//! action no longer legal when the trigger happens (the foe lacks the item named, the weapon
+//! to lock was knocked away) lets the trigger pass: nothing is asked and it stays readied. A 1-round
 //! action cannot be readied (adopted reading: it spans the readier's turns, CEL-R3.7, and a
 //! reaction is one moment). First aid and a coup de grace are not readied: a readied action is
 //! aimed at the foe that sets the trigger off, and neither a dying friend nor a helpless foe
 //! can move, attack or cast (adopted reading).
 
+use super::belonging::Belonging;
 use super::{legal, round};
 use crate::choice::Choice;
 use crate::state::{Asking, Item, State, Trick};
@@ -95,8 +99,13 @@ pub enum Readied {
     Drag(Direction),
     /// Combat Maneuver: Reposition the foe to a square (standard, 2 acts). [CEL-R10.12]
     Reposition(Pos),
-    /// Combat Maneuver: Steal the foe's item (standard, 2 acts). [CEL-R10.13]
-    Steal(Item),
+    /// Combat Maneuver: Steal the foe's item, named as for a steal on a turn: a weapon, an
+    /// item at hand, a rope or a shield (standard, 2 acts). [CEL-R10.13]
+    Steal(Belonging),
+    /// Lock the melee weapon in hand into its locked gauntlet (standard, 2 acts). [CEL-R11]
+    Lock(Item),
+    /// Unlock the weapon locked in its locked gauntlet (standard, 2 acts). [CEL-R11]
+    Unlock(Item),
 }
 
 impl Readied {
@@ -116,9 +125,9 @@ impl Readied {
             Readied::DirtyTrick(trick) => Choice::DirtyTrick(foe, trick),
             Readied::Drag(d) => Choice::Drag(foe, d),
             Readied::Reposition(to) => Choice::Reposition(foe, to),
-            Readied::Steal(item) => {
-                Choice::Steal(foe, crate::rules::belonging::Belonging::Weapon(item))
-            }
+            Readied::Steal(item) => Choice::Steal(foe, item),
+            Readied::Lock(item) => Choice::Lock(item),
+            Readied::Unlock(item) => Choice::Unlock(item),
         }
     }
 
@@ -134,12 +143,15 @@ impl Readied {
                 | Readied::Drag(_)
                 | Readied::Reposition(_)
                 | Readied::Steal(_)
+                | Readied::Lock(_)
+                | Readied::Unlock(_)
         )
     }
 
-    /// The text in choices (`attack 0`, `shoot`, `step n`, `cast SPELL`), a spell named from
-    /// `spellbook`.
-    pub fn text(self, spellbook: &[crate::spell::Spell]) -> String {
+    /// The text in choices (`attack 0`, `shoot`, `step n`, `cast SPELL`, `steal item NAME`), a
+    /// spell and an item named from the encounter's books.
+    pub fn text(self, state: &State) -> String {
+        let spellbook = &state.spellbook;
         match self {
             Readied::Attack(form) => format!("attack {form}"),
             Readied::Shoot => "shoot".into(),
@@ -160,39 +172,65 @@ impl Readied {
             Readied::DirtyTrick(trick) => format!("dirty-trick {}", trick.key()),
             Readied::Drag(d) => format!("drag {}", crate::choice::dir_key(d)),
             Readied::Reposition(to) => format!("reposition {} {}", to.x, to.y),
-            Readied::Steal(item) => format!("steal {}", item.key()),
+            Readied::Steal(item) => format!("steal {}", item.text(state)),
+            Readied::Lock(item) => format!("lock {}", item.key()),
+            Readied::Unlock(item) => format!("unlock {}", item.key()),
         }
     }
 
     /// Reads `attack [FORM]`, `shoot`, `unarmed`, `trip`, `bull-rush`, `step DIR`, `charge`,
-    /// `grapple`, `feint`, `cast SPELL [defensively]` (a spell of `spellbook`), `dirty-trick
-    /// CONDITION`, `drag DIR`, `reposition X Y`, `steal FORM|ranged`.
-    pub fn parse(words: &[&str], spellbook: &[crate::spell::Spell]) -> Option<Readied> {
-        let spell = |key: &str| {
-            let i = spellbook
-                .iter()
-                .position(|s| s.key().eq_ignore_ascii_case(key))?;
-            u8::try_from(i).ok()
+    /// `grapple`, `feint`, `cast SPELL [defensively]` (a spell of the spellbook), `dirty-trick
+    /// CONDITION`, `drag DIR`, `reposition X Y`, `steal ITEM` (as a steal on a turn names it:
+    /// the one parser of `choice::belongings`), `lock FORM`, `unlock FORM`.
+    pub fn parse(words: &[&str], state: &State) -> Result<Readied, Illegal> {
+        let unknown = || {
+            crate::choice::unreadable(format!(
+                "`{}` cannot be readied: attack [FORM], shoot, unarmed, trip, bull-rush, step \
+                 DIR, charge, grapple, feint, dirty-trick CONDITION, drag DIR, reposition X Y, \
+                 steal ITEM (a form number, ranged, shield, rope or item NAME), lock FORM, \
+                 unlock FORM or cast SPELL [defensively]",
+                words.join(" ")
+            ))
         };
-        Some(match words {
+        let spell = |key: &str| {
+            let i = state
+                .spellbook
+                .iter()
+                .position(|s| s.key().eq_ignore_ascii_case(key))
+                .ok_or_else(unknown)?;
+            u8::try_from(i).map_err(|_| unknown())
+        };
+        let direction = |d: &str| fray_core::encounter::parse_direction(d).ok_or_else(unknown);
+        Ok(match words {
             ["attack"] => Readied::Attack(0),
-            ["attack", form] => Readied::Attack(form.parse().ok()?),
+            ["attack", form] => Readied::Attack(form.parse().map_err(|_| unknown())?),
             ["shoot"] => Readied::Shoot,
             ["unarmed"] => Readied::Unarmed,
             ["trip"] => Readied::Trip,
             ["bull-rush"] => Readied::BullRush,
-            ["step", d] => Readied::Step(fray_core::encounter::parse_direction(d)?),
+            ["step", d] => Readied::Step(direction(d)?),
             ["charge"] => Readied::Charge,
             ["grapple"] => Readied::Grapple,
             ["feint"] => Readied::Feint,
             ["cast", key] => Readied::Cast(spell(key)?, false),
             ["cast", key, "defensively"] => Readied::Cast(spell(key)?, true),
-            ["dirty-trick", c] => Readied::DirtyTrick(Trick::from_key(c)?),
-            ["drag", d] => Readied::Drag(fray_core::encounter::parse_direction(d)?),
-            ["reposition", x, y] => Readied::Reposition(Pos::new(x.parse().ok()?, y.parse().ok()?)),
-            ["steal", "ranged"] => Readied::Steal(Item::Ranged),
-            ["steal", form] => Readied::Steal(Item::Melee(form.parse().ok()?)),
-            _ => return None,
+            ["dirty-trick", c] => Readied::DirtyTrick(Trick::from_key(c).ok_or_else(unknown)?),
+            ["drag", d] => Readied::Drag(direction(d)?),
+            ["reposition", x, y] => Readied::Reposition(Pos::new(
+                x.parse().map_err(|_| unknown())?,
+                y.parse().map_err(|_| unknown())?,
+            )),
+            ["steal", rest @ ..] => match crate::choice::belongings(state, rest)?.as_slice() {
+                [one] => Readied::Steal(*one),
+                _ => {
+                    return Err(crate::choice::unreadable(
+                        "`steal ITEM`: one item, chosen when readied".to_string(),
+                    ))
+                }
+            },
+            ["lock", form] => Readied::Lock(crate::choice::weapon_item(form)?),
+            ["unlock", form] => Readied::Unlock(crate::choice::weapon_item(form)?),
+            _ => return Err(unknown()),
         })
     }
 }
@@ -219,6 +257,14 @@ pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         // its first form or ranged weapon, and a reposition (a square), are typed, not offered.
         actions.extend(Trick::ALL.map(Readied::DirtyTrick));
         actions.extend(Direction::ALL.map(Readied::Drag));
+        // CEL-R11: locking the weapon in hand, or unlocking the locked one, with a gauntlet.
+        let mut gauntlet = Vec::new();
+        super::gauntlet::options(state, who, &mut gauntlet);
+        actions.extend(gauntlet.into_iter().filter_map(|choice| match choice {
+            Choice::Lock(item) => Some(Readied::Lock(item)),
+            Choice::Unlock(item) => Some(Readied::Unlock(item)),
+            _ => None,
+        }));
         for i in 0..state.spellbook.len().min(usize::from(u8::MAX)) {
             if super::spell::known(state, who, i)
                 && state.spellbook[i].range != crate::spell::Range::Personal
@@ -237,7 +283,7 @@ pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
 /// CEL-R3.9, A42: Ready costs 1 act and the readied action (simple, standard or full) must fit
 /// in the acts left after it; the readier must have the means (a form, a ranged weapon, an
 /// unarmed strike, a speed above 5 ft to step, a known spell aimed at a creature, a Bluff
-/// bonus, a hand free to steal with); a 1-round action cannot be readied (adopted reading), nor more than a simple action
+/// bonus, a hand free to steal with, a locked gauntlet it can lock or unlock now); a 1-round action cannot be readied (adopted reading), nor more than a simple action
 /// by a staggered creature (CEL-R20.2). Whether the readied action reaches its foe is judged
 /// when the trigger happens.
 pub fn check(
@@ -288,16 +334,29 @@ pub fn check(
             "a `bluff` bonus (Feint uses the Bluff skill)",
         ),
         Readied::Cast(..) => (true, ""),
+        // CEL-R11: its gauntlet and hands do not change before the trigger (its turn ends)
+        // but by a foe's doing, which `can_complete` judges then.
+        Readied::Lock(item) | Readied::Unlock(item) => {
+            let lock = matches!(readied, Readied::Lock(_));
+            if let Err(why) = super::gauntlet::check(explain, state, who, item, lock) {
+                return no(explain, "CEL-R3.9", || {
+                    format!(
+                        "to ready `{}` it must be able to take it: {} ({})",
+                        readied.text(state),
+                        why.reason,
+                        why.rule
+                    )
+                });
+            }
+            (true, "")
+        }
         Readied::Step(_) => (
             p.speed > 5 && !f.prone,
             "a speed above 5 ft and to be standing",
         ),
     };
     Illegal::unless(able, explain, "CEL-R3.9", || {
-        format!(
-            "to ready `{}` it needs {need}",
-            readied.text(&state.spellbook)
-        )
+        format!("to ready `{}` it needs {need}", readied.text(state))
     })
 }
 
@@ -317,7 +376,7 @@ fn complex_check(
     who: CombatantId,
     readied: Readied,
 ) -> Result<(), Illegal> {
-    let text = || readied.text(&state.spellbook);
+    let text = || readied.text(state);
     if let Readied::Cast(i, _) = readied {
         let i = usize::from(i);
         let Some(spell) = state.spellbook.get(i) else {
@@ -381,7 +440,7 @@ pub fn ready(
         on: None,
         detail: format!(
             "{} {}; its turn ends (the readied action uses a reaction)",
-            readied.text(&state.spellbook),
+            readied.text(state),
             trigger.phrase()
         ),
         rule: "CEL-R3.9",
@@ -397,7 +456,7 @@ pub fn lapse(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId
             on: None,
             reason: format!(
                 "{} {}: the trigger did not happen before its turn",
-                readied.text(&state.spellbook),
+                readied.text(state),
                 trigger.phrase()
             ),
             rule: "CEL-R3.9",
@@ -573,7 +632,7 @@ fn fire(
         who: reactor,
         act: "completes its readied action on",
         on: Some(foe),
-        detail: format!("{} ({})", readied.text(&state.spellbook), trigger.phrase()),
+        detail: format!("{} ({})", readied.text(state), trigger.phrase()),
         rule: "CEL-R15",
     });
     // A reaction is no act: perform it on a budget of its own acts (1 for a simple action, a
@@ -644,7 +703,7 @@ mod tests {
             Readied::DirtyTrick(Trick::Dazzled),
             Readied::Drag(Direction::North),
             Readied::Reposition(Pos::new(1, 1)),
-            Readied::Steal(Item::Melee(0)),
+            Readied::Steal(Belonging::Weapon(Item::Melee(0))),
         ] {
             let refused = check(true, &s, wyn, maneuver).unwrap_err();
             assert_eq!(refused.rule, "CEL-A42", "{refused}");
@@ -664,10 +723,10 @@ mod tests {
             Trigger::FoeAdjacent,
             Readied::Drag(Direction::East)
         )));
-        let text = grasp.text(&s.spellbook);
+        let text = grasp.text(&s);
         assert_eq!(text, "cast shocking-grasp");
         let words: Vec<&str> = text.split_whitespace().collect();
-        assert_eq!(Readied::parse(&words, &s.spellbook), Some(grasp));
+        assert_eq!(Readied::parse(&words, &s), Ok(grasp));
     }
 
     /// CEL-R3.9, R10.13: a steal is readied only with a hand free to take the item with.
@@ -687,7 +746,7 @@ mod tests {
             s
         };
         let hal = CombatantId(0);
-        let steal = Readied::Steal(Item::Melee(0));
+        let steal = Readied::Steal(Belonging::Weapon(Item::Melee(0)));
         assert!(check(false, &fighter("longsword"), hal, steal).is_ok());
         let refused = check(true, &fighter("greatsword"), hal, steal).unwrap_err();
         assert_eq!(refused.rule, "CEL-R3.9", "{refused}");
@@ -704,6 +763,21 @@ mod tests {
 
     #[test]
     fn readied_actions_read_back_from_their_text() {
+        let s = Fixture::new()
+            .with(
+                "hal",
+                "h",
+                [0, 0],
+                "class = \"fighter\"\nhp = 12\nweapon = \"longsword\"\n\
+                 items = [\"potion of cure light wounds\"]",
+            )
+            .monster("orc", "f", [5, 0], "orc")
+            .state();
+        let potion = s
+            .gear_book
+            .iter()
+            .position(|g| g.name == "potion of cure light wounds")
+            .unwrap() as u8;
         let all = [
             Readied::Attack(0),
             Readied::Attack(2),
@@ -718,22 +792,91 @@ mod tests {
             Readied::DirtyTrick(Trick::Sickened),
             Readied::Drag(Direction::North),
             Readied::Reposition(Pos::new(-2, 7)),
-            Readied::Steal(Item::Melee(1)),
-            Readied::Steal(Item::Ranged),
+            Readied::Steal(Belonging::Weapon(Item::Melee(1))),
+            Readied::Steal(Belonging::Weapon(Item::Ranged)),
+            Readied::Steal(Belonging::Gear(potion)),
+            Readied::Steal(Belonging::Rope),
+            Readied::Steal(Belonging::Shield),
+            Readied::Lock(Item::Melee(0)),
+            Readied::Unlock(Item::Melee(3)),
         ];
         for readied in all {
-            let text = readied.text(&[]);
+            let text = readied.text(&s);
             let words: Vec<&str> = text.split_whitespace().collect();
-            assert_eq!(Readied::parse(&words, &[]), Some(readied), "{text}");
+            assert_eq!(Readied::parse(&words, &s), Ok(readied), "{text}");
         }
-        assert_eq!(Readied::parse(&["attack"], &[]), Some(Readied::Attack(0)));
-        assert_eq!(Readied::parse(&["charge"], &[]), Some(Readied::Charge));
-        assert_eq!(Readied::parse(&["cast", "fireball"], &[]), None);
-        assert_eq!(Readied::parse(&["run"], &[]), None);
+        assert_eq!(
+            Readied::Steal(Belonging::Gear(potion)).text(&s),
+            "steal item potion-of-cure-light-wounds"
+        );
+        assert_eq!(Readied::parse(&["attack"], &s), Ok(Readied::Attack(0)));
+        assert_eq!(Readied::parse(&["charge"], &s), Ok(Readied::Charge));
+        assert!(Readied::parse(&["cast", "fireball"], &s).is_err());
+        assert!(Readied::parse(&["run"], &s)
+            .unwrap_err()
+            .reason
+            .contains("cannot be readied"));
+        // The steal's item words are the one parser's: an unknown item is named, with the
+        // nearest; two items are one too many.
+        let unknown =
+            Readied::parse(&["steal", "item", "potion-of-cure-light-wound"], &s).unwrap_err();
+        assert!(unknown.reason.contains("no item"), "{unknown}");
+        assert!(Readied::parse(&["steal", "0", "rope"], &s).is_err());
+        assert!(Readied::parse(&["steal"], &s).is_err());
         for trigger in Trigger::ALL {
             assert_eq!(Trigger::from_key(trigger.key()), Some(trigger));
         }
         assert_eq!(Trigger::from_key("foe-casts"), Some(Trigger::FoeCasts));
         assert_eq!(Trigger::from_key("foe-heals"), None);
+    }
+
+    /// CEL-R3.9, R11: lock and unlock are readied only when they could be taken now (a
+    /// gauntlet, the weapon in hand, the gauntlet empty or holding that weapon), are offered so,
+    /// and need the standard action's acts (CEL-A42).
+    #[test]
+    fn a_readied_lock_needs_a_gauntlet_it_can_use() {
+        let kira = |gauntlet: bool, acts: i32| {
+            let mut s = Fixture::new()
+                .with(
+                    "kira",
+                    "h",
+                    [0, 0],
+                    &format!(
+                        "class = \"fighter\"\nhp = 12\nweapon = \"longsword\"\n\
+                         locked_gauntlet = {gauntlet}"
+                    ),
+                )
+                .monster("orc", "f", [5, 0], "orc")
+                .state();
+            s.fm(CombatantId(0)).acts_left = acts;
+            s
+        };
+        let who = CombatantId(0);
+        let lock = Readied::Lock(Item::Melee(0));
+        assert!(check(false, &kira(true, 3), who, lock).is_ok());
+        let none = check(true, &kira(false, 3), who, lock).unwrap_err();
+        assert_eq!(none.rule, "CEL-R3.9", "{none}");
+        assert!(none.reason.contains("no locked gauntlet"), "{none}");
+        let short = check(true, &kira(true, 2), who, lock).unwrap_err();
+        assert_eq!(short.rule, "CEL-A42", "{short}");
+        let unlock = Readied::Unlock(Item::Melee(0));
+        let refused = check(true, &kira(true, 3), who, unlock).unwrap_err();
+        assert!(
+            refused.reason.contains("not the weapon locked"),
+            "{refused}"
+        );
+        let mut locked = kira(true, 3);
+        locked.fm(who).gauntlet = super::super::gauntlet::Gauntlet::Locked(0);
+        assert!(check(false, &locked, who, unlock).is_ok());
+        assert!(check(false, &locked, who, lock).is_err(), "locked already");
+        let mut offered = Vec::new();
+        options(&locked, who, &mut offered);
+        assert!(offered.contains(&Choice::Ready(Trigger::FoeAttacks, unlock)));
+        assert!(!offered.contains(&Choice::Ready(Trigger::FoeAttacks, lock)));
+        let mut offered = Vec::new();
+        options(&kira(false, 3), who, &mut offered);
+        assert!(!offered
+            .iter()
+            .any(|c| matches!(c, Choice::Ready(_, Readied::Lock(_) | Readied::Unlock(_)))));
     }
 }

@@ -1171,8 +1171,8 @@ pub fn perform(
         Choice::Untie(t) => super::escape::untie(state, table, who, t)?,
         Choice::EscapeNet => super::escape::escape_net(state, table, who)?,
         Choice::Extinguish => super::fire::extinguish(state, table, who)?,
-        Choice::Sleight(book, victim, quick) => {
-            super::sleight::take(state, table, who, (book, victim), quick)?;
+        Choice::Sleight(object, victim, quick) => {
+            super::sleight::take(state, table, who, (object, victim), quick)?;
         }
         Choice::Overrun(t) => super::maneuver::overrun(state, table, who, t)?,
         Choice::OverrunTo(to) => super::maneuver::overrun_to(state, table, who, to)?,
