@@ -455,7 +455,7 @@ pub fn lapse(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId
             what: "readied action",
             on: None,
             reason: format!(
-                "{} {}: the trigger did not happen before its turn",
+                "{} {}: not taken before its turn, so it is lost",
                 readied.text(state),
                 trigger.phrase()
             ),
