@@ -1685,13 +1685,20 @@ impl State {
             || f.fatigued_until > 0
     }
 
-    /// Able to act: present, not dying or dead, not unconscious.
-    #[inline]
+    /// Able to act: present, not dying or dead, not unconscious. Inlined where it is asked
+    /// (1.5 million times in 2,000 fights of the bench; issue 16), the profile read only at 0
+    /// hit points or below ([`up_of`]).
+    #[inline(always)]
     pub fn up(&self, id: CombatantId) -> bool {
-        up_of(self.f(id), self.p(id))
+        let f = self.f(id);
+        if f.hp > 0 {
+            return up_above_zero(f);
+        }
+        up_at_zero_or_below(f, self.p(id))
     }
 
     /// Helpless (dying or unconscious; CEL-A34).
+    #[inline]
     pub fn helpless(&self, id: CombatantId) -> bool {
         !self.f(id).absent() && !self.up(id)
     }
@@ -2070,8 +2077,25 @@ pub fn band_of(f: &Fighter, p: &Profile) -> Band {
 
 /// [`State::up`] from the combatant's record and statistics: present, not dying or dead, not
 /// unconscious from nonlethal damage.
-#[inline]
+#[inline(always)]
 pub fn up_of(f: &Fighter, p: &Profile) -> bool {
+    if f.hp > 0 {
+        return up_above_zero(f);
+    }
+    up_at_zero_or_below(f, p)
+}
+
+/// [`up_of`] above 0 hit points: healthy whatever the Constitution score ([`band_of`]), so
+/// the profile is not read (the dead are absent).
+#[inline(always)]
+fn up_above_zero(f: &Fighter) -> bool {
+    !f.absent() && !nonlethal_unconscious(f.nonlethal + f.burn, f.hp) && !f.out_cold
+}
+
+/// [`up_of`] at 0 hit points or below: disabled (up) or dying (down) by the Constitution
+/// score. [CEL-R17]
+#[inline(never)]
+fn up_at_zero_or_below(f: &Fighter, p: &Profile) -> bool {
     !f.absent()
         && matches!(band_of(f, p), Band::Healthy | Band::Disabled)
         && !nonlethal_unconscious(f.nonlethal + f.burn, f.hp)
