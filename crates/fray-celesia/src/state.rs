@@ -1618,8 +1618,9 @@ impl State {
         self.save(who, self.p(who).fort, CON)
     }
 
-    /// Feet between `a`'s and `b`'s spaces.
-    #[inline]
+    /// Feet between `a`'s and `b`'s spaces. Inlined, as [`State::gap`] (245,000 calls in
+    /// 2,000 fights of the bench, every attack and shot; issue 16).
+    #[inline(always)]
     pub fn feet_between(&self, a: CombatantId, b: CombatantId) -> i32 {
         self.gap(a, b) * fray_core::grid::SQUARE_FT
     }

@@ -333,6 +333,7 @@ fn special_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut Mods
 
 /// Which side of `target`'s space the square `p` lies on, per axis: −1, 0 or 1 (CEL-R21.3: a
 /// Large target's space is 2 × 2). [CEL-A35]
+#[inline(always)]
 fn beside(state: &State, target: CombatantId, p: fray_core::Pos) -> (i32, i32) {
     let (t, s) = (state.f(target).pos, state.side(target));
     let axis = |v: i32, lo: i32| {
@@ -348,6 +349,7 @@ fn beside(state: &State, target: CombatantId, p: fray_core::Pos) -> (i32, i32) {
 }
 
 /// The place in a 3 × 3 table of a [`beside`] answer.
+#[inline(always)]
 fn beside_ix((x, y): (i32, i32)) -> usize {
     ((y + 1) * 3 + (x + 1)) as usize
 }
