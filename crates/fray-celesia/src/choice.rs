@@ -160,6 +160,9 @@ pub enum Choice {
     /// Provide First Aid: a Heal check to stabilize a dying creature next to it (standard,
     /// 2 acts, Provoke). [CEL-R11, R17.7]
     FirstAid(CombatantId),
+    /// Treat a Wound: a Heal check to stop the bleeding of a creature next to it or of itself
+    /// (standard, 2 acts, Provoke). [CEL-R11]
+    TreatWound(CombatantId),
     /// A special attack option at a step below the one BAB gives, where the
     /// `scaling_choose_lower` toggle allows it (free). [CEL-R16, CEL-A20]
     SpecialStep(Special, u8),
@@ -377,6 +380,7 @@ impl Choice {
             | Choice::Extinguish
             | Choice::Sleight(.., false)
             | Choice::FirstAid(_)
+            | Choice::TreatWound(_)
             | Choice::Spellstrike(..)
             | Choice::Concentrate(..)
             | Choice::Lock(_)
@@ -540,6 +544,7 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Follow => "follow".into(),
         Choice::OverrunTo(p) => format!("overrun {} {}", p.x, p.y),
         Choice::FirstAid(t) => format!("first-aid {}", k(t)),
+        Choice::TreatWound(t) => format!("treat-wound {}", k(t)),
         Choice::SpecialStep(sp, n) => format!("{} {n}", sp.key()),
         Choice::Draw(item) => format!("draw {}", item.key()),
         Choice::ReadyShield => "ready shield".into(),
@@ -983,6 +988,14 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
             }
         }
         ["first-aid", t] => Choice::FirstAid(who(t)?),
+        ["treat-wound", t] => Choice::TreatWound(who(t)?),
+        // CEL-R11 Treat Poison: named, refused with why (the seed defines no poison).
+        ["treat-poison", ..] => {
+            return Err(Illegal {
+                rule: crate::rules::treat_wound::RULE,
+                reason: crate::rules::treat_wound::NO_POISON.to_string(),
+            })
+        }
         ["draw", i] => Choice::Draw(item(i)?),
         ["sheathe", i] => Choice::Sheathe(item(i)?),
         ["lock", i] => Choice::Lock(item(i)?),
@@ -1067,7 +1080,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                  defensively, stand up, drop prone, deal nonlethal|lethal|weapon, power-attack, precision-strike, \
                  combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end, ready \
                  foe-adjacent|foe-attacks|foe-casts ACTION, crawl DIR, steady aim, drop ITEM, weaken \
-                 ability|degrees N, first-aid WHO, power-attack|… STEP, draw ITEM [ITEM], sheathe ITEM, lock ITEM, unlock ITEM, ready shield, drop shield, pick-up shield, spell-resistance lower|reactivate, load, prepare, multiweapon WHO MAIN OFF, cast SPELL [WHO] [defensively], spell-combat FOE [FORM] SPELL [WHO] [defensively [int]], spellstrike FOE [FORM] SPELL [defensively], demoralize WHO, find-tracks; rejoin, wait; or aoo WHO, decline, injury KIND, \
+                 ability|degrees N, first-aid WHO, treat-wound WHO, power-attack|… STEP, draw ITEM [ITEM], sheathe ITEM, lock ITEM, unlock ITEM, ready shield, drop shield, pick-up shield, spell-resistance lower|reactivate, load, prepare, multiweapon WHO MAIN OFF, cast SPELL [WHO] [defensively], spell-combat FOE [FORM] SPELL [WHO] [defensively [int]], spellstrike FOE [FORM] SPELL [defensively], demoralize WHO, find-tracks; rejoin, wait; or aoo WHO, decline, injury KIND, \
                  no injury, let-pass, block, complete WHO; the GM: dc N, shaken N, no effect, acts N, normal damage, usual critical"
             )))
         }

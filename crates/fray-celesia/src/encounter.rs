@@ -121,6 +121,7 @@ struct OptionsDef {
     fire_save: Option<Spanned<String>>,
     fire_dc: Option<Spanned<i64>>,
     sleight_dc: Option<Spanned<i64>>,
+    treat_wound_dc: Option<Spanned<i64>>,
     search_dc: Option<Spanned<i64>>,
     search_feet: Option<Spanned<i64>>,
 }
@@ -1790,6 +1791,15 @@ fn read_options(file: &SourceFile<'_>, o: &OptionsDef, errors: &mut Vec<FileErro
         prepare_components: Vec::new(),
         fire,
         sleight_dc: num("sleight_dc", &o.sleight_dc, 1, 60, d.sleight_dc, errors),
+        // CEL-R11 Treat a Wound: the Heal check's DC (the seed gives none; `rules::treat_wound`).
+        treat_wound_dc: num(
+            "treat_wound_dc",
+            &o.treat_wound_dc,
+            crate::rules::treat_wound::DC_RANGE.0,
+            crate::rules::treat_wound::DC_RANGE.1,
+            d.treat_wound_dc,
+            errors,
+        ),
         search_dc: num("search_dc", &o.search_dc, 1, 60, d.search_dc, errors),
         search_feet: num(
             "search_feet",

@@ -1168,6 +1168,9 @@ pub struct Options {
     /// The DC of Sleight of Hand to take an object from a creature (CEL-R11 Sleight of Hand
     /// gives none; default Pathfinder's 20; `rules::sleight`).
     pub sleight_dc: i32,
+    /// The DC of the Heal check that stops bleeding (CEL-R11 Treat a Wound gives none; default
+    /// Pathfinder's 15; `rules::treat_wound`).
+    pub treat_wound_dc: i32,
     /// The DC of the Perception check of Search to find an invisible creature (CEL-R9 Search
     /// gives none; default Pathfinder's 20 to notice one; `rules::search`).
     pub search_dc: i32,
@@ -1210,6 +1213,7 @@ impl Default for Options {
             prepare_components: Vec::new(),
             fire: crate::rules::fire::Fire::default(),
             sleight_dc: crate::rules::sleight::DEFAULT_DC,
+            treat_wound_dc: crate::rules::treat_wound::DEFAULT_DC,
             search_dc: crate::rules::search::DEFAULT_DC,
             search_feet: crate::rules::search::DEFAULT_FEET,
         }

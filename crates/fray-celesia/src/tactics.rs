@@ -239,6 +239,10 @@ fn action(state: &State, who: CombatantId) -> Choice {
             return c;
         }
     }
+    // CEL-R11 Treat a Wound: no foe in reach, it stops its own bleeding or a friend's next to it.
+    if let Some(c) = treat_wound(state, who) {
+        return c;
+    }
     // CEL-R10.10, R9: no foe in reach, it walks over to a tied-up ally to untie it.
     if state.strewn {
         if let Some(c) = walk_to_untie(state, who) {
@@ -300,6 +304,28 @@ fn action(state: &State, who: CombatantId) -> Choice {
         }
     }
     Choice::End
+}
+
+/// CEL-R11 Treat a Wound, with no foe in reach: of itself and the allies next to it that are
+/// bleeding and not dying (a dying creature's stabilization fails while it bleeds, but the
+/// default tactics give no first aid either: both are for people), the one that bleeds most,
+/// then the one with the fewest hit points, then the first in the roster.
+fn treat_wound(state: &State, who: CombatantId) -> Option<Choice> {
+    let mut best: Option<(i32, i32, CombatantId)> = None;
+    let mut weigh = |t: CombatantId| {
+        let f = state.f(t);
+        if f.bleed > 0 && !f.absent() && state.band(t) != Band::Dying && !state.enemies(who, t) {
+            let key = (-f.bleed, f.hp, t);
+            if best.is_none_or(|b| key < b) {
+                best = Some(key);
+            }
+        }
+    };
+    weigh(who);
+    for t in state.near(who, 1, |o| o != who) {
+        weigh(t);
+    }
+    best.and_then(|(_, _, t)| legal(state, who, Choice::TreatWound(t)))
 }
 
 /// The blow `blow` (an `Attack` with a melee form), or a trip, a disarm, a feint of its foe or
@@ -654,6 +680,52 @@ on_fire = true"
         s.fm(hal).acts_left = 3;
         s.fm(hal).on_fire = false;
         assert!(strikes(action(&s, hal), orc));
+    }
+
+    /// With no foe in reach, the bleeding ally next to it that bleeds most (itself included) is
+    /// treated; not a foe, not a dying ally, not with one act left; a foe in reach is struck
+    /// first. [CEL-R11 Treat a Wound]
+    #[test]
+    fn with_no_foe_in_reach_a_bleeding_ally_is_treated() {
+        let mut s = Fixture::new()
+            .with("hal", "heroes", [0, 0], FIGHTER)
+            .with("ann", "heroes", [0, 1], FIGHTER)
+            .monster("orc", "orcs", [1, 0], "orc")
+            .state();
+        let (hal, ann, orc) = (CombatantId(0), CombatantId(1), CombatantId(2));
+        s.fm(hal).acts_left = 3;
+        s.fm(ann).bleed = 2;
+        assert!(strikes(action(&s, hal), orc), "a foe in reach comes first");
+        s.set_square(orc, Pos::new(6, 0));
+        assert_eq!(action(&s, hal), Choice::TreatWound(ann));
+        s.fm(hal).bleed = 1;
+        assert_eq!(action(&s, hal), Choice::TreatWound(ann), "Ann bleeds more");
+        s.fm(hal).bleed = 2;
+        s.fm(hal).hp = 20;
+        assert_eq!(
+            action(&s, hal),
+            Choice::TreatWound(hal),
+            "as much, fewer hp"
+        );
+        s.fm(hal).bleed = 0;
+        s.fm(ann).hp = -12;
+        assert_eq!(crate::state::Band::Dying, s.band(ann));
+        assert!(
+            !matches!(action(&s, hal), Choice::TreatWound(_)),
+            "dying: first aid is for people"
+        );
+        s.fm(ann).hp = 10;
+        s.fm(orc).bleed = 2;
+        s.set_square(orc, Pos::new(1, 1));
+        s.fm(ann).bleed = 0;
+        assert_eq!(treat_wound(&s, hal), None, "a foe is not treated");
+        s.set_square(orc, Pos::new(6, 0));
+        s.fm(ann).bleed = 2;
+        s.fm(hal).acts_left = 1;
+        assert!(
+            !matches!(action(&s, hal), Choice::TreatWound(_)),
+            "one act: no standard action"
+        );
     }
 
     /// A tied-up ally next to it is untied before any blow; a tied-up foe is not, nor an ally

@@ -31,7 +31,7 @@ pub enum Skill {
     DisableDevice,
     /// Escape Artist (escape a grapple, ropes, a net: CEL-R9, R10.10, R11).
     EscapeArtist,
-    /// Heal (Provide First Aid, CEL-R17.7).
+    /// Heal (Provide First Aid, CEL-R17.7; Treat a Wound, CEL-R11).
     Heal,
     /// Intimidate (Demoralize, CEL-R9).
     Intimidate,
@@ -154,7 +154,7 @@ impl Skill {
 
     /// Whether `friend` has a check of the skill to make in this fight, for the options (a
     /// scripted or typed aid is legal without it): a bonus the action needs, a device left, a
-    /// hold, ropes or a net, a mount, a dying creature.
+    /// hold, ropes or a net, a mount, a dying or bleeding creature.
     fn wanted(self, state: &State, friend: CombatantId) -> bool {
         let f = state.f(friend);
         match self {
@@ -168,9 +168,11 @@ impl Skill {
             // offering them would list an aid next to every friend in every fight; and whether
             // there is anything to find is the GM's.
             Skill::Lore | Skill::Perception => false,
-            Skill::Heal => state
-                .ids()
-                .any(|t| state.band(t) == Band::Dying && !state.f(t).stable),
+            // First aid on someone dying (CEL-R17.7), Treat a Wound on someone bleeding (CEL-R11).
+            Skill::Heal => state.ids().any(|t| {
+                let f = state.f(t);
+                (state.band(t) == Band::Dying && !f.stable) || (f.bleed > 0 && !f.absent())
+            }),
         }
     }
 

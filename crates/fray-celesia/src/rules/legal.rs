@@ -175,6 +175,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     super::simple::options(state, who, &mut candidates);
     super::gauntlet::options(state, who, &mut candidates);
     super::first_aid::options(state, who, &mut candidates);
+    super::treat_wound::options(state, who, &mut candidates);
     super::wield::options(state, who, &mut candidates);
     super::shield::options(state, who, &mut candidates);
     super::spell_resistance::options(state, who, &mut candidates);
@@ -928,6 +929,7 @@ pub fn check_deed(
         | Choice::WeakenAbility(_)
         | Choice::WeakenDegrees(_) => super::simple::check(explain, state, who, choice),
         Choice::FirstAid(t) => super::first_aid::check(explain, state, who, t),
+        Choice::TreatWound(t) => super::treat_wound::check(explain, state, who, t),
         Choice::EscapeArtist(control) => super::escape::check(explain, state, who, control),
         Choice::Untie(t) => super::escape::check_untie(explain, state, who, t),
         Choice::EscapeNet => super::escape::check_net(explain, state, who),

@@ -51,6 +51,7 @@ pub mod spell_resistance;
 pub mod stray;
 pub mod terrain;
 pub mod thrown;
+pub mod treat_wound;
 pub mod wield;
 
 use fray_core::event::Modifier;

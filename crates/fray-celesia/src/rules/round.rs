@@ -1316,6 +1316,7 @@ pub fn perform(
         | Choice::WeakenAbility(_)
         | Choice::WeakenDegrees(_) => super::simple::perform(state, table, who, choice)?,
         Choice::FirstAid(t) => super::first_aid::first_aid(state, table, who, t)?,
+        Choice::TreatWound(t) => super::treat_wound::treat(state, table, who, t)?,
         Choice::Draw(item) => super::wield::draw_or_sheathe(state, table, who, item, true)?,
         Choice::Sheathe(item) => super::wield::draw_or_sheathe(state, table, who, item, false)?,
         Choice::Lock(item) => super::gauntlet::perform(state, table, who, item, true)?,
