@@ -1171,6 +1171,91 @@ monster = "kobold"
     t.finish();
 }
 
+/// CEL-R11 Treat a Wound through `fray run`: the orc's blow severs Cat's leg (a third leg
+/// injury: it bleeds 2 a turn, shown in the status); Ana's Treat a Wound on the orc, which is
+/// not bleeding, is refused naming the rule and nothing changes (no answer counted, Cat still
+/// bleeding); on Cat, d20 11 + Heal 5 = 16 against the default DC 15 stops the bleeding and
+/// spends 2 acts; undone, Cat bleeds again and the die is asked anew.
+#[test]
+fn a_celesia_cleric_treats_a_severed_leg_and_takes_it_back() {
+    let mut t = celesia_session(
+        "celesia-treat-wound",
+        r#"[[combatants]]
+id = "ana"
+side = "heroes"
+at = [0, 0]
+class = "cleric"
+level = 3
+hp = 24
+scores = { str = 12, dex = 14, con = 12, wis = 16 }
+weapon = "light mace"
+heal = 5
+
+[[combatants]]
+id = "cat"
+side = "heroes"
+at = [1, 0]
+class = "fighter"
+level = 3
+hp = 30
+scores = { str = 16, dex = 10, con = 14 }
+weapon = "longsword"
+start_hp = 3
+injuries = ["leg", "leg"]
+
+[[combatants]]
+id = "orc"
+side = "foes"
+at = [2, 0]
+monster = "orc"
+"#,
+        // Initiative: Orc, Ana, Cat; the orc's blow 9 + 4 = 13 hits DV 10 for 3 + 3 + 4.
+        &["10", "5", "15", "attack cat", "9 4", "3 3"],
+    );
+    t.send("injury leg");
+    let chunk = t.until_prompt();
+    assert!(
+        chunk.contains("the part is severed: bleeds 2 a turn"),
+        "{chunk}"
+    );
+    t.send("end");
+    t.until_prompt();
+    t.send("status");
+    let before = t.until_prompt();
+    assert!(before.contains("bleeding 2"), "{before}");
+    t.send("treat-wound orc");
+    let refused = t.until_prompt();
+    assert!(
+        refused.contains("Treat a Wound stops bleeding, and orc is not bleeding (CEL-R11)"),
+        "{refused}"
+    );
+    t.send("status");
+    assert_eq!(t.until_prompt(), before, "a refusal changes nothing");
+    t.send("treat-wound cat");
+    t.until_prompt();
+    t.send("11");
+    let check = t.until_prompt();
+    assert!(
+        check.contains("d20 11 +5 Heal = 16 vs DC 15: the bleeding stops"),
+        "{check}"
+    );
+    assert!(
+        check.contains("cat is no longer bleeding (CEL-R11)"),
+        "{check}"
+    );
+    t.send("status");
+    let after = t.until_prompt();
+    assert!(!after.contains("bleeding"), "{after}");
+    assert!(after.contains("1 acts left"), "{after}");
+    t.send("undo");
+    let undone = t.until_prompt();
+    assert!(undone.contains("roll 1d20 for check (CEL-R11)"), "{undone}");
+    t.send("status");
+    assert!(t.until_prompt().contains("bleeding 2"));
+    t.send("quit");
+    t.finish();
+}
+
 /// The GM raises a wall mid-fight (`rule obstacle X Y …`, docs/celesia.md *Obstacles and
 /// difficult terrain*): a bad ruling is refused with its usage, a wall on a combatant's square
 /// with the reason; the status lists the obstacles; Hal's shot through the wall is refused with

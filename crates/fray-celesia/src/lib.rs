@@ -278,15 +278,17 @@ impl RulesetBundle for Celesia {
     /// (no traps, hidden objects or footprints; Search for invisible creatures is played), the
     /// initiator actions, and Direct or Redirect a Spell (no spell fray plays can be redirected);
     /// Demoralize and Recall Knowledge take their DCs from the GM's rulings;
-    /// R11 all but Initiate Standard Strike and Treat a Wound or Poison (Lock or Unlock a
+    /// R11 all but Initiate Standard Strike and Treat Poison (the seed defines no poison; Treat a
+    /// Wound: `rules::treat_wound`; Lock or Unlock a
     /// Weapon in a Locked Gauntlet: `rules::gauntlet`); R12 Run, Coup de Grace (lethal and nonlethal, a rogue's sneak
     /// attack on it), full-action spells, Load a One-Handed Simple Firearm and Administer a
     /// Potion; R13 Disable Device, Find Tracks (the GM's rulings), 1-round spells and Load a
     /// Two-Handed Simple Firearm; R14 all but stances and other abilities' free actions; R15
     /// attacks of opportunity, readied actions and counterspells with the same spell, not
-    /// Counter or immediate-action abilities; R17 all but Treat a Wound and Treat Poison
-    /// (R17.7; Constitution damage and drain: `rules::con_loss`); R20 all but a source of
-    /// burn). R3 (every readied action and trigger of the seed, 1-round and complex actions),
+    /// Counter or immediate-action abilities; R20 all but a source of burn). R3 (every readied
+    /// action and trigger of the seed, 1-round and complex actions), R17 (R17.7 first aid, the
+    /// bleeding R17.5 names stopped by Treat a Wound; Constitution damage and drain:
+    /// `rules::con_loss`),
     /// R6 (spells with spell resistance, Aid Another on attacks, skills and spells, Spell Combat
     /// and Spellstrike), R10 (every maneuver, on items, ropes and shields too), R18 (the
     /// confusion of three head injuries, `rules::confusion`, the injuries on the skills fray
@@ -295,7 +297,7 @@ impl RulesetBundle for Celesia {
         prefix: "CEL-R",
         total: 21,
         missing: &[],
-        partial: &[9, 11, 12, 13, 14, 15, 17, 20],
+        partial: &[9, 11, 12, 13, 14, 15, 20],
     };
     const CRITICALS: Criticals = Criticals::Critical;
     const SINGLE_ATTACK: AttackPlay<Self> = single_attack;
