@@ -1351,6 +1351,11 @@ pub struct State {
     /// look for a fallen mount or a broken hold (`rules::round::tidy`; a cache, no part of
     /// equality or hashing).
     pub linked: Linked,
+    /// Someone has bled in this fight (never cleared: set where `bleed` grows,
+    /// `rules::injury`): only then do the default tactics look for a wound to treat
+    /// (`tactics`; a cache, no part of equality or hashing: where it is set but nobody bleeds,
+    /// the look finds nothing, as where it is not).
+    pub bled: Linked,
     /// Two combatants last found standing on different sides (`Ruleset::outcome`; a cache, no
     /// part of equality or hashing).
     pub standing_pair: StandingPair,
@@ -1359,6 +1364,7 @@ pub struct State {
 /// [`State::linked`]: someone has ridden or held in this fight. No part of equality or hashing:
 /// two states otherwise equal have the same riders and holds, and either one's flag is true of
 /// it (false only while nobody rides or holds), so exact odds merge them as before (issue 16).
+/// [`State::bled`] is one too, for bleeding (false only while nobody bleeds).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Linked(pub bool);
 
@@ -1477,6 +1483,7 @@ impl State {
             destination: Default::default(),
             strewn: false,
             linked: Linked(false),
+            bled: Linked(false),
             standing_pair: Default::default(),
         }
     }

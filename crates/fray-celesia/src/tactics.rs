@@ -239,9 +239,12 @@ fn action(state: &State, who: CombatantId) -> Choice {
             return c;
         }
     }
-    // CEL-R11 Treat a Wound: no foe in reach, it stops its own bleeding or a friend's next to it.
-    if let Some(c) = treat_wound(state, who) {
-        return c;
+    // CEL-R11 Treat a Wound: no foe in reach, it stops its own bleeding or a friend's next to it
+    // (looked for only once someone has bled in this fight, `State::bled`).
+    if state.bled.0 {
+        if let Some(c) = treat_wound(state, who) {
+            return c;
+        }
     }
     // CEL-R10.10, R9: no foe in reach, it walks over to a tied-up ally to untie it.
     if state.strewn {
@@ -697,6 +700,11 @@ on_fire = true"
         s.fm(ann).bleed = 2;
         assert!(strikes(action(&s, hal), orc), "a foe in reach comes first");
         s.set_square(orc, Pos::new(6, 0));
+        assert!(
+            !matches!(action(&s, hal), Choice::TreatWound(_)),
+            "the cheap flag is off"
+        );
+        s.bled = crate::state::Linked(true);
         assert_eq!(action(&s, hal), Choice::TreatWound(ann));
         s.fm(hal).bleed = 1;
         assert_eq!(action(&s, hal), Choice::TreatWound(ann), "Ann bleeds more");

@@ -219,6 +219,11 @@ fn gain_injury(
     let f = state.fm(who);
     let bleed = f.injuries.take(injury);
     f.bleed += bleed;
+    if bleed > 0 {
+        // The default tactics look for a wound to treat only from now on (`State::bled`).
+        state.bled = crate::state::Linked(true);
+    }
+    let f = state.fm(who);
     if f.injuries.legless() {
         f.prone = true;
     }
