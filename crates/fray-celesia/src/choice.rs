@@ -2,6 +2,7 @@
 //! asked per act while acts remain), reactions (attacks of opportunity) and the victim's
 //! crippling-injury choice.
 
+use crate::rules::animal::Trick as AnimalTrick;
 use crate::rules::belonging::Belonging;
 use crate::rules::magus::Defensively;
 use crate::rules::ready::{Readied, Trigger};
@@ -196,6 +197,12 @@ pub enum Choice {
     /// Search: a Perception check to find the invisible creatures nearby (simple, 1 act).
     /// [CEL-R9]
     Search,
+    /// Handle an Animal: command a trained animal to do a trick it knows, on a foe for
+    /// `attack` (simple, 1 act). [CEL-R9]
+    Handle(CombatantId, AnimalTrick, Option<CombatantId>),
+    /// Push an Animal: command it to do a trick it does not know (full, 3 acts; simple, 1 act,
+    /// for an animal companion). [CEL-R12]
+    Push(CombatantId, AnimalTrick, Option<CombatantId>),
     /// The GM's ruling: the DC of a check the seed gives none for. [CEL-R9, R13]
     Dc(u8),
     /// The GM's ruling: a demoralized foe is shaken for this many rounds. [CEL-R9]
@@ -358,6 +365,7 @@ impl Choice {
             | Choice::Demoralize(_)
             | Choice::Recall(_)
             | Choice::Search
+            | Choice::Handle(..)
             | Choice::Retrieve(_)
             | Choice::Untie(_)
             | Choice::ReadyShield
@@ -388,7 +396,11 @@ impl Choice {
             | Choice::Feint(_) => 2,
             // Grapple and Grapple, Continued: 2, 1 with Improved Grapple (rules::grapple::acts).
             Choice::Grapple(_) | Choice::Maintain(_) => 2,
-            Choice::CoupDeGrace(..) | Choice::Run(_) | Choice::Administer(..) => 3,
+            // Push an Animal: 1 for an animal companion (rules::animal::push_acts).
+            Choice::CoupDeGrace(..)
+            | Choice::Run(_)
+            | Choice::Administer(..)
+            | Choice::Push(..) => 3,
             // A complex action takes what is left of the turn (rules::complex::cost).
             Choice::Disable(_) | Choice::FindTracks => 1,
             _ => 0,
@@ -596,6 +608,17 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::FindTracks => "find-tracks".into(),
         Choice::Recall(t) => format!("recall {}", k(t)),
         Choice::Search => "search".into(),
+        Choice::Handle(a, trick, on) | Choice::Push(a, trick, on) => {
+            let verb = if matches!(choice, Choice::Handle(..)) {
+                "handle"
+            } else {
+                "push"
+            };
+            match on {
+                Some(t) => format!("{verb} {} {} {}", k(a), trick.key(), k(t)),
+                None => format!("{verb} {} {}", k(a), trick.key()),
+            }
+        }
         Choice::Dc(n) => format!("dc {n}"),
         Choice::Shaken(n) => format!("shaken {n}"),
         Choice::NoEffect => "no effect".into(),
@@ -1045,6 +1068,23 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["find-tracks"] => Choice::FindTracks,
         ["recall", t] => Choice::Recall(who(t)?),
         ["search"] => Choice::Search,
+        [verb @ ("handle" | "push"), a, trick, rest @ ..] if rest.len() <= 1 => {
+            let trick = AnimalTrick::from_key(trick).ok_or_else(|| {
+                unreadable(format!(
+                    "no trick `{trick}` fray plays; one of {}",
+                    AnimalTrick::ALL.map(|t| t.key()).join(", ")
+                ))
+            })?;
+            let on = match rest {
+                [t] => Some(who(t)?),
+                _ => None,
+            };
+            if *verb == "handle" {
+                Choice::Handle(who(a)?, trick, on)
+            } else {
+                Choice::Push(who(a)?, trick, on)
+            }
+        }
         ["no", "effect"] => Choice::NoEffect,
         ["normal", "damage"] => Choice::CritCard(true),
         ["usual", "critical"] => Choice::CritCard(false),

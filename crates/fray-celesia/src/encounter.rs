@@ -124,6 +124,9 @@ struct OptionsDef {
     treat_wound_dc: Option<Spanned<i64>>,
     search_dc: Option<Spanned<i64>>,
     search_feet: Option<Spanned<i64>>,
+    handle_dc: Option<Spanned<i64>>,
+    push_dc: Option<Spanned<i64>>,
+    handle_feet: Option<Spanned<i64>>,
 }
 
 fray_core::combatant_entry! {
@@ -208,6 +211,10 @@ fray_core::combatant_entry! {
         sense_motive: Option<Spanned<i64>>,
         humanoid: Option<bool>,
         mindless: Option<bool>,
+        handle_animal: Option<Spanned<i64>>,
+        handler: Option<Spanned<String>>,
+        tricks: Option<Spanned<Vec<Spanned<String>>>>,
+        companion: Option<Spanned<bool>>,
     }
 }
 
@@ -338,6 +345,9 @@ impl Builder<'_> {
                     lore: 0,
                     perception: 0,
                     bestiary: Some(mon.name.clone()),
+                    handle_animal: 0,
+                    animal: None,
+                    handles: false,
                     items: Vec::new(),
                     stored: Vec::new(),
                     fastened: Vec::new(),
@@ -472,6 +482,9 @@ impl Builder<'_> {
                     lore: 0,
                     perception: 0,
                     bestiary: None,
+                    handle_animal: 0,
+                    animal: None,
+                    handles: false,
                     items: Vec::new(),
                     stored: Vec::new(),
                     fastened: Vec::new(),
@@ -697,6 +710,17 @@ impl Builder<'_> {
         if let Some(magic) = self.magic(file, i, c, errors) {
             profile.magic = std::sync::Arc::new(magic);
         }
+        // CEL-R9 Handle an Animal, R12 Push an Animal: a Charisma skill (Pathfinder's).
+        profile.handle_animal = int(
+            file,
+            i,
+            "handle_animal",
+            &c.handle_animal,
+            (-10, 60),
+            errors,
+        )
+        .unwrap_or_else(|| profile.m(crate::state::CHA));
+        profile.animal = read_trained(file, i, c, &profile, errors);
         (errors.len() == before).then_some(profile)
     }
 
@@ -924,6 +948,7 @@ impl CombatantBuilder for Builder<'_> {
             concealed: c.concealed,
             invisible: c.invisible,
             known_to: 0,
+            command: None,
             tied: None,
             ropes: int(
                 &file,
@@ -1190,6 +1215,7 @@ impl CombatantBuilder for Builder<'_> {
         }
         state.gear_book = gear_book.into();
         seat_riders(&file, def, &mut state, &mut cx.errors);
+        link_handlers(&file, def, &mut state, &mut cx.errors);
         fill_spaces(&file, def, &mut state, &mut cx.errors);
         state.terrain = read_terrain(&file, def, &state, &mut cx.errors).into();
         state
@@ -1294,6 +1320,134 @@ fn seat_riders(
             )),
         }
     }
+}
+
+/// A trained animal's `handler`, `tricks` and `companion` (the handler resolved later,
+/// [`link_handlers`]): the creature an animal (INT 1 or 2, not mindless), each trick one fray
+/// plays, once. [CEL-R9 Handle an Animal, R12 Push an Animal]
+fn read_trained(
+    file: &SourceFile<'_>,
+    i: usize,
+    c: &CombatantDef,
+    profile: &Profile,
+    errors: &mut Vec<FileError>,
+) -> Option<crate::rules::animal::Trained> {
+    use crate::rules::animal::{is_animal, Trick, Tricks};
+    let Some(handler) = &c.handler else {
+        for (key, span) in [
+            ("tricks", c.tricks.as_ref().map(|t| t.span())),
+            ("companion", c.companion.as_ref().map(|t| t.span())),
+        ] {
+            if let Some(span) = span {
+                errors.push(file.error(
+                    span,
+                    Some(field(i, key)),
+                    format!("`{key}` is a trained animal's: name its `handler` too"),
+                ));
+            }
+        }
+        return None;
+    };
+    let int = profile.scores[crate::state::INT];
+    if !is_animal(int, profile.gm_said.feint.mindless) {
+        errors.push(file.error(
+            handler.span(),
+            Some(field(i, "handler")),
+            format!(
+                "only an animal is handled: a creature of animal Intelligence (INT 1 or 2, CEL-R11 \
+                 Feint's words), not mindless; this one has INT {int}"
+            ),
+        ));
+    }
+    let mut tricks = Tricks::default();
+    let list = c
+        .tricks
+        .as_ref()
+        .map_or(&[][..], |t| t.get_ref().as_slice());
+    if let Some(extra) = list.get(Trick::ALL.len()) {
+        errors.push(file.error(
+            extra.span(),
+            Some(field(i, "tricks")),
+            format!("at most {} tricks (each once)", Trick::ALL.len()),
+        ));
+    }
+    for name in list.iter().take(Trick::ALL.len()) {
+        match Trick::from_key(name.get_ref()) {
+            Some(t) if tricks.knows(t) => errors.push(file.error(
+                name.span(),
+                Some(field(i, "tricks")),
+                format!("`{}` is listed twice", name.get_ref()),
+            )),
+            Some(t) => tricks.learn(t),
+            None => errors.push(file.error(
+                name.span(),
+                Some(field(i, "tricks")),
+                format!(
+                    "no trick `{}` fray plays; expected one of {}",
+                    name.get_ref(),
+                    Trick::ALL.map(|t| t.key()).join(", ")
+                ),
+            )),
+        }
+    }
+    Some(crate::rules::animal::Trained {
+        handler_key: handler.get_ref().clone(),
+        handler: CombatantId(0),
+        tricks,
+        companion: c.companion.as_ref().is_some_and(|b| *b.get_ref()),
+    })
+}
+
+/// Resolves each trained animal's `handler`: a combatant of its side, not itself, no trained
+/// animal. [CEL-R9 Handle an Animal]
+fn link_handlers(
+    file: &SourceFile<'_>,
+    def: &EncounterDef,
+    state: &mut State,
+    errors: &mut Vec<FileError>,
+) {
+    let mut links: Vec<(CombatantId, CombatantId)> = Vec::new();
+    for animal in state.ids() {
+        let Some(trained) = &state.p(animal).animal else {
+            continue;
+        };
+        let key = &trained.handler_key;
+        let handler = state.roster.find(key).filter(|&h| {
+            h != animal && state.f(h).side == state.f(animal).side && state.p(h).animal.is_none()
+        });
+        match handler {
+            Some(h) => links.push((animal, h)),
+            None => {
+                let group = &state.roster.combatants[animal.index()].group;
+                let entry = def
+                    .combatants
+                    .iter()
+                    .position(|c| c.id.as_ref().is_some_and(|id| id.get_ref() == group));
+                let span = entry
+                    .and_then(|i| def.combatants[i].handler.as_ref())
+                    .map_or(0..0, |h| h.span());
+                errors.push(file.error(
+                    span,
+                    Some(format!("combatants[{}].handler", entry.unwrap_or(0))),
+                    format!(
+                        "`{key}` is not a handler for it: expected a combatant of its side, not \
+                         itself a trained animal"
+                    ),
+                ));
+            }
+        }
+    }
+    if links.is_empty() {
+        return;
+    }
+    let mut profiles = state.profiles.to_vec();
+    for (animal, handler) in links {
+        if let Some(t) = profiles[animal.index()].animal.as_mut() {
+            t.handler = handler;
+        }
+        profiles[handler.index()].handles = true;
+    }
+    state.profiles = profiles.into();
 }
 
 /// At most this many items carried by one combatant. [CEL-R11, R12]
@@ -1801,6 +1955,16 @@ fn read_options(file: &SourceFile<'_>, o: &OptionsDef, errors: &mut Vec<FileErro
             errors,
         ),
         search_dc: num("search_dc", &o.search_dc, 1, 60, d.search_dc, errors),
+        handle_dc: num("handle_dc", &o.handle_dc, 1, 60, d.handle_dc, errors),
+        push_dc: num("push_dc", &o.push_dc, 1, 60, d.push_dc, errors),
+        handle_feet: num(
+            "handle_feet",
+            &o.handle_feet,
+            5,
+            i64::from(crate::rules::animal::MAX_FEET),
+            d.handle_feet,
+            errors,
+        ),
         search_feet: num(
             "search_feet",
             &o.search_feet,

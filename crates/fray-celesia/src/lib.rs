@@ -8,6 +8,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod animal_tactics;
 pub mod caster_tactics;
 pub mod choice;
 pub mod content;

@@ -99,6 +99,14 @@ pub struct Profile {
     /// The bestiary name of a monster (`monster = …`), what Recall Knowledge identifies it as;
     /// `None` for a character of a class. [CEL-R9 Recall Knowledge]
     pub bestiary: Option<String>,
+    /// Handle Animal skill bonus (`handle_animal`, default its CHA modifier: Pathfinder's is a
+    /// Charisma skill). [CEL-R9 Handle an Animal, R12 Push an Animal]
+    pub handle_animal: i32,
+    /// A trained animal's handler, tricks and companionship (`handler`, `tricks`, `companion`).
+    /// [CEL-R9 Handle an Animal, R12 Push an Animal]
+    pub animal: Option<crate::rules::animal::Trained>,
+    /// It is some trained animal's handler (its default tactics look at its animals). [CEL-R9]
+    pub handles: bool,
     /// Items other than weapons it carries (`items`), one entry per item. [CEL-R11, R12]
     pub items: Vec<crate::rules::item::Gear>,
     /// Items stored in a container on its person (`stored`): each is retrieved (Manipulate an
@@ -601,6 +609,9 @@ pub struct Fighter {
     /// The sides (bit `SideId`) that identified it by Recall Knowledge: known, it stays known.
     /// [CEL-R9 Recall Knowledge]
     pub known_to: u32,
+    /// A trained animal's last successful command, standing until another replaces it or its
+    /// trick is done. [CEL-R9 Handle an Animal, R12 Push an Animal]
+    pub command: Option<crate::rules::animal::Command>,
     /// Tied up: the ropes pin it until it escapes them (this DC, 20 + the binder's CMB).
     /// [CEL-R10.10 Tie Up]
     pub tied: Option<i32>,
@@ -1176,6 +1187,13 @@ pub struct Options {
     pub search_dc: i32,
     /// How far Search finds invisible creatures, in feet (default Pathfinder's 30).
     pub search_feet: i32,
+    /// The DC of Handle an Animal (CEL-R9 gives none; default Pathfinder's 10).
+    pub handle_dc: i32,
+    /// The DC of Push an Animal before the seed's +2 for a hurt animal (CEL-R12 gives none;
+    /// default Pathfinder's 25).
+    pub push_dc: i32,
+    /// How far a handler's command reaches an animal it sees, in feet (default 60, fray's).
+    pub handle_feet: i32,
 }
 
 impl Default for Options {
@@ -1216,6 +1234,9 @@ impl Default for Options {
             treat_wound_dc: crate::rules::treat_wound::DEFAULT_DC,
             search_dc: crate::rules::search::DEFAULT_DC,
             search_feet: crate::rules::search::DEFAULT_FEET,
+            handle_dc: crate::rules::animal::DEFAULT_HANDLE_DC,
+            push_dc: crate::rules::animal::DEFAULT_PUSH_DC,
+            handle_feet: crate::rules::animal::DEFAULT_FEET,
         }
     }
 }

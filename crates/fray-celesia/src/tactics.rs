@@ -113,6 +113,10 @@ fn action(state: &State, who: CombatantId) -> Choice {
             return c;
         }
     }
+    // CEL-R9, R12: a trained animal does as commanded; a handler commands a waiting one.
+    if let Some(c) = crate::animal_tactics::turn(state, who) {
+        return c;
+    }
     // CEL-R21.11, CEL-G10: a mount without its rider avoids combat: it withdraws.
     if f.riderless {
         return withdraw(state, who).unwrap_or(Choice::End);

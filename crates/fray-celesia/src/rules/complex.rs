@@ -120,6 +120,7 @@ pub fn cost(state: &State, who: CombatantId, choice: &Choice) -> i32 {
             Choice::Draw(_) | Choice::DrawTwo(..) => super::wield::draw_acts(state, who),
             Choice::ReadyShield | Choice::DropShield => super::shield::acts(state, who),
             Choice::Load | Choice::Prepare => super::ammo::acts(state, who, choice),
+            Choice::Push(animal, ..) => super::animal::push_acts(state, animal),
             _ => choice.acts(),
         },
     }

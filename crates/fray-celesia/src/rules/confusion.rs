@@ -405,37 +405,43 @@ pub fn check(
 pub fn tactic(state: &State, who: CombatantId) -> Option<Choice> {
     let mut targets = targets(state, who)?;
     targets.sort_by_key(|&t| (state.f(t).hp, t));
-    let legal = |c: Choice| {
-        super::legal::check_action(false, state, who, &c)
-            .is_ok()
-            .then_some(c)
-    };
     for t in targets {
-        let gap = state.gap(who, t);
-        let blow = state
-            .melee_forms(who)
-            .filter(|(_, w)| {
-                w.kind != crate::content::WeaponKind::Unarmed && crate::state::reaches(w, gap)
-            })
-            .max_by_key(|(i, w)| {
-                let mean2 = i32::from(w.damage.count) * (i32::from(w.damage.sides) + 1);
-                (mean2 + 2 * w.damage.bonus, -(*i as i32))
-            })
-            .and_then(|(i, _)| legal(Choice::Attack(t, i as u8)));
-        let charge = (state.f(who).acts_left >= 3)
-            .then(|| legal(Choice::Charge(t)))
-            .flatten();
-        let pick = blow
-            .or_else(|| legal(Choice::Unarmed(t)))
-            .or_else(|| legal(Choice::Shoot(t)))
-            .or_else(|| legal(Choice::StandUp))
-            .or(charge)
-            .or_else(|| legal(Choice::Approach(t)));
+        let pick = go_at(state, who, t);
         if pick.is_some() {
             return pick;
         }
     }
     Some(Choice::End)
+}
+
+/// The legal action of `who` that carries an attack on `t` out: its form of most mean damage
+/// that reaches `t`, an unarmed strike, a shot, standing up when prone, a charge with three acts
+/// left, or a move toward it (also a trained animal's, `crate::animal_tactics`).
+pub fn go_at(state: &State, who: CombatantId, t: CombatantId) -> Option<Choice> {
+    let legal = |c: Choice| {
+        super::legal::check_action(false, state, who, &c)
+            .is_ok()
+            .then_some(c)
+    };
+    let gap = state.gap(who, t);
+    let blow = state
+        .melee_forms(who)
+        .filter(|(_, w)| {
+            w.kind != crate::content::WeaponKind::Unarmed && crate::state::reaches(w, gap)
+        })
+        .max_by_key(|(i, w)| {
+            let mean2 = i32::from(w.damage.count) * (i32::from(w.damage.sides) + 1);
+            (mean2 + 2 * w.damage.bonus, -(*i as i32))
+        })
+        .and_then(|(i, _)| legal(Choice::Attack(t, i as u8)));
+    let charge = (state.f(who).acts_left >= 3)
+        .then(|| legal(Choice::Charge(t)))
+        .flatten();
+    blow.or_else(|| legal(Choice::Unarmed(t)))
+        .or_else(|| legal(Choice::Shoot(t)))
+        .or_else(|| legal(Choice::StandUp))
+        .or(charge)
+        .or_else(|| legal(Choice::Approach(t)))
 }
 
 /// The end of a confused creature's turn spent babbling because it could not carry out its

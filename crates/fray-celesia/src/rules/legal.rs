@@ -186,6 +186,8 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     super::ruling::action_options(state, who, &mut candidates);
     super::recall::options(state, who, &mut candidates);
     candidates.push(Choice::Search);
+    super::animal::options(state, who, &mut candidates);
+    super::animal::animal_options(state, who, &mut candidates);
     super::feint::options(state, who, &mut candidates);
     super::aid_check::options(state, who, &mut candidates);
     candidates.extend([
@@ -371,6 +373,10 @@ pub fn check_action(
     if f.confusion.turn.is_some() {
         // CEL-A34: a confused creature's behaviour this turn.
         super::confusion::check(explain, state, who, choice)?;
+    }
+    if state.p(who).animal.is_some() {
+        // CEL-R9 Handle an Animal: a trained animal does what its handler commands.
+        super::animal::obeys(explain, state, who, choice)?;
     }
     check_deed(explain, state, who, choice)
 }
@@ -992,6 +998,14 @@ pub fn check_deed(
         }
         // CEL-R9 Search: any combatant may search (whether anything is hidden is the GM's).
         Choice::Search => Ok(()),
+        Choice::Handle(a, trick, on) => {
+            target_ok(a, "CEL-R9")?;
+            super::animal::check(explain, state, who, (a, trick, on), false)
+        }
+        Choice::Push(a, trick, on) => {
+            target_ok(a, "CEL-R12")?;
+            super::animal::check(explain, state, who, (a, trick, on), true)
+        }
         Choice::Feint(t) => {
             target_ok(t, "CEL-R11")?;
             super::feint::check(explain, state, who, t)

@@ -3,6 +3,7 @@
 pub mod aid;
 pub mod aid_check;
 pub mod ammo;
+pub mod animal;
 pub mod attack;
 pub mod belonging;
 pub mod complex;

@@ -778,6 +778,7 @@ fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: Combatant
         bleed(state, table, who);
     }
     super::feint::lapse(state, table, who);
+    super::animal::end_of_turn(state, table, who);
     // CEL-R11: a concentration spell not maintained this turn ends with it.
     super::spell_lasting::end_of_turn(state, table, who);
     if state.f(who).hold.is_some() && !state.f(who).maintained {
@@ -903,6 +904,7 @@ pub fn can_take_opportunity(state: &State, reactor: CombatantId, actor: Combatan
         && f.total_defense == 0
         && !f.riderless
         && super::confusion::may_strike(state, reactor, actor)
+        && super::animal::may_strike(state, reactor, actor)
         && state.threatens(reactor, actor)
         && attack::opportunity_form(state, reactor, actor).is_some()
 }
@@ -932,6 +934,11 @@ fn no_opportunity(
             "its only weapon reaching the foe needs both hands, and from the saddle that needs \
              the knees, guided on its own turn",
             "CEL-R21.4",
+        ))
+    } else if !super::animal::may_strike(state, reactor, actor) {
+        Some((
+            "a trained animal attacks only the foe its handler's command names",
+            "CEL-R9",
         ))
     } else {
         super::confusion::no_strike_reason(state, reactor, actor).map(|reason| (reason, "CEL-A34"))
@@ -1337,6 +1344,12 @@ pub fn perform(
         Choice::Demoralize(t) => super::ruling::demoralize(state, table, who, t)?,
         Choice::Recall(t) => super::recall::recall(state, table, who, t)?,
         Choice::Search => super::search::search(state, table, who)?,
+        Choice::Handle(a, trick, on) => {
+            super::animal::command(state, table, who, (a, trick, on), false)?;
+        }
+        Choice::Push(a, trick, on) => {
+            super::animal::command(state, table, who, (a, trick, on), true)?;
+        }
         Choice::Feint(t) => super::feint::feint(state, table, who, t)?,
         Choice::Multiweapon(t, main, off) => {
             super::multiweapon::perform(state, table, who, t, (main, off))?;

@@ -1,0 +1,514 @@
+//! Handle an Animal (CEL-R9, simple: "You command an animal to perform a trick it knows by
+//! attempting a Handle Animal check") and Push an Animal (CEL-R12, full: "… a trick it doesn't
+//! know but is physically capable of doing … If the animal has taken hit point damage,
+//! nonlethal damage, or ability score damage, the DC of this check increases by 2. Characters
+//! with animal companions … can push their companions as simple actions instead").
+//!
+//! A trained animal is a combatant whose entry names its `handler` (a combatant of its side),
+//! the `tricks` it knows (a closed list, [`Trick`]) and whether it is an animal `companion`. It
+//! does not act on its own: on its turn it may do only what its last successful command says
+//! ([`obeys`]), and with no command it takes no action. The seed gives no DCs and no trick
+//! list: Pathfinder's are the defaults (`handle_dc` 10, `push_dc` 25; its tricks attack, come,
+//! defend, down, heel, stay), each reading in docs/celesia.md *Readings*.
+
+use super::line_of_effect;
+use crate::choice::Choice;
+use crate::state::{State, CHA};
+use crate::Celesia;
+use fray_core::event::Event;
+use fray_core::protocol::{refuse as no, Illegal, Interrupt};
+use fray_core::{CombatantId, Table};
+
+/// The rule of Handle an Animal.
+pub const HANDLE_RULE: &str = "CEL-R9";
+
+/// The rule of Push an Animal.
+pub const PUSH_RULE: &str = "CEL-R12";
+
+/// Pathfinder's DC to handle an animal (the default of `handle_dc`).
+pub const DEFAULT_HANDLE_DC: i32 = 10;
+
+/// Pathfinder's DC to push an animal (the default of `push_dc`).
+pub const DEFAULT_PUSH_DC: i32 = 25;
+
+/// The seed's increase of the push DC for a hurt animal. [CEL-R12 Push an Animal]
+pub const HURT_DC: i32 = 2;
+
+/// How far a handler's command carries, in feet (the default of `handle_feet`; the seed and
+/// Pathfinder give no range: fray's reading).
+pub const DEFAULT_FEET: i32 = 60;
+
+/// The farthest `handle_feet` the GM may set.
+pub const MAX_FEET: i32 = 1000;
+
+/// A trick fray plays (Pathfinder's Handle Animal tricks whose effect in a fight fray can state
+/// exactly; docs/celesia.md *Readings*).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Trick {
+    /// Attack the foe the handler points to, until it is down or gone.
+    Attack,
+    /// Come to its handler: move next to it; done once it ends a turn there.
+    Come,
+    /// Defend its handler: stay by it, attack only foes next to it.
+    Defend,
+    /// Break off from combat: no attack; it may move or take total defense.
+    Down,
+    /// Follow its handler closely: move next to it, no attack.
+    Heel,
+    /// Stay in place: no action.
+    Stay,
+}
+
+impl Trick {
+    /// Every trick, in the order the lists give them.
+    pub const ALL: [Trick; 6] = [
+        Trick::Attack,
+        Trick::Come,
+        Trick::Defend,
+        Trick::Down,
+        Trick::Heel,
+        Trick::Stay,
+    ];
+
+    /// The key in files and commands.
+    pub fn key(self) -> &'static str {
+        match self {
+            Trick::Attack => "attack",
+            Trick::Come => "come",
+            Trick::Defend => "defend",
+            Trick::Down => "down",
+            Trick::Heel => "heel",
+            Trick::Stay => "stay",
+        }
+    }
+
+    /// The trick of a key.
+    pub fn from_key(key: &str) -> Option<Trick> {
+        Trick::ALL.into_iter().find(|t| t.key() == key)
+    }
+
+    /// Whether the command names a foe (`attack FOE`).
+    pub fn needs_target(self) -> bool {
+        self == Trick::Attack
+    }
+
+    fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+}
+
+/// The tricks an animal knows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Tricks(u8);
+
+impl Tricks {
+    /// Whether it knows `trick`.
+    pub fn knows(self, trick: Trick) -> bool {
+        self.0 & trick.bit() != 0
+    }
+
+    /// Learns `trick`.
+    pub fn learn(&mut self, trick: Trick) {
+        self.0 |= trick.bit();
+    }
+}
+
+/// A trained animal's handling (the entry's `handler`, `tricks`, `companion`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Trained {
+    /// Its handler's key as the entry says it (resolved when the encounter is built).
+    pub handler_key: String,
+    /// Its handler.
+    pub handler: CombatantId,
+    /// The tricks it knows.
+    pub tricks: Tricks,
+    /// An animal companion: its handler pushes it as a simple action.
+    pub companion: bool,
+}
+
+/// A command that stands: the trick and the foe it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Command {
+    /// The trick.
+    pub trick: Trick,
+    /// The foe of `attack`.
+    pub target: Option<CombatantId>,
+}
+
+/// Whether a creature with these INT score and mind is an animal: "animal Intelligence (1 or
+/// 2)", the seed's words (CEL-R11 Feint); a mindless creature is none.
+pub fn is_animal(int: i32, mindless: bool) -> bool {
+    (1..=2).contains(&int) && !mindless
+}
+
+/// `who`'s handling, if it is a trained animal not ridden (a ridden mount acts as its rider
+/// directs, CEL-R21: its rider's rules, not these).
+pub fn trained(state: &State, who: CombatantId) -> Option<&Trained> {
+    state
+        .p(who)
+        .animal
+        .as_ref()
+        .filter(|_| state.f(who).rider.is_none())
+}
+
+/// The command `animal` is carrying out now: its last successful one, unless done (an attack
+/// whose foe is down or gone). [CEL-R9 Handle an Animal]
+pub fn current(state: &State, animal: CombatantId) -> Option<Command> {
+    let c = state.f(animal).command?;
+    match c.target {
+        Some(t) if !state.up(t) => None,
+        _ => Some(c),
+    }
+}
+
+/// The DC to handle (or push) `animal`: `handle_dc`, or `push_dc` + 2 if it has taken hit
+/// point, nonlethal or ability damage (Constitution damage or drain; a spell's penalty is no
+/// damage). [CEL-R9, R12]
+pub fn dc(state: &State, animal: CombatantId, push: bool) -> (i32, bool) {
+    if !push {
+        return (state.options.handle_dc, false);
+    }
+    let f = state.f(animal);
+    let ability_damage = f.drained.iter().any(|p| {
+        matches!(
+            p.source,
+            crate::spell::PenaltySource::Damage | crate::spell::PenaltySource::Drain
+        )
+    });
+    let hurt = f.hp < state.p(animal).max_hp || f.nonlethal > 0 || ability_damage;
+    (state.options.push_dc + if hurt { HURT_DC } else { 0 }, hurt)
+}
+
+/// Acts a push takes: 3 (a full action), 1 for an animal companion. [CEL-R12]
+pub fn push_acts(state: &State, animal: CombatantId) -> i32 {
+    if state.p(animal).animal.as_ref().is_some_and(|a| a.companion) {
+        1
+    } else {
+        3
+    }
+}
+
+/// The commands `who` may give its animals now (the legality check filters them).
+pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
+    if !state.p(who).handles {
+        return;
+    }
+    for a in state.ids() {
+        let Some(t) = trained(state, a).filter(|t| t.handler == who) else {
+            continue;
+        };
+        for trick in Trick::ALL {
+            let make = |target| {
+                if t.tricks.knows(trick) {
+                    Choice::Handle(a, trick, target)
+                } else {
+                    Choice::Push(a, trick, target)
+                }
+            };
+            if trick.needs_target() {
+                for foe in state.ids().filter(|&o| state.enemies(a, o) && state.up(o)) {
+                    out.push(make(Some(foe)));
+                }
+            } else {
+                out.push(make(None));
+            }
+        }
+    }
+}
+
+/// Whether `who` may handle (or push) `animal` to do `trick` on `target`: its handler, the
+/// animal up, in sight and within `handle_feet`, the trick known (handle) or not (push), the
+/// foe of `attack` a foe of the animal the handler sees. [CEL-R9, R12]
+pub fn check(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    (animal, trick, target): (CombatantId, Trick, Option<CombatantId>),
+    push: bool,
+) -> Result<(), Illegal> {
+    let rule = if push { PUSH_RULE } else { HANDLE_RULE };
+    let name = |c: CombatantId| state.roster.key(c).to_string();
+    let Some(t) = state.p(animal).animal.as_ref() else {
+        return no(explain, rule, || {
+            format!(
+                "{} is no trained animal (its entry names no `handler`)",
+                name(animal)
+            )
+        });
+    };
+    if t.handler != who {
+        return no(explain, rule, || {
+            format!(
+                "only its handler, {}, commands {}",
+                name(t.handler),
+                name(animal)
+            )
+        });
+    }
+    if !state.up(animal) {
+        return no(explain, rule, || format!("{} is down", name(animal)));
+    }
+    if state.f(animal).rider.is_some() {
+        return no(explain, "CEL-R21", || {
+            format!(
+                "{} is ridden: a mount acts as its rider directs",
+                name(animal)
+            )
+        });
+    }
+    let feet = state.options.handle_feet;
+    if state.feet_between(who, animal) > feet {
+        return no(explain, rule, || {
+            format!(
+                "{} is more than {feet} ft away (`handle_feet`): a command reaches an animal \
+                 within sight and that range",
+                name(animal)
+            )
+        });
+    }
+    line_of_effect::check(explain, state, who, animal, rule)?;
+    let knows = t.tricks.knows(trick);
+    if knows && push {
+        return no(explain, PUSH_RULE, || {
+            format!(
+                "{} knows `{}`: handle it (CEL-R9 Handle an Animal); fray plays no push past \
+                 an animal's limits",
+                name(animal),
+                trick.key()
+            )
+        });
+    }
+    if !knows && !push {
+        return no(explain, HANDLE_RULE, || {
+            format!(
+                "{} does not know `{}`: push it (CEL-R12 Push an Animal)",
+                name(animal),
+                trick.key()
+            )
+        });
+    }
+    match (trick.needs_target(), target) {
+        (true, None) => no(explain, rule, || {
+            format!("`{}` names the foe to attack", trick.key())
+        }),
+        (false, Some(_)) => no(explain, rule, || format!("`{}` names no foe", trick.key())),
+        (true, Some(foe)) => {
+            if !state.enemies(animal, foe) || !state.up(foe) {
+                return no(explain, rule, || {
+                    format!("{} is no foe of {} still up", name(foe), name(animal))
+                });
+            }
+            line_of_effect::check(explain, state, who, foe, rule)
+        }
+        (false, None) => Ok(()),
+    }
+}
+
+/// Handle an Animal or Push an Animal: a Handle Animal check (d20 + the handler's
+/// `handle_animal`, default its CHA modifier) against the DC ([`dc`]); on a success the command
+/// stands (the last one is replaced), on a failure nothing changes. [CEL-R9, R12]
+pub fn command(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    (animal, trick, target): (CombatantId, Trick, Option<CombatantId>),
+    push: bool,
+) -> Result<(), Interrupt> {
+    let rule = if push { PUSH_RULE } else { HANDLE_RULE };
+    let (dc, hurt) = dc(state, animal, push);
+    let words = said(state, trick, target);
+    table.emit(|| Event::Acted {
+        who,
+        act: if push { "pushes" } else { "commands" },
+        on: Some(animal),
+        detail: if hurt {
+            format!("`{words}` (Handle Animal, DC {dc}: +{HURT_DC} the animal is hurt)")
+        } else {
+            format!("`{words}` (Handle Animal, DC {dc})")
+        },
+        rule,
+    });
+    let check = super::D20Check {
+        purpose: if push {
+            "Push an Animal"
+        } else {
+            "Handle an Animal"
+        },
+        modifier: "Handle Animal",
+        bonus: state.skill(who, state.p(who).handle_animal, CHA),
+        dc,
+        kind: super::CheckKind::Skill { physical: false },
+        results: ("the animal obeys", "the animal does not obey"),
+        rule,
+    };
+    if !check.roll(state, table, who)? {
+        return Ok(());
+    }
+    state.fm(animal).command = Some(Command { trick, target });
+    table.emit(|| Event::Acted {
+        who: animal,
+        act: "obeys",
+        on: None,
+        detail: format!("`{words}`, until another command replaces it or it is done"),
+        rule,
+    });
+    Ok(())
+}
+
+/// The command in words (`attack orc-1`, `come`).
+fn said(state: &State, trick: Trick, target: Option<CombatantId>) -> String {
+    match target {
+        Some(t) => format!("{} {}", trick.key(), state.roster.key(t)),
+        None => trick.key().to_string(),
+    }
+}
+
+/// The foe an action of the animal is on (an attack, a charge, a move toward it), if any.
+fn on_foe(choice: &Choice) -> Option<CombatantId> {
+    match *choice {
+        Choice::Attack(t, _)
+        | Choice::Unarmed(t)
+        | Choice::Shoot(t)
+        | Choice::Multiweapon(t, ..)
+        | Choice::Charge(t)
+        | Choice::Approach(t) => Some(t),
+        _ => None,
+    }
+}
+
+/// Whether `choice` brings `animal` toward its handler: a move toward it, or a step to a
+/// square nearer it.
+fn toward_handler(state: &State, animal: CombatantId, handler: CombatantId, c: &Choice) -> bool {
+    match *c {
+        Choice::Approach(t) => t == handler,
+        Choice::Step(d) => {
+            let to = state.f(animal).pos.step(d);
+            state.gap_from(animal, to, handler) < state.gap(animal, handler)
+        }
+        _ => false,
+    }
+}
+
+/// Whether `foe` is next to `handler` (the foes `defend` attacks).
+fn at_handler(state: &State, handler: CombatantId, foe: CombatantId) -> bool {
+    state.enemies(handler, foe) && state.gap(handler, foe) == 1
+}
+
+/// Whether a trained animal's command lets it take `choice` on its turn (ending the turn always
+/// does): `attack FOE` an attack on, a charge of or a move toward FOE, a step, standing up;
+/// `come`, `heel` a move or step toward its handler, standing up; `defend` those, and an attack
+/// on (or a move toward) a foe next to its handler; `down` a move, a step, standing up, total
+/// defense; `stay`, or no command, nothing. [CEL-R9 Handle an Animal]
+pub fn obeys(
+    explain: bool,
+    state: &State,
+    animal: CombatantId,
+    choice: &Choice,
+) -> Result<(), Illegal> {
+    let Some(t) = trained(state, animal) else {
+        return Ok(());
+    };
+    if *choice == Choice::End {
+        return Ok(());
+    }
+    let handler = t.handler;
+    let command = current(state, animal);
+    let ok = match command.map(|c| (c.trick, c.target)) {
+        None | Some((Trick::Stay, _)) => false,
+        Some((Trick::Attack, foe)) => {
+            matches!(choice, Choice::Step(_) | Choice::StandUp)
+                || on_foe(choice).is_some_and(|t| Some(t) == foe)
+        }
+        Some((Trick::Come | Trick::Heel, _)) => {
+            *choice == Choice::StandUp || toward_handler(state, animal, handler, choice)
+        }
+        Some((Trick::Defend, _)) => {
+            *choice == Choice::StandUp
+                || toward_handler(state, animal, handler, choice)
+                || on_foe(choice).is_some_and(|t| at_handler(state, handler, t))
+        }
+        Some((Trick::Down, _)) => matches!(
+            choice,
+            Choice::MoveTo(_) | Choice::Step(_) | Choice::StandUp | Choice::TotalDefense
+        ),
+    };
+    Illegal::unless(ok, explain, HANDLE_RULE, || {
+        let now = match command {
+            Some(c) => format!("its command is `{}`", said(state, c.trick, c.target)),
+            None => "it has no command".to_string(),
+        };
+        format!(
+            "a trained animal does only what its handler commands ({now}; {})",
+            match command.map(|c| c.trick) {
+                None | Some(Trick::Stay) => "it takes no action",
+                Some(Trick::Attack) => "it attacks, charges or moves toward that foe, or steps",
+                Some(Trick::Come | Trick::Heel) => "it moves toward its handler",
+                Some(Trick::Defend) =>
+                    "it moves toward its handler or attacks a foe next to its handler",
+                Some(Trick::Down) => "it moves, steps or takes total defense, and attacks nobody",
+            }
+        )
+    })
+}
+
+/// The moves toward its handler a `come`, `heel` or `defend` animal has beyond the usual list
+/// (which moves toward foes only).
+pub fn animal_options(state: &State, animal: CombatantId, out: &mut Vec<Choice>) {
+    let Some(t) = trained(state, animal) else {
+        return;
+    };
+    let toward = matches!(
+        current(state, animal).map(|c| c.trick),
+        Some(Trick::Come | Trick::Heel | Trick::Defend)
+    );
+    if toward && state.up(t.handler) {
+        out.push(Choice::Approach(t.handler));
+    }
+}
+
+/// Whether a trained animal makes an attack of opportunity on `foe`: only on the foe of its
+/// `attack` command, or under `defend` on a foe next to its handler; with any other command or
+/// none, on nobody. [CEL-R9, R15]
+pub fn may_strike(state: &State, animal: CombatantId, foe: CombatantId) -> bool {
+    let Some(t) = trained(state, animal) else {
+        return true;
+    };
+    match current(state, animal) {
+        Some(Command {
+            trick: Trick::Attack,
+            target,
+        }) => target == Some(foe),
+        Some(Command {
+            trick: Trick::Defend,
+            ..
+        }) => at_handler(state, t.handler, foe),
+        _ => false,
+    }
+}
+
+/// At the end of a trained animal's turn, a trick that is done ends: `come` once it is next to
+/// its handler, `attack` once its foe is down or gone. [CEL-R9 Handle an Animal]
+pub fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, animal: CombatantId) {
+    let Some(c) = state.f(animal).command else {
+        return;
+    };
+    let Some(handler) = trained(state, animal).map(|t| t.handler) else {
+        return;
+    };
+    let done = match c.trick {
+        Trick::Come => state.gap(animal, handler) <= 1,
+        Trick::Attack => current(state, animal).is_none(),
+        _ => false,
+    };
+    if done {
+        state.fm(animal).command = None;
+        let words = said(state, c.trick, c.target);
+        table.emit(|| Event::Acted {
+            who: animal,
+            act: "has done its trick",
+            on: None,
+            detail: format!("`{words}`: it waits for its next command"),
+            rule: HANDLE_RULE,
+        });
+    }
+}
