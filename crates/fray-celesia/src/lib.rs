@@ -275,15 +275,16 @@ impl RulesetBundle for Celesia {
     type Content = Content;
     const CONTENT_FILES: &'static [(&'static str, &'static str)] = &content::CONTENT_FILES;
     /// Every rule is played at least in part; the `partial` ones are listed (docs/celesia.md
-    /// says which parts: R9 all but Handle an Animal (no animals to command), Search of an area
+    /// says which parts: R9 all but Handle an Animal as a free action (class abilities fray
+    /// does not keep; the simple action is played on trained animals, `rules::animal`), Search of an area
     /// (no traps, hidden objects or footprints; Search for invisible creatures is played), the
     /// initiator actions, and Direct or Redirect a Spell (no spell fray plays can be redirected);
     /// Demoralize and Recall Knowledge take their DCs from the GM's rulings;
     /// R11 all but Initiate Standard Strike and Treat Poison (the seed defines no poison; Treat a
     /// Wound: `rules::treat_wound`; Lock or Unlock a
     /// Weapon in a Locked Gauntlet: `rules::gauntlet`); R12 Run, Coup de Grace (lethal and nonlethal, a rogue's sneak
-    /// attack on it), full-action spells, Load a One-Handed Simple Firearm and Administer a
-    /// Potion; R13 Disable Device, Find Tracks (the GM's rulings), 1-round spells and Load a
+    /// attack on it), full-action spells, Load a One-Handed Simple Firearm, Administer a
+    /// Potion and Push an Animal (not past an animal's limits); R13 Disable Device, Find Tracks (the GM's rulings), 1-round spells and Load a
     /// Two-Handed Simple Firearm; R14 all but stances and other abilities' free actions; R15
     /// attacks of opportunity, readied actions and counterspells with the same spell, not
     /// Counter or immediate-action abilities; R20 all but a source of burn). R3 (every readied

@@ -512,3 +512,168 @@ pub fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, animal: Co
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture::{Fixture, FIGHTER};
+    use crate::state::Asking;
+    use fray_core::driver::ScriptedDriver;
+    use fray_core::event::VecSink;
+    use fray_core::runner::Limits;
+
+    const RHEA: CombatantId = CombatantId(0);
+    const GREY: CombatantId = CombatantId(1);
+    const ASH: CombatantId = CombatantId(2);
+    const ORC: CombatantId = CombatantId(3);
+
+    /// Rhea (Handle Animal +5) between her wolf Grey (knows attack, come) and her companion Ash
+    /// (knows attack), an orc next to Grey.
+    fn fight() -> State {
+        let mut s = Fixture::new()
+            .with("rhea", "rangers", [0, 1], &format!("{FIGHTER}\nhandle_animal = 5"))
+            .with(
+                "grey",
+                "rangers",
+                [0, 0],
+                "monster = \"wolf\"\nhandler = \"rhea\"\ntricks = [\"attack\", \"come\"]",
+            )
+            .with(
+                "ash",
+                "rangers",
+                [0, 3],
+                "monster = \"wolf\"\nhandler = \"rhea\"\ntricks = [\"attack\"]\ncompanion = true",
+            )
+            .monster("orc", "orcs", [1, 0], "orc")
+            .state();
+        for id in s.ids().collect::<Vec<_>>() {
+            s.fm(id).acts_left = 3;
+        }
+        s
+    }
+
+    fn legal(s: &State, who: CombatantId, c: Choice) -> bool {
+        super::super::legal::check_action(false, s, who, &c).is_ok()
+    }
+
+    fn command_with(s: &mut State, die: u32, order: (CombatantId, Trick, bool)) -> Vec<Event> {
+        let mut driver = ScriptedDriver::new(vec![die], Vec::new());
+        let mut sink = VecSink::default();
+        let mut table = Table::new(&mut driver, &mut sink, None, &Limits::default());
+        let (animal, trick, push) = order;
+        let on = trick.needs_target().then_some(ORC);
+        command(s, &mut table, RHEA, (animal, trick, on), push).expect("scripted");
+        drop(table);
+        sink.events.into_iter().map(|(_, e)| e).collect()
+    }
+
+    /// The push DC is 25, +2 once the animal has taken hit point, nonlethal or Constitution
+    /// damage; a spell's ability penalty is no damage. Handling is DC 10 whatever its state.
+    #[test]
+    fn push_dc_rises_for_a_hurt_animal() {
+        let mut s = fight();
+        assert_eq!(dc(&s, GREY, true), (25, false));
+        assert_eq!(dc(&s, GREY, false), (10, false));
+        s.fm(GREY).nonlethal = 1;
+        assert_eq!(dc(&s, GREY, true), (27, true));
+        assert_eq!(dc(&s, GREY, false), (10, false));
+        s.fm(GREY).nonlethal = 0;
+        s.fm(GREY).hp -= 1;
+        assert_eq!(dc(&s, GREY, true), (27, true));
+        s.fm(GREY).hp += 1;
+        use crate::spell::{Drained, Penalized, PenaltySource};
+        use fray_core::conditions::Expiry;
+        let spell = Penalized::spell(Drained::Strength);
+        s.fm(GREY).drained.add(spell, Expiry::Indefinite);
+        assert_eq!(dc(&s, GREY, true), (25, false));
+        let con = Penalized {
+            ability: Drained::Constitution,
+            source: PenaltySource::Damage,
+        };
+        s.fm(GREY).drained.add(con, Expiry::Indefinite);
+        assert_eq!(dc(&s, GREY, true), (27, true));
+    }
+
+    /// A push is a full action (3 acts), a simple one for a companion; handling is 1 act.
+    #[test]
+    fn push_costs_three_acts_one_for_a_companion() {
+        let s = fight();
+        let cost = |c| super::super::complex::cost(&s, RHEA, &c);
+        assert_eq!(cost(Choice::Push(GREY, Trick::Stay, None)), 3);
+        assert_eq!(cost(Choice::Push(ASH, Trick::Stay, None)), 1);
+        assert_eq!(cost(Choice::Handle(GREY, Trick::Come, None)), 1);
+    }
+
+    /// d20 4 + 5 = 9 < 10 leaves the animal without a command; 5 + 5 = 10 gives it one; a later
+    /// failure leaves that one standing.
+    #[test]
+    fn a_failed_check_changes_nothing() {
+        let mut s = fight();
+        command_with(&mut s, 4, (GREY, Trick::Attack, false));
+        assert_eq!(s.f(GREY).command, None);
+        command_with(&mut s, 5, (GREY, Trick::Attack, false));
+        let attack = Some(Command {
+            trick: Trick::Attack,
+            target: Some(ORC),
+        });
+        assert_eq!(s.f(GREY).command, attack);
+        command_with(&mut s, 1, (GREY, Trick::Come, false));
+        assert_eq!(s.f(GREY).command, attack);
+    }
+
+    /// With no command a trained animal may only end its turn, and takes no attack of
+    /// opportunity; commanded `attack orc` it may bite the orc (and strike at it as a
+    /// reaction); under `come` it may move toward its handler, not bite.
+    #[test]
+    fn an_animal_does_only_what_it_is_commanded() {
+        let mut s = fight();
+        s.asking = Asking::Action(GREY);
+        assert!(!legal(&s, GREY, Choice::Attack(ORC, 0)));
+        assert!(legal(&s, GREY, Choice::End));
+        assert!(!may_strike(&s, GREY, ORC));
+        s.fm(GREY).command = Some(Command {
+            trick: Trick::Attack,
+            target: Some(ORC),
+        });
+        assert!(legal(&s, GREY, Choice::Attack(ORC, 0)));
+        assert!(may_strike(&s, GREY, ORC));
+        s.fm(GREY).command = Some(Command {
+            trick: Trick::Come,
+            target: None,
+        });
+        assert!(!legal(&s, GREY, Choice::Attack(ORC, 0)));
+        assert!(!may_strike(&s, GREY, ORC));
+        // Rhea is next to Grey already: no nearer square, the move is refused by the rules.
+        s.set_square(GREY, fray_core::Pos::new(0, 6));
+        assert!(legal(&s, GREY, Choice::Approach(RHEA)));
+        assert!(!legal(&s, GREY, Choice::Approach(ORC)));
+        // Characters act freely: the command rules bind only the animal.
+        assert!(legal(&s, RHEA, Choice::Step(fray_core::Direction::ALL[0])));
+    }
+
+    /// `come` is done once the animal ends its turn next to its handler; `attack` once its foe
+    /// is down.
+    #[test]
+    fn a_trick_done_ends_its_command() {
+        let mut s = fight();
+        s.fm(GREY).command = Some(Command {
+            trick: Trick::Come,
+            target: None,
+        });
+        let mut driver = ScriptedDriver::new(Vec::new(), Vec::new());
+        let mut sink = VecSink::default();
+        let mut table = Table::new(&mut driver, &mut sink, None, &Limits::default());
+        end_of_turn(&mut s, &mut table, GREY);
+        assert_eq!(s.f(GREY).command, None);
+        s.fm(ASH).command = Some(Command {
+            trick: Trick::Attack,
+            target: Some(ORC),
+        });
+        end_of_turn(&mut s, &mut table, ASH);
+        assert!(s.f(ASH).command.is_some());
+        s.fm(ORC).dead = true;
+        assert_eq!(current(&s, ASH), None);
+        end_of_turn(&mut s, &mut table, ASH);
+        assert_eq!(s.f(ASH).command, None);
+    }
+}
