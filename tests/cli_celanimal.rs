@@ -30,7 +30,10 @@ fn events(args: &[&str]) -> Vec<serde_json::Value> {
 fn a_command_then_the_bite_it_allows() {
     let lines = events(&["--strict", ATTACKS]);
     let at = |pred: &dyn Fn(&serde_json::Value) -> bool| {
-        lines.iter().position(pred).expect("the event is in the log")
+        lines
+            .iter()
+            .position(pred)
+            .expect("the event is in the log")
     };
     let check = at(&|l| l["type"] == "check" && l["purpose"] == "Handle an Animal");
     assert_eq!(lines[check]["total"], 10);

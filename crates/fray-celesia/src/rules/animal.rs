@@ -531,7 +531,12 @@ mod tests {
     /// (knows attack), an orc next to Grey.
     fn fight() -> State {
         let mut s = Fixture::new()
-            .with("rhea", "rangers", [0, 1], &format!("{FIGHTER}\nhandle_animal = 5"))
+            .with(
+                "rhea",
+                "rangers",
+                [0, 1],
+                &format!("{FIGHTER}\nhandle_animal = 5"),
+            )
             .with(
                 "grey",
                 "rangers",
