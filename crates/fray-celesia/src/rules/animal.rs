@@ -376,15 +376,14 @@ fn on_foe(choice: &Choice) -> Option<CombatantId> {
     }
 }
 
-/// Whether `choice` brings `animal` toward its handler: a move toward it, or a step to a
-/// square nearer it.
+/// Whether `choice` brings `animal` toward its handler: a move toward it, or a move or step to
+/// a square nearer it.
 fn toward_handler(state: &State, animal: CombatantId, handler: CombatantId, c: &Choice) -> bool {
+    let nearer = |to| state.gap_from(animal, to, handler) < state.gap(animal, handler);
     match *c {
         Choice::Approach(t) => t == handler,
-        Choice::Step(d) => {
-            let to = state.f(animal).pos.step(d);
-            state.gap_from(animal, to, handler) < state.gap(animal, handler)
-        }
+        Choice::MoveTo(to) => nearer(to),
+        Choice::Step(d) => nearer(state.f(animal).pos.step(d)),
         _ => false,
     }
 }
