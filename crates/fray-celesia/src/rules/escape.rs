@@ -307,6 +307,8 @@ pub fn ropes(
         )?;
         let dice = "d20".to_string();
         let total = roll as i32 + bonus.total() + penalty;
+        // CEL-G13: the GM's `dc±N` moves the ropes' DC.
+        let (dc, against) = super::gm_adjusted_dc(state, who, dc);
         let success = total >= dc;
         table.emit(|| {
             let mut modifiers = bonus.to_vec();
@@ -324,7 +326,7 @@ pub fn ropes(
                 roll,
                 modifiers,
                 total,
-                against: "DC",
+                against,
                 target: dc,
                 under: false,
                 success: Some(success),
@@ -373,7 +375,12 @@ impl Skill {
         let aid = super::aid_check::take(state, who, super::aid_check::Skill::EscapeArtist);
         let ((label, source), penalty) = self.penalty;
         let total = roll as i32 + bonus + penalty + aid;
-        let success = total >= self.dc;
+        // CEL-G13: the GM's `dc±N` moves a DC (the ropes', the net's), not a grappler's CMD.
+        let (dc, against) = match self.against {
+            "DC" => super::gm_adjusted_dc(state, who, self.dc),
+            cmd => (self.dc, cmd),
+        };
+        let success = total >= dc;
         table.emit(|| Event::Check {
             who: Subject::Combatant(who),
             purpose: self.purpose,
@@ -390,8 +397,8 @@ impl Skill {
                 m
             },
             total,
-            against: self.against,
-            target: self.dc,
+            against,
+            target: dc,
             under: false,
             success: Some(success),
             result: if success {

@@ -58,7 +58,7 @@ pub fn check(
 }
 
 /// Provide First Aid: the action provokes (CEL-R11); then the Heal check (the combatant's
-/// `heal` bonus) against DC 10 with the patient's negative hit points as a penalty; success
+/// `heal` bonus) against DC 10 (with the GM's `dc±N`, CEL-G13) with the patient's negative hit points as a penalty; success
 /// makes it stable (it stops losing hit points and rolling its saves). [CEL-R17.7]
 pub fn first_aid(
     state: &mut State,
@@ -84,7 +84,8 @@ pub fn first_aid(
         "CEL-R17.7",
     )?;
     let total = roll as i32 + bonus + penalty + aid;
-    let success = total >= HEAL_DC;
+    let (dc, against) = super::gm_adjusted_dc(state, who, HEAL_DC);
+    let success = total >= dc;
     table.emit(|| Event::Check {
         who: Subject::Combatant(who),
         purpose: "Heal",
@@ -99,8 +100,8 @@ pub fn first_aid(
         .filter(|m| m.value != 0 || m.label != "aid another")
         .collect(),
         total,
-        against: "DC",
-        target: HEAL_DC,
+        against,
+        target: dc,
         under: false,
         success: Some(success),
         result: if success { "stable" } else { "not stabilized" }.into(),
@@ -122,6 +123,67 @@ pub fn first_aid(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixture::{Fixture, FIGHTER};
+    use fray_core::driver::ScriptedDriver;
+    use fray_core::event::VecSink;
+    use fray_core::runner::Limits;
+
+    const BEA: CombatantId = CombatantId(0);
+    const DARA: CombatantId = CombatantId(1);
+
+    /// Bea (Heal +17) next to Dara, dying at −15 (CON 12: dying from −12; the orc far off).
+    fn tent() -> State {
+        let text = Fixture::new()
+            .with("bea", "heroes", [0, 0], &format!("{FIGHTER}\nheal = 17"))
+            .with(
+                "dara",
+                "heroes",
+                [1, 0],
+                &format!("{FIGHTER}\nstart_hp = -15\nscores = {{ con = 12 }}"),
+            )
+            .monster("orc", "orcs", [9, 0], "orc")
+            .text();
+        let content = crate::content::Content::embedded().expect("content");
+        crate::encounter::load("t.toml", &text, &content)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .state
+    }
+
+    fn aid_with(state: &mut State, die: u32) -> Vec<(u32, Event)> {
+        let mut driver = ScriptedDriver::new(vec![die], Vec::new());
+        let mut sink = VecSink::default();
+        let mut table = Table::new(&mut driver, &mut sink, None, &Limits::default());
+        first_aid(state, &mut table, BEA, DARA).expect("scripted dice");
+        sink.events
+    }
+
+    /// CEL-R17.7 with CEL-G13: d20 8 + 17 − 15 = 10 meets DC 10; with the GM's `dc+2` on Bea the
+    /// same roll fails against 12 (logged as GM-adjusted), and 10 + 17 − 15 = 12 meets it.
+    #[test]
+    fn the_gm_adjustment_moves_the_heal_dc() {
+        let mut s = tent();
+        assert_eq!(s.band(DARA), Band::Dying);
+        let mut plain = s.clone();
+        aid_with(&mut plain, 8);
+        assert!(plain.f(DARA).stable, "10 ≥ DC 10");
+        s.fm(BEA).gm_dc = 2;
+        let events = aid_with(&mut s, 8);
+        assert!(!s.f(DARA).stable, "10 < 12");
+        assert!(
+            events.iter().any(|(_, e)| matches!(
+                e,
+                Event::Check {
+                    against: "GM-adjusted DC",
+                    target: 12,
+                    total: 10,
+                    ..
+                }
+            )),
+            "{events:?}"
+        );
+        aid_with(&mut s, 10);
+        assert!(s.f(DARA).stable, "12 ≥ 12");
+    }
 
     #[test]
     fn the_penalty_is_the_negative_hit_points() {

@@ -342,6 +342,19 @@ pub fn roll_check_die_with(
     Ok((die, dice))
 }
 
+/// CEL-G13 ("manual adjustment of any roll, DC, DV or HP"): `dc` moved by the GM's adjustment to
+/// the DCs of `who`'s saves and checks (`cond WHO dc+N`), and the words the log sets before it.
+pub fn gm_adjusted_dc(
+    state: &crate::state::State,
+    who: fray_core::CombatantId,
+    dc: i32,
+) -> (i32, &'static str) {
+    match state.f(who).gm_dc {
+        0 => (dc, "DC"),
+        gm => (dc + gm, "GM-adjusted DC"),
+    }
+}
+
 /// A d20 check of `who` with one named modifier against a DC (a success at DC or more), logged
 /// with the words for its two outcomes: saves and ability or skill checks alike, with their
 /// disadvantage (CEL-R4.5).
@@ -392,10 +405,7 @@ impl D20Check {
             _ => None,
         };
         let total = roll as i32 + self.bonus + aid + crippled.as_ref().map_or(0, |m| m.value);
-        // CEL-G13 ("manual adjustment of any roll, DC, DV or HP"): the GM's adjustment to the
-        // DCs of its saves and checks (`cond WHO dc+N`).
-        let gm = state.f(who).gm_dc;
-        let dc = self.dc + gm;
+        let (dc, against) = gm_adjusted_dc(state, who, self.dc);
         let success = total >= dc;
         table.emit(|| fray_core::event::Event::Check {
             who: fray_core::event::Subject::Combatant(who),
@@ -411,7 +421,7 @@ impl D20Check {
                 m
             },
             total,
-            against: if gm == 0 { "DC" } else { "GM-adjusted DC" },
+            against,
             target: dc,
             under: false,
             success: Some(success),
