@@ -329,6 +329,20 @@ impl Choice {
         })
     }
 
+    /// The creature an attack, a charge or a move toward one goes at, if this is one (what a
+    /// confused creature's behaviour and a handled animal's `attack` command are carried out by).
+    pub fn goes_at(self) -> Option<CombatantId> {
+        match self {
+            Choice::Attack(t, _)
+            | Choice::Unarmed(t)
+            | Choice::Shoot(t)
+            | Choice::Multiweapon(t, ..)
+            | Choice::Charge(t)
+            | Choice::Approach(t) => Some(t),
+            _ => None,
+        }
+    }
+
     /// Acts the action costs (0: free or not an action). [CEL-R3.1]
     pub fn acts(self) -> i32 {
         match self {

@@ -363,19 +363,6 @@ fn said(state: &State, trick: Trick, target: Option<CombatantId>) -> String {
     }
 }
 
-/// The foe an action of the animal is on (an attack, a charge, a move toward it), if any.
-fn on_foe(choice: &Choice) -> Option<CombatantId> {
-    match *choice {
-        Choice::Attack(t, _)
-        | Choice::Unarmed(t)
-        | Choice::Shoot(t)
-        | Choice::Multiweapon(t, ..)
-        | Choice::Charge(t)
-        | Choice::Approach(t) => Some(t),
-        _ => None,
-    }
-}
-
 /// Whether `choice` brings `animal` toward its handler: a move toward it, or a move or step to
 /// a square nearer it.
 fn toward_handler(state: &State, animal: CombatantId, handler: CombatantId, c: &Choice) -> bool {
@@ -416,7 +403,7 @@ pub fn obeys(
         None | Some((Trick::Stay, _)) => false,
         Some((Trick::Attack, foe)) => {
             matches!(choice, Choice::Step(_) | Choice::StandUp)
-                || on_foe(choice).is_some_and(|t| Some(t) == foe)
+                || choice.goes_at().is_some_and(|t| Some(t) == foe)
         }
         Some((Trick::Come | Trick::Heel, _)) => {
             *choice == Choice::StandUp || toward_handler(state, animal, handler, choice)
@@ -424,7 +411,9 @@ pub fn obeys(
         Some((Trick::Defend, _)) => {
             *choice == Choice::StandUp
                 || toward_handler(state, animal, handler, choice)
-                || on_foe(choice).is_some_and(|t| at_handler(state, handler, t))
+                || choice
+                    .goes_at()
+                    .is_some_and(|t| at_handler(state, handler, t))
         }
         Some((Trick::Down, _)) => matches!(
             choice,

@@ -299,19 +299,6 @@ pub fn targets(state: &State, who: CombatantId) -> Option<Vec<CombatantId>> {
     }
 }
 
-/// The attack or move that carries out the behaviour on `t`, if the choice is one.
-fn on_target(choice: &Choice) -> Option<CombatantId> {
-    match *choice {
-        Choice::Attack(t, _)
-        | Choice::Unarmed(t)
-        | Choice::Shoot(t)
-        | Choice::Multiweapon(t, ..)
-        | Choice::Charge(t)
-        | Choice::Approach(t) => Some(t),
-        _ => None,
-    }
-}
-
 /// The choices that carry the behaviour out on `t` (the legality check filters them).
 fn carrying_out(state: &State, who: CombatantId, t: CombatantId, out: &mut Vec<Choice>) {
     for (i, _) in state.melee_forms(who) {
@@ -362,7 +349,7 @@ pub fn check(
         // Prone, it stands up to move toward or strike the creature (a reading).
         return Ok(());
     }
-    if let Some(t) = on_target(choice) {
+    if let Some(t) = choice.goes_at() {
         return Illegal::unless(targets.contains(&t), explain, RULE, || {
             format!(
                 "confused, it {behaviour} this turn: only an attack on or a move toward {}",
