@@ -1308,7 +1308,7 @@ fn seat_riders(
             Some(m) => {
                 state.fm(rider).riding = Some(m);
                 state.fm(m).rider = Some(rider);
-                state.linked = crate::state::Linked(true);
+                state.linked = crate::state::CacheFlag(true);
             }
             None => errors.push(file.error(
                 span,

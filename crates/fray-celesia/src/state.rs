@@ -1371,33 +1371,34 @@ pub struct State {
     /// set where `riding` or `hold` becomes `Some`): only then do the passes after every action
     /// look for a fallen mount or a broken hold (`rules::round::tidy`; a cache, no part of
     /// equality or hashing).
-    pub linked: Linked,
+    pub linked: CacheFlag,
     /// Someone has bled in this fight (never cleared: set where `bleed` grows,
     /// `rules::injury`): only then do the default tactics look for a wound to treat
     /// (`tactics`; a cache, no part of equality or hashing: where it is set but nobody bleeds,
     /// the look finds nothing, as where it is not).
-    pub bled: Linked,
+    pub bled: CacheFlag,
     /// Two combatants last found standing on different sides (`Ruleset::outcome`; a cache, no
     /// part of equality or hashing).
     pub standing_pair: StandingPair,
 }
 
-/// [`State::linked`]: someone has ridden or held in this fight. No part of equality or hashing:
-/// two states otherwise equal have the same riders and holds, and either one's flag is true of
-/// it (false only while nobody rides or holds), so exact odds merge them as before (issue 16).
-/// [`State::bled`] is one too, for bleeding (false only while nobody bleeds).
+/// A flag that only lets a pass skip work ([`State::linked`]: someone has ridden or held in this
+/// fight; [`State::bled`]: someone has bled). No part of equality or hashing: two states
+/// otherwise equal have the same riders, holds and bleeding, and either one's flag is true of
+/// them (false only while nobody rides, holds or bleeds), so exact odds merge them as before
+/// (issue 16).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Linked(pub bool);
+pub struct CacheFlag(pub bool);
 
-impl PartialEq for Linked {
+impl PartialEq for CacheFlag {
     fn eq(&self, _: &Self) -> bool {
         true
     }
 }
 
-impl Eq for Linked {}
+impl Eq for CacheFlag {}
 
-impl std::hash::Hash for Linked {
+impl std::hash::Hash for CacheFlag {
     fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
@@ -1503,8 +1504,8 @@ impl State {
             gear_book: Arc::from(Vec::new()),
             destination: Default::default(),
             strewn: false,
-            linked: Linked(false),
-            bled: Linked(false),
+            linked: CacheFlag(false),
+            bled: CacheFlag(false),
             standing_pair: Default::default(),
         }
     }

@@ -708,7 +708,7 @@ on_fire = true"
             !matches!(action(&s, hal), Choice::TreatWound(_)),
             "the cheap flag is off"
         );
-        s.bled = crate::state::Linked(true);
+        s.bled = crate::state::CacheFlag(true);
         assert_eq!(action(&s, hal), Choice::TreatWound(ann));
         s.fm(hal).bleed = 1;
         assert_eq!(action(&s, hal), Choice::TreatWound(ann), "Ann bleeds more");

@@ -184,7 +184,7 @@ pub fn begin_hold(
         });
         f.maintained = true;
     }
-    state.linked = crate::state::Linked(true);
+    state.linked = crate::state::CacheFlag(true);
     state.fm(target).held_by = Some(who);
     condition(table, who, "grappled", true);
     condition(table, target, "grappled", true);

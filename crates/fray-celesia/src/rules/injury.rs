@@ -221,7 +221,7 @@ fn gain_injury(
     f.bleed += bleed;
     if bleed > 0 {
         // The default tactics look for a wound to treat only from now on (`State::bled`).
-        state.bled = crate::state::Linked(true);
+        state.bled = crate::state::CacheFlag(true);
     }
     let f = state.fm(who);
     if f.injuries.legless() {

@@ -554,7 +554,7 @@ pub fn mount_or_dismount(
             let at = state.f(m).pos;
             state.set_square(rider, at);
             state.fm(rider).riding = Some(m);
-            state.linked = crate::state::Linked(true);
+            state.linked = crate::state::CacheFlag(true);
             let f = state.fm(m);
             f.rider = Some(rider);
             f.riderless = false;
