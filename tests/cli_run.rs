@@ -1411,13 +1411,12 @@ monster = "kobold"
     t.finish();
 }
 
-/// CEL-R10.9: the GM's `move WHO X Y` taking a held orc away from its grappler ends the
-/// grapple in the intervention itself: the "no longer grapples" line comes right after the
-/// move, before anything else is asked (it used to wait for the next action).
-#[test]
-fn the_gm_moving_a_celesia_grappled_foe_away_ends_the_grapple_at_once() {
-    let mut t = celesia_session(
-        "celesia-move-grapple",
+/// A [`celesia_session`] in which Hal (fighter 3, STR 16) wins initiative (18 against 5) and
+/// grapples the orc next to him (a d20 of 15 beats its CMD), and Hal's and the orc's turns are
+/// ended: the tracker at Hal's next prompt, the orc held.
+fn hal_grapples_the_orc(name: &str) -> Tracker {
+    celesia_session(
+        name,
         r#"[[combatants]]
 id = "hal"
 side = "heroes"
@@ -1436,7 +1435,15 @@ monster = "orc"
 hp = 40
 "#,
         &["18", "5", "grapple orc", "15", "end", "end"],
-    );
+    )
+}
+
+/// CEL-R10.9: the GM's `move WHO X Y` taking a held orc away from its grappler ends the
+/// grapple in the intervention itself: the "no longer grapples" line comes right after the
+/// move, before anything else is asked (it used to wait for the next action).
+#[test]
+fn the_gm_moving_a_celesia_grappled_foe_away_ends_the_grapple_at_once() {
+    let mut t = hal_grapples_the_orc("celesia-move-grapple");
     t.send("status");
     let status = t.until_prompt();
     assert!(status.contains("grappl"), "{status}");
@@ -1469,27 +1476,7 @@ hp = 40
 /// marking is refused with its usage; `rule safe X Y` takes the mark off.
 #[test]
 fn the_gm_marks_a_celesia_hazard_a_grappler_places_its_foe_on() {
-    let mut t = celesia_session(
-        "celesia-hazard",
-        r#"[[combatants]]
-id = "hal"
-side = "heroes"
-at = [0, 0]
-class = "fighter"
-level = 3
-hp = 30
-scores = { str = 16, dex = 14, con = 14 }
-weapon = "longsword"
-
-[[combatants]]
-id = "orc"
-side = "foes"
-at = [1, 0]
-monster = "orc"
-hp = 40
-"#,
-        &["18", "5", "grapple orc", "15", "end", "end"],
-    );
+    let mut t = hal_grapples_the_orc("celesia-hazard");
     t.send("rule hazard 3");
     let refused = t.until_prompt();
     assert!(
