@@ -1059,8 +1059,8 @@ pub fn cmb_into(state: &State, who: CombatantId, m: &mut impl ModifierSink) {
 }
 
 /// CMD = 10 + BAB + STR + DEX + special size modifier (CEL-A7), with the dodge bonuses of Total
-/// Defense and Fighting Defensively, no positive DEX when denied it, and +2 per leg beyond two
-/// against a trip (CEL-R10.6).
+/// Defense, Fighting Defensively and Combat Expertise ("a +3 dodge bonus to your DV", CEL-R16.2),
+/// no positive DEX when denied it, and +2 per leg beyond two against a trip (CEL-R10.6).
 pub fn cmd(state: &State, who: CombatantId, trip: bool) -> Mods {
     let mut m = Mods::default();
     cmd_into(state, who, trip, &mut m);
@@ -1087,6 +1087,10 @@ pub fn cmd_into(state: &State, who: CombatantId, trip: bool, m: &mut impl Modifi
     m.push("total defense", "CEL-R11", f.total_defense);
     if f.defensive {
         m.push("fighting defensively", "CEL-R14", p.bab);
+    }
+    if f.specials.has(Special::CombatExpertise) {
+        let k = super::special::step_of(state, who, Special::CombatExpertise);
+        m.push("combat expertise", "CEL-R16.2", 3 * k);
     }
     if trip {
         m.push("legs beyond two", "CEL-R10.6", 2 * (p.legs - 2).max(0));
@@ -1498,6 +1502,30 @@ mod tests {
         s.fm(orc).tied = Some(20);
         assert!(!s.threatens(orc, ally));
         assert!(s.threatens(ally, orc));
+    }
+
+    /// CEL-A7 with CEL-R16.2: Combat Expertise's "+3 dodge bonus to your DV" (×2 at BAB +4)
+    /// is a dodge bonus, so the CMD takes it as it takes Total Defense's.
+    #[test]
+    fn combat_expertise_raises_the_cmd() {
+        use crate::fixture::Fixture;
+        let mut s = Fixture::new()
+            .with(
+                "hal",
+                "h",
+                [0, 0],
+                "class = \"fighter\"\nlevel = 4\nhp = 30\nweapon = \"longsword\"\nscores = { str = 16, dex = 14, int = 14 }",
+            )
+            .monster("orc", "o", [5, 0], "orc")
+            .state();
+        let hal = CombatantId(0);
+        s.fm(hal).flat_footed = false;
+        // 10 + 4 BAB + 3 STR + 2 DEX.
+        assert_eq!(10 + cmd(&s, hal, false).total(), 19);
+        let dv = defense(&s, hal).total();
+        s.fm(hal).specials.add(Special::CombatExpertise);
+        assert_eq!(10 + cmd(&s, hal, false).total(), 25);
+        assert_eq!(defense(&s, hal).total(), dv + 6);
     }
 
     /// CEL-R5.1: 1.5 × positive modifiers, rounded down; penalties in full.
