@@ -1757,10 +1757,7 @@ impl State {
     /// The melee forms `id` can use: a two-handed weapon needs two intact hands, any held
     /// weapon one (CEL-R18 hand and arm injuries); natural attacks and unarmed strikes remain.
     pub fn melee_forms(&self, id: CombatantId) -> impl Iterator<Item = (usize, &Weapon)> {
-        let hands = {
-            let i = &self.f(id).injuries;
-            i.hands.intact().min(i.arms.intact())
-        };
+        let hands = self.weapon_hands(id);
         let armless = self.p(id).arms == 0;
         self.p(id)
             .melee
@@ -1780,10 +1777,22 @@ impl State {
             })
     }
 
-    /// The ranged weapon `id` can use, if any.
-    pub fn ranged_weapon(&self, id: CombatantId) -> Option<&Weapon> {
+    /// The intact hands (and arms) `id` has for its weapons: CEL-R18 Hand Injury, "cannot hold
+    /// items in that hand"; with a hand or arm lost, while its hands are tracked, a strapped
+    /// shield that takes a hand (`rules::shield::hands_taken`) holds one of those left.
+    fn weapon_hands(&self, id: CombatantId) -> u8 {
         let i = &self.f(id).injuries;
         let hands = i.hands.intact().min(i.arms.intact());
+        if i.hands.lost() == 0 && i.arms.lost() == 0 {
+            return hands;
+        }
+        let shield = u8::from(crate::rules::shield::hands_taken(self, id) > 0);
+        hands.saturating_sub(shield)
+    }
+
+    /// The ranged weapon `id` can use, if any.
+    pub fn ranged_weapon(&self, id: CombatantId) -> Option<&Weapon> {
+        let hands = self.weapon_hands(id);
         if self.f(id).dropped_ranged || self.sheathed(id, Item::Ranged) {
             return None;
         }

@@ -56,11 +56,12 @@ pub fn hands(state: &State, who: CombatantId) -> i32 {
 /// Whether crippling injuries to hands or arms leave `who` too few intact hands to use `w`
 /// (the weapon is its own, not dropped nor sheathed): a hand injury's "cannot hold items in
 /// that hand ... cannot use two-handed items if only one intact hand remaining", an arm
-/// injury's "cannot use any items with that arm". [CEL-R18]
+/// injury's "cannot use any items with that arm". While its hands are tracked, a strapped
+/// shield that takes a hand (`shield::hands_taken`) holds one of the intact hands too. [CEL-R18]
 pub fn injuries_forbid(state: &State, who: CombatantId, w: &Weapon) -> bool {
     let i = &state.f(who).injuries;
     let injured = i.hands.lost() > 0 || i.arms.lost() > 0;
-    injured && hands(state, who) < hands_for(w)
+    injured && hands(state, who) < hands_for(w) + super::shield::hands_taken(state, who)
 }
 
 /// The refusal of a weapon `injuries_forbid` rules out, naming the injury's rule. [CEL-R18]
@@ -72,7 +73,17 @@ pub fn injured_hands(
 ) -> Result<(), Illegal> {
     no(explain, "CEL-R18", || {
         let arm = state.f(who).injuries.arms.lost() > 0;
-        if hands(state, who) == 0 {
+        if hands(state, who) >= hands_for(w) {
+            let shield = state
+                .p(who)
+                .shield
+                .as_ref()
+                .map_or("shield", |s| s.name.as_str());
+            format!(
+                "its {shield} takes the intact hand left, and the {} needs one more (\"cannot hold items in that hand\")",
+                w.name
+            )
+        } else if hands(state, who) == 0 {
             let words = if arm {
                 "cannot use any items with that arm"
             } else {
@@ -458,6 +469,56 @@ mod tests {
         assert_eq!(hands_for(&weapon(Hands::One, WeaponKind::Melee)), 1);
         assert_eq!(hands_for(&weapon(Hands::Light, WeaponKind::Melee)), 1);
         assert!(!manufactured(&weapon(Hands::Light, WeaponKind::Natural)));
+    }
+
+    /// CEL-R18 Hand Injury with CEL-R9's hands: a hand-injured fighter whose hands are
+    /// tracked and whose heavy shield is strapped on has no hand left for a longsword; a
+    /// buckler takes no hand; untracked hands are not counted.
+    #[test]
+    fn a_strapped_shield_holds_the_last_intact_hand() {
+        use crate::fixture::Fixture;
+        let fighter = "class = \"fighter\"\nlevel = 3\nhp = 30\nweapon = \"longsword\"\ninjuries = [\"hand\"]";
+        let state = Fixture::new()
+            .with(
+                "heavy",
+                "a",
+                [0, 0],
+                &format!("{fighter}\nshield = \"heavy shield\"\nin_hand = [\"0\"]"),
+            )
+            .with(
+                "buckler",
+                "a",
+                [0, 2],
+                &format!("{fighter}\nshield = \"buckler\"\nin_hand = [\"0\"]"),
+            )
+            .with(
+                "untracked",
+                "a",
+                [0, 4],
+                &format!("{fighter}\nshield = \"heavy shield\""),
+            )
+            .monster("orc", "b", [5, 5], "orc")
+            .state();
+        let one = weapon(Hands::One, WeaponKind::Melee);
+        let [heavy, buckler, untracked] = [0, 1, 2].map(CombatantId);
+        assert!(injuries_forbid(&state, heavy, &one));
+        assert!(!injuries_forbid(&state, buckler, &one));
+        assert!(!injuries_forbid(&state, untracked, &one));
+        // The longsword (form 0) is not among the usable forms while the shield holds the hand.
+        let has_sword = |who| state.melee_forms(who).any(|(i, _)| i == 0);
+        assert!(!has_sword(heavy));
+        assert!(has_sword(buckler));
+        assert!(has_sword(untracked));
+        match injured_hands(true, &state, heavy, &one) {
+            Err(Illegal { rule, reason }) => {
+                assert_eq!(rule, "CEL-R18");
+                assert!(
+                    reason.contains("heavy shield takes the intact hand"),
+                    "{reason}"
+                );
+            }
+            Ok(()) => panic!("not refused"),
+        }
     }
 
     #[test]
