@@ -16,6 +16,7 @@ pub mod encounter;
 pub mod feint_tactics;
 #[cfg(test)]
 pub(crate) mod fixture;
+pub mod foe_sight;
 pub mod magus_tactics;
 pub mod maneuver_tactics;
 pub mod rules;
@@ -357,18 +358,7 @@ impl Board for State {
     /// squares (a fight's dozen or so) instead of probing rings of cells, and asking whether
     /// one stands only when it would be the best so far (issue 16: the ring search cost 4%).
     fn nearest_foe(&self, who: CombatantId) -> Option<CombatantId> {
-        let (side, square) = (self.f(who).side, self.f(who).pos);
-        let mut best: Option<(i32, CombatantId)> = None;
-        // Every square: the whole board lies within this radius of any square.
-        self.occupancy
-            .each_within_outside(square, i32::MAX / 4, side.0, |other, at| {
-                let key = (at.squares_to(square), other);
-                if best.is_none_or(|b| key < b) && self.f(other).side != side && self.stands(other)
-                {
-                    best = Some(key);
-                }
-            });
-        best.map(|(_, id)| id)
+        self.nearest_foe_noting_fallen(who).0
     }
     /// [`Board::nearest_foe_distance`], searching outside the side's layer (as `nearest_foe`).
     fn nearest_foe_distance(&self, who: CombatantId, at: fray_core::Pos) -> Option<i32> {

@@ -1380,6 +1380,9 @@ pub struct State {
     /// Two combatants last found standing on different sides (`Ruleset::outcome`; a cache, no
     /// part of equality or hashing).
     pub standing_pair: StandingPair,
+    /// The default tactics' last foe searches, kept for the same combatant's next decision
+    /// while their answers hold (`foe_sight`; no part of equality or hashing).
+    pub foe_sight: crate::foe_sight::FoeSight,
 }
 
 /// A flag that only lets a pass skip work ([`State::linked`]: someone has ridden or held in this
@@ -1507,6 +1510,7 @@ impl State {
             linked: CacheFlag(false),
             bled: CacheFlag(false),
             standing_pair: Default::default(),
+            foe_sight: Default::default(),
         }
     }
 
@@ -1554,6 +1558,8 @@ impl State {
     /// Brings the occupancy index to `id`'s square and space (after a move, mounting or
     /// dismounting). [CEL-R21.3]
     pub fn settle(&mut self, id: CombatantId) {
+        // Squares change: what the tactics kept of the foes' is forgotten (`foe_sight`).
+        self.foe_sight.forget();
         let (at, side) = (self.f(id).pos, self.side(id));
         if side == 1 && self.occupancy.squares_of(id).nth(1).is_none() {
             self.occupancy.move_to(id, at);
@@ -2042,24 +2048,65 @@ impl State {
     /// order (a foe of several squares may come once per square). The search does not look at
     /// `id`'s own side: `State::new` puts each side in its own layer of the occupancy index, sides
     /// never change, and no side is numbered as high as `OUT_OF_FIGHT` (at most 32 sides).
-    pub fn each_foe_within(
+    pub fn each_foe_within(&self, id: CombatantId, radius: i32, visit: impl FnMut(CombatantId)) {
+        self.each_foe_within_noting_down(id, radius, visit);
+    }
+
+    /// [`State::each_foe_within`], returning the foes within `radius` that are not up, as bits
+    /// of their roster indices (the first 64; `foe_sight` keeps them).
+    pub fn each_foe_within_noting_down(
         &self,
         id: CombatantId,
         radius: i32,
         mut visit: impl FnMut(CombatantId),
-    ) {
+    ) -> u64 {
         let (pos, side, size) = (self.f(id).pos, self.f(id).side, self.side(id));
+        let mut down = 0u64;
         self.occupancy
             .each_within_outside(pos, radius + size - 1, side.0, |o, _| {
                 let f = self.f(o);
-                if f.side != side
-                    && crate::space::gap(pos, size, f.pos, self.side(o)) <= radius
-                    && self.up(o)
-                {
-                    visit(o);
+                if f.side != side && crate::space::gap(pos, size, f.pos, self.side(o)) <= radius {
+                    if self.up(o) {
+                        visit(o);
+                    } else {
+                        down |= roster_bit(o);
+                    }
                 }
             });
+        down
     }
+
+    /// [`fray_core::Board::nearest_foe`]: the least (distance in squares, id) over every
+    /// occupied square of a foe that stands, asking whether one stands only when it would be
+    /// the best so far; with the foes so asked that did not stand, as bits of their roster
+    /// indices (the first 64): every foe nearer than the answer is among them (`foe_sight`
+    /// keeps them). The search reads the squares outside the mover's side's layer (see
+    /// [`State::each_foe_within`]): friends are not even looked at.
+    pub fn nearest_foe_noting_fallen(&self, who: CombatantId) -> (Option<CombatantId>, u64) {
+        use fray_core::Board;
+        let (side, square) = (self.f(who).side, self.f(who).pos);
+        let mut best: Option<(i32, CombatantId)> = None;
+        let mut fallen = 0u64;
+        // Every square: the whole board lies within this radius of any square.
+        self.occupancy
+            .each_within_outside(square, i32::MAX / 4, side.0, |other, at| {
+                let key = (at.squares_to(square), other);
+                if best.is_none_or(|b| key < b) && self.f(other).side != side {
+                    if self.stands(other) {
+                        best = Some(key);
+                    } else {
+                        fallen |= roster_bit(other);
+                    }
+                }
+            });
+        (best.map(|(_, id)| id), fallen)
+    }
+}
+
+/// `id`'s bit in a word of roster indices (none past the 64th).
+#[inline]
+fn roster_bit(id: CombatantId) -> u64 {
+    1u64.checked_shl(u32::from(id.0)).unwrap_or(0)
 }
 
 /// Can weapon `w` reach a foe `gap` squares away (nearest square to nearest square, see

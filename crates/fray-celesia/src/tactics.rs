@@ -204,32 +204,45 @@ fn action(state: &State, who: CombatantId) -> Choice {
     // foe it holds a feint on comes first (CEL-R11: the feint is for its next attack on it).
     let mut best: Option<((bool, i32, CombatantId), Choice)> = None;
     let feinted = |t| !f.feints.is_empty() && crate::rules::feint::holds(state, who, t);
-    state.each_foe_within(who, state.reach_squares, |t| {
-        let key = (!feinted(t), state.f(t).hp, t);
-        if best.is_some_and(|(k, _)| key >= k) {
-            // Not better than the best so far (the best itself: a foe of several squares comes
-            // once per square), legal or not: its form and legality are not worked out.
-            return;
+    // A search that found no foe up in reach is kept for its next decision while those it
+    // found down stay down and nobody moves (`foe_sight`; issue 16: a shooter's every shot).
+    let reach = state.reach_squares;
+    if !state.foe_sight.nobody_in_reach(state, who, reach) {
+        let mut anyone = false;
+        let down = state.each_foe_within_noting_down(who, reach, |t| {
+            anyone = true;
+            let key = (!feinted(t), state.f(t).hp, t);
+            if best.is_some_and(|(k, _)| key >= k) {
+                // Not better than the best so far (the best itself: a foe of several squares
+                // comes once per square), legal or not: its form and legality are not worked
+                // out.
+                return;
+            }
+            let gap = state.gap(who, t);
+            let form = state
+                .melee_forms(who)
+                .filter(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, gap))
+                .max_by_key(|(i, w)| (average(w), -(*i as i32)))
+                .map(|(i, _)| Choice::Attack(t, i as u8))
+                .or_else(|| {
+                    (gap == 1
+                        && state
+                            .p(who)
+                            .melee
+                            .iter()
+                            .all(|w| w.kind == WeaponKind::Unarmed))
+                    .then_some(Choice::Unarmed(t))
+                });
+            if let Some(c) = form.and_then(|c| legal(state, who, c)) {
+                best = Some((key, c));
+            }
+        });
+        if !anyone {
+            state
+                .foe_sight
+                .note_nobody_in_reach(state, who, reach, down);
         }
-        let gap = state.gap(who, t);
-        let form = state
-            .melee_forms(who)
-            .filter(|(_, w)| w.kind != WeaponKind::Unarmed && reaches(w, gap))
-            .max_by_key(|(i, w)| (average(w), -(*i as i32)))
-            .map(|(i, _)| Choice::Attack(t, i as u8))
-            .or_else(|| {
-                (gap == 1
-                    && state
-                        .p(who)
-                        .melee
-                        .iter()
-                        .all(|w| w.kind == WeaponKind::Unarmed))
-                .then_some(Choice::Unarmed(t))
-            });
-        if let Some(c) = form.and_then(|c| legal(state, who, c)) {
-            best = Some((key, c));
-        }
-    });
+    }
     if let Some((_, c)) = best {
         return instead_of_blow(state, who, c);
     }
@@ -256,7 +269,8 @@ fn action(state: &State, who: CombatantId) -> Choice {
             return c;
         }
     }
-    let nearest = state.nearest_foe(who);
+    // Kept from its last decision while it still holds (`foe_sight`).
+    let nearest = state.foe_sight.nearest_foe(state, who);
     // Foes too close for a reach weapon (CEL-R9 Attack, Melee): step back to strike them.
     if let Some(t) = nearest {
         if state.gap(who, t) == 1 && state.melee_forms(who).any(|(_, w)| w.reach_only) {
