@@ -528,7 +528,7 @@ pub struct Magic {
 }
 
 /// What changes during a fight.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Fighter {
     /// Side.
     pub side: SideId,
@@ -790,6 +790,44 @@ pub struct Fighter {
     /// The attack being made is a Multiweapon Fighting one: its penalty, and whether it is an
     /// off-hand attack (half the positive STR and DEX on damage). [CEL-R9, R5.1]
     pub hand: Option<(i32, bool)>,
+}
+
+/// A fighter's record copied (the simulator copies the whole state for every fight): its lists
+/// are copied only when they hold something, an empty one is a new empty list without asking
+/// the allocator (issue 16: fourteen lists a fighter, nearly all empty, cost 2% of the bench).
+/// Every other field is `Copy` and copied as it is (`..*self`): a field that is not must be
+/// listed here, and the compiler says so.
+impl Clone for Fighter {
+    fn clone(&self) -> Self {
+        Fighter {
+            feints: copy_list(&self.feints),
+            gear: copy_list(&self.gear),
+            packed: copy_list(&self.packed),
+            fastened: copy_list(&self.fastened),
+            tricks: self.tricks.clone(),
+            cleave_chain: copy_list(&self.cleave_chain),
+            aids: copy_list(&self.aids),
+            skill_aids: copy_list(&self.skill_aids),
+            on_ground: copy_list(&self.on_ground),
+            gear_on_ground: copy_list(&self.gear_on_ground),
+            ropes_on_ground: copy_list(&self.ropes_on_ground),
+            thrown: copy_list(&self.thrown),
+            item_damage: copy_list(&self.item_damage),
+            drained: self.drained.clone(),
+            lasting: copy_list(&self.lasting),
+            ..*self
+        }
+    }
+}
+
+/// A copy of `list`: a new empty list when it is empty ([`Fighter`]'s `clone`).
+#[inline]
+fn copy_list<T: Clone>(list: &[T]) -> Vec<T> {
+    if list.is_empty() {
+        Vec::new()
+    } else {
+        list.to_vec()
+    }
 }
 
 /// A grapple held by its initiator. [CEL-R10.9–R10.11]
