@@ -20,9 +20,11 @@
 //! - the spell whose worth minus `acts × B` is greatest is cast if that is above 0 (first of
 //!   equals: spellbook order, then foes in id order, plainly before defensively).
 //!
-//! A magus with a foe in reach is left to [`crate::magus_tactics`] (Spell Combat and
-//! Spellstrike); haste, conditions and penalties are not valued, so not cast. Everything is a
-//! function of the state: the same state gives the same choice.
+//! A spell that gives an ally extra acts (haste) is weighed beside them in the same hit points
+//! ([`crate::support_tactics::helpful_cast`]); the greater gain is cast (a damaging spell of
+//! equal gain first). A magus with a foe in reach is left to [`crate::magus_tactics`] (Spell
+//! Combat and Spellstrike); conditions and penalties are not valued, so not cast. Everything is
+//! a function of the state: the same state gives the same choice.
 
 use crate::choice::Choice;
 use crate::maneuver_tactics::{chance, threat};
@@ -89,11 +91,18 @@ pub fn cast(state: &State, who: CombatantId) -> Option<Choice> {
             }
         }
     }
+    // CEL-R3.4: a spell that helps an ally (haste), weighed in the same hit points
+    // (`crate::support_tactics`); a damaging spell first where they gain as much.
+    if let Some((gain, c)) = crate::support_tactics::helpful_cast(state, who, blow, provoked) {
+        if best.is_none_or(|(b, _)| gain > b) {
+            best = Some((gain, c));
+        }
+    }
     best.map(|(_, c)| c)
 }
 
 /// The acts a casting takes, for the castings valued (a 1-round spell is not). [CEL-R9–R13]
-fn acts(casting: Casting) -> Option<i32> {
+pub(crate) fn acts(casting: Casting) -> Option<i32> {
     match casting {
         Casting::Simple => Some(1),
         Casting::Standard => Some(2),

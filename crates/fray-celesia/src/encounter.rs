@@ -1218,6 +1218,7 @@ impl CombatantBuilder for Builder<'_> {
         link_handlers(&file, def, &mut state, &mut cx.errors);
         fill_spaces(&file, def, &mut state, &mut cx.errors);
         state.terrain = read_terrain(&file, def, &state, &mut cx.errors).into();
+        crate::support_tactics::prepare(&mut state);
         state
     }
 

@@ -24,6 +24,7 @@ pub mod space;
 pub mod spell;
 pub mod spell_value;
 pub mod state;
+pub mod support_tactics;
 pub mod tactics;
 
 pub use choice::Choice;

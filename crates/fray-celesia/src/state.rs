@@ -1415,6 +1415,15 @@ pub struct State {
     /// (`tactics`; a cache, no part of equality or hashing: where it is set but nobody bleeds,
     /// the look finds nothing, as where it is not).
     pub bled: CacheFlag,
+    /// Some spell of the encounter's spellbook gives its target extra acts (haste): only then
+    /// do the default tactics weigh casting one on an ally (`support_tactics`; worked out once
+    /// on load; a cache, no part of equality or hashing).
+    pub helping: CacheFlag,
+    /// As the fight began (nobody flat-footed), some combatant with a friend needed a natural
+    /// 18 or more to hit some foe with its best melee form: only then do the default tactics
+    /// weigh Aid Another (`support_tactics`; worked out once on load; a cache, no part of
+    /// equality or hashing).
+    pub aiding: CacheFlag,
     /// Two combatants last found standing on different sides (`Ruleset::outcome`; a cache, no
     /// part of equality or hashing).
     pub standing_pair: StandingPair,
@@ -1547,6 +1556,8 @@ impl State {
             strewn: false,
             linked: CacheFlag(false),
             bled: CacheFlag(false),
+            helping: CacheFlag(false),
+            aiding: CacheFlag(false),
             standing_pair: Default::default(),
             foe_sight: Default::default(),
         }

@@ -363,9 +363,10 @@ fn instead_of_blow(state: &State, who: CombatantId, blow: Choice) -> Choice {
     let maneuver = crate::maneuver_tactics::best(state, who, blow);
     let feint = crate::feint_tactics::gain(state, who, blow);
     let magus = crate::magus_tactics::gain(state, who, blow);
-    // The greatest gain; the first of equals (a maneuver, then a feint, then the magus's).
+    let aid = crate::support_tactics::aid(state, who, blow);
+    // The greatest gain; the first of equals (a maneuver, a feint, the magus's, then an aid).
     let mut best: Option<(f64, Choice)> = None;
-    for (g, c) in [maneuver, feint, magus].into_iter().flatten() {
+    for (g, c) in [maneuver, feint, magus, aid].into_iter().flatten() {
         if best.is_none_or(|(b, _)| g > b) {
             best = Some((g, c));
         }
