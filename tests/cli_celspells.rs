@@ -110,8 +110,8 @@ fn wyn_dealt(file: &str) -> f64 {
 
 /// The default tactics cast a caster's damaging spells (`caster_tactics`, CEL-R11): in the
 /// seeded fight Wyn opens with a fireball on the orcs (out of reach, no friend in the burst),
-/// and in `fray sim` she deals far more per fight with her spells than with haste alone (not
-/// valued, so never cast: she can only use her dagger).
+/// and in `fray sim` she deals far more per fight with her spells than with haste alone (cast on
+/// Brom or herself, `support_tactics`: it adds no damage of her own but her dagger's).
 #[test]
 fn the_default_tactics_cast_damaging_spells() {
     let out = fray(&["fight", "examples/celesia/spells.toml", "--seed", "1"]);

@@ -61,8 +61,13 @@ fn the_squire_aids_the_fighter() {
     let mut aided = 0;
     for seed in 1..=5 {
         let log = fight(seed);
-        assert!(!log.contains("Brom aids"), "seed {seed}: Brom strikes\n{log}");
-        aided += log.matches("Pip aids Brom: +1 on the next attack roll against Knight").count();
+        assert!(
+            !log.contains("Brom aids"),
+            "seed {seed}: Brom strikes\n{log}"
+        );
+        aided += log
+            .matches("Pip aids Brom: +1 on the next attack roll against Knight")
+            .count();
     }
     assert!(aided > 0, "no aid in five fights");
 }

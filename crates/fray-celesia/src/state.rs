@@ -1433,7 +1433,9 @@ pub struct State {
 }
 
 /// A flag that only lets a pass skip work ([`State::linked`]: someone has ridden or held in this
-/// fight; [`State::bled`]: someone has bled). No part of equality or hashing: two states
+/// fight; [`State::bled`]: someone has bled; [`State::helping`], [`State::aiding`]: worked out
+/// once on load from the encounter, the same for every state of its fights). No part of
+/// equality or hashing: two states
 /// otherwise equal have the same riders, holds and bleeding, and either one's flag is true of
 /// them (false only while nobody rides, holds or bleeds), so exact odds merge them as before
 /// (issue 16).

@@ -37,10 +37,9 @@ use crate::choice::Choice;
 use crate::content::{Weapon, WeaponKind};
 use crate::maneuver_tactics::{bonus_and_dv, chance, mean_damage, threat};
 use crate::rules::aid::{aiding_form, AidTo, AID_DV};
-use crate::rules::attack::{attack_bonus_into, defense_into};
 use crate::rules::degrees::aid_bonus;
 use crate::rules::legal::check_action;
-use crate::rules::{spell as casting, spell_resistance, Total};
+use crate::rules::{spell as casting, spell_resistance};
 use crate::spell::Spell;
 use crate::state::{reaches, CacheFlag, State};
 use fray_core::{Board, CombatantId};
@@ -57,46 +56,45 @@ pub fn prepare(state: &mut State) {
 }
 
 /// Whether some combatant with a friend and a melee weapon needs a natural 18 or more to hit
-/// some foe with its best melee form (at 5 ft), with nobody flat-footed. [CEL-R4, R9]
+/// some foe with its best melee form, with nobody flat-footed. Each DV is worked out once, and
+/// each attacker's bonus once per form (a melee bonus does not depend on the foe). [CEL-R4, R9]
 fn someone_attacks_poorly(state: &State) -> bool {
     let mut ready = state.clone();
     for f in &mut ready.fighters {
         f.flat_footed = false;
     }
-    let dv: Vec<i32> = ready
-        .ids()
-        .map(|t| {
-            let mut defense = Total::default();
-            defense_into(&ready, t, &mut defense);
-            10 + defense.0
-        })
-        .collect();
-    ready.ids().any(|a| {
-        let has_friend = ready.ids().any(|o| o != a && !ready.enemies(a, o));
-        let best = ready
+    let mut dv: Vec<Option<i32>> = vec![None; ready.fighters.len()];
+    for a in ready.ids() {
+        if !ready.ids().any(|o| o != a && !ready.enemies(a, o)) {
+            continue;
+        }
+        let Some(first_foe) = ready.ids().find(|&t| ready.enemies(a, t)) else {
+            continue;
+        };
+        let Some(w) = ready
             .melee_forms(a)
             .filter(|(_, w)| w.kind != WeaponKind::Unarmed)
-            .map(|(_, w)| {
-                let mut bonus = Total::default();
-                attack_bonus_into(&ready, a, w, 5, &mut bonus);
-                bonus.0
-            })
-            .max();
-        has_friend
-            && best.is_some_and(|bonus| {
-                ready
-                    .ids()
-                    .any(|t| ready.enemies(a, t) && dv[t.index()] - bonus >= POOR_MARGIN)
-            })
-    })
+            .map(|(_, w)| w)
+            .max_by_key(|w| bonus_and_dv(&ready, a, first_foe, w).0)
+        else {
+            continue;
+        };
+        let bonus = bonus_and_dv(&ready, a, first_foe, w).0;
+        for t in ready.ids().filter(|&t| ready.enemies(a, t)) {
+            let defense = *dv[t.index()].get_or_insert_with(|| bonus_and_dv(&ready, a, t, w).1);
+            if defense - bonus >= POOR_MARGIN {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// The rounds of extra acts `spell` cast by `who` gives its target, if that is its effect
 /// (haste: its rounds per caster level, at least 1). [CEL-R3.4, A39]
 fn extra_act_rounds(state: &State, who: CombatantId, spell: &Spell) -> Option<i32> {
-    (spell.haste_rounds_per_level > 0).then(|| {
-        (spell.haste_rounds_per_level * state.p(who).magic.caster_level).clamp(1, 10_000)
-    })
+    (spell.haste_rounds_per_level > 0)
+        .then(|| (spell.haste_rounds_per_level * state.p(who).magic.caster_level).clamp(1, 10_000))
 }
 
 /// The helpful spell worth casting now on an ally, with its gain over the blows its acts
@@ -142,8 +140,7 @@ pub fn helpful_cast(
                 let gain = worth - f64::from(acts) * blow;
                 let choice = Choice::Cast(i as u8, Some(ally), defensively);
                 // Of equal gains (both capped at H/4), the ally with the stronger blow.
-                let better =
-                    best.is_none_or(|(b, bb, _)| gain > b || (gain == b && its_blow > bb));
+                let better = best.is_none_or(|(b, bb, _)| gain > b || (gain == b && its_blow > bb));
                 if gain > 0.0 && better && check_action(false, state, who, &choice).is_ok() {
                     best = Some((gain, its_blow, choice));
                 }
@@ -194,10 +191,19 @@ fn extra_acts_worth(
 /// Aid Another instead of `blow` (an attack with a melee form on a foe), with what it gains
 /// over the blow (hit points, > 0): only where the blow needs a natural 18 or more and cannot
 /// drop the foe. [CEL-R9 Aid Another, R6.4]
+#[inline]
 pub fn aid(state: &State, who: CombatantId, blow: Choice) -> Option<(f64, Choice)> {
+    // The flag is read at the call site (inlined): the weighing is not called in fights
+    // without a poor attacker.
     if !state.aiding.0 {
         return None;
     }
+    aid_weighed(state, who, blow)
+}
+
+/// [`aid`], in an encounter with a poor attacker.
+#[inline(never)]
+fn aid_weighed(state: &State, who: CombatantId, blow: Choice) -> Option<(f64, Choice)> {
     let Choice::Attack(foe, form) = blow else {
         return None;
     };
@@ -341,7 +347,10 @@ mod tests {
                           shield = \"tower shield\"";
 
     fn haste(s: &State) -> u8 {
-        s.spellbook.iter().position(|sp| sp.key() == "haste").unwrap() as u8
+        s.spellbook
+            .iter()
+            .position(|sp| sp.key() == "haste")
+            .unwrap() as u8
     }
 
     fn ready(mut s: State) -> State {
