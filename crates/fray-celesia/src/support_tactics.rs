@@ -408,9 +408,9 @@ mod tests {
     }
 
     /// The worth of haste on Brom, worked from the rules' numbers: 5 rounds (1 per caster
-    /// level) of one more blow, `B` = his hit chance on the nearest orc times 8.5 (1d8 + STR 3
-    /// + DEX 1), at most a quarter of the orcs' 12 hit points (6 each): 3. Without the flag (no
-    /// helpful spell in the encounter) nothing is weighed.
+    /// level) of one more blow, `B` = his hit chance on the nearest orc times 8.5 (1d8, STR 3
+    /// and DEX 1), at most a quarter of the orcs' 12 hit points (6 each): 3. Without the flag
+    /// (no helpful spell in the encounter) nothing is weighed.
     #[test]
     fn the_worth_of_haste_is_its_blows_capped_by_the_foes_hit_points() {
         let mut s = ready(
