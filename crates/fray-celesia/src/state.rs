@@ -574,8 +574,13 @@ pub struct Fighter {
     pub total_defense: i32,
     /// Its feints that worked, not yet spent on an attack. [CEL-R11 Feint]
     pub feints: Vec<crate::rules::feint::Feinted>,
-    /// Fighting defensively until the start of its next turn. [CEL-R14]
+    /// Fighting defensively: its +BAB DV lasts until the start of its next turn. [CEL-R14]
     pub defensive: bool,
+    /// Fighting defensively this turn: disadvantage on its attack rolls until the turn ends,
+    /// not on attacks of opportunity or readied attacks on others' turns (spec CEL-R14:
+    /// "disadvantage on all attack rolls that turn"; seed: "fight defensively when
+    /// attacking"). [CEL-R14]
+    pub defensive_attacks: bool,
     /// The damage its melee attacks deal against their weapons' kind, until it says otherwise:
     /// `Some(true)` nonlethal, `Some(false)` lethal, `None` each weapon's own. [CEL-R20.5]
     pub deal_nonlethal: Option<bool>,
@@ -742,6 +747,10 @@ pub struct Fighter {
     /// Its turn count and act clock right after its last Move, while no act has followed it
     /// and no weapon has been drawn with it (BAB +1: a free draw with the Move). [CEL-R9]
     pub move_at: Option<(u32, u32)>,
+    /// Its turn count and act clock right after its last Charge, while no act has followed it
+    /// and no weapon has been drawn during it (BAB +1: "you can draw a weapon as a free action
+    /// at any point during the charge"). [CEL-R11 Charge]
+    pub charge_at: Option<(u32, u32)>,
     /// Burn damage taken: like nonlethal damage, counted with it for staggered and
     /// unconscious, and healed only by a full night's rest. [CEL-R20.7]
     pub burn: i32,

@@ -548,7 +548,7 @@ pub fn sources_into(
     if melee && fa.prone {
         dis.add("prone");
     }
-    if fa.defensive {
+    if fa.defensive_attacks {
         dis.add("fighting defensively");
     }
     if let DamageChange::Disadvantage(name) = damage_change(state, attacker, w) {
@@ -1583,5 +1583,28 @@ mod tests {
         assert_eq!(damage_change(&s, cy, &fist), DamageChange::Free);
         std::sync::Arc::make_mut(&mut s.options).lethal_unarmed_minus_4 = false;
         assert_eq!(damage_change(&s, cy, &fist), DamageChange::Free);
+    }
+
+    /// CEL-R14 Fighting Defensively: disadvantage on the attack rolls of its own turn ("fight
+    /// defensively when attacking"; spec R14 "that turn"), not on an attack of opportunity on a
+    /// foe's turn; the +BAB DV lasts until the start of its next turn.
+    #[test]
+    fn fighting_defensively_is_its_own_turns_disadvantage() {
+        let mut s = crate::fixture::Fixture::new()
+            .with("hal", "heroes", [0, 0], crate::fixture::FIGHTER)
+            .monster("orc", "orcs", [1, 0], "orc")
+            .state();
+        let (hal, orc) = (CombatantId(0), CombatantId(1));
+        let w = s.profiles[0].melee[0].clone();
+        let dv = |s: &State| defense(s, hal).total();
+        let before = dv(&s);
+        let f = s.fm(hal);
+        (f.defensive, f.defensive_attacks) = (true, true);
+        assert_eq!(sources(&s, hal, orc, &w).1.text(), "fighting defensively");
+        assert_eq!(dv(&s), before + 3, "+BAB 3");
+        // Its turn is over: the DV stays, the disadvantage is gone.
+        s.fm(hal).defensive_attacks = false;
+        assert_eq!(sources(&s, hal, orc, &w).1.count(), 0);
+        assert_eq!(dv(&s), before + 3);
     }
 }

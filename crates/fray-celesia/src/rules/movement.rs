@@ -270,8 +270,10 @@ pub fn clear_line(state: &State, who: CombatantId, from: Pos, to: Pos) -> bool {
 }
 
 /// Where a charge at `target` ends: the closest square within twice speed from which `who` can
-/// strike it, along a clear straight line; `None` if there is none or the foe is nearer than
-/// 10 ft. [CEL-R11 Charge]
+/// strike it, along a clear straight line, nearer the foe than where it starts ("directly
+/// toward a designated foe": a reach weapon 10 ft from it has no such square, and no sideways
+/// step makes a charge); `None` if there is none or the foe is nearer than 10 ft.
+/// [CEL-R11 Charge]
 pub fn charge(state: &State, who: CombatantId, target: CombatantId) -> Option<Pos> {
     if state.gap(who, target) < 2 {
         return None;
@@ -290,8 +292,14 @@ fn charge_search(state: &State, who: CombatantId, target: CombatantId) -> Option
     let blockers = Blockers::of(state, who);
     let free = |p| blockers.free(state, p);
     let side = state.side(who);
+    let (now, at, target_side) = (
+        state.gap(who, target),
+        state.f(target).pos,
+        state.side(target),
+    );
     strike_square(state, who, target, max, free, |p| {
         p != from
+            && crate::space::gap(p, side, at, target_side) < now
             && blockers.line_clear(state, from, p)
             && super::terrain::line_open(state, side, from, p)
             && !super::terrain::line_hindered(state, side, from, p)
@@ -402,6 +410,27 @@ mod tests {
         let copy = s.clone();
         assert_eq!(charge(&copy, hal, gob), charge_search(&copy, hal, gob));
         assert_eq!(copy, s, "no part of equality");
+    }
+
+    /// CEL-R11 Charge "directly toward a designated foe, ending the move in the closest space
+    /// from which you can attack that foe": a longspear 30 ft away stops 10 ft from the foe;
+    /// 10 ft away it has nowhere nearer to strike from (adjacent is too close), and a step
+    /// aside that keeps the 10 ft is no charge.
+    #[test]
+    fn a_charge_goes_toward_the_foe() {
+        let spear =
+            format!("{FIGHTER}\nweapon = \"longspear\"").replace("weapon = \"longsword\"\n", "");
+        let far = Fixture::new()
+            .with("bo", "heroes", [0, 0], &spear)
+            .monster("orc", "orcs", [6, 0], "orc")
+            .state();
+        let (bo, orc) = (CombatantId(0), CombatantId(1));
+        assert_eq!(charge(&far, bo, orc), Some(Pos::new(4, 0)));
+        let near = Fixture::new()
+            .with("bo", "heroes", [0, 0], &spear)
+            .monster("orc", "orcs", [2, 0], "orc")
+            .state();
+        assert_eq!(charge(&near, bo, orc), None);
     }
 
     /// The charge's line test from the blockers' squares gives [`clear_line`]'s answer on every

@@ -71,6 +71,7 @@ pub fn odds_key(state: &State) -> Cow<'_, State> {
             f.moved_ft = 0;
             f.total_defense = 0;
             f.defensive = false;
+            f.defensive_attacks = false;
             f.deal_nonlethal = None;
             f.charged = false;
             f.charge_target = None;
@@ -190,6 +191,7 @@ mod tests {
         c.moved_ft = 15;
         c.total_defense = 4;
         c.defensive = true;
+        c.defensive_attacks = true;
         c.charged = true;
         c.charge_target = Some(CombatantId(0));
         c.free_actions = 1;

@@ -787,6 +787,8 @@ fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: Combatant
     }
     let f = state.fm(who);
     f.charge_target = None;
+    // CEL-R14: fighting defensively's disadvantage is this turn's; its DV lasts.
+    f.defensive_attacks = false;
     f.reach_bonus = 0;
     f.control = None;
     f.knees = None;
@@ -1244,7 +1246,8 @@ pub fn perform(
             });
         }
         Choice::Defensive => {
-            state.fm(who).defensive = true;
+            let f = state.fm(who);
+            (f.defensive, f.defensive_attacks) = (true, true);
             let bab = state.p(who).bab;
             table.emit(|| Event::Acted {
                 who,

@@ -240,8 +240,9 @@ pub fn note_move(state: &mut State, who: CombatantId, choice: &Choice) {
         return;
     }
     let f = state.fm(who);
-    f.move_at =
-        matches!(choice, Choice::MoveTo(_) | Choice::Approach(_)).then_some((f.turns, f.act_clock));
+    let now = (f.turns, f.act_clock);
+    f.move_at = matches!(choice, Choice::MoveTo(_) | Choice::Approach(_)).then_some(now);
+    f.charge_at = matches!(choice, Choice::Charge(_)).then_some(now);
 }
 
 /// CEL-R9: "If you have a base attack bonus of +1 or higher, you may draw a weapon as a free
@@ -252,10 +253,26 @@ pub fn draws_with_move(state: &State, who: CombatantId) -> bool {
     state.p(who).bab >= 1 && f.move_at == Some((f.turns, f.act_clock))
 }
 
-/// Acts a draw costs now: none when combined with a Move or with Quick Draw, else 1 (simple).
-/// [CEL-R9]
+/// CEL-R11 Charge: "As long as you have a base attack bonus of +1 or higher, you can draw a
+/// weapon as a free action at any point during the charge": right after its charge's move (no
+/// act between; the charge's attack comes after it), one weapon.
+pub fn draws_with_charge(state: &State, who: CombatantId) -> bool {
+    let f = state.f(who);
+    state.p(who).bab >= 1
+        && f.charge_target.is_some()
+        && f.charge_at == Some((f.turns, f.act_clock))
+}
+
+/// A draw that is a free part of a Move or a Charge (BAB +1), which has provoked already.
+/// [CEL-R9, R11]
+fn draws_free(state: &State, who: CombatantId) -> bool {
+    draws_with_move(state, who) || draws_with_charge(state, who)
+}
+
+/// Acts a draw costs now: none when combined with a Move or a Charge or with Quick Draw, else 1
+/// (simple). [CEL-R9, R11]
 pub fn draw_acts(state: &State, who: CombatantId) -> i32 {
-    if draws_with_move(state, who) || state.p(who).feats.quick_draw {
+    if draws_free(state, who) || state.p(who).feats.quick_draw {
         0
     } else {
         1
@@ -286,9 +303,10 @@ fn draw_items(
     draw: bool,
 ) -> Result<(), Interrupt> {
     let quick = draw && state.p(who).feats.quick_draw;
-    let with_move = draw && !quick && draws_with_move(state, who);
-    // One weapon per Move: the next draw is an action of its own.
-    state.fm(who).move_at = None;
+    let with_charge = draw && !quick && draws_with_charge(state, who);
+    let with_move = draw && !quick && draws_free(state, who);
+    // One weapon per Move or Charge: the next draw is an action of its own.
+    (state.fm(who).move_at, state.fm(who).charge_at) = (None, None);
     if !with_move && !quick && !round::provoke(state, table, who, None)? {
         return Ok(());
     }
@@ -300,6 +318,8 @@ fn draw_items(
     let name = names.join(" and ");
     let how = if quick {
         ", a free action provoking nothing (Quick Draw)"
+    } else if with_charge {
+        ", a free action during its charge (BAB +1)"
     } else if with_move {
         ", a free action with its Move (BAB +1)"
     } else {
@@ -315,7 +335,7 @@ fn draw_items(
         act: if draw { "draws" } else { "sheathes" },
         on: None,
         detail: format!("{name}{two}{how}"),
-        rule: "CEL-R9",
+        rule: if with_charge { "CEL-R11" } else { "CEL-R9" },
     });
     Ok(())
 }
@@ -563,5 +583,29 @@ mod tests {
         assert!(why(hand).contains("only one intact hand remaining"));
         assert!(why(arm).contains("only one intact arm and intact hand remaining"));
         assert!(why(both).contains("no intact hand"));
+    }
+
+    /// CEL-R11 Charge: with BAB +1 a weapon is drawn as a free action during the charge (right
+    /// after its move, no act between), one weapon; a Move's free draw is CEL-R9's, and a
+    /// charge is not a Move, so a shield is not readied free with it.
+    #[test]
+    fn a_weapon_is_drawn_free_during_a_charge() {
+        use crate::fixture::{Fixture, FIGHTER};
+        let mut s = Fixture::new()
+            .with("hal", "a", [0, 0], &format!("{FIGHTER}\nin_hand = []"))
+            .monster("orc", "b", [6, 0], "orc")
+            .state();
+        let (hal, orc) = (CombatantId(0), CombatantId(1));
+        assert_eq!(draw_acts(&s, hal), 1);
+        note_move(&mut s, hal, &Choice::Charge(orc));
+        s.fm(hal).charge_target = Some(orc);
+        assert_eq!(draw_acts(&s, hal), 0);
+        assert!(!draws_with_move(&s, hal), "not a Move: no free shield");
+        s.fm(hal).act_clock += 1;
+        assert_eq!(
+            draw_acts(&s, hal),
+            1,
+            "an act between: no longer during the charge"
+        );
     }
 }
