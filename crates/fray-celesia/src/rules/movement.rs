@@ -414,8 +414,8 @@ mod tests {
 
     /// CEL-R11 Charge "directly toward a designated foe, ending the move in the closest space
     /// from which you can attack that foe": a longspear 30 ft away stops 10 ft from the foe;
-    /// 10 ft away it has nowhere nearer to strike from (adjacent is too close), and a step
-    /// aside that keeps the 10 ft is no charge.
+    /// 10 ft away, a step aside that keeps the 10 ft is no charge: the nearer spaces are next
+    /// to the foe, too close for the longspear but not for its unarmed strike (CEL-R8).
     #[test]
     fn a_charge_goes_toward_the_foe() {
         let spear =
@@ -430,7 +430,7 @@ mod tests {
             .with("bo", "heroes", [0, 0], &spear)
             .monster("orc", "orcs", [2, 0], "orc")
             .state();
-        assert_eq!(charge(&near, bo, orc), None);
+        assert_eq!(charge(&near, bo, orc), Some(Pos::new(1, 0)));
     }
 
     /// The charge's line test from the blockers' squares gives [`clear_line`]'s answer on every
