@@ -165,6 +165,10 @@ pub fn take_damage(
     Ok(lethal + nonlethal)
 }
 
+/// The most rows of the crippling injuries table massive damage rolls before it gives up: a
+/// row that can no longer be taken is rolled again (CEL-A22), a bounded number of times.
+const MASSIVE_REROLLS: u32 = 20;
+
 /// The massive-damage save and, survived, a random injury. [CEL-R19.2, R19.3, A41]
 fn massive_damage(
     state: &mut State,
@@ -189,7 +193,7 @@ fn massive_damage(
     }
     // Reroll clauses (CEL-A22): a row that can no longer be taken is rolled again, a bounded
     // number of times; then no injury.
-    for _ in 0..20 {
+    for _ in 0..MASSIVE_REROLLS {
         let d20 = table.roll(RollRequest::new(
             1,
             20,
@@ -203,7 +207,24 @@ fn massive_damage(
             gain_injury(state, table, target, injury, row as u32, "CEL-R19.3");
             return Ok(());
         }
+        table.emit(|| Event::Forgone {
+            who: target,
+            what: "crippling injury on that row",
+            on: None,
+            reason: format!(
+                "table row {row}: {} can no longer be taken, rolled again",
+                injury.name()
+            ),
+            rule: "CEL-A22",
+        });
     }
+    table.emit(|| Event::Forgone {
+        who: target,
+        what: "crippling injury",
+        on: None,
+        reason: format!("none of the {MASSIVE_REROLLS} rows rolled could be taken"),
+        rule: "CEL-A22",
+    });
     Ok(())
 }
 

@@ -608,8 +608,22 @@ fn fire(
     // Only a readier that could take its action against this foe now is asked (and logged):
     // one out of reach, without a reaction or otherwise unable lets the trigger pass silently
     // and keeps its action readied (a caster across the field would else log a "forgone" for
-    // every watcher on every spell).
+    // every watcher on every spell). One that could but for its spent reaction is told so
+    // (CEL-A42): the trigger came and the action is not taken.
     if !can_complete(state, reactor, foe) {
+        let f = state.f(reactor);
+        if f.reactions == 0
+            && state.up(reactor)
+            && legal::check_deed(false, state, reactor, &readied.against(foe)).is_ok()
+        {
+            table.emit(|| Event::Forgone {
+                who: reactor,
+                what: "readied action",
+                on: Some(foe),
+                reason: "its reaction is spent".into(),
+                rule: "CEL-A42",
+            });
+        }
         return Ok(false);
     }
     let choice = legal::ask(state, table, Asking::Readied { reactor, foe }, "CEL-R15")?;

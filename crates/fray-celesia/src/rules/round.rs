@@ -597,7 +597,18 @@ fn start_of_turn(
             RollPurpose::Other,
             "CEL-R18",
         ))?;
-        if roll <= 50 {
+        let dazed = roll <= 50;
+        table.emit(|| Event::Acted {
+            who,
+            act: "rolls for a daze",
+            on: None,
+            detail: format!(
+                "d100 {roll}: {} (50 or less, with five head injuries)",
+                if dazed { "dazed" } else { "not dazed" }
+            ),
+            rule: "CEL-R18",
+        });
+        if dazed {
             table.emit(|| Event::Skipped {
                 who,
                 reason: "dazed (head injuries)",
