@@ -471,13 +471,16 @@ impl Flankers {
 /// knees outside its own turn, CEL-R21.4) engages nobody. "An unconscious or otherwise
 /// immobilized character is not considered engaged unless he is actually being attacked": a
 /// pinned ally (immobilized, CEL-A34) is engaged only with the foe holding it in the pin.
+/// "(or the part of your target you're aiming at, if it's a big target)": a target of several
+/// squares is shot into melee only when every square of its space has such an ally next to it
+/// (the shooter aims at a square none is next to; *Readings*, golden `jh01`).
 fn into_melee(state: &State, attacker: CombatantId, target: CombatantId) -> bool {
     let side = state.f(attacker).side;
     let size = state.p(target).size;
     let threat = |a: CombatantId, b: CombatantId| {
         state.threatens(a, b) && opportunity_form(state, a, b).is_some()
     };
-    state.any_near_on(target, 1, side, |o| {
+    let engaged = |o: CombatantId| {
         o != attacker
             && o != target
             && state.f(o).side == side
@@ -485,6 +488,19 @@ fn into_melee(state: &State, attacker: CombatantId, target: CombatantId) -> bool
             && (!state.pinned(o) || state.f(o).held_by == Some(target))
             && (threat(o, target) || threat(target, o))
             && (size as i32) < state.p(o).size as i32 + 3
+    };
+    let span = state.side(target);
+    if span == 1 {
+        return state.any_near_on(target, 1, side, engaged);
+    }
+    let at = state.f(target).pos;
+    (0..span).all(|dx| {
+        (0..span).all(|dy| {
+            let square = fray_core::Pos::new(at.x + dx, at.y + dy);
+            state
+                .occupancy
+                .any_within_inside(square, 1, [side.0, side.0], |o, _| engaged(o))
+        })
     })
 }
 
@@ -1449,6 +1465,36 @@ mod tests {
         assert_eq!(d20_pool(1), (2, Some(true)));
         assert_eq!(d20_pool(2), (3, Some(true)));
         assert_eq!(d20_pool(-1), (2, Some(false)));
+    }
+
+    /// CEL-R7.2: "If your target (or the part of your target you're aiming at, if it's a big
+    /// target) is at least 10 feet away from the nearest ally, you can avoid the disadvantage":
+    /// an ogre (2 × 2) with an ally next to its west column only is not shot into melee (its
+    /// east column is 10 ft from the ally); allies next to every square of it are.
+    #[test]
+    fn a_big_target_is_aimed_at_its_part_away_from_allies() {
+        use crate::fixture::{Fixture, FIGHTER};
+        let mut s = Fixture::new()
+            .with(
+                "archer",
+                "heroes",
+                [10, 0],
+                &format!("{FIGHTER}\nranged = \"longbow\""),
+            )
+            .with("west", "heroes", [3, 0], FIGHTER)
+            .monster("ogre", "orcs", [4, 0], "ogre")
+            .with("east", "heroes", [6, 5], FIGHTER)
+            .state();
+        let (archer, ogre, east) = (CombatantId(0), CombatantId(2), CombatantId(3));
+        assert!(
+            !into_melee(&s, archer, ogre),
+            "its east column is 10 ft from the ally"
+        );
+        s.set_square(east, fray_core::Pos::new(6, 1));
+        assert!(
+            into_melee(&s, archer, ogre),
+            "an engaged ally next to each of its four squares"
+        );
     }
 
     /// CEL-R7.2: "An unconscious or otherwise immobilized character is not considered engaged
