@@ -977,7 +977,7 @@ fn damage_of(
         Some(attacker),
         injury::Blow {
             roll: rolled,
-            mods: m,
+            mods: &m,
             amount: total,
             nonlethal: w.nonlethal,
             coup_de_grace: hit.coup_de_grace,

@@ -265,7 +265,7 @@ fn hurt_self(
         None,
         Blow {
             roll,
-            mods,
+            mods: &mods,
             amount,
             nonlethal: false,
             coup_de_grace: false,

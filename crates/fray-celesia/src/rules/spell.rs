@@ -613,7 +613,7 @@ pub(crate) fn affect(
         Some(who),
         injury::Blow {
             roll: rolled,
-            mods,
+            mods: &mods,
             amount,
             nonlethal: false,
             coup_de_grace: false,
