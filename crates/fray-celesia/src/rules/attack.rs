@@ -473,7 +473,8 @@ impl Flankers {
 /// pinned ally (immobilized, CEL-A34) is engaged only with the foe holding it in the pin.
 /// "(or the part of your target you're aiming at, if it's a big target)": a target of several
 /// squares is shot into melee only when every square of its space has such an ally next to it
-/// (the shooter aims at a square none is next to; *Readings*, golden `jh01`).
+/// (the shooter aims at a square none is next to; *Readings*, golden `jh01`); a rider is not
+/// a big target for sharing its mount's space.
 fn into_melee(state: &State, attacker: CombatantId, target: CombatantId) -> bool {
     let side = state.f(attacker).side;
     let size = state.p(target).size;
@@ -489,8 +490,10 @@ fn into_melee(state: &State, attacker: CombatantId, target: CombatantId) -> bool
             && (threat(o, target) || threat(target, o))
             && (size as i32) < state.p(o).size as i32 + 3
     };
-    let span = state.side(target);
-    if span == 1 {
+    // A big target is one of several squares of its own: a rider shares its mount's space
+    // (CEL-R21) but is no bigger for it, and is aimed at whole.
+    let span = crate::space::side(state.p(target).size);
+    if span == 1 || state.f(target).riding.is_some() {
         return state.any_near_on(target, 1, side, engaged);
     }
     let at = state.f(target).pos;
@@ -1495,6 +1498,32 @@ mod tests {
             into_melee(&s, archer, ogre),
             "an engaged ally next to each of its four squares"
         );
+    }
+
+    /// CEL-R7.2 with CEL-R21: a Medium rider shares its Large mount's space but is not a big
+    /// target: an engaged ally next to one side of the mount is enough for the disadvantage.
+    #[test]
+    fn a_rider_is_not_a_big_target() {
+        use crate::fixture::{Fixture, FIGHTER};
+        let s = Fixture::new()
+            .with(
+                "archer",
+                "heroes",
+                [10, 0],
+                &format!("{FIGHTER}\nranged = \"longbow\""),
+            )
+            .with("west", "heroes", [3, 0], FIGHTER)
+            .with(
+                "kay",
+                "knights",
+                [4, 0],
+                &format!("{FIGHTER}\nmount = \"horse\"\nride = 5"),
+            )
+            .monster("horse", "knights", [4, 0], "light horse")
+            .state();
+        let (archer, kay) = (CombatantId(0), CombatantId(2));
+        assert_eq!(s.side(kay), 2, "the rider shares the horse's space");
+        assert!(into_melee(&s, archer, kay));
     }
 
     /// CEL-R7.2: "An unconscious or otherwise immobilized character is not considered engaged
