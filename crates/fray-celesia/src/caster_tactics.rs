@@ -74,11 +74,7 @@ pub fn cast(state: &State, who: CombatantId) -> Option<Choice> {
             let Some(value) = worth(state, who, spell, t) else {
                 continue;
             };
-            let ways = if spell.provoke && provoked > 0.0 {
-                [(value - provoked, false), (held * value, true)]
-            } else {
-                [(value, false), (f64::NEG_INFINITY, true)]
-            };
+            let ways = ways(spell, provoked, held, value);
             for (worth, defensively) in ways {
                 let gain = worth - f64::from(acts) * blow;
                 let choice = Choice::Cast(i as u8, Some(t), defensively);
@@ -99,6 +95,17 @@ pub fn cast(state: &State, who: CombatantId) -> Option<Choice> {
         }
     }
     best.map(|(_, c)| c)
+}
+
+/// A spell's worth cast plainly (less the attacks of opportunity it provokes) and cast
+/// defensively (times the chance its concentration check holds), `false` and `true`; one that
+/// provokes nothing is cast plainly only. [CEL-R11 Cast Defensively]
+pub(crate) fn ways(spell: &Spell, provoked: f64, held: f64, value: f64) -> [(f64, bool); 2] {
+    if spell.provoke && provoked > 0.0 {
+        [(value - provoked, false), (held * value, true)]
+    } else {
+        [(value, false), (f64::NEG_INFINITY, true)]
+    }
 }
 
 /// The acts a casting takes, for the castings valued (a 1-round spell is not). [CEL-R9–R13]

@@ -131,11 +131,7 @@ pub fn helpful_cast(
             let Some((value, its_blow)) = extra_acts_worth(state, who, spell, rounds, ally) else {
                 continue;
             };
-            let ways = if spell.provoke && provoked > 0.0 {
-                [(value - provoked, false), (held * value, true)]
-            } else {
-                [(value, false), (f64::NEG_INFINITY, true)]
-            };
+            let ways = crate::caster_tactics::ways(spell, provoked, held, value);
             for (worth, defensively) in ways {
                 let gain = worth - f64::from(acts) * blow;
                 let choice = Choice::Cast(i as u8, Some(ally), defensively);
