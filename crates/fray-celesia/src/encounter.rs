@@ -922,6 +922,7 @@ impl CombatantBuilder for Builder<'_> {
             reactions: 0,
             acts_left: 0,
             attacks_this_turn: 0,
+            melee_attacked: false,
             magus: Default::default(),
             acted: false,
             delaying: false,

@@ -528,6 +528,7 @@ pub fn routine_blow(
         let acts = rules::round::budget(&opened, attacker).0;
         let f = state.fm(attacker);
         f.attacks_this_turn = 0;
+        f.melee_attacked = false;
         f.acts_left = acts;
     }
     let choice = match form {

@@ -554,6 +554,9 @@ pub struct Fighter {
     pub acts_left: i32,
     /// Attacks made this turn (for the GM's multiple-attack penalty, CEL-A13).
     pub attacks_this_turn: u8,
+    /// Has declared a melee attack (melee, natural or unarmed) this turn: Combat Expertise and
+    /// Martial Power are chosen only up to the first one. [CEL-R16.2, R16.5]
+    pub melee_attacked: bool,
     /// Has taken an action (or a free action) this turn.
     pub acted: bool,
     /// Delaying its turn. [CEL-R1.7]

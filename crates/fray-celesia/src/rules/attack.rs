@@ -728,6 +728,7 @@ pub fn attack(
         );
         let f = state.fm(attacker);
         f.attacks_this_turn = f.attacks_this_turn.saturating_add(1);
+        f.melee_attacked |= !w.kind.is_ranged();
     }
     let (mut adv, mut dis) = (Sources::default(), Sources::default());
     sources_into(state, attacker, target, w, &mut adv, &mut dis);

@@ -829,15 +829,21 @@ pub fn check_deed(
                     "Power Attack and Precision Strike cannot be combined".to_string()
                 });
             }
-            Illegal::unless(
-                !matches!(
-                    sp,
-                    Special::CombatExpertise | Special::Lunge | Special::MartialPower
-                ) || f.attacks_this_turn == 0,
-                explain,
-                rule,
-                || "chosen only before the first attack of the turn".to_string(),
-            )
+            // CEL-R16.4 Lunge: "before any attacks are made"; CEL-R16.2 Combat Expertise:
+            // "upon the first time you declare that you are making an attack with a melee
+            // weapon", CEL-R16.5 Martial Power: "... a melee attack": a shot before it does not
+            // count.
+            match sp {
+                Special::Lunge => Illegal::unless(f.attacks_this_turn == 0, explain, rule, || {
+                    "chosen only before the first attack of the turn".to_string()
+                }),
+                Special::CombatExpertise | Special::MartialPower => {
+                    Illegal::unless(!f.melee_attacked, explain, rule, || {
+                        "chosen only before the first melee attack of the turn".to_string()
+                    })
+                }
+                _ => Ok(()),
+            }
         }
         Choice::Aid(friend, foe, to) => {
             target_ok(foe, "CEL-R9")?;

@@ -66,6 +66,7 @@ pub fn odds_key(state: &State) -> Cow<'_, State> {
             f.reactions = 0;
             f.acts_left = 0;
             f.attacks_this_turn = 0;
+            f.melee_attacked = false;
             f.acted = false;
             f.flat_footed = false;
             f.moved_ft = 0;

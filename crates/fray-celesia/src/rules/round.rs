@@ -455,6 +455,7 @@ fn start_of_turn(
     f.reactions = 0;
     // CEL-R21.8: shots along its mount's move were this turn's attacks.
     f.attacks_this_turn = f.saddle.shots;
+    f.melee_attacked = false;
     f.acted = false;
     // CEL-R10.10: Grapple, Continued is due again; escape attempts count from 0 (CEL-R9).
     f.maintained = false;

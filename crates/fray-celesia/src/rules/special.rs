@@ -90,6 +90,45 @@ mod tests {
         assert_eq!(martial_power(8, true), (-4, 12));
     }
 
+    /// CEL-R16.2, R16.4, R16.5: Combat Expertise and Martial Power are chosen up to the first
+    /// melee attack of the turn ("the first time you declare that you are making an attack with
+    /// a melee weapon"), so a shot before it leaves them open; Lunge is chosen "before any
+    /// attacks are made", a shot included.
+    #[test]
+    fn a_shot_leaves_combat_expertise_and_martial_power_open_not_lunge() {
+        use crate::choice::Choice;
+        use crate::fixture::Fixture;
+        use crate::rules::legal::check_action;
+        use crate::state::{Special, State};
+        use fray_core::CombatantId;
+        let mut s = Fixture::new()
+            .with(
+                "hal",
+                "h",
+                [0, 0],
+                "class = \"fighter\"\nlevel = 6\nhp = 40\nweapon = \"longsword\"\n\
+                 ranged = \"shortbow\"\nknows_maneuver = true\n\
+                 scores = { str = 14, dex = 12, con = 14, int = 14 }",
+            )
+            .monster("orc", "o", [1, 0], "orc")
+            .state();
+        let hal = CombatantId(0);
+        s.fm(hal).acts_left = 2;
+        s.fm(hal).attacks_this_turn = 1;
+        let legal = |s: &State, sp| check_action(true, s, hal, &Choice::Special(sp));
+        assert!(legal(&s, Special::CombatExpertise).is_ok());
+        assert!(legal(&s, Special::MartialPower).is_ok());
+        assert!(
+            legal(&s, Special::Lunge).is_err(),
+            "Lunge: before any attack"
+        );
+        s.fm(hal).melee_attacked = true;
+        for sp in [Special::CombatExpertise, Special::MartialPower] {
+            let no = legal(&s, sp).expect_err("after a melee attack");
+            assert!(no.to_string().contains("first melee attack"), "{no}");
+        }
+    }
+
     /// CEL-E16: BAB +7: Total Defense +8 DV.
     #[test]
     fn e16_total_defense() {
