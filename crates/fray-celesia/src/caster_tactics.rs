@@ -56,6 +56,40 @@ pub fn cast(state: &State, who: CombatantId) -> Option<Choice> {
         .ids()
         .filter(|&t| state.enemies(who, t) && state.up(t))
         .collect();
+    let mut best = weigh(state, who, (blow, provoked), &foes, |spell, t| {
+        worth(state, who, spell, t)
+    });
+    // CEL-R3.4: a spell that helps an ally (haste), weighed in the same hit points
+    // (`crate::support_tactics`); a damaging spell first where they gain as much.
+    // A condition or a penalty on foes (`crate::hinder_tactics`), then healing a badly hurt
+    // ally (`crate::heal_tactics`), in the same hit points; the earlier of equal gains.
+    let others = [
+        crate::support_tactics::helpful_cast(state, who, blow, provoked),
+        crate::hinder_tactics::hindering_cast(state, who, blow, provoked),
+        crate::heal_tactics::healing_cast(state, who, blow, provoked),
+    ];
+    for (gain, c) in others.into_iter().flatten() {
+        if best.is_none_or(|(b, _)| gain > b) {
+            best = Some((gain, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// The casting with the greatest gain of the spells `who` knows with a slot left, cast in 1, 2
+/// or 3 acts, on each of `targets`, plainly and defensively ([`ways`]), `worth` saying what
+/// each spell is worth on each target (`None`: not valued there); the gain is that worth less
+/// the blows its acts would be (`blow` per act; `provoked`: what provoking costs). Only a gain
+/// above 0 of a legal casting counts; of equal gains, the first (spellbook order, then
+/// `targets`' order, plainly before defensively). [CEL-R9, R11, R12, R14]
+pub(crate) fn weigh(
+    state: &State,
+    who: CombatantId,
+    (blow, provoked): (f64, f64),
+    targets: &[CombatantId],
+    mut worth: impl FnMut(&Spell, CombatantId) -> Option<f64>,
+) -> Option<(f64, Choice)> {
+    let p = state.p(who);
     let mut best: Option<(f64, Choice)> = None;
     for (i, spell) in state
         .spellbook
@@ -70,12 +104,11 @@ pub fn cast(state: &State, who: CombatantId) -> Option<Choice> {
             continue;
         }
         let held = chance(p.magic.concentration, 15 + 2 * spell.level, 0, false);
-        for &t in &foes {
-            let Some(value) = worth(state, who, spell, t) else {
+        for &t in targets {
+            let Some(value) = worth(spell, t) else {
                 continue;
             };
-            let ways = ways(spell, provoked, held, value);
-            for (worth, defensively) in ways {
+            for (worth, defensively) in ways(spell, provoked, held, value) {
                 let gain = worth - f64::from(acts) * blow;
                 let choice = Choice::Cast(i as u8, Some(t), defensively);
                 if gain > 0.0
@@ -87,14 +120,7 @@ pub fn cast(state: &State, who: CombatantId) -> Option<Choice> {
             }
         }
     }
-    // CEL-R3.4: a spell that helps an ally (haste), weighed in the same hit points
-    // (`crate::support_tactics`); a damaging spell first where they gain as much.
-    if let Some((gain, c)) = crate::support_tactics::helpful_cast(state, who, blow, provoked) {
-        if best.is_none_or(|(b, _)| gain > b) {
-            best = Some((gain, c));
-        }
-    }
-    best.map(|(_, c)| c)
+    best
 }
 
 /// A spell's worth cast plainly (less the attacks of opportunity it provokes) and cast
@@ -120,7 +146,7 @@ pub(crate) fn acts(casting: Casting) -> Option<i32> {
 
 /// `V`: what `spell` cast by `who` at `t` is worth in hit points, before provoking; `None` for
 /// a spell not valued or an area that would catch the caster or a friend. [CEL-R6, R6.2]
-fn worth(state: &State, who: CombatantId, spell: &Spell, t: CombatantId) -> Option<f64> {
+pub(crate) fn worth(state: &State, who: CombatantId, spell: &Spell, t: CombatantId) -> Option<f64> {
     let on = |c: CombatantId| {
         damage_on(state, who, spell, c).map(|s| s.min(f64::from(state.f(c).hp.max(0))))
     };

@@ -1222,6 +1222,8 @@ impl CombatantBuilder for Builder<'_> {
         fill_spaces(&file, def, &mut state, &mut cx.errors);
         state.terrain = read_terrain(&file, def, &state, &mut cx.errors).into();
         crate::support_tactics::prepare(&mut state);
+        crate::heal_tactics::prepare(&mut state);
+        crate::hinder_tactics::prepare(&mut state);
         state
     }
 

@@ -12,11 +12,14 @@ pub mod animal_tactics;
 pub mod caster_tactics;
 pub mod choice;
 pub mod content;
+pub mod counter_tactics;
 pub mod encounter;
 pub mod feint_tactics;
 #[cfg(test)]
 pub(crate) mod fixture;
 pub mod foe_sight;
+pub mod heal_tactics;
+pub mod hinder_tactics;
 pub mod magus_tactics;
 pub mod maneuver_tactics;
 pub mod rules;

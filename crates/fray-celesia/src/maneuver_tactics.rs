@@ -93,12 +93,20 @@ fn hits(state: &State, who: CombatantId, target: CombatantId, w: &Weapon) -> (f6
 /// `who`'s expected damage in one attack on `target` with its first usable melee form (the
 /// one the default tactics strike with when they have one form; 0 without one).
 pub(crate) fn threat(state: &State, who: CombatantId, target: CombatantId) -> f64 {
+    blow_odds(state, who, target).map_or(0.0, |(a, d)| a * d)
+}
+
+/// [`threat`]'s parts: `who`'s chance `a` to hit `target` in one attack with its first usable
+/// melee form, and the mean damage `D` of a hit; `None` without such a form.
+pub(crate) fn blow_odds(
+    state: &State,
+    who: CombatantId,
+    target: CombatantId,
+) -> Option<(f64, f64)> {
     state
         .melee_forms(who)
         .find(|(_, w)| w.kind != WeaponKind::Unarmed || state.p(who).feats.improved_unarmed)
-        .map_or(0.0, |(_, w)| {
-            hits(state, who, target, w).0 * mean_damage(state, who, w)
-        })
+        .map(|(_, w)| (hits(state, who, target, w).0, mean_damage(state, who, w)))
 }
 
 /// The maneuver the default tactics take instead of `attack` (an `Attack` on its foe with a

@@ -59,19 +59,39 @@ pub fn damage_on(state: &State, who: CombatantId, spell: &Spell, t: CombatantId)
     let count = (i32::from(dice.count) * times).clamp(1, 200);
     let mean =
         (f64::from(count) * (f64::from(dice.sides) + 1.0) / 2.0 + f64::from(dice.bonus)).max(0.0);
-    let through = if spell_resistance::applies(state, who, t, spell) {
-        chance(cl, state.p(t).spell_resistance, 0, false)
-    } else {
-        1.0
-    };
+    let through = through(state, who, spell, t);
     let kept = match spell.save {
-        Some((kind, on_save)) => {
-            let dc = state.p(who).magic.spell_dc + state.f(t).gm_dc;
-            let saved = chance(casting::save_bonus(state, t, kind), dc, 0, false);
+        Some((_, on_save)) => {
+            let saved = save_chance(state, who, spell, t);
             let half = if on_save == OnSave::Half { 0.5 } else { 0.0 };
             1.0 - saved + saved * half
         }
         None => 1.0,
     };
     Some(mean * through * kept)
+}
+
+/// The chance `spell` cast by `who` passes `t`'s spell resistance (1 where none applies): the
+/// caster level check, d20 + caster level against it. [CEL-R9]
+pub fn through(state: &State, who: CombatantId, spell: &Spell, t: CombatantId) -> f64 {
+    if spell_resistance::applies(state, who, t, spell) {
+        chance(
+            state.p(who).magic.caster_level,
+            state.p(t).spell_resistance,
+            0,
+            false,
+        )
+    } else {
+        1.0
+    }
+}
+
+/// The chance `t` saves against `spell` cast by `who` (0 for a spell without a save): d20 +
+/// its save bonus against the caster's DC with the GM's adjustment (CEL-G13). [CEL-R6.2, R16]
+pub fn save_chance(state: &State, who: CombatantId, spell: &Spell, t: CombatantId) -> f64 {
+    let Some((kind, _)) = spell.save else {
+        return 0.0;
+    };
+    let dc = state.p(who).magic.spell_dc + state.f(t).gm_dc;
+    chance(casting::save_bonus(state, t, kind), dc, 0, false)
 }

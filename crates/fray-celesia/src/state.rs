@@ -1337,6 +1337,8 @@ pub enum Asking {
         reactor: CombatantId,
         /// The foe casting.
         caster: CombatantId,
+        /// The spell it casts (its index in `State::spellbook`).
+        spell: u8,
     },
     /// Whether `who` identifies the spell `caster` begins to cast (a free action). [CEL-R14]
     Identify {
@@ -1436,6 +1438,14 @@ pub struct State {
     /// weigh Aid Another (`support_tactics`; worked out once on load; a cache, no part of
     /// equality or hashing).
     pub aiding: CacheFlag,
+    /// Some combatant knows a spell that heals: only then do the default tactics weigh healing
+    /// an ally by spell (`heal_tactics`; worked out once on load; a cache, no part of equality
+    /// or hashing).
+    pub healing: CacheFlag,
+    /// Some combatant knows a spell that gives a condition or an ability penalty: only then do
+    /// the default tactics weigh casting one on a foe (`hinder_tactics`; worked out once on
+    /// load; a cache, no part of equality or hashing).
+    pub hindering: CacheFlag,
     /// Two combatants last found standing on different sides (`Ruleset::outcome`; a cache, no
     /// part of equality or hashing).
     pub standing_pair: StandingPair,
@@ -1572,6 +1582,8 @@ impl State {
             bled: CacheFlag(false),
             helping: CacheFlag(false),
             aiding: CacheFlag(false),
+            healing: CacheFlag(false),
+            hindering: CacheFlag(false),
             standing_pair: Default::default(),
             foe_sight: Default::default(),
         }

@@ -39,7 +39,7 @@ use crate::maneuver_tactics::{bonus_and_dv, chance, mean_damage, threat};
 use crate::rules::aid::{aiding_form, AidTo, AID_DV};
 use crate::rules::degrees::aid_bonus;
 use crate::rules::legal::check_action;
-use crate::rules::{spell as casting, spell_resistance};
+use crate::rules::spell as casting;
 use crate::spell::Spell;
 use crate::state::{reaches, CacheFlag, State};
 use fray_core::{Board, CombatantId};
@@ -170,16 +170,7 @@ fn extra_acts_worth(
         .filter(|&t| state.enemies(ally, t) && state.up(t))
         .map(|t| state.f(t).hp.max(0))
         .sum();
-    let through = if spell_resistance::applies(state, who, ally, spell) {
-        chance(
-            state.p(who).magic.caster_level,
-            state.p(ally).spell_resistance,
-            0,
-            false,
-        )
-    } else {
-        1.0
-    };
+    let through = crate::spell_value::through(state, who, spell, ally);
     let worth = (f64::from(rounds) * blow).min(f64::from(foes_hp) / 4.0) * through;
     Some((worth, blow))
 }

@@ -41,9 +41,12 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
         Asking::LetPass { .. } => Choice::Block,
         Asking::Hazard { who, .. } => crate::rules::hazard::default_choice(state, who),
         Asking::Readied { foe, .. } => Choice::Complete(foe),
-        // Default tactics cast only through the magus's actions, and never counterspell
-        // (docs/celesia.md).
-        Asking::Counterspell { .. } => Choice::Decline,
+        // CEL-R15: a foe's spell worth more than the reaction is kept for is countered.
+        Asking::Counterspell {
+            reactor,
+            caster,
+            spell,
+        } => crate::counter_tactics::answer(state, reactor, caster, spell),
         // A free action that costs nothing unless the GM limits or strains it: taken.
         Asking::Identify { caster, .. } => Choice::Identify(caster),
         Asking::Ruling { about, .. } => crate::rules::ruling::default_ruling(about),
@@ -95,7 +98,7 @@ fn can_finish_foe(state: &State, who: CombatantId) -> bool {
     finish
 }
 
-fn action(state: &State, who: CombatantId) -> Choice {
+pub(crate) fn action(state: &State, who: CombatantId) -> Choice {
     let f = state.f(who);
     // Each act while disabled costs a hit point (CEL-R17.2): do not act into the dying band.
     // Unless every foe still up is as badly off (else two such foes would wait forever).
@@ -191,6 +194,12 @@ fn action(state: &State, who: CombatantId) -> Choice {
     // carried one strapped on.
     if let Some(c) = crate::rules::shield::tactic(state, who) {
         return c;
+    }
+    // CEL-R17.4, R17.8: a dying ally its healing spell reaches is healed first.
+    if state.healing.0 {
+        if let Some(c) = crate::heal_tactics::dying_ally(state, who) {
+            return c;
+        }
     }
     // CEL-R9, R11, R12 Cast: a damaging spell worth more than the blows its acts would be
     // (`crate::caster_tactics`), unless a blow in reach could finish a foe.

@@ -58,7 +58,16 @@ pub fn offer(
         if !can_counter(state, reactor, caster, sp) {
             continue;
         }
-        let asking = Asking::Counterspell { reactor, caster };
+        let spell = state
+            .spellbook
+            .iter()
+            .position(|s| s.name == sp.name)
+            .map_or(u8::MAX, |i| i.min(usize::from(u8::MAX)) as u8);
+        let asking = Asking::Counterspell {
+            reactor,
+            caster,
+            spell,
+        };
         if legal::ask(state, table, asking, "CEL-R15")? != Choice::Counterspell(caster) {
             table.emit(|| Event::Forgone {
                 who: reactor,

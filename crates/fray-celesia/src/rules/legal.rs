@@ -279,14 +279,17 @@ pub fn check(
             })
         }
         (Asking::Readied { reactor, .. }, Choice::Decline) if reactor == who => Ok(()),
-        (Asking::Counterspell { reactor, caster }, Choice::Counterspell(t)) if reactor == who => {
-            Illegal::unless(*t == caster, explain, "CEL-R15", || {
-                format!(
-                    "only the spell {} is casting can be countered now",
-                    state.roster.key(caster)
-                )
-            })
-        }
+        (
+            Asking::Counterspell {
+                reactor, caster, ..
+            },
+            Choice::Counterspell(t),
+        ) if reactor == who => Illegal::unless(*t == caster, explain, "CEL-R15", || {
+            format!(
+                "only the spell {} is casting can be countered now",
+                state.roster.key(caster)
+            )
+        }),
         (Asking::Counterspell { reactor, .. }, Choice::Decline) if reactor == who => Ok(()),
         (Asking::Identify { who: w, caster }, Choice::Identify(t)) if w == who => {
             Illegal::unless(*t == caster, explain, "CEL-R14", || {
