@@ -11,7 +11,9 @@
 //! CEL-R9), puts out the fire it is on unless a blow in reach could finish a foe (CEL-R11
 //! Extinguish Flames), escapes a net when its check succeeds at least half the time, or when
 //! no foe is in reach (CEL-R11), picks up a weapon it dropped (and, unthreatened, a shield it
-//! dropped, then straps it on), strikes the weakest foe in reach with its best form (a reach
+//! dropped, then straps it on), heals a dying ally its healing spell reaches
+//! ([`crate::heal_tactics`]), casts a spell worth more than its blows
+//! ([`crate::caster_tactics`]), strikes the weakest foe in reach with its best form (a reach
 //! weapon steps back from a foe too close), or trips or disarms it, feints it, or takes a
 //! magus's Spell Combat or Spellstrike on it when that is worth more
 //! ([`crate::maneuver_tactics`], [`crate::feint_tactics`], [`crate::magus_tactics`]); held in
@@ -21,8 +23,9 @@
 //! thrown and no foe within this turn's reach it picks one up (its own or one of its kind),
 //! walking to it first (CEL-R7.3, R9); it shoots when no foe is in reach (a bow at any range; a
 //! thrown weapon only at foes it cannot reach this turn), charges with three acts left a foe
-//! one Move would not bring it next to, else moves toward the nearest foe. It always takes an attack of opportunity, and takes a
-//! crippling injury (permanent) only when the damage would kill it.
+//! one Move would not bring it next to, else moves toward the nearest foe. It always takes an attack of opportunity, takes a
+//! crippling injury (permanent) only when the damage would kill it, and counters a foe's spell
+//! worth more than its reaction ([`crate::counter_tactics`]).
 
 use crate::choice::Choice;
 use crate::content::WeaponKind;
