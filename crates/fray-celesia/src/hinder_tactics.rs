@@ -12,7 +12,7 @@
 //!   turns `a·D` into `a²·D`: `T`'s blow loses `a(1 − a)·D`; advantage on attacks against it
 //!   (blinded) turns each attacker's `a·D` into `(2a − a²)·D`: each gains `a(1 − a)·D`. An
 //!   ability penalty (ray of enfeeblement, clumsy ray, sapping ray) of its mean size (mean dice
-//!   + the caster level's bonus, rounded down; halved on a save that halves) is laid on a copy
+//!   plus the caster level's bonus, rounded down; halved on a save that halves) is laid on a copy
 //!   of the state and the same blows worked out again by the rules' own numbers: what `T`'s
 //!   blow loses and its attackers' gain. A condition that changes no attack roll (deafened) is
 //!   worth nothing.
