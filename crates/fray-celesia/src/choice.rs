@@ -269,6 +269,9 @@ pub enum Choice {
     /// Dismiss a Spell: end the numbered dismissible spell's effects it cast (the casting
     /// affecting WHO, or every casting) (simple, 1 act, no provocation). [CEL-R9]
     Dismiss(u8, Option<CombatantId>),
+    /// Direct or Redirect a Spell: point its spell's weapon at WHO (simple, 1 act, no
+    /// provocation). [CEL-R9]
+    Redirect(CombatantId),
     /// Concentrate to Maintain an Active Spell: the numbered concentration spell it cast (the
     /// casting affecting WHO, or every casting) holds through its next turn (standard, 2 acts,
     /// no provocation). [CEL-R11]
@@ -387,6 +390,7 @@ impl Choice {
             | Choice::PickUpShield
             | Choice::SpellResistance(_)
             | Choice::Dismiss(..)
+            | Choice::Redirect(_)
             | Choice::SpellCombat(..)
             | Choice::Sleight(.., true)
             | Choice::Sheathe(_) => 1,
@@ -581,6 +585,7 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Sheathe(item) => format!("sheathe {}", item.key()),
         Choice::Lock(item) => format!("lock {}", item.key()),
         Choice::Unlock(item) => format!("unlock {}", item.key()),
+        Choice::Redirect(t) => format!("redirect {}", k(t)),
         Choice::Dismiss(i, t) | Choice::Concentrate(i, t) | Choice::Cease(i, t) => {
             let verb = match choice {
                 Choice::Dismiss(..) => "dismiss",
@@ -1055,6 +1060,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
             };
             Choice::Cast(found, target, defensively)
         }
+        ["redirect", t] => Choice::Redirect(who(t)?),
         [verb @ ("dismiss" | "concentrate" | "cease"), spell, rest @ ..] if rest.len() <= 1 => {
             let found = spell_index(state, spell)?;
             let on = match rest {

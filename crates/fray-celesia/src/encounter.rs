@@ -1035,6 +1035,7 @@ impl CombatantBuilder for Builder<'_> {
             drained: Default::default(),
             slots_spent: [0; 10],
             lasting: Vec::new(),
+            spell_weapon: None,
             ammo: None,
             loaded: 0,
             free_loads: 0,

@@ -422,6 +422,33 @@ impl Healing {
     }
 }
 
+/// A weapon a spell makes, that attacks its caster's chosen target once each round and can be
+/// pointed at a new one (Pathfinder's spiritual weapon: "It uses your base attack bonus ... plus
+/// your Wisdom modifier as its attack bonus ... deals 1d8 force damage +1 per three caster
+/// levels (maximum +5)"). [CEL-R9 Direct or Redirect a Spell; `rules::spell_weapon`]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SpellWeapon {
+    /// Its damage dice (`weapon`).
+    pub dice: DamageDice,
+    /// The caster's ability added to its BAB for the attack (`weapon_ability`).
+    pub ability: Drained,
+    /// +1 damage per this many caster levels (`weapon_per_levels`; 0: none).
+    pub per_levels: i32,
+    /// The most that bonus adds (`max_bonus`).
+    pub max_bonus: i32,
+}
+
+impl SpellWeapon {
+    /// The damage bonus at caster level `cl`.
+    pub fn bonus(self, cl: i32) -> i32 {
+        if self.per_levels > 0 {
+            (cl / self.per_levels).clamp(0, self.max_bonus)
+        } else {
+            0
+        }
+    }
+}
+
 /// How long a spell's condition or penalty lasts (Pathfinder's "Duration" line for the sample
 /// spells). [CEL-R6.2, A39; CEL-R11 Concentrate to Maintain an Active Spell]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -471,6 +498,9 @@ pub struct Spell {
     pub max_levels: i32,
     /// The hit points it heals, if it heals.
     pub heal: Option<Healing>,
+    /// The weapon it makes, if it makes one (it lasts `rounds_per_level` rounds per caster
+    /// level). [CEL-R9 Direct or Redirect a Spell]
+    pub weapon: Option<SpellWeapon>,
     /// Haste for this many rounds per (effective) caster level (0: not haste). [CEL-R3.4]
     pub haste_rounds_per_level: i32,
     /// A condition it gives (the advantage table's conditions, CEL-R4.5), for
@@ -508,6 +538,99 @@ impl Spell {
     }
 }
 
+/// Reads a spell's weapon (`weapon`, `weapon_ability`, `weapon_per_levels`, `max_bonus`): a
+/// ranged spell with no attack roll, save or area of its own, lasting rounds. [CEL-R9 Direct
+/// or Redirect a Spell]
+fn read_weapon(
+    file: &SourceFile<'_>,
+    at: &str,
+    s: &SpellFile,
+    range: Option<Range>,
+    errors: &mut Vec<FileError>,
+) -> Option<SpellWeapon> {
+    let f = |name: &str| format!("{at}.{name}");
+    let Some(w) = &s.weapon else {
+        for (key, span) in [
+            (
+                "weapon_ability",
+                s.weapon_ability.as_ref().map(|v| v.span()),
+            ),
+            (
+                "weapon_per_levels",
+                s.weapon_per_levels.as_ref().map(|v| v.span()),
+            ),
+        ] {
+            if let Some(span) = span {
+                errors.push(file.error(span, Some(f(key)), format!("`{key}` goes with `weapon`")));
+            }
+        }
+        return None;
+    };
+    let dice = DamageDice::parse_dice(w.get_ref());
+    if dice.is_none() {
+        errors.push(file.error(
+            w.span(),
+            Some(f("weapon")),
+            "expected damage dice like `1d8`",
+        ));
+    }
+    let key = s.weapon_ability.as_ref().map(|a| a.get_ref().as_str());
+    let ability = Drained::ALL.into_iter().find(|a| Some(a.short()) == key);
+    if ability.is_none() {
+        errors.push(file.error(
+            s.weapon_ability.as_ref().map_or(w.span(), |a| a.span()),
+            Some(f("weapon_ability")),
+            format!(
+                "a weapon needs `weapon_ability` (added to its caster's BAB), one of {}",
+                fray_core::loader::one_of(Drained::ALL.iter().map(|a| a.short()))
+            ),
+        ));
+    }
+    if !matches!(range, Some(Range::Feet(_))) {
+        errors.push(file.error(
+            s.range.span(),
+            Some(f("range")),
+            "a spell's weapon attacks a target within its range: `range = \"ranged\"`",
+        ));
+    }
+    for (key, given) in [
+        ("attack", s.attack.is_some()),
+        ("save", s.save.is_some()),
+        ("area", s.area.is_some()),
+        ("per_level", s.per_level),
+    ] {
+        if given {
+            errors.push(file.error(
+                w.span(),
+                Some(f(key)),
+                format!("a spell's weapon makes its own attack rolls: no `{key}`"),
+            ));
+        }
+    }
+    if s.duration.as_ref().is_some_and(|d| d.get_ref() != "rounds") {
+        errors.push(file.error(
+            w.span(),
+            Some(f("duration")),
+            "a spell's weapon lasts `rounds_per_level` rounds per caster level",
+        ));
+    }
+    let per_levels = crate::content::check_int(
+        file,
+        &f("weapon_per_levels"),
+        &s.weapon_per_levels,
+        (1, 40, 0),
+        errors,
+    );
+    let max_bonus =
+        crate::content::check_int(file, &f("max_bonus"), &s.max_bonus, (0, 100, 0), errors);
+    Some(SpellWeapon {
+        dice: dice?,
+        ability: ability?,
+        per_levels,
+        max_bonus,
+    })
+}
+
 /// One `[[spell]]` of a content file.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -529,6 +652,9 @@ pub(crate) struct SpellFile {
     per_level: bool,
     max_levels: Option<Spanned<i64>>,
     heal: Option<Spanned<String>>,
+    weapon: Option<Spanned<String>>,
+    weapon_ability: Option<Spanned<String>>,
+    weapon_per_levels: Option<Spanned<i64>>,
     haste_rounds_per_level: Option<Spanned<i64>>,
     condition: Option<Spanned<String>>,
     penalty: Option<Spanned<String>>,
@@ -736,11 +862,12 @@ pub(crate) fn read(
             }
         }
     }
-    if s.max_bonus.is_some() && s.penalty.is_none() && s.heal.is_none() {
+    let weapon = read_weapon(file, at, s, range, errors);
+    if s.max_bonus.is_some() && s.penalty.is_none() && s.heal.is_none() && s.weapon.is_none() {
         errors.push(file.error(
             s.max_bonus.as_ref().map_or(0..0, |m| m.span()),
             Some(f("max_bonus")),
-            "`max_bonus` goes with `penalty` or `heal`",
+            "`max_bonus` goes with `penalty`, `heal` or `weapon`",
         ));
     }
     let haste = int(
@@ -803,7 +930,7 @@ pub(crate) fn read(
     let duration = s.duration.as_ref().map_or(Some(Duration::Rounds), |d| {
         pick(file, f("duration"), d, &Duration::KEYS, errors)
     });
-    let timed = s.condition.is_some() || s.penalty.is_some();
+    let timed = s.condition.is_some() || s.penalty.is_some() || s.weapon.is_some();
     if let Some(d) = s.duration.as_ref().filter(|_| !timed) {
         errors.push(file.error(
             d.span(),
@@ -837,13 +964,14 @@ pub(crate) fn read(
         haste > 0,
         s.condition.is_some(),
         s.penalty.is_some(),
+        s.weapon.is_some(),
     ];
     if effects.iter().filter(|e| **e).count() != 1 {
         errors.push(file.error(
             s.name.span(),
             Some(f("damage")),
-            "a spell has one effect: `damage`, `heal`, `haste_rounds_per_level`, `condition` \
-             or `penalty`",
+            "a spell has one effect: `damage`, `heal`, `haste_rounds_per_level`, `condition`, \
+             `penalty` or `weapon`",
         ));
     }
     let area = match (&s.area, &s.area_ft) {
@@ -931,6 +1059,7 @@ pub(crate) fn read(
         per_level: s.per_level,
         max_levels,
         heal,
+        weapon,
         haste_rounds_per_level: haste,
         condition,
         penalty,

@@ -787,6 +787,9 @@ pub struct Fighter {
     /// affects (`rules::spell_lasting`; stale ones are dropped as they are looked at). [CEL-R9
     /// Dismiss a Spell, R11 Concentrate to Maintain an Active Spell, R14 Cease Concentrating]
     pub lasting: Vec<crate::rules::spell_lasting::Lasting>,
+    /// Its spell's weapon and the target it attacks (`rules::spell_weapon`). [CEL-R9 Direct or
+    /// Redirect a Spell]
+    pub spell_weapon: Option<crate::rules::spell_weapon::Guided>,
     /// Ammunition (or thrown weapons) left for its ranged weapon; `None`: not counted (its
     /// entry gives no `ammo`). [CEL-R9 Draw or Sheathe: drawing ammunition]
     pub ammo: Option<u16>,

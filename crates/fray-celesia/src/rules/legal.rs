@@ -181,6 +181,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     super::spell_resistance::options(state, who, &mut candidates);
     super::spell::options(state, who, &mut candidates);
     super::spell_lasting::options(state, who, &mut candidates);
+    super::spell_weapon::options(state, who, &mut candidates);
     super::magus::options(state, who, &mut candidates);
     super::ammo::options(state, who, &mut candidates);
     super::ruling::action_options(state, who, &mut candidates);
@@ -975,6 +976,7 @@ pub fn check_deed(
         Choice::Dismiss(..) | Choice::Concentrate(..) | Choice::Cease(..) => {
             super::spell_lasting::check(explain, state, who, choice)
         }
+        Choice::Redirect(t) => super::spell_weapon::check(explain, state, who, t),
         Choice::SpellCombat(..) | Choice::Spellstrike(..) => {
             super::magus::check(explain, state, who, choice)
         }

@@ -49,6 +49,7 @@ pub mod spell_components;
 pub mod spell_identify;
 pub mod spell_lasting;
 pub mod spell_resistance;
+pub mod spell_weapon;
 pub mod stray;
 pub mod terrain;
 pub mod thrown;

@@ -664,7 +664,11 @@ fn open_turn(
     if spells {
         super::spell::expire_haste(state, table, who);
     }
+    // CEL-R9, A39: a spell's weapon ends at the start of its caster's turn after its rounds.
+    super::spell_weapon::expire(state, table, who);
     if start_of_turn(state, table, who)? {
+        // CEL-R9: the caster's spell weapon attacks its target, the caster directing it.
+        super::spell_weapon::strike(state, table, who)?;
         if actions(state, table, who, pause)? {
             return Ok(true);
         }
@@ -1354,6 +1358,7 @@ pub fn perform(
         Choice::Dismiss(..) | Choice::Concentrate(..) | Choice::Cease(..) => {
             super::spell_lasting::perform(state, table, who, choice);
         }
+        Choice::Redirect(t) => super::spell_weapon::redirect(state, table, who, t),
         Choice::Load | Choice::Prepare => super::ammo::perform(state, table, who, choice)?,
         Choice::DrawTwo(a, b) => super::wield::draw_two(state, table, who, a, b)?,
         Choice::Demoralize(t) => super::ruling::demoralize(state, table, who, t)?,

@@ -253,7 +253,7 @@ pub(crate) fn in_range(
             format!("{} is no longer in the fight", state.roster.key(t))
         });
     }
-    if t == who && (spell.attack.is_some() || spell.save.is_some()) {
+    if t == who && (spell.attack.is_some() || spell.save.is_some() || spell.weapon.is_some()) {
         return no(explain, "CEL-R9", || {
             "a spell with an attack or a save is not cast on oneself".to_string()
         });
@@ -463,6 +463,10 @@ pub fn resolve(
         });
         return Ok(());
     }
+    if spell.weapon.is_some() {
+        // CEL-R9 Direct or Redirect a Spell: the spell's weapon (`rules::spell_weapon`).
+        return super::spell_weapon::summon(state, table, who, i, t, at.caster_level);
+    }
     let Some(area) = spell.area else {
         return affect(state, table, who, &spell, t, at, None);
     };
@@ -643,7 +647,7 @@ fn cure(
 
 /// The rounds a timed effect lasts at effective caster level `cl` (halved on a save that
 /// halves, rounded down), and the round whose start of the caster's turn ends it (CEL-A39).
-fn lasting(state: &State, spell: &Spell, cl: i32, half: bool) -> (u32, u32) {
+pub(crate) fn lasting(state: &State, spell: &Spell, cl: i32, half: bool) -> (u32, u32) {
     let full = (spell.rounds_per_level * cl).clamp(1, 10_000);
     let rounds = if half { full / 2 } else { full } as u32;
     (rounds, state.round.saturating_add(rounds))
@@ -662,7 +666,7 @@ fn expiry(state: &State, who: CombatantId, spell: &Spell, until: u32) -> Expiry 
 
 /// How long a condition or penalty lasts, for the log: `rounds` rounds until the start of the
 /// caster's turn in round `until`, permanent, or while the caster concentrates.
-fn how_long(spell: &Spell, rounds: u32, until: u32) -> String {
+pub(crate) fn how_long(spell: &Spell, rounds: u32, until: u32) -> String {
     let dismiss = if spell.dismissible {
         " (dismissible, CEL-R9)"
     } else {

@@ -30,6 +30,8 @@ pub enum Lasts {
     Condition(Caused),
     /// An ability penalty.
     Penalty(Penalized),
+    /// The spell's weapon, attacking the creature (`rules::spell_weapon`). [CEL-R9]
+    Weapon,
 }
 
 /// One creature's lasting effect of a dismissible or concentration spell, kept by its caster.
@@ -93,6 +95,7 @@ fn live(state: &State, caster: CombatantId, l: &Lasting) -> bool {
     match l.effect {
         Lasts::Condition(c) => f.tricks.get(c).is_some_and(|t| t.source == Some(caster)),
         Lasts::Penalty(p) => f.drained.get(p).is_some_and(|t| t.source == Some(caster)),
+        Lasts::Weapon => super::spell_weapon::of(state, caster).is_some_and(|g| g.cast == l.cast),
     }
 }
 
@@ -305,6 +308,8 @@ fn hold(state: &mut State, caster: CombatantId, l: &Lasting, until: Expiry) {
             let m = f.drained.get(p).map_or(0, |t| t.magnitude);
             f.drained.add_timed(Timed::new(p, until).from(caster).of(m));
         }
+        // A spell's weapon lasts rounds, never while concentrated on (spells.toml refuses it).
+        Lasts::Weapon => {}
     }
 }
 
@@ -355,6 +360,10 @@ fn end(
                 state.fm(t).drained.remove(p);
                 super::spell::penalty_ended(state, table, t, p.ability);
                 super::injury::settle(state, table, t, before);
+            }
+            Lasts::Weapon => {
+                super::spell_weapon::end(state, table, caster, why);
+                continue;
             }
         }
         table.emit(|| Event::Acted {
