@@ -209,6 +209,9 @@ pub(crate) fn action(state: &State, who: CombatantId) -> Choice {
     if let Some(c) = crate::rules::spell_weapon::tactic(state, who) {
         return c;
     }
+    if let Some(c) = crate::rules::spell_weapon::cast_tactic(state, who) {
+        return c;
+    }
     // CEL-R9, R11, R12 Cast: a damaging spell worth more than the blows its acts would be
     // (`crate::caster_tactics`), unless a blow in reach could finish a foe.
     if let Some(c) = crate::caster_tactics::cast(state, who).filter(|_| !can_finish_foe(state, who))

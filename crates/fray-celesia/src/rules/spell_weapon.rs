@@ -446,3 +446,188 @@ pub fn tactic(state: &State, who: CombatantId) -> Option<Choice> {
         .map(Choice::Redirect)
         .filter(|c| super::legal::check_action(false, state, who, c).is_ok())
 }
+
+/// Default tactics: a caster with a weapon spell, none of its weapons out and no foe up within
+/// its reach (no blow to make this turn) casts it at the nearest foe up it may aim at: a
+/// weapon's rounds of attacks are worth the casting's 2 acts when no blow is lost for them.
+/// [CEL-R9, R11]
+pub fn cast_tactic(state: &State, who: CombatantId) -> Option<Choice> {
+    if state.p(who).magic.spells.is_empty() || of(state, who).is_some() {
+        return None;
+    }
+    let mut blow = false;
+    state.each_foe_within(who, state.reach_squares, |t| blow |= state.up(t));
+    if blow {
+        return None;
+    }
+    let ix = (0..state.spellbook.len().min(usize::from(u8::MAX)))
+        .find(|&i| state.spellbook[i].weapon.is_some() && super::spell::known(state, who, i))?;
+    state
+        .ids()
+        .filter(|&o| state.enemies(o, who) && state.up(o))
+        .map(|o| Choice::Cast(ix as u8, Some(o), false))
+        .filter(|c| super::legal::check_action(false, state, who, c).is_ok())
+        .min_by_key(|c| match *c {
+            Choice::Cast(_, Some(o), _) => (state.feet_between(who, o), o.index()),
+            _ => (i32::MAX, usize::MAX),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::Content;
+    use crate::fixture::Fixture;
+    use fray_core::catalog::ContentSet;
+
+    const VELA: CombatantId = CombatantId(0);
+    const GRUB: CombatantId = CombatantId(1);
+    const SNAG: CombatantId = CombatantId(2);
+
+    /// Vela (cleric 3, WIS 16, spiritual weapon) at (0, 0); Grub at (4, 0), Snag at (4, 3).
+    fn fight() -> State {
+        Fixture::new()
+            .with(
+                "vela",
+                "clerics",
+                [0, 0],
+                "class = \"cleric\"\nlevel = 3\nhp = 30\nscores = { wis = 16 }\nspells = \
+                 [\"spiritual weapon\"]\ncaster_level = 3\nspell_dc = 13",
+            )
+            .with(
+                "grub",
+                "orcs",
+                [4, 0],
+                "class = \"fighter\"\nlevel = 1\nhp = 8",
+            )
+            .with(
+                "snag",
+                "orcs",
+                [4, 3],
+                "class = \"fighter\"\nlevel = 1\nhp = 30",
+            )
+            .state()
+    }
+
+    /// Vela's weapon aimed at `t`, as `summon` leaves it.
+    fn armed(s: &mut State, t: CombatantId) {
+        let ix = s
+            .spellbook
+            .iter()
+            .position(|sp| sp.weapon.is_some())
+            .expect("a weapon spell");
+        s.fm(VELA).spell_weapon = Some(Guided {
+            spell: ix as u8,
+            target: t,
+            until: 4,
+            caster_level: 3,
+            cast: (1, 0),
+            tried: true,
+        });
+    }
+
+    /// The sample's numbers are Pathfinder's: 1d8, BAB + WIS, +1 per 3 levels up to +5.
+    #[test]
+    fn spiritual_weapon_is_effect_data() {
+        let c = Content::embedded().unwrap_or_else(|e| panic!("{e}"));
+        let spell = c.spells.get("spiritual weapon").expect("spiritual weapon");
+        let w = spell.weapon.expect("a weapon");
+        assert_eq!((w.dice.count, w.dice.sides, w.dice.bonus), (1, 8, 0));
+        assert_eq!(w.ability, crate::spell::Drained::Wisdom);
+        assert_eq!(
+            [1, 2, 3, 5, 6, 14, 15, 20].map(|cl| w.bonus(cl)),
+            [0, 0, 1, 1, 2, 4, 5, 5]
+        );
+        assert!(spell.dismissible && spell.damage.is_none() && spell.attack.is_none());
+        assert_eq!(spell.rounds_per_level, 1);
+    }
+
+    /// Bad weapon data is refused with its file, line and field.
+    #[test]
+    fn bad_weapon_data_is_refused() {
+        let base = "[[spell]]\nname = \"zap\"\nlevel = 1\ncasting = \"standard\"\n\
+                    spell_resistance = false\nrounds_per_level = 1\n";
+        for (extra, field) in [
+            (
+                "range = \"touch\"\nweapon = \"1d8\"\nweapon_ability = \"wis\"\n",
+                "spell[0].range",
+            ),
+            (
+                "range = \"ranged\"\nrange_ft = 30\nweapon = \"1d8\"\n",
+                "spell[0].weapon_ability",
+            ),
+            (
+                "range = \"ranged\"\nrange_ft = 30\nweapon = \"lots\"\nweapon_ability = \"wis\"\n",
+                "spell[0].weapon",
+            ),
+            (
+                "range = \"ranged\"\nrange_ft = 30\nweapon = \"1d8\"\nweapon_ability = \"wis\"\n\
+                 attack = \"ranged touch\"\n",
+                "spell[0].attack",
+            ),
+            (
+                "range = \"ranged\"\nrange_ft = 30\ndamage = \"1d8\"\nweapon_per_levels = 3\n",
+                "spell[0].weapon_per_levels",
+            ),
+        ] {
+            let text = format!("{base}{extra}");
+            let err = Content::load(&[("s.toml", text.as_str())])
+                .map(|_| ())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("s.toml:") && err.contains(field),
+                "{field}: {err}"
+            );
+        }
+    }
+
+    /// A weapon whose target is down is pointed at the nearest foe up; one on a foe up is left.
+    #[test]
+    fn tactics_redirect_a_weapon_whose_target_is_down() {
+        let mut s = fight();
+        s.fm(VELA).acts_left = 3;
+        armed(&mut s, GRUB);
+        assert_eq!(tactic(&s, VELA), None, "Grub is up");
+        s.fm(GRUB).hp = -15;
+        assert!(!s.up(GRUB));
+        // Snag at (4, 3) is behind nothing here: the nearest foe up.
+        assert_eq!(tactic(&s, VELA), Some(Choice::Redirect(SNAG)));
+        s.fm(SNAG).hp = -15;
+        assert_eq!(tactic(&s, VELA), None, "no foe up to point it at");
+    }
+
+    /// The redirect's refusals and a dead caster's weapon (gone: nothing to redirect).
+    #[test]
+    fn redirect_needs_a_weapon_and_a_new_target() {
+        let mut s = fight();
+        assert_eq!(check(true, &s, VELA, SNAG).unwrap_err().rule, RULE);
+        armed(&mut s, GRUB);
+        assert!(check(true, &s, VELA, SNAG).is_ok());
+        let same = check(true, &s, VELA, GRUB).unwrap_err();
+        assert!(same.reason.contains("already attacks"), "{}", same.reason);
+        let own = check(true, &s, VELA, VELA).unwrap_err();
+        assert!(own.reason.contains("own caster"), "{}", own.reason);
+        let mut offered = Vec::new();
+        options(&s, VELA, &mut offered);
+        assert_eq!(offered, vec![Choice::Redirect(SNAG)]);
+        s.fm(VELA).dead = true;
+        assert_eq!(of(&s, VELA), None);
+        assert!(check(true, &s, VELA, SNAG).is_err());
+    }
+
+    /// Only the target's rows of the advantage table: a prone, helpless target gives two; the
+    /// caster's own conditions give none.
+    #[test]
+    fn the_weapons_attack_takes_only_the_targets_rows() {
+        let mut s = fight();
+        s.fm(VELA).prone = true;
+        s.fm(VELA).defensive_attacks = true;
+        let (adv, dis) = target_sources(&s, GRUB);
+        assert_eq!((adv.count(), dis.count()), (0, 0));
+        s.fm(GRUB).prone = true;
+        s.fm(GRUB).hp = -15;
+        let (adv, _) = target_sources(&s, GRUB);
+        assert_eq!(adv.text(), "helpless target, prone target");
+    }
+}
