@@ -5,7 +5,8 @@
 //! says: `attack FOE` goes at FOE as a confused creature bound to a foe does
 //! ([`crate::rules::confusion::go_at`]); `come`, `heel` move next to the handler; `defend`
 //! goes at the weakest foe next to its handler, else moves next to it; `down` takes total
-//! defense next to a foe, else nothing; `stay` and no command, nothing.
+//! defense next to a foe, else nothing; `guard` attacks the weakest foe next to it where it
+//! stands; `stay` and no command, nothing.
 
 use crate::choice::Choice;
 use crate::rules::animal::{current, trained, Trick};
@@ -76,6 +77,15 @@ pub fn animal(state: &State, who: CombatantId) -> Option<Choice> {
             (threatened && state.f(who).total_defense == 0)
                 .then(|| legal(state, who, Choice::TotalDefense))
                 .flatten()
+        }
+        Trick::Guard => {
+            let mut foes: Vec<CombatantId> = state
+                .ids()
+                .filter(|&o| state.enemies(who, o) && state.up(o) && state.gap(who, o) == 1)
+                .collect();
+            foes.sort_by_key(|&o| (state.f(o).hp, o));
+            foes.into_iter()
+                .find_map(|o| legal(state, who, Choice::Attack(o, 0)))
         }
         Trick::Stay => None,
     };

@@ -289,7 +289,7 @@ pub enum Choice {
 
 /// The free actions of CEL-R14 and elsewhere that fray plays, by the word the GM names them
 /// with (`strenuous_free_actions`, CEL-G4).
-pub const FREE_ACTIONS: [&str; 13] = [
+pub const FREE_ACTIONS: [&str; 14] = [
     "release",
     "fast-mount",
     "fast-dismount",
@@ -303,6 +303,7 @@ pub const FREE_ACTIONS: [&str; 13] = [
     "cast-defensively",
     "identify",
     "cease",
+    "handle",
 ];
 
 impl Choice {

@@ -212,6 +212,7 @@ fray_core::combatant_entry! {
         humanoid: Option<bool>,
         mindless: Option<bool>,
         handle_animal: Option<Spanned<i64>>,
+        handle_free: Option<Spanned<bool>>,
         handler: Option<Spanned<String>>,
         tricks: Option<Spanned<Vec<Spanned<String>>>>,
         companion: Option<Spanned<bool>>,
@@ -346,6 +347,7 @@ impl Builder<'_> {
                     perception: 0,
                     bestiary: Some(mon.name.clone()),
                     handle_animal: 0,
+                    handle_free: false,
                     animal: None,
                     handles: false,
                     items: Vec::new(),
@@ -483,6 +485,7 @@ impl Builder<'_> {
                     perception: 0,
                     bestiary: None,
                     handle_animal: 0,
+                    handle_free: false,
                     animal: None,
                     handles: false,
                     items: Vec::new(),
@@ -720,6 +723,7 @@ impl Builder<'_> {
             errors,
         )
         .unwrap_or_else(|| profile.m(crate::state::CHA));
+        profile.handle_free = c.handle_free.as_ref().is_some_and(|b| *b.get_ref());
         profile.animal = read_trained(file, i, c, &profile, errors);
         (errors.len() == before).then_some(profile)
     }
@@ -1041,6 +1045,7 @@ impl CombatantBuilder for Builder<'_> {
             free_loads: 0,
             prepared: false,
             multiweapon_turn: None,
+            free_handle_turn: None,
             hand: None,
         };
         let mut fighter = fighter;
@@ -1442,6 +1447,24 @@ fn link_handlers(
                     ),
                 ));
             }
+        }
+    }
+    // CEL-R9: a class ability handling an animal as a free action needs an animal it handles.
+    for (i, c) in def.combatants.iter().enumerate() {
+        let Some(free) = c.handle_free.as_ref().filter(|b| *b.get_ref()) else {
+            continue;
+        };
+        let handles = links.iter().any(|&(_, h)| {
+            c.id.as_ref()
+                .is_some_and(|id| state.roster.combatants[h.index()].group == *id.get_ref())
+        });
+        if !handles {
+            errors.push(file.error(
+                free.span(),
+                Some(format!("combatants[{i}].handle_free")),
+                "`handle_free` (a class ability: Handle an Animal as a free action, CEL-R9) \
+                 needs an animal whose `handler` it is",
+            ));
         }
     }
     if links.is_empty() {

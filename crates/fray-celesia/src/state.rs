@@ -102,6 +102,10 @@ pub struct Profile {
     /// Handle Animal skill bonus (`handle_animal`, default its CHA modifier: Pathfinder's is a
     /// Charisma skill). [CEL-R9 Handle an Animal, R12 Push an Animal]
     pub handle_animal: i32,
+    /// A class ability lets it handle its animal as a free action (`handle_free`), once a turn.
+    /// [CEL-R9 Handle an Animal: "Some class abilities let characters attempt this as a free
+    /// action"]
+    pub handle_free: bool,
     /// A trained animal's handler, tricks and companionship (`handler`, `tricks`, `companion`).
     /// [CEL-R9 Handle an Animal, R12 Push an Animal]
     pub animal: Option<crate::rules::animal::Trained>,
@@ -802,6 +806,9 @@ pub struct Fighter {
     pub prepared: bool,
     /// The turn count of its last Multiweapon Fighting action (once per turn). [CEL-R9]
     pub multiweapon_turn: Option<u32>,
+    /// The turn count of its last Handle an Animal taken as a free action (`handle_free`: once
+    /// a turn). [CEL-R9]
+    pub free_handle_turn: Option<u32>,
     /// The attack being made is a Multiweapon Fighting one: its penalty, and whether it is an
     /// off-hand attack (half the positive STR and DEX on damage). [CEL-R9, R5.1]
     pub hand: Option<(i32, bool)>,

@@ -53,6 +53,9 @@ pub enum Trick {
     Defend,
     /// Break off from combat: no attack; it may move or take total defense.
     Down,
+    /// Guard: stay in place and keep others from approaching: attack a foe next to it, and
+    /// make attacks of opportunity on any foe it threatens.
+    Guard,
     /// Follow its handler closely: move next to it, no attack.
     Heel,
     /// Stay in place: no action.
@@ -61,11 +64,12 @@ pub enum Trick {
 
 impl Trick {
     /// Every trick, in the order the lists give them.
-    pub const ALL: [Trick; 6] = [
+    pub const ALL: [Trick; 7] = [
         Trick::Attack,
         Trick::Come,
         Trick::Defend,
         Trick::Down,
+        Trick::Guard,
         Trick::Heel,
         Trick::Stay,
     ];
@@ -77,6 +81,7 @@ impl Trick {
             Trick::Come => "come",
             Trick::Defend => "defend",
             Trick::Down => "down",
+            Trick::Guard => "guard",
             Trick::Heel => "heel",
             Trick::Stay => "stay",
         }
@@ -177,6 +182,22 @@ pub fn dc(state: &State, animal: CombatantId, push: bool) -> (i32, bool) {
     });
     let hurt = f.hp < state.p(animal).max_hp || f.nonlethal > 0 || ability_damage;
     (state.options.push_dc + if hurt { HURT_DC } else { 0 }, hurt)
+}
+
+/// Acts Handle an Animal takes `who`: none (a free action) with its class ability
+/// `handle_free`, once a turn, while the GM's free-action limit allows one (CEL-G2); else 1 (a
+/// simple action). [CEL-R9: "Some class abilities let characters attempt this as a free
+/// action"; adopted reading: one free attempt a turn]
+pub fn handle_acts(state: &State, who: CombatantId) -> i32 {
+    let f = state.f(who);
+    let free = state.p(who).handle_free
+        && f.free_handle_turn != Some(f.turns)
+        && super::legal::free_action_left(false, state, who, "handle").is_ok();
+    if free {
+        0
+    } else {
+        1
+    }
 }
 
 /// Acts a push takes: 3 (a full action), 1 for an animal companion. [CEL-R12]
@@ -419,6 +440,11 @@ pub fn obeys(
             choice,
             Choice::MoveTo(_) | Choice::Step(_) | Choice::StandUp | Choice::TotalDefense
         ),
+        Some((Trick::Guard, _)) => {
+            *choice == Choice::StandUp
+                || matches!(*choice, Choice::Attack(t, _) | Choice::Unarmed(t)
+                    if state.enemies(animal, t) && state.gap(animal, t) <= 1)
+        }
     };
     Illegal::unless(ok, explain, HANDLE_RULE, || {
         let now = match command {
@@ -434,6 +460,7 @@ pub fn obeys(
                 Some(Trick::Defend) =>
                     "it moves toward its handler or attacks a foe next to its handler",
                 Some(Trick::Down) => "it moves, steps or takes total defense, and attacks nobody",
+                Some(Trick::Guard) => "it stays where it is and attacks only a foe next to it",
             }
         )
     })
@@ -470,6 +497,11 @@ pub fn may_strike(state: &State, animal: CombatantId, foe: CombatantId) -> bool 
             trick: Trick::Defend,
             ..
         }) => at_handler(state, t.handler, foe),
+        // Guard: "prevents others from approaching": any foe it threatens.
+        Some(Command {
+            trick: Trick::Guard,
+            ..
+        }) => state.enemies(animal, foe),
         _ => false,
     }
 }
@@ -595,6 +627,49 @@ mod tests {
         assert_eq!(cost(Choice::Push(GREY, Trick::Stay, None)), 3);
         assert_eq!(cost(Choice::Push(ASH, Trick::Stay, None)), 1);
         assert_eq!(cost(Choice::Handle(GREY, Trick::Come, None)), 1);
+    }
+
+    /// `handle_free`: the first Handle an Animal of each turn is free (0 acts); once taken this
+    /// turn, or with the GM's free-action limit reached (CEL-G2), it is a simple action again.
+    #[test]
+    fn a_class_ability_makes_one_handle_a_turn_free() {
+        let mut s = fight();
+        let handle = Choice::Handle(GREY, Trick::Come, None);
+        let cost = |s: &State| super::super::complex::cost(s, RHEA, &handle);
+        let mut profiles = s.profiles.to_vec();
+        profiles[RHEA.index()].handle_free = true;
+        s.profiles = profiles.into();
+        assert_eq!(cost(&s), 0);
+        s.fm(RHEA).free_handle_turn = Some(s.f(RHEA).turns);
+        assert_eq!(cost(&s), 1, "once a turn");
+        s.fm(RHEA).turns += 1;
+        assert_eq!(cost(&s), 0, "a new turn");
+        std::sync::Arc::make_mut(&mut s.options).free_actions_per_turn = Some(0);
+        assert_eq!(cost(&s), 1, "CEL-G2: no free action left");
+        assert_eq!(cost_of_push(&s), 3, "a push is never free");
+    }
+
+    fn cost_of_push(s: &State) -> i32 {
+        super::super::complex::cost(s, RHEA, &Choice::Push(GREY, Trick::Stay, None))
+    }
+
+    /// `guard`: the animal attacks a foe next to it but does not move; it makes attacks of
+    /// opportunity on any foe.
+    #[test]
+    fn a_guarding_animal_stays_and_strikes_foes_next_to_it() {
+        let mut s = fight();
+        s.fm(GREY).command = Some(Command {
+            trick: Trick::Guard,
+            target: None,
+        });
+        assert!(
+            legal(&s, GREY, Choice::Attack(ORC, 0)),
+            "the orc is next to it"
+        );
+        assert!(!legal(&s, GREY, Choice::Approach(ORC)));
+        assert!(!legal(&s, GREY, Choice::Charge(ORC)));
+        assert!(may_strike(&s, GREY, ORC));
+        assert!(!may_strike(&s, GREY, RHEA), "not its own side");
     }
 
     /// d20 4 + 5 = 9 < 10 leaves the animal without a command; 5 + 5 = 10 gives it one; a later

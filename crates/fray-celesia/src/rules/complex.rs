@@ -121,6 +121,7 @@ pub fn cost(state: &State, who: CombatantId, choice: &Choice) -> i32 {
             Choice::ReadyShield | Choice::DropShield => super::shield::acts(state, who),
             Choice::Load | Choice::Prepare => super::ammo::acts(state, who, choice),
             Choice::Push(animal, ..) => super::animal::push_acts(state, animal),
+            Choice::Handle(..) => super::animal::handle_acts(state, who),
             _ => choice.acts(),
         },
     }

@@ -1365,6 +1365,19 @@ pub fn perform(
         Choice::Recall(t) => super::recall::recall(state, table, who, t)?,
         Choice::Search => super::search::search(state, table, who)?,
         Choice::Handle(a, trick, on) => {
+            if cost == 0 {
+                // CEL-R9: a class ability's free Handle an Animal, once a turn (CEL-G2, G4).
+                let turn = state.f(who).turns;
+                state.fm(who).free_handle_turn = Some(turn);
+                count_free(state, table, who, "handle");
+                table.emit(|| Event::Acted {
+                    who,
+                    act: "uses its free Handle an Animal on",
+                    on: Some(a),
+                    detail: "its class ability (`handle_free`), once a turn".to_string(),
+                    rule: "CEL-R9",
+                });
+            }
             super::animal::command(state, table, who, (a, trick, on), false)?;
         }
         Choice::Push(a, trick, on) => {
@@ -1395,6 +1408,12 @@ pub(super) fn free_action_taken(
     let Some(free) = choice.free_action() else {
         return;
     };
+    count_free(state, table, who, free);
+}
+
+/// Counts a free action of `who` against the GM's limit (CEL-G2), and costs a disabled
+/// creature 1 hp when the GM deems it strenuous (CEL-G4).
+fn count_free(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId, free: &str) {
     let f = state.fm(who);
     f.free_actions = f.free_actions.saturating_add(1);
     if state.options.strenuous_free_actions.contains(&free)
