@@ -285,11 +285,20 @@ pub enum Choice {
     /// Lock or Unlock a Weapon in a Locked Gauntlet: unlock the weapon locked in it (standard,
     /// 2 acts, Provoke). [CEL-R11]
     Unlock(Item),
+    /// Initiate or Change Stance: the stance at this place of `State::maneuver_book` (free, once
+    /// per turn). [CEL-R14]
+    Stance(u8),
+    /// Initiate Standard Strike: the strike at this place of `State::maneuver_book` on the foe
+    /// (standard, 2 acts; Provoke if its data says so). [CEL-R11]
+    Strike(u8, CombatantId),
+    /// Counter, or Use an Immediate-Action Ability: the one at this place of
+    /// `State::maneuver_book`, against the attack declared on it (reaction). [CEL-R15]
+    Counter(u8),
 }
 
 /// The free actions of CEL-R14 and elsewhere that fray plays, by the word the GM names them
 /// with (`strenuous_free_actions`, CEL-G4).
-pub const FREE_ACTIONS: [&str; 14] = [
+pub const FREE_ACTIONS: [&str; 15] = [
     "release",
     "fast-mount",
     "fast-dismount",
@@ -304,6 +313,7 @@ pub const FREE_ACTIONS: [&str; 14] = [
     "identify",
     "cease",
     "handle",
+    "stance",
 ];
 
 impl Choice {
@@ -329,6 +339,8 @@ impl Choice {
             Choice::Identify(_) => "identify",
             // CEL-R14 Cease Concentrating on a Spell.
             Choice::Cease(..) => "cease",
+            // CEL-R14 Initiate or Change Stance.
+            Choice::Stance(_) => "stance",
             _ => return None,
         })
     }
@@ -412,6 +424,7 @@ impl Choice {
             | Choice::Concentrate(..)
             | Choice::Lock(_)
             | Choice::Unlock(_)
+            | Choice::Strike(..)
             | Choice::Feint(_) => 2,
             // Grapple and Grapple, Continued: 2, 1 with Improved Grapple (rules::grapple::acts).
             Choice::Grapple(_) | Choice::Maintain(_) => 2,
@@ -439,6 +452,7 @@ pub fn answers(question: Question, choice: &Choice) -> bool {
         | Choice::Complete(_)
         | Choice::Counterspell(_)
         | Choice::FreeItself(_)
+        | Choice::Counter(_)
         | Choice::Identify(_) => question == Question::Reaction,
         Choice::Dc(_)
         | Choice::Shaken(_)
@@ -625,6 +639,9 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::DrawTwo(a, b) => format!("draw {} {}", a.key(), b.key()),
         Choice::Demoralize(t) => format!("demoralize {}", k(t)),
         Choice::Feint(t) => format!("feint {}", k(t)),
+        Choice::Stance(m) => format!("stance {}", maneuver_key(state, *m)),
+        Choice::Strike(m, t) => format!("strike {} {}", maneuver_key(state, *m), k(t)),
+        Choice::Counter(m) => format!("counter {}", maneuver_key(state, *m)),
         Choice::FindTracks => "find-tracks".into(),
         Choice::Recall(t) => format!("recall {}", k(t)),
         Choice::Search => "search".into(),
@@ -687,6 +704,33 @@ fn spell_index(state: &State, w: &str) -> Result<u8, Illegal> {
             ))
         })?;
     u8::try_from(found).map_err(|_| unreadable(format!("spell `{w}` is past the 256th")))
+}
+
+/// The key of the maneuver or stance at place `m` of `State::maneuver_book`.
+fn maneuver_key(state: &State, m: u8) -> String {
+    state
+        .maneuver_book
+        .get(usize::from(m))
+        .map_or_else(|| "?".into(), |x| x.key())
+}
+
+/// The place in `State::maneuver_book` of the stance, strike or counter named `w`
+/// (`iron-guard`). [CEL-R11, R14, R15]
+fn maneuver_index(state: &State, w: &str) -> Result<u8, Illegal> {
+    let key = fray_core::catalog::name_key(w);
+    let found = state
+        .maneuver_book
+        .iter()
+        .position(|m| m.key() == key)
+        .ok_or_else(|| {
+            let keys: Vec<String> = state.maneuver_book.iter().map(|m| m.key()).collect();
+            unreadable(format!(
+                "no stance, strike or counter `{w}` known in this encounter{}",
+                fray_core::loader::did_you_mean(w, keys.iter().map(String::as_str))
+            ))
+        })?;
+    // The book holds at most `initiator::MAX_BOOK` (16) entries.
+    Ok(found as u8)
 }
 
 pub(crate) fn unreadable(reason: String) -> Illegal {
@@ -1086,6 +1130,9 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         }
         ["demoralize", t] => Choice::Demoralize(who(t)?),
         ["feint", t] => Choice::Feint(who(t)?),
+        ["stance", m] => Choice::Stance(maneuver_index(state, m)?),
+        ["strike", m, t] => Choice::Strike(maneuver_index(state, m)?, who(t)?),
+        ["counter", m] => Choice::Counter(maneuver_index(state, m)?),
         ["find-tracks"] => Choice::FindTracks,
         ["recall", t] => Choice::Recall(who(t)?),
         ["search"] => Choice::Search,

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use toml::Spanned;
 
 /// The embedded content files, `(path, text)`.
-pub const CONTENT_FILES: [(&str, &str); 6] = [
+pub const CONTENT_FILES: [(&str, &str); 7] = [
     (
         "content/celesia/weapons.toml",
         include_str!("../../../content/celesia/weapons.toml"),
@@ -37,6 +37,10 @@ pub const CONTENT_FILES: [(&str, &str); 6] = [
     (
         "content/celesia/items.toml",
         include_str!("../../../content/celesia/items.toml"),
+    ),
+    (
+        "content/celesia/maneuvers.toml",
+        include_str!("../../../content/celesia/maneuvers.toml"),
     ),
 ];
 
@@ -486,6 +490,9 @@ pub struct Content {
     pub spells: Catalog<crate::spell::Spell>,
     /// Items other than weapons (`crate::rules::item`). [CEL-R11, R12]
     pub items: Catalog<crate::rules::item::Gear>,
+    /// The initiator's stances, strikes and counters (sample content, `crate::initiator`).
+    /// [CEL-R11, R14, R15, R16.5]
+    pub maneuvers: Catalog<crate::initiator::Maneuver>,
 }
 
 /// The tables of one content file (or an encounter's own definitions).
@@ -506,6 +513,12 @@ pub struct ContentFile {
     pub(crate) spell: Vec<crate::spell::SpellFile>,
     #[serde(default)]
     pub(crate) item: Vec<crate::rules::item::GearFile>,
+    #[serde(default)]
+    pub(crate) stance: Vec<crate::initiator::StanceFile>,
+    #[serde(default)]
+    pub(crate) strike: Vec<crate::initiator::StrikeFile>,
+    #[serde(default)]
+    pub(crate) counter: Vec<crate::initiator::CounterFile>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -1145,11 +1158,54 @@ impl ContentFile {
             && self.monster.is_empty()
             && self.spell.is_empty()
             && self.item.is_empty()
+            && self.stance.is_empty()
+            && self.strike.is_empty()
+            && self.counter.is_empty()
     }
 }
 
 /// Most levels a class lists.
 pub const MAX_LEVEL: usize = 20;
+
+impl Content {
+    /// The file's `[[stance]]`, `[[strike]]` and `[[counter]]` entries, one catalog for the
+    /// three (a name is unique across them: `stance NAME`, `strike NAME`). [CEL-R11, R14, R15]
+    fn read_maneuvers(
+        &mut self,
+        file: &SourceFile<'_>,
+        parsed: &ContentFile,
+        errors: &mut Vec<FileError>,
+    ) {
+        use crate::initiator::{read_counter, read_stance, read_strike};
+        let stances = parsed.stance.iter().enumerate().map(|(i, s)| {
+            let at = format!("stance[{i}]");
+            (read_stance(file, &at, s, errors), at)
+        });
+        let mut read: Vec<_> = stances.collect();
+        for (i, s) in parsed.strike.iter().enumerate() {
+            let at = format!("strike[{i}]");
+            read.push((read_strike(file, &at, s, errors), at));
+        }
+        for (i, c) in parsed.counter.iter().enumerate() {
+            let at = format!("counter[{i}]");
+            read.push((read_counter(file, &at, c, errors), at));
+        }
+        for (found, at) in read {
+            if let Some((m, span)) = found {
+                let key = m.key();
+                self.maneuvers.insert(
+                    "maneuver",
+                    &key,
+                    m,
+                    file,
+                    span,
+                    format!("{at}.name"),
+                    errors,
+                );
+            }
+        }
+    }
+}
 
 impl ContentSet for Content {
     type File = ContentFile;
@@ -1251,6 +1307,7 @@ impl ContentSet for Content {
                 );
             }
         }
+        self.read_maneuvers(file, parsed, errors);
         for (i, c) in parsed.class.iter().enumerate() {
             let at = format!("class[{i}]");
             let before = errors.len();
@@ -1382,6 +1439,7 @@ impl ContentSet for Content {
         self.monsters.seal();
         self.spells.seal();
         self.items.seal();
+        self.maneuvers.seal();
     }
 
     fn defines_nothing(parsed: &ContentFile) -> bool {

@@ -45,6 +45,12 @@ fray_core::encounter_file! {
         obstacle: Vec<TerrainDef>,
         #[serde(default)]
         difficult: Vec<TerrainDef>,
+        #[serde(default)]
+        stance: Vec<crate::initiator::StanceFile>,
+        #[serde(default)]
+        strike: Vec<crate::initiator::StrikeFile>,
+        #[serde(default)]
+        counter: Vec<crate::initiator::CounterFile>,
     }
 }
 
@@ -207,6 +213,10 @@ fray_core::combatant_entry! {
         spellcraft: Option<Spanned<i64>>,
         #[serde(default)]
         knows_maneuver: bool,
+        #[serde(default)]
+        stances: Vec<Spanned<String>>,
+        #[serde(default)]
+        maneuvers: Vec<Spanned<String>>,
         bluff: Option<Spanned<i64>>,
         sense_motive: Option<Spanned<i64>>,
         humanoid: Option<bool>,
@@ -217,6 +227,101 @@ fray_core::combatant_entry! {
         tricks: Option<Spanned<Vec<Spanned<String>>>>,
         companion: Option<Spanned<bool>>,
     }
+}
+
+/// CEL-R11, R14, R15: the entry's `stances` and `maneuvers`, each a known entry of the right
+/// kind of `Content::maneuvers` (a stance in `stances`, a strike or counter in `maneuvers`),
+/// once, as their keys.
+fn read_known(
+    file: &SourceFile<'_>,
+    i: usize,
+    c: &CombatantDef,
+    content: &Content,
+    errors: &mut Vec<FileError>,
+) -> Vec<String> {
+    let mut keys = Vec::new();
+    for (list, name) in [(&c.stances, "stances"), (&c.maneuvers, "maneuvers")] {
+        for (j, entry) in list.iter().enumerate() {
+            let at = Some(format!("combatants[{i}].{name}[{j}]"));
+            let Some(m) = content.maneuvers.get(entry.get_ref()) else {
+                errors.push(file.error(
+                    entry.span(),
+                    at,
+                    content.maneuvers.unknown(
+                        "maneuver or stance",
+                        entry.get_ref(),
+                        "content/celesia/maneuvers.toml",
+                    ),
+                ));
+                continue;
+            };
+            let stance = m.stance().is_some();
+            if stance != (name == "stances") {
+                errors.push(file.error(
+                    entry.span(),
+                    at,
+                    format!(
+                        "`{}` is a {}: list stances in `stances`, strikes and counters in \
+                         `maneuvers`",
+                        entry.get_ref(),
+                        m.what()
+                    ),
+                ));
+                continue;
+            }
+            if keys.contains(&m.key()) {
+                errors.push(file.error(entry.span(), at, "listed twice"));
+                continue;
+            }
+            keys.push(m.key());
+        }
+    }
+    keys
+}
+
+/// CEL-R11, R14, R15: every stance, strike and counter the combatants know, once each, in the
+/// order first listed (at most `initiator::MAX_BOOK`), each profile's `known` bits over it.
+fn maneuver_book(
+    file: &SourceFile<'_>,
+    def: &EncounterDef,
+    state: &mut State,
+    content: &Content,
+    errors: &mut Vec<FileError>,
+) -> Arc<[crate::initiator::Maneuver]> {
+    let mut book: Vec<crate::initiator::Maneuver> = Vec::new();
+    let mut profiles: Vec<Profile> = state.profiles.to_vec();
+    if profiles.iter().all(|p| p.initiator.is_empty()) {
+        return book.into();
+    }
+    for (i, p) in profiles.iter_mut().enumerate() {
+        for key in &p.initiator {
+            let place = match book.iter().position(|m| &m.key() == key) {
+                Some(b) => b,
+                None => {
+                    if book.len() == crate::initiator::MAX_BOOK {
+                        errors.push(file.error(
+                            def.combatants.get(i).map_or(0..0, |c| c.id_span()),
+                            Some(format!("combatants[{i}].maneuvers")),
+                            format!(
+                                "the combatants know more than {} stances, strikes and \
+                                 counters between them",
+                                crate::initiator::MAX_BOOK
+                            ),
+                        ));
+                        return book.into();
+                    }
+                    let Some(m) = content.maneuvers.get(key) else {
+                        continue;
+                    };
+                    book.push(m.clone());
+                    book.len() - 1
+                }
+            };
+            p.known |= 1 << place;
+        }
+    }
+    state.profiles = profiles.into();
+    book.into()
 }
 
 /// Reads an encounter file's text.
@@ -358,6 +463,8 @@ impl Builder<'_> {
                     magic: Default::default(),
                     cartridges: false,
                     gm_said: Default::default(),
+                    initiator: Vec::new(),
+                    known: 0,
                 }
             }
             (None, Some(cl)) => {
@@ -496,6 +603,8 @@ impl Builder<'_> {
                     magic: Default::default(),
                     cartridges: false,
                     gm_said: Default::default(),
+                    initiator: Vec::new(),
+                    known: 0,
                 }
             }
             _ => {
@@ -683,6 +792,7 @@ impl Builder<'_> {
             spellcraft: int(file, i, "spellcraft", &c.spellcraft, (-10, 60), errors),
             knows_maneuver: c.knows_maneuver,
         };
+        profile.initiator = read_known(file, i, c, content, errors);
         if let Some(r) = int(file, i, "ride", &c.ride, (-10, 60), errors) {
             profile.ride = r;
         }
@@ -855,6 +965,9 @@ impl CombatantBuilder for Builder<'_> {
             monster: def.monster.clone(),
             spell: Vec::new(),
             item: Vec::new(),
+            stance: def.stance.clone(),
+            strike: def.strike.clone(),
+            counter: def.counter.clone(),
         };
         if let Cow::Owned(content) = self.content.with_inline(&cx.file, &inline, &mut cx.errors) {
             self.content = Cow::Owned(content);
@@ -1006,6 +1119,11 @@ impl CombatantBuilder for Builder<'_> {
             mount_charge: None,
             knees: None,
             readied: None,
+            stance: None,
+            stance_turn: None,
+            maneuvers_spent: [0; crate::initiator::MAX_BOOK],
+            striking: None,
+            countering: None,
             aim_acts: 0,
             aim_clock: 0,
             weaken_ability: 0,
@@ -1194,6 +1312,7 @@ impl CombatantBuilder for Builder<'_> {
             }
         }
         state.spellbook = book.into();
+        state.maneuver_book = maneuver_book(&file, def, &mut state, &self.content, &mut cx.errors);
         // CEL-R11, R12: the kinds of items carried, once each; each combatant's items by them.
         let mut gear_book: Vec<crate::rules::item::Gear> = Vec::new();
         for id in 0..state.fighters.len() {

@@ -20,6 +20,8 @@ pub(crate) mod fixture;
 pub mod foe_sight;
 pub mod heal_tactics;
 pub mod hinder_tactics;
+pub mod initiator;
+pub mod initiator_tactics;
 pub mod magus_tactics;
 pub mod maneuver_tactics;
 pub mod rules;
@@ -250,6 +252,7 @@ impl Ruleset for Celesia {
             out.push(format!("bleeding {}", f.bleed));
         }
         out.extend(spell::penalty_words(state, who));
+        out.extend(rules::stance::status_words(state, who));
         out
     }
 

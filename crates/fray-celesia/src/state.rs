@@ -132,6 +132,11 @@ pub struct Profile {
     /// What the GM says of it for the actions the seed leaves to the GM (Intimidate,
     /// Survival, a known maneuver or stance). [CEL-R9, R13, R16.5]
     pub gm_said: crate::rules::ruling::GmSaid,
+    /// The stances, strikes and counters it knows (`stances`, `maneuvers`), as keys of
+    /// `Content::maneuvers`. [CEL-R11, R14, R15, R16.5]
+    pub initiator: Vec<String>,
+    /// The same, as bits over `State::maneuver_book` (bit `i`: place `i`; 0: it knows none).
+    pub known: u16,
 }
 
 impl Profile {
@@ -812,6 +817,20 @@ pub struct Fighter {
     /// The attack being made is a Multiweapon Fighting one: its penalty, and whether it is an
     /// off-hand attack (half the positive STR and DEX on damage). [CEL-R9, R5.1]
     pub hand: Option<(i32, bool)>,
+    /// Its active stance (a place in `State::maneuver_book`). [CEL-R14 Initiate or Change
+    /// Stance]
+    pub stance: Option<u8>,
+    /// The turn (its `turns` count) it last initiated or changed its stance in: once per turn.
+    /// [CEL-R14]
+    pub stance_turn: Option<u32>,
+    /// Uses spent of each strike and counter, by place in `State::maneuver_book`: one used up is
+    /// no longer readied. [CEL-R11, R15]
+    pub maneuvers_spent: [u8; crate::initiator::MAX_BOOK],
+    /// The strike being made now (its attack roll and damage read it). [CEL-R11]
+    pub striking: Option<u8>,
+    /// A counter's DV bonus against the next attack of this foe (the attack that triggered it),
+    /// until that attack or the start of its next turn. [CEL-R15 Counter]
+    pub countering: Option<(CombatantId, i32)>,
 }
 
 /// A fighter's record copied (the simulator copies the whole state for every fight): its lists
@@ -1009,6 +1028,8 @@ pub enum Cause {
     Spell,
     /// Demoralize (Intimidate), the GM's effect. [CEL-R9]
     Demoralize,
+    /// A strike maneuver's hit. [CEL-R11 Initiate Standard Strike]
+    Strike,
 }
 
 impl Cause {
@@ -1018,6 +1039,7 @@ impl Cause {
             Cause::DirtyTrick => "CEL-R10.7",
             Cause::Spell => "CEL-R6.2",
             Cause::Demoralize => "CEL-R9",
+            Cause::Strike => "CEL-R11",
         }
     }
 }
@@ -1042,8 +1064,14 @@ impl Caused {
     }
 
     /// Every cause of `trick` (for a presence test that ignores the cause).
-    fn each(trick: Trick) -> [Caused; 3] {
-        [Cause::DirtyTrick, Cause::Spell, Cause::Demoralize].map(|cause| Caused { trick, cause })
+    fn each(trick: Trick) -> [Caused; 4] {
+        [
+            Cause::DirtyTrick,
+            Cause::Spell,
+            Cause::Demoralize,
+            Cause::Strike,
+        ]
+        .map(|cause| Caused { trick, cause })
     }
 }
 
@@ -1357,6 +1385,14 @@ pub enum Asking {
         /// The foe casting.
         caster: CombatantId,
     },
+    /// Whether `reactor` uses a counter or an immediate-action ability against the attack `foe`
+    /// declares on it, before it resolves. [CEL-R15 Counter, Use an Immediate-Action Ability]
+    Counter {
+        /// Who is attacked.
+        reactor: CombatantId,
+        /// The foe attacking.
+        foe: CombatantId,
+    },
     /// Whether `reactor` completes its readied action against `foe`, who set the trigger off.
     /// [CEL-R3.9, R15]
     Readied {
@@ -1411,6 +1447,10 @@ pub struct State {
     /// Every kind of item some combatant carries, once each, in the order first listed:
     /// `Choice::Drink` and the other item actions name one by its place here. [CEL-R11, R12]
     pub gear_book: Arc<[crate::rules::item::Gear]>,
+    /// Every stance, strike and counter some combatant knows, once each, in the order first
+    /// listed: `Choice::Stance`, `Choice::Strike` and `Choice::Counter` name one by its place
+    /// here (at most `initiator::MAX_BOOK`). [CEL-R11, R14, R15]
+    pub maneuver_book: Arc<[crate::initiator::Maneuver]>,
     /// The devices of the encounter. [CEL-R13]
     pub devices: Arc<[Device]>,
     /// Which devices are disabled.
@@ -1586,6 +1626,7 @@ impl State {
             paused: None,
             spellbook: Arc::from(Vec::new()),
             gear_book: Arc::from(Vec::new()),
+            maneuver_book: Arc::from(Vec::new()),
             destination: Default::default(),
             strewn: false,
             linked: CacheFlag(false),
@@ -1737,9 +1778,18 @@ impl State {
         self.save(who, base, ability)
     }
 
-    /// Fortitude save bonus (CON penalties count). [CEL-R6.2]
+    /// The active stance's bonus to `who`'s saves (0 without one). [CEL-R14]
+    #[inline]
+    pub fn stance_saves(&self, who: CombatantId) -> i32 {
+        if self.f(who).stance.is_none() {
+            return 0;
+        }
+        crate::rules::stance::saves(self, who)
+    }
+
+    /// Fortitude save bonus (CON penalties count; a stance's too, CEL-R14). [CEL-R6.2]
     pub fn fort(&self, who: CombatantId) -> i32 {
-        self.save(who, self.p(who).fort, CON)
+        self.save(who, self.p(who).fort, CON) + self.stance_saves(who)
     }
 
     /// Feet between `a`'s and `b`'s spaces. Inlined, as [`State::gap`] (245,000 calls in
@@ -1835,6 +1885,10 @@ impl State {
         let mut feet = self.p(id).speed;
         if f.injuries.legless() {
             return 1;
+        }
+        if f.stance.is_some() {
+            // CEL-R14: the stance's change to its speed, before halving.
+            feet = (feet + crate::rules::stance::active(self, id).map_or(0, |s| s.speed)).max(0);
         }
         if self.band(id) == Band::Disabled {
             feet /= 2;

@@ -44,6 +44,7 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
         Asking::LetPass { .. } => Choice::Block,
         Asking::Hazard { who, .. } => crate::rules::hazard::default_choice(state, who),
         Asking::Readied { foe, .. } => Choice::Complete(foe),
+        Asking::Counter { .. } => crate::initiator_tactics::counter(state, request.options),
         // CEL-R15: a foe's spell worth more than the reaction is kept for is countered.
         Asking::Counterspell {
             reactor,
@@ -121,6 +122,10 @@ pub(crate) fn action(state: &State, who: CombatantId) -> Choice {
     }
     // CEL-R9, R12: a trained animal does as commanded; a handler commands a waiting one.
     if let Some(c) = crate::animal_tactics::turn(state, who) {
+        return c;
+    }
+    // CEL-R14: an initiator with no stance takes one (a free action).
+    if let Some(c) = crate::initiator_tactics::stance(state, who) {
         return c;
     }
     // CEL-R21.11, CEL-G10: a mount without its rider avoids combat: it withdraws.
@@ -384,9 +389,11 @@ fn instead_of_blow(state: &State, who: CombatantId, blow: Choice) -> Choice {
     let feint = crate::feint_tactics::gain(state, who, blow);
     let magus = crate::magus_tactics::gain(state, who, blow);
     let aid = crate::support_tactics::aid(state, who, blow);
-    // The greatest gain; the first of equals (a maneuver, a feint, the magus's, then an aid).
+    let strike = crate::initiator_tactics::strike_gain(state, who, blow);
+    // The greatest gain; the first of equals (a maneuver, a feint, the magus's, an aid, then a
+    // strike).
     let mut best: Option<(f64, Choice)> = None;
-    for (g, c) in [maneuver, feint, magus, aid].into_iter().flatten() {
+    for (g, c) in [maneuver, feint, magus, aid, strike].into_iter().flatten() {
         if best.is_none_or(|(b, _)| g > b) {
             best = Some((g, c));
         }

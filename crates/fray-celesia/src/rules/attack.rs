@@ -173,9 +173,26 @@ pub fn attack_bonus_into(
         step * i32::from(state.f(attacker).weakened),
     );
     special_attack_mods(state, attacker, w.kind.is_ranged(), m);
+    // CEL-R14 stance, CEL-R11 strike: the GM's data (`crate::initiator`).
+    let f = state.f(attacker);
+    if f.stance.is_some() || f.striking.is_some() {
+        initiator_attack_mods(state, attacker, m);
+    }
     if w.kind.is_ranged() && w.range > 0 && feet > w.range {
         let beyond = (feet - 1) / w.range;
         m.push("range", "CEL-A2", beyond * state.options.range_penalty);
+    }
+}
+
+/// The active stance's and the strike's modifiers to an attack roll (out of line: only an
+/// initiator reads it). [CEL-R11, R14]
+#[inline(never)]
+fn initiator_attack_mods(state: &State, attacker: CombatantId, m: &mut impl ModifierSink) {
+    if let Some(s) = super::stance::active(state, attacker) {
+        m.push("stance", "CEL-R14", s.attack);
+    }
+    if let Some(s) = super::strike::current(state, attacker) {
+        m.push("strike", "CEL-R11", s.attack);
     }
 }
 
@@ -285,6 +302,13 @@ pub fn defense_into(state: &State, target: CombatantId, m: &mut impl ModifierSin
     }
     if f.specials.has(Special::Lunge) {
         m.push("lunge", "CEL-R16.4", -2);
+    }
+    if f.stance.is_some() {
+        m.push(
+            "stance",
+            "CEL-R14",
+            super::stance::active(state, target).map_or(0, |s| s.dv),
+        );
     }
     m.push("GM's ruling", "CEL-G11", f.gm_dv);
 }
@@ -739,6 +763,10 @@ pub fn attack(
     defense_into(state, target, &mut dv_mods);
     super::feint::spend(state, attacker, target, &mut dv_mods);
     dv_mods.push("aid another", "CEL-R9", guarded);
+    if state.f(target).countering.is_some() {
+        let countered = super::counter::take(state, target, attacker);
+        dv_mods.push("counter", "CEL-R15", countered);
+    }
     let dv = 10 + dv_mods.total();
     // A natural 20 always hits, a natural 1 always misses (CEL-A3).
     let hit = die == 20 || (die != 1 && total >= dv);
@@ -952,6 +980,10 @@ fn damage_of(
     let ability = m.total() - before;
     special_damage(state, attacker, w, &mut m);
     m.push("weapon", "", dice.bonus);
+    let f = state.f(attacker);
+    if f.stance.is_some() || f.striking.is_some() {
+        initiator_damage(state, table, attacker, &mut m)?;
+    }
     if hit.sneak_dice > 0 {
         m.push(
             "sneak attack, maximized on a critical",
@@ -989,6 +1021,36 @@ fn damage_of(
         rule,
     )?;
     Ok(dealt)
+}
+
+/// The active stance's damage bonus, and the strike's dice (rolled once: not multiplied on a
+/// critical, a reading), shown as a modifier of their own, and bonus. [CEL-R11, R14]
+#[inline(never)]
+fn initiator_damage(
+    state: &State,
+    table: &mut Table<'_, Celesia>,
+    attacker: CombatantId,
+    m: &mut Mods,
+) -> Result<(), Interrupt> {
+    if let Some(s) = super::stance::active(state, attacker) {
+        m.push("stance", "CEL-R14", s.damage);
+    }
+    let Some(s) = super::strike::current(state, attacker) else {
+        return Ok(());
+    };
+    m.push("strike", "CEL-R11", s.damage);
+    let Some(dice) = s.dice else {
+        return Ok(());
+    };
+    let rolled = table.roll(RollRequest::new(
+        dice.count,
+        dice.sides,
+        Some(attacker),
+        RollPurpose::Damage,
+        "CEL-R11",
+    ))?;
+    m.push("strike dice", "CEL-R11", rolled as i32 + dice.bonus);
+    Ok(())
 }
 
 /// The ability bonus to damage by wield and kind. [CEL-R5.1–R5.4, A15]

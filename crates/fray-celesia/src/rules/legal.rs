@@ -26,6 +26,7 @@ pub fn ask(
             (Chooser::Combatant(foe), Question::Reaction)
         }
         Asking::Readied { reactor, .. }
+        | Asking::Counter { reactor, .. }
         | Asking::Counterspell { reactor, .. }
         | Asking::Identify { who: reactor, .. } => {
             (Chooser::Combatant(reactor), Question::Reaction)
@@ -66,6 +67,7 @@ pub fn options(state: &State, out: &mut Vec<Choice>) {
             out.push(Choice::Complete(foe));
             out.push(Choice::Decline);
         }
+        Asking::Counter { reactor, .. } => super::counter::options(state, reactor, out),
         Asking::Counterspell { caster, .. } => {
             out.push(Choice::Counterspell(caster));
             out.push(Choice::Decline);
@@ -104,6 +106,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
         }
         aid_options(state, who, t, &mut candidates);
         if state.enemies(who, t) {
+            super::strike::options(state, who, t, &mut candidates);
             candidates.push(Choice::Overrun(t));
             super::maneuver_legal::overrun_ends(state, who, t, &mut candidates);
             if in_maneuver_reach(state, who, t) {
@@ -190,6 +193,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     super::animal::options(state, who, &mut candidates);
     super::animal::animal_options(state, who, &mut candidates);
     super::feint::options(state, who, &mut candidates);
+    super::stance::options(state, who, &mut candidates);
     super::aid_check::options(state, who, &mut candidates);
     candidates.extend([
         Choice::TotalDefense,
@@ -280,6 +284,10 @@ pub fn check(
             })
         }
         (Asking::Readied { reactor, .. }, Choice::Decline) if reactor == who => Ok(()),
+        (Asking::Counter { reactor, .. }, Choice::Counter(m)) if reactor == who => {
+            super::counter::check(explain, state, who, *m)
+        }
+        (Asking::Counter { reactor, .. }, Choice::Decline) if reactor == who => Ok(()),
         (
             Asking::Counterspell {
                 reactor, caster, ..
@@ -415,6 +423,8 @@ pub fn check_deed(
         super::line_of_effect::check(explain, state, who, t, rule)
     };
     match *choice {
+        Choice::Stance(m) => super::stance::check(explain, state, who, m),
+        Choice::Strike(m, t) => super::strike::check(explain, state, who, m, t),
         Choice::Attack(t, form) => {
             target_ok(t, "CEL-R9")?;
             let Some((_, w)) = state
@@ -813,8 +823,9 @@ pub fn check_deed(
                 Special::Lunge => ("CEL-R16.4", p.bab >= 6, "BAB +6"),
                 Special::MartialPower => (
                     "CEL-R16.5",
-                    score(CON) >= 13 && p.gm_said.knows_maneuver,
-                    "CON 13 and a known maneuver or stance (`knows_maneuver = true`)",
+                    score(CON) >= 13 && (p.gm_said.knows_maneuver || p.known != 0),
+                    "CON 13 and a known maneuver or stance (`stances`, `maneuvers`, or \
+                     `knows_maneuver = true`)",
                 ),
             };
             if !ok {

@@ -473,7 +473,8 @@ pub fn attacked(choice: &Choice) -> Option<CombatantId> {
         | Choice::CoupDeGrace(t, ..)
         | Choice::SpellCombat(t, ..)
         | Choice::Spellstrike(t, ..)
-        | Choice::Cleave(t) => Some(t),
+        | Choice::Cleave(t)
+        | Choice::Strike(_, t) => Some(t),
         _ => None,
     }
 }

@@ -468,6 +468,8 @@ fn start_of_turn(
     f.charged = false;
     f.total_defense = 0;
     f.defensive = false;
+    // CEL-R15: a counter's bonus not spent by the attack it answered ends.
+    f.countering = None;
     f.specials = Default::default();
     // CEL-R16.5: Martial Power's temporary hit points last until the start of its next turn.
     let temp_hp = std::mem::take(&mut f.temp_hp);
@@ -1005,7 +1007,10 @@ pub fn perform(
         f.cleave_chain.clear();
     }
     // CEL-R3.9: a foe's action readied for "if a foe attacks me" comes before the attack.
-    if !super::ready::before_attack(state, table, who, &choice)? {
+    // CEL-R15: the target's counter or immediate-action ability comes before the attack too.
+    if !super::ready::before_attack(state, table, who, &choice)?
+        || !super::counter::before_attack(state, table, who, &choice)?
+    {
         injury::strain(state, table, who, cost);
         // A cleave cut short by a readied action was still taken (CEL-G2, G4).
         free_action_taken(state, table, who, choice);
@@ -1384,6 +1389,8 @@ pub fn perform(
             super::animal::command(state, table, who, (a, trick, on), true)?;
         }
         Choice::Feint(t) => super::feint::feint(state, table, who, t)?,
+        Choice::Stance(m) => super::stance::take(state, table, who, m),
+        Choice::Strike(m, t) => super::strike::strike(state, table, who, m, t)?,
         Choice::Multiweapon(t, main, off) => {
             super::multiweapon::perform(state, table, who, t, (main, off))?;
         }

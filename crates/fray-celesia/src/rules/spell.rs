@@ -937,8 +937,8 @@ pub(crate) fn touch_excluded(state: &State, t: CombatantId) -> i32 {
 pub(crate) fn save_bonus(state: &State, t: CombatantId, kind: Save) -> i32 {
     match kind {
         Save::Fort => state.fort(t),
-        Save::Reflex => state.save(t, state.p(t).reflex, DEX),
-        Save::Will => state.save(t, state.p(t).will, crate::state::WIS),
+        Save::Reflex => state.save(t, state.p(t).reflex, DEX) + state.stance_saves(t),
+        Save::Will => state.save(t, state.p(t).will, crate::state::WIS) + state.stance_saves(t),
     }
 }
 

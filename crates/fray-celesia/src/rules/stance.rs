@@ -1,0 +1,159 @@
+//! Initiate or Change Stance (CEL-R14, a free action): "You initiate or change your stance.
+//! You can normally perform this action once per turn." A combatant takes a stance it knows
+//! (`stances = [...]`, `crate::initiator`); a new one replaces the old; its modifiers hold
+//! while it is active (to attack rolls, damage, DV, saves and speed: read where each is
+//! worked out).
+
+use crate::choice::Choice;
+use crate::initiator::Stance;
+use crate::state::State;
+use crate::Celesia;
+use fray_core::event::Event;
+use fray_core::protocol::{refuse as no, Illegal};
+use fray_core::{CombatantId, Table};
+
+/// `who`'s active stance, if any (a look at one field for everyone else).
+#[inline]
+pub fn active(state: &State, who: CombatantId) -> Option<Stance> {
+    let m = state.f(who).stance?;
+    state.maneuver_book.get(usize::from(m))?.stance()
+}
+
+/// Does `who` know the entry at place `m` of the book? [CEL-R11, R14, R15]
+#[inline]
+pub fn knows(state: &State, who: CombatantId, m: u8) -> bool {
+    m < 16 && state.p(who).known & (1 << m) != 0
+}
+
+/// The stances `who` may take now. [CEL-R14]
+pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
+    if state.p(who).known == 0 {
+        return;
+    }
+    for (i, m) in state.maneuver_book.iter().enumerate() {
+        if m.stance().is_some() {
+            out.push(Choice::Stance(i as u8));
+        }
+    }
+}
+
+/// CEL-R14: `who` may take the stance at place `m`: it knows it, is not in it, and has not
+/// initiated or changed its stance this turn.
+pub fn check(explain: bool, state: &State, who: CombatantId, m: u8) -> Result<(), Illegal> {
+    let entry = state.maneuver_book.get(usize::from(m));
+    let name = entry.map_or("?", |e| e.name.as_str());
+    if entry.and_then(|e| e.stance()).is_none() {
+        return no(explain, "CEL-R14", || {
+            format!("`{name}` is not a stance: `strike NAME WHO` initiates a strike")
+        });
+    }
+    if !knows(state, who, m) {
+        return no(explain, "CEL-R14", || {
+            format!("it does not know the stance {name} (its entry's `stances`)")
+        });
+    }
+    let f = state.f(who);
+    if f.stance == Some(m) {
+        return no(explain, "CEL-R14", || format!("it is already in {name}"));
+    }
+    Illegal::unless(f.stance_turn != Some(f.turns), explain, "CEL-R14", || {
+        "a stance is initiated or changed once per turn, and it has done so this turn".to_string()
+    })
+}
+
+/// CEL-R14: `who` takes the stance at place `m`, replacing its active one.
+pub fn take(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId, m: u8) {
+    let changed = state.f(who).stance.is_some();
+    {
+        let f = state.fm(who);
+        f.stance = Some(m);
+        f.stance_turn = Some(f.turns);
+    }
+    let Some(entry) = state.maneuver_book.get(usize::from(m)) else {
+        return;
+    };
+    let s = entry.stance().unwrap_or_default();
+    table.emit(|| Event::Acted {
+        who,
+        act: if changed {
+            "changes its stance to"
+        } else {
+            "initiates the stance"
+        },
+        on: None,
+        detail: format!("{}: {}", entry.name, words(s)),
+        rule: "CEL-R14",
+    });
+}
+
+/// A stance's modifiers in words (`DV +2, attack -1`; `no modifiers`).
+pub fn words(s: Stance) -> String {
+    let parts: Vec<String> = [
+        ("attack", s.attack),
+        ("damage", s.damage),
+        ("DV", s.dv),
+        ("saves", s.saves),
+        ("speed", s.speed),
+    ]
+    .iter()
+    .filter(|(_, n)| *n != 0)
+    .map(|&(k, n)| {
+        let unit = if k == "speed" { " ft" } else { "" };
+        format!("{k} {n:+}{unit}")
+    })
+    .collect();
+    if parts.is_empty() {
+        "no modifiers".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// The stance's bonus to `who`'s saving throws (0 without one). [CEL-R14]
+#[inline]
+pub fn saves(state: &State, who: CombatantId) -> i32 {
+    active(state, who).map_or(0, |s| s.saves)
+}
+
+/// What the status shows of `who`'s stance, strikes and counters: the active stance, and each
+/// strike or counter it knows with its uses left (`sapphire-cut 1/1 left`). [CEL-R11, R14, R15]
+pub fn status_words(state: &State, who: CombatantId) -> Vec<String> {
+    let known = state.p(who).known;
+    if known == 0 {
+        return Vec::new();
+    }
+    let f = state.f(who);
+    let mut out = Vec::new();
+    if let Some(m) = f.stance {
+        out.push(format!(
+            "stance {}",
+            state
+                .maneuver_book
+                .get(usize::from(m))
+                .map_or("?", |e| e.name.as_str())
+        ));
+    }
+    for (i, m) in state.maneuver_book.iter().enumerate() {
+        if m.stance().is_none() && knows(state, who, i as u8) {
+            let left = m.uses.saturating_sub(f.maneuvers_spent[i]);
+            out.push(format!("{} {}/{} left", m.key(), left, m.uses));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stance_in_words() {
+        let s = Stance {
+            attack: -1,
+            dv: 2,
+            ..Stance::default()
+        };
+        assert_eq!(words(s), "attack -1, DV +2");
+        assert_eq!(words(Stance::default()), "no modifiers");
+    }
+}

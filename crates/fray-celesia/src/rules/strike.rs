@@ -1,0 +1,212 @@
+//! Initiate Standard Strike (CEL-R11, a standard action, 2 acts): "You initiate a strike
+//! maneuver with an initiation action of standard." The strike is the GM's data
+//! (`crate::initiator::Strike`): a melee attack with the wielded weapon at its own attack
+//! modifier, its dice and damage added to a hit, and a condition a hit may give. It provokes
+//! only if its data says so. A strike is readied until used: each may be used `uses` times a
+//! fight (default once; fray's reading of CEL-R15 "a Counter maneuver that you have readied",
+//! docs/celesia.md).
+
+use super::attack::{self, Form};
+use crate::choice::Choice;
+use crate::content::WeaponKind;
+use crate::initiator::Strike;
+use crate::state::{Cause, Caused, State};
+use crate::Celesia;
+use fray_core::conditions::{ConditionKind, Expiry, Timed};
+use fray_core::event::{AttackResult, Event};
+use fray_core::protocol::{refuse as no, Illegal, Interrupt};
+use fray_core::{CombatantId, Table};
+
+/// The strike `who` is making now, if any (its attack roll and damage read it).
+#[inline]
+pub fn current(state: &State, who: CombatantId) -> Option<Strike> {
+    let m = state.f(who).striking?;
+    state.maneuver_book.get(usize::from(m))?.strike()
+}
+
+/// Uses left of the strike or counter at place `m` for `who` (0 if it does not know it).
+/// [CEL-R11, R15]
+pub fn uses_left(state: &State, who: CombatantId, m: u8) -> u8 {
+    if !super::stance::knows(state, who, m) {
+        return 0;
+    }
+    let Some(entry) = state.maneuver_book.get(usize::from(m)) else {
+        return 0;
+    };
+    entry
+        .uses
+        .saturating_sub(state.f(who).maneuvers_spent[usize::from(m)])
+}
+
+/// The melee form a strike is made with: the first usable one that is not an unarmed strike
+/// (one with Improved Unarmed Strike). [CEL-R11]
+pub fn form(state: &State, who: CombatantId) -> Option<u8> {
+    let improved = state.p(who).feats.improved_unarmed;
+    state
+        .melee_forms(who)
+        .find(|(_, w)| w.kind != WeaponKind::Unarmed || improved)
+        .map(|(i, _)| i as u8)
+}
+
+/// The strikes `who` might initiate on `t` (the legality check filters them). [CEL-R11]
+pub fn options(state: &State, who: CombatantId, t: CombatantId, out: &mut Vec<Choice>) {
+    if state.p(who).known == 0 {
+        return;
+    }
+    for (i, m) in state.maneuver_book.iter().enumerate() {
+        if m.strike().is_some() {
+            out.push(Choice::Strike(i as u8, t));
+        }
+    }
+}
+
+/// CEL-R11: `who` may initiate the strike at place `m` on `t`: it knows it, has a use of it
+/// left, and could attack `t` with its weapon now.
+pub fn check(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    m: u8,
+    t: CombatantId,
+) -> Result<(), Illegal> {
+    let entry = state.maneuver_book.get(usize::from(m));
+    let name = entry.map_or("?", |e| e.name.as_str());
+    if entry.and_then(|e| e.strike()).is_none() {
+        return no(explain, "CEL-R11", || {
+            format!("`{name}` is not a strike maneuver")
+        });
+    }
+    if !super::stance::knows(state, who, m) {
+        return no(explain, "CEL-R11", || {
+            format!("it does not know the strike {name} (its entry's `maneuvers`)")
+        });
+    }
+    if uses_left(state, who, m) == 0 {
+        return no(explain, "CEL-R11", || {
+            format!("{name} is expended: no use of it left this fight")
+        });
+    }
+    let Some(form) = form(state, who) else {
+        return no(explain, "CEL-R11", || {
+            "a strike is a melee attack, and it has no usable melee weapon".to_string()
+        });
+    };
+    super::legal::check_deed(explain, state, who, &Choice::Attack(t, form))
+}
+
+/// CEL-R11: `who` initiates the strike at place `m` on `t` (its acts paid): provoking first if
+/// its data says so, then one melee attack at its modifiers; a hit gives its condition.
+pub fn strike(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    m: u8,
+    t: CombatantId,
+) -> Result<(), Interrupt> {
+    let Some(entry) = state.maneuver_book.get(usize::from(m)).cloned() else {
+        return Ok(());
+    };
+    let Some(s) = entry.strike() else {
+        return Ok(());
+    };
+    // CEL-R3.12: a Provoke action's attacks of opportunity come before it starts.
+    if s.provoke && !super::round::provoke(state, table, who, None)? {
+        return Ok(());
+    }
+    let Some(form) = form(state, who) else {
+        return Ok(());
+    };
+    state.fm(who).maneuvers_spent[usize::from(m)] += 1;
+    let left = uses_left(state, who, m);
+    table.emit(|| Event::Acted {
+        who,
+        act: "initiates a strike on",
+        on: Some(t),
+        detail: format!(
+            "{}: {}; {left} of {} use{} left",
+            entry.name,
+            words(s),
+            entry.uses,
+            if entry.uses == 1 { "" } else { "s" }
+        ),
+        rule: "CEL-R11",
+    });
+    state.fm(who).striking = Some(m);
+    let out = attack::attack(
+        state,
+        table,
+        who,
+        t,
+        Form::Melee(usize::from(form)),
+        None,
+        "CEL-R11",
+    );
+    state.fm(who).striking = None;
+    let out = out?;
+    if out.result == AttackResult::Miss {
+        return Ok(());
+    }
+    // CEL-R16.1: a hit of a melee attack action may be followed by a cleave.
+    let f = state.fm(who);
+    f.cleave_from = Some((t, form));
+    f.cleave_chain.push(t);
+    if state.f(t).absent() {
+        return Ok(());
+    }
+    let Some(trick) = s.condition else {
+        return Ok(());
+    };
+    let until = state.round + u32::from(s.rounds);
+    let caused = Caused {
+        trick,
+        cause: Cause::Strike,
+    };
+    let timed = Timed::new(caused, Expiry::StartOfTurn { who, round: until }).from(who);
+    state.fm(t).tricks.add_timed(timed);
+    table.emit(|| Event::Condition {
+        who: t,
+        condition: ConditionKind::key(trick),
+        gained: true,
+        rule: "CEL-R11",
+    });
+    table.emit(|| Event::Acted {
+        who,
+        act: "leaves its strike's mark on",
+        on: Some(t),
+        detail: format!(
+            "{}: {} for {} round{}: until the start of {}'s turn in round {until}",
+            entry.name,
+            ConditionKind::key(trick),
+            s.rounds,
+            if s.rounds == 1 { "" } else { "s" },
+            state.roster.name(who)
+        ),
+        rule: "CEL-R11",
+    });
+    Ok(())
+}
+
+/// A strike's numbers in words (`attack +2, +1d6 damage`).
+pub fn words(s: Strike) -> String {
+    let mut parts = Vec::new();
+    if s.attack != 0 {
+        parts.push(format!("attack {:+}", s.attack));
+    }
+    if let Some(d) = s.dice {
+        parts.push(format!("+{d} damage"));
+    }
+    if s.damage != 0 {
+        parts.push(format!("damage {:+}", s.damage));
+    }
+    if let Some(c) = s.condition {
+        parts.push(format!("{} on a hit", ConditionKind::key(c)));
+    }
+    if s.provoke {
+        parts.push("provokes".into());
+    }
+    if parts.is_empty() {
+        "a plain attack".into()
+    } else {
+        parts.join(", ")
+    }
+}
