@@ -357,6 +357,7 @@ fn name_ok(file: &SourceFile<'_>, at: &str, name: &Spanned<String>, errors: &mut
 #[cfg(test)]
 mod tests {
     use crate::content::Content;
+    use fray_core::catalog::ContentSet;
 
     fn load(text: &str) -> Result<Content, String> {
         Content::load(&[("m.toml", text)]).map_err(|e| e.to_string())

@@ -16,9 +16,11 @@ use crate::rules::legal::check_action;
 use crate::state::State;
 use fray_core::CombatantId;
 
-/// The counter of the largest DV bonus among the options (the first of equals), else decline.
-/// [CEL-R15]
-pub fn counter(state: &State, options: &[Choice]) -> Choice {
+/// The readied counter of `reactor` with the largest DV bonus (the first of equals), else
+/// decline. [CEL-R15]
+pub fn counter(state: &State, reactor: CombatantId) -> Choice {
+    let mut options = Vec::new();
+    crate::rules::counter::options(state, reactor, &mut options);
     options
         .iter()
         .filter_map(|c| match *c {
@@ -85,4 +87,29 @@ pub fn strike_gain(state: &State, who: CombatantId, blow: Choice) -> Option<(f64
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::stance::tests::initiator;
+
+    /// The default tactics: the first stance while none is active, the readied counter when
+    /// attacked (decline once it is expended), and no strike that does not beat two
+    /// blows (sapphire cut: +2 and 1d6 against a longsword's two blows at DV 14).
+    #[test]
+    fn stance_counter_and_strike_choices() {
+        let (kay, orc) = (CombatantId(0), CombatantId(1));
+        let mut s = initiator();
+        assert_eq!(stance(&s, kay), Some(Choice::Stance(0)));
+        assert_eq!(stance(&s, orc), None);
+        s.fm(kay).stance = Some(1);
+        assert_eq!(stance(&s, kay), None);
+        s.fm(kay).reactions = 1;
+        assert_eq!(counter(&s, kay), Choice::Counter(3));
+        s.fm(kay).maneuvers_spent[3] = 1;
+        assert_eq!(counter(&s, kay), Choice::Decline, "expended");
+        assert_eq!(strike_gain(&s, kay, Choice::Attack(orc, 0)), None);
+        assert_eq!(strike_gain(&s, orc, Choice::Attack(kay, 0)), None);
+    }
 }

@@ -44,7 +44,7 @@ pub fn choose(state: &State, request: &ChoiceRequest<'_, Choice>) -> Choice {
         Asking::LetPass { .. } => Choice::Block,
         Asking::Hazard { who, .. } => crate::rules::hazard::default_choice(state, who),
         Asking::Readied { foe, .. } => Choice::Complete(foe),
-        Asking::Counter { .. } => crate::initiator_tactics::counter(state, request.options),
+        Asking::Counter { reactor, .. } => crate::initiator_tactics::counter(state, reactor),
         // CEL-R15: a foe's spell worth more than the reaction is kept for is countered.
         Asking::Counterspell {
             reactor,

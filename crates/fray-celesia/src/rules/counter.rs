@@ -144,6 +144,48 @@ pub fn before_attack(
     Ok(still)
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::stance::tests::initiator;
+
+    /// CEL-R15: with a reaction and a readied counter the counter is offered (then decline);
+    /// without a reaction, or once expended, nothing is asked; a strike is no counter; the
+    /// bonus is taken by the attack of the foe it answers only.
+    #[test]
+    fn a_counter_needs_a_reaction_and_a_use() {
+        let kay = CombatantId(0);
+        let orc = CombatantId(1);
+        let mut s = initiator();
+        let parry = s
+            .maneuver_book
+            .iter()
+            .position(|m| m.key() == "deflecting-parry")
+            .unwrap() as u8;
+        let cut = parry - 1;
+        assert!(!can_counter(&s, kay), "no reaction before its turn ends");
+        s.fm(kay).reactions = 1;
+        assert!(can_counter(&s, kay));
+        let mut offered = Vec::new();
+        options(&s, kay, &mut offered);
+        assert_eq!(offered, vec![Choice::Counter(parry), Choice::Decline]);
+        assert!(check(false, &s, kay, parry).is_ok());
+        let err = check(true, &s, kay, cut).unwrap_err();
+        assert_eq!(err.rule, "CEL-R15");
+        assert!(!can_counter(&s, orc));
+        s.fm(kay).countering = Some((orc, 4));
+        assert_eq!(take(&mut s, kay, CombatantId(0)), 0, "another attacker");
+        assert_eq!(take(&mut s, kay, orc), 4);
+        assert_eq!(take(&mut s, kay, orc), 0, "spent by that attack");
+        s.fm(kay).maneuvers_spent[usize::from(parry)] = 1;
+        assert!(!can_counter(&s, kay));
+        assert!(check(true, &s, kay, parry)
+            .unwrap_err()
+            .reason
+            .contains("expended"));
+    }
+}
+
 /// The counter's DV bonus `target` holds against `attacker`'s attack, spent by it (0: none).
 /// [CEL-R15]
 #[inline]

@@ -143,8 +143,67 @@ pub fn status_words(state: &State, who: CombatantId) -> Vec<String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use crate::fixture::Fixture;
+    use crate::rules::legal::check_action;
+
+    /// A fighter 3 that knows fray's sample stances and strike, beside an orc.
+    pub(crate) fn initiator() -> State {
+        let mut s = Fixture::new()
+            .with(
+                "kay",
+                "h",
+                [0, 0],
+                "class = \"fighter\"\nlevel = 3\nhp = 28\nweapon = \"longsword\"\n\
+                 scores = { str = 14, dex = 13, con = 14 }\n\
+                 stances = [\"iron guard\", \"raging tide\"]\n\
+                 maneuvers = [\"sapphire cut\", \"deflecting parry\"]",
+            )
+            .monster("orc", "f", [1, 0], "orc")
+            .state();
+        s.fm(CombatantId(0)).acts_left = 3;
+        s.fm(CombatantId(0)).turns = 1;
+        s
+    }
+
+    fn place(s: &State, key: &str) -> u8 {
+        s.maneuver_book.iter().position(|m| m.key() == key).unwrap() as u8
+    }
+
+    /// CEL-R14: a known stance is offered and legal; taken, it holds its modifiers (speed
+    /// +10 ft: 6 squares to 8), and a second change in the same turn is refused; the next turn
+    /// it may change again.
+    #[test]
+    fn a_stance_once_per_turn_and_its_modifiers() {
+        let kay = CombatantId(0);
+        let mut s = initiator();
+        let (guard, tide) = (place(&s, "iron-guard"), place(&s, "raging-tide"));
+        let mut offered = Vec::new();
+        options(&s, kay, &mut offered);
+        assert_eq!(offered, vec![Choice::Stance(guard), Choice::Stance(tide)]);
+        assert!(check_action(false, &s, kay, &Choice::Stance(tide)).is_ok());
+        let speed = s.speed_squares(kay);
+        let fort = s.fort(kay);
+        s.fm(kay).stance = Some(tide);
+        s.fm(kay).stance_turn = Some(1);
+        assert_eq!(s.speed_squares(kay), speed + 2);
+        assert_eq!(s.fort(kay), fort, "raging tide gives no save bonus");
+        let err = check_action(true, &s, kay, &Choice::Stance(guard)).unwrap_err();
+        assert_eq!(err.rule, "CEL-R14");
+        assert!(err.reason.contains("once per turn"), "{}", err.reason);
+        let err = check_action(true, &s, kay, &Choice::Stance(tide)).unwrap_err();
+        assert!(err.reason.contains("already"), "{}", err.reason);
+        s.fm(kay).turns = 2;
+        assert!(check_action(false, &s, kay, &Choice::Stance(guard)).is_ok());
+        // A strike is no stance, and the orc knows none.
+        let cut = place(&s, "sapphire-cut");
+        assert!(check_action(false, &s, kay, &Choice::Stance(cut)).is_err());
+        assert!(check(false, &s, CombatantId(1), guard).is_err());
+        assert!(status_words(&s, kay).contains(&"stance raging tide".to_string()));
+        assert!(status_words(&s, kay).contains(&"sapphire-cut 1/1 left".to_string()));
+        assert!(status_words(&s, CombatantId(1)).is_empty());
+    }
 
     #[test]
     fn a_stance_in_words() {

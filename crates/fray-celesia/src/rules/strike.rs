@@ -186,6 +186,58 @@ pub fn strike(
     Ok(())
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::legal::check_action;
+    use crate::rules::stance::tests::initiator;
+
+    /// CEL-R11: a known strike with a use left on a foe in reach is legal (2 acts); spent, it
+    /// is refused as expended; out of reach or with one act left it is refused too.
+    #[test]
+    fn a_strike_is_legal_until_expended() {
+        let kay = CombatantId(0);
+        let orc = CombatantId(1);
+        let mut s = initiator();
+        let cut = s
+            .maneuver_book
+            .iter()
+            .position(|m| m.key() == "sapphire-cut")
+            .unwrap() as u8;
+        assert_eq!(Choice::Strike(cut, orc).acts(), 2);
+        assert!(check_action(false, &s, kay, &Choice::Strike(cut, orc)).is_ok());
+        let mut offered = Vec::new();
+        options(&s, kay, orc, &mut offered);
+        assert_eq!(offered, vec![Choice::Strike(cut, orc)]);
+        s.fm(kay).acts_left = 1;
+        let err = check_action(true, &s, kay, &Choice::Strike(cut, orc)).unwrap_err();
+        assert_eq!(err.rule, "CEL-R3.1");
+        s.fm(kay).acts_left = 3;
+        s.fm(kay).maneuvers_spent[usize::from(cut)] = 1;
+        assert_eq!(uses_left(&s, kay, cut), 0);
+        let err = check_action(true, &s, kay, &Choice::Strike(cut, orc)).unwrap_err();
+        assert_eq!(err.rule, "CEL-R11");
+        assert!(err.reason.contains("expended"), "{}", err.reason);
+        assert_eq!(uses_left(&s, orc, cut), 0, "the orc does not know it");
+    }
+
+    #[test]
+    fn a_strike_in_words() {
+        let s = Strike {
+            attack: 2,
+            dice: fray_core::DamageDice::parse_dice("1d6"),
+            damage: 0,
+            condition: Some(crate::state::Trick::Dazzled),
+            rounds: 1,
+            provoke: true,
+        };
+        assert_eq!(
+            words(s),
+            "attack +2, +1d6 damage, dazzled on a hit, provokes"
+        );
+    }
+}
+
 /// A strike's numbers in words (`attack +2, +1d6 damage`).
 pub fn words(s: Strike) -> String {
     let mut parts = Vec::new();
