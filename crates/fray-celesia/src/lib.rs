@@ -286,16 +286,18 @@ impl RulesetBundle for Celesia {
     /// says which parts: R9 all but Handle an Animal as a free action (class abilities fray
     /// does not keep; the simple action is played on trained animals, `rules::animal`), Search of an area
     /// (no traps, hidden objects or footprints; Search for invisible creatures is played), the
-    /// initiator actions, and Direct or Redirect a Spell (no spell fray plays can be redirected);
+    /// Initiate Boost, and Direct or Redirect a Spell (no spell fray plays can be redirected);
     /// Demoralize and Recall Knowledge take their DCs from the GM's rulings;
-    /// R11 all but Initiate Standard Strike and Treat Poison (the seed defines no poison; Treat a
+    /// R11 all but Treat Poison (Initiate Standard Strike: the GM's strikes as data,
+    /// `rules::strike`) (the seed defines no poison; Treat a
     /// Wound: `rules::treat_wound`; Lock or Unlock a
     /// Weapon in a Locked Gauntlet: `rules::gauntlet`); R12 Run, Coup de Grace (lethal and nonlethal, a rogue's sneak
     /// attack on it), full-action spells, Load a One-Handed Simple Firearm, Administer a
     /// Potion and Push an Animal (not past an animal's limits); R13 Disable Device, Find Tracks (the GM's rulings), 1-round spells and Load a
-    /// Two-Handed Simple Firearm; R14 all but stances and other abilities' free actions; R15
-    /// attacks of opportunity, readied actions and counterspells with the same spell, not
-    /// Counter or immediate-action abilities; R20 all but a source of burn). R3 (every readied
+    /// Two-Handed Simple Firearm; R14 all but other abilities' free actions (stances: the GM's
+    /// data, `rules::stance`); R15 attacks of opportunity, readied actions, counterspells with
+    /// the same spell, Counter and immediate-action abilities on "a foe attacks you"
+    /// (`rules::counter`), not counterspells with another spell; R20 all but a source of burn). R3 (every readied
     /// action and trigger of the seed, 1-round and complex actions), R17 (R17.7 first aid, the
     /// bleeding R17.5 names stopped by Treat a Wound; Constitution damage and drain:
     /// `rules::con_loss`),

@@ -144,6 +144,19 @@ pub fn before_attack(
     Ok(still)
 }
 
+/// The counter's DV bonus `target` holds against `attacker`'s attack, spent by it (0: none).
+/// [CEL-R15]
+#[inline]
+pub fn take(state: &mut State, target: CombatantId, attacker: CombatantId) -> i32 {
+    match state.f(target).countering {
+        Some((foe, dv)) if foe == attacker => {
+            state.fm(target).countering = None;
+            dv
+        }
+        _ => 0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,18 +196,5 @@ mod tests {
             .unwrap_err()
             .reason
             .contains("expended"));
-    }
-}
-
-/// The counter's DV bonus `target` holds against `attacker`'s attack, spent by it (0: none).
-/// [CEL-R15]
-#[inline]
-pub fn take(state: &mut State, target: CombatantId, attacker: CombatantId) -> i32 {
-    match state.f(target).countering {
-        Some((foe, dv)) if foe == attacker => {
-            state.fm(target).countering = None;
-            dv
-        }
-        _ => 0,
     }
 }

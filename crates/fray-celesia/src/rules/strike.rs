@@ -186,6 +186,31 @@ pub fn strike(
     Ok(())
 }
 
+/// A strike's numbers in words (`attack +2, +1d6 damage`).
+pub fn words(s: Strike) -> String {
+    let mut parts = Vec::new();
+    if s.attack != 0 {
+        parts.push(format!("attack {:+}", s.attack));
+    }
+    if let Some(d) = s.dice {
+        parts.push(format!("+{d} damage"));
+    }
+    if s.damage != 0 {
+        parts.push(format!("damage {:+}", s.damage));
+    }
+    if let Some(c) = s.condition {
+        parts.push(format!("{} on a hit", ConditionKind::key(c)));
+    }
+    if s.provoke {
+        parts.push("provokes".into());
+    }
+    if parts.is_empty() {
+        "a plain attack".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,30 +260,5 @@ mod tests {
             words(s),
             "attack +2, +1d6 damage, dazzled on a hit, provokes"
         );
-    }
-}
-
-/// A strike's numbers in words (`attack +2, +1d6 damage`).
-pub fn words(s: Strike) -> String {
-    let mut parts = Vec::new();
-    if s.attack != 0 {
-        parts.push(format!("attack {:+}", s.attack));
-    }
-    if let Some(d) = s.dice {
-        parts.push(format!("+{d} damage"));
-    }
-    if s.damage != 0 {
-        parts.push(format!("damage {:+}", s.damage));
-    }
-    if let Some(c) = s.condition {
-        parts.push(format!("{} on a hit", ConditionKind::key(c)));
-    }
-    if s.provoke {
-        parts.push("provokes".into());
-    }
-    if parts.is_empty() {
-        "a plain attack".into()
-    } else {
-        parts.join(", ")
     }
 }
