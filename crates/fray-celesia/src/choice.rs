@@ -353,6 +353,7 @@ impl Choice {
             | Choice::Unarmed(t)
             | Choice::Shoot(t)
             | Choice::Multiweapon(t, ..)
+            | Choice::Strike(_, t)
             | Choice::Charge(t)
             | Choice::Approach(t) => Some(t),
             _ => None,
