@@ -108,16 +108,20 @@ pub enum WeaponKind {
     Projectile,
     /// A thrown weapon: STR + DEX + WIS. [CEL-R4.2, R5.3]
     Thrown,
+    /// A natural ranged attack (a spit, a quill): STR + DEX + WIS to hit, 1.5× each positive
+    /// one on damage. [CEL-R5.2, Seed: Attack, Natural]
+    NaturalRanged,
 }
 
 impl WeaponKind {
     /// Every kind.
-    pub const ALL: [WeaponKind; 5] = [
+    pub const ALL: [WeaponKind; 6] = [
         WeaponKind::Melee,
         WeaponKind::Natural,
         WeaponKind::Unarmed,
         WeaponKind::Projectile,
         WeaponKind::Thrown,
+        WeaponKind::NaturalRanged,
     ];
     /// Name in files.
     pub fn key(self) -> &'static str {
@@ -127,11 +131,19 @@ impl WeaponKind {
             WeaponKind::Unarmed => "unarmed",
             WeaponKind::Projectile => "projectile",
             WeaponKind::Thrown => "thrown",
+            WeaponKind::NaturalRanged => "natural ranged",
         }
     }
     /// A ranged kind.
     pub fn is_ranged(self) -> bool {
-        matches!(self, WeaponKind::Projectile | WeaponKind::Thrown)
+        matches!(
+            self,
+            WeaponKind::Projectile | WeaponKind::Thrown | WeaponKind::NaturalRanged
+        )
+    }
+    /// A natural form (melee or ranged): part of the body, never held, dropped or sundered.
+    pub fn is_natural(self) -> bool {
+        matches!(self, WeaponKind::Natural | WeaponKind::NaturalRanged)
     }
 }
 
@@ -246,10 +258,11 @@ pub struct Weapon {
 
 impl Weapon {
     /// Maximum range in feet: 5 increments thrown, 10 projectile, 5 for a simple firearm
-    /// (CEL-R7.1, R7.3 "five for simple firearms, ten for martial firearms").
+    /// (CEL-R7.1, R7.3 "five for simple firearms, ten for martial firearms"); 5 for a natural
+    /// ranged attack, which adds a thrown weapon's abilities (a reading: the seed gives none).
     pub fn max_range(&self) -> i32 {
         match self.kind {
-            WeaponKind::Thrown => 5 * self.range,
+            WeaponKind::Thrown | WeaponKind::NaturalRanged => 5 * self.range,
             WeaponKind::Projectile if self.load == Loading::SimpleFirearm => 5 * self.range,
             WeaponKind::Projectile => 10 * self.range,
             _ => 0,
@@ -587,6 +600,17 @@ pub(crate) struct AttackFile {
     secondary: bool,
 }
 
+/// A monster's natural ranged attack (a spit, a quill). [Seed: Attack, Natural]
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NaturalRangedFile {
+    name: Spanned<String>,
+    damage: Spanned<String>,
+    range: Option<Spanned<i64>>,
+    threat: Option<Spanned<i64>>,
+    multiplier: Option<Spanned<i64>>,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct MonsterFile {
@@ -603,6 +627,7 @@ pub(crate) struct MonsterFile {
     #[serde(default)]
     attacks: Vec<AttackFile>,
     ranged: Option<Spanned<String>>,
+    natural_ranged: Option<NaturalRangedFile>,
     #[serde(default)]
     feats: Vec<Spanned<String>>,
     #[serde(default)]
@@ -735,8 +760,12 @@ pub(crate) fn read_weapon(
             "expected damage dice like `1d8` or `2d4+1`",
         ));
     }
-    let kinds: Vec<(&'static str, WeaponKind)> =
-        WeaponKind::ALL.iter().map(|k| (k.key(), *k)).collect();
+    // A natural ranged attack is a monster's (`natural_ranged`), not a weapon to carry.
+    let kinds: Vec<(&'static str, WeaponKind)> = WeaponKind::ALL
+        .iter()
+        .filter(|k| **k != WeaponKind::NaturalRanged)
+        .map(|k| (k.key(), *k))
+        .collect();
     let kind = keyword(
         file,
         &format!("{at}.kind"),
@@ -855,6 +884,92 @@ pub(crate) fn read_weapon(
     })
 }
 
+/// A natural attack form named `name` with damage `dice`: melee, light, reach 5 (the caller
+/// sets its reach, or its kind and range). [CEL-R5.2, Seed: Attack, Natural]
+fn natural_form(
+    file: &SourceFile<'_>,
+    at: &str,
+    name: &str,
+    dice: &Spanned<String>,
+    (threat, multiplier): (&Option<Spanned<i64>>, &Option<Spanned<i64>>),
+    errors: &mut Vec<FileError>,
+) -> Option<Weapon> {
+    let Some(damage) = DamageDice::parse_dice(dice.get_ref()) else {
+        errors.push(file.error(
+            dice.span(),
+            Some(format!("{at}.damage")),
+            "expected damage dice like `1d6` or `2d4+1`",
+        ));
+        return None;
+    };
+    Some(Weapon {
+        name: name.to_string(),
+        damage,
+        kind: WeaponKind::Natural,
+        hands: Hands::Light,
+        threat: check_int(file, &format!("{at}.threat"), threat, (2, 20, 20), errors) as u32,
+        multiplier: check_int(
+            file,
+            &format!("{at}.multiplier"),
+            multiplier,
+            (2, 6, 2),
+            errors,
+        ),
+        reach: 5,
+        reach_only: false,
+        range: 0,
+        nonlethal: false,
+        secondary: false,
+        load: Loading::None,
+        capacity: 1,
+        splash: false,
+        double: None,
+    })
+}
+
+/// Most feet a natural ranged attack's range increment may be (fray's limit; the seed gives
+/// none).
+pub const MAX_NATURAL_RANGE: i64 = 100;
+
+/// A monster's natural ranged attack: its range increment is required (the seed gives none).
+/// [Seed: Attack, Natural "If your natural attack is a ranged attack"]
+fn natural_ranged(
+    file: &SourceFile<'_>,
+    at: &str,
+    n: &NaturalRangedFile,
+    errors: &mut Vec<FileError>,
+) -> Option<Weapon> {
+    let Some(r) = &n.range else {
+        errors.push(file.error(
+            n.name.span(),
+            Some(format!("{at}.range")),
+            "a natural ranged attack needs `range`, its range increment in feet",
+        ));
+        return None;
+    };
+    let before = errors.len();
+    let range = check_int(
+        file,
+        &format!("{at}.range"),
+        &Some(r.clone()),
+        (5, MAX_NATURAL_RANGE, 5),
+        errors,
+    );
+    let w = natural_form(
+        file,
+        at,
+        n.name.get_ref(),
+        &n.damage,
+        (&n.threat, &n.multiplier),
+        errors,
+    )?;
+    (errors.len() == before).then_some(Weapon {
+        kind: WeaponKind::NaturalRanged,
+        range,
+        ..w
+    })
+}
+
 impl Content {
     /// Loads the content embedded from `content/celesia/`.
     pub fn embedded() -> Result<Content, FileErrors> {
@@ -913,47 +1028,19 @@ impl Content {
                 (Some(w), None) => self
                     .weapon_named(file, &format!("{af}.weapon"), w, errors)
                     .filter(|w| !w.kind.is_ranged() || w.kind == WeaponKind::Thrown),
-                (None, Some(d)) => {
-                    let Some(damage) = DamageDice::parse_dice(d.get_ref()) else {
-                        errors.push(file.error(
-                            d.span(),
-                            Some(format!("{af}.damage")),
-                            "expected damage dice like `1d6` or `2d4+1`",
-                        ));
-                        continue;
-                    };
-                    let reach =
-                        check_int(file, &format!("{af}.reach"), &a.reach, (5, 30, 5), errors);
-                    Some(Weapon {
-                        name: a.name.clone().unwrap_or_else(|| "natural attack".into()),
-                        damage,
-                        kind: WeaponKind::Natural,
-                        hands: Hands::Light,
-                        threat: check_int(
-                            file,
-                            &format!("{af}.threat"),
-                            &a.threat,
-                            (2, 20, 20),
-                            errors,
-                        ) as u32,
-                        multiplier: check_int(
-                            file,
-                            &format!("{af}.multiplier"),
-                            &a.multiplier,
-                            (2, 6, 2),
-                            errors,
-                        ),
-                        reach,
-                        reach_only: false,
-                        range: 0,
-                        nonlethal: false,
-                        secondary: a.secondary,
-                        load: Loading::None,
-                        capacity: 1,
-                        splash: false,
-                        double: None,
-                    })
-                }
+                (None, Some(d)) => natural_form(
+                    file,
+                    &af,
+                    a.name.as_deref().unwrap_or("natural attack"),
+                    d,
+                    (&a.threat, &a.multiplier),
+                    errors,
+                )
+                .map(|w| Weapon {
+                    reach: check_int(file, &format!("{af}.reach"), &a.reach, (5, 30, 5), errors),
+                    secondary: a.secondary,
+                    ..w
+                }),
                 _ => {
                     errors.push(file.error(
                         m.key.span(),
@@ -982,6 +1069,19 @@ impl Content {
                 w
             }
             None => None,
+        };
+        let ranged = match (&m.natural_ranged, ranged) {
+            (Some(n), w) => {
+                if w.is_some() {
+                    errors.push(file.error(
+                        n.name.span(),
+                        Some(f("natural_ranged")),
+                        "a monster has one ranged form: `ranged` or `natural_ranged`, not both",
+                    ));
+                }
+                natural_ranged(file, &f("natural_ranged"), n, errors)
+            }
+            (None, w) => w,
         };
         if errors.len() > before {
             return None;

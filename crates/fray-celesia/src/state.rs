@@ -1941,7 +1941,9 @@ impl State {
         if self.f(id).dropped_ranged || self.sheathed(id, Item::Ranged) {
             return None;
         }
+        // A natural ranged attack (a spit, a quill) takes no hand.
         self.p(id).ranged.as_ref().filter(|w| match w.hands {
+            _ if w.kind == WeaponKind::NaturalRanged => true,
             Hands::Two => hands >= 2,
             _ => hands >= 1,
         })
@@ -1963,8 +1965,10 @@ impl State {
             Item::Melee(i) => self.p(id).melee.get(usize::from(i))?,
             Item::Ranged => self.p(id).ranged.as_ref()?,
         };
-        let manufactured = !matches!(w.kind, WeaponKind::Natural | WeaponKind::Unarmed);
-        (manufactured && !self.dropped(id, item) && !self.sheathed(id, item)).then_some(w)
+        (crate::rules::wield::manufactured(w)
+            && !self.dropped(id, item)
+            && !self.sheathed(id, item))
+        .then_some(w)
     }
 
     /// Whether `item` is put away (only while `id`'s hands are tracked). [CEL-R9 Draw or Sheathe]

@@ -138,7 +138,8 @@ pub fn attack_bonus_into(
             m.push("DEX", "CEL-R4.2", state.m(attacker, DEX));
             m.push("WIS", "CEL-R4.2", state.m(attacker, WIS));
         }
-        WeaponKind::Thrown => {
+        // Seed (Attack, Natural): a natural ranged attack adds STR, DEX and WIS, as thrown.
+        WeaponKind::Thrown | WeaponKind::NaturalRanged => {
             m.push("STR", "CEL-R4.2", state.m(attacker, STR));
             m.push("DEX", "CEL-R4.2", state.m(attacker, DEX));
             m.push("WIS", "CEL-R4.2", state.m(attacker, WIS));
@@ -1096,6 +1097,12 @@ pub fn ability_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut 
             m.push("DEX", "CEL-R5.3", d);
             m.push("WIS", "CEL-R5.3", wis);
         }
+        // Seed (Attack, Natural): 1.5 × each positive STR, DEX and WIS; penalties in full.
+        WeaponKind::NaturalRanged => {
+            m.push("1.5 × STR", "CEL-R5.2", one_and_a_half(s));
+            m.push("1.5 × DEX", "CEL-R5.2", one_and_a_half(d));
+            m.push("1.5 × WIS", "CEL-R5.2", one_and_a_half(wis));
+        }
     }
 }
 
@@ -1514,6 +1521,33 @@ pub fn ability_modifier(score: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Seed (Attack, Natural): "If your natural attack is a ranged attack, add your Strength,
+    /// Dexterity, and Wisdom modifiers to your attack roll ... add 1.5 times your Strength
+    /// bonus, 1.5 times your Dexterity bonus, and 1.5 your Wisdom modifier to the damage;
+    /// Strength, Dexterity, and Wisdom penalties are not multiplied." The cave spitter: BAB 1,
+    /// STR 8, DEX 15, WIS 13; its spit is not held (no hand, nothing to disarm or sunder).
+    #[test]
+    fn a_natural_ranged_attack_adds_str_dex_wis_and_one_and_a_half_each_bonus() {
+        use crate::fixture::Fixture;
+        use crate::state::Item;
+        let s = Fixture::new()
+            .monster("spit", "heroes", [0, 0], "cave spitter")
+            .monster("foe", "orcs", [2, 0], "cave spitter")
+            .state();
+        let spit = CombatantId(0);
+        let w = s.ranged_weapon(spit).cloned().expect("its spit");
+        assert_eq!(w.kind, WeaponKind::NaturalRanged);
+        assert_eq!((w.range, w.max_range()), (10, 50));
+        // 1 BAB - 1 STR + 2 DEX + 1 WIS; 15 ft: one full increment beyond the first, -2.
+        assert_eq!(attack_bonus(&s, spit, &w, 10).total(), 3);
+        assert_eq!(attack_bonus(&s, spit, &w, 15).total(), 1);
+        let mut m = Mods::default();
+        ability_damage(&s, spit, &w, &mut m);
+        // -1 (a penalty, not multiplied) + floor(1.5 × 2) + floor(1.5 × 1).
+        assert_eq!(m.total(), -1 + 3 + 1);
+        assert!(s.held(spit, Item::Ranged).is_none(), "not a held weapon");
+    }
 
     /// CEL-E1: warhammer attack 27 vs DV 15: one extra die (2d8).
     #[test]

@@ -25,7 +25,7 @@ pub fn hands_for(w: &Weapon) -> i32 {
 
 /// A weapon held in the hand (not a natural attack nor an unarmed strike).
 pub fn manufactured(w: &Weapon) -> bool {
-    !matches!(w.kind, WeaponKind::Natural | WeaponKind::Unarmed)
+    !w.kind.is_natural() && w.kind != WeaponKind::Unarmed
 }
 
 /// Every manufactured weapon of `who`'s profile, as items.
