@@ -282,26 +282,26 @@ impl Ruleset for Celesia {
 impl RulesetBundle for Celesia {
     type Content = Content;
     const CONTENT_FILES: &'static [(&'static str, &'static str)] = &content::CONTENT_FILES;
-    /// Every rule is played at least in part; the `partial` ones are listed (docs/celesia.md
-    /// says which parts: R9 all but Handle an Animal as a free action (class abilities fray
-    /// does not keep; the simple action is played on trained animals, `rules::animal`), Search of an area
-    /// (no traps, hidden objects or footprints; Search for invisible creatures is played), the
-    /// Initiate Boost, and Direct or Redirect a Spell (no spell fray plays can be redirected);
-    /// Demoralize and Recall Knowledge take their DCs from the GM's rulings;
-    /// R11 all but Treat Poison (Initiate Standard Strike: the GM's strikes as data,
-    /// `rules::strike`) (the seed defines no poison; Treat a
-    /// Wound: `rules::treat_wound`; Lock or Unlock a
-    /// Weapon in a Locked Gauntlet: `rules::gauntlet`); R12 Run, Coup de Grace (lethal and nonlethal, a rogue's sneak
-    /// attack on it), full-action spells, Load a One-Handed Simple Firearm, Administer a
-    /// Potion and Push an Animal (not past an animal's limits); R13 Disable Device, Find Tracks (the GM's rulings), 1-round spells and Load a
-    /// Two-Handed Simple Firearm; R14 all but other abilities' free actions (stances: the GM's
-    /// data, `rules::stance`); R15 attacks of opportunity, readied actions, counterspells with
-    /// the same spell, Counter and immediate-action abilities on "a foe attacks you"
-    /// (`rules::counter`), not counterspells with another spell; R20 all but a source of burn). R3 (every readied
-    /// action and trigger of the seed, 1-round and complex actions), R17 (R17.7 first aid, the
-    /// bleeding R17.5 names stopped by Treat a Wound; Constitution damage and drain:
-    /// `rules::con_loss`),
-    /// R6 (spells with spell resistance, Aid Another on attacks, skills and spells, Spell Combat
+    /// Every rule is played at least in part; the `partial` ones are listed (docs/celesia.md,
+    /// *What fray does not play, and why*: each part left out is one the seed names without
+    /// defining it). R9 all but Search of an area (no traps, hidden objects or footprints;
+    /// Search for invisible creatures is played) and Initiate Boost (the data has no boosts);
+    /// Handle an Animal (free with `handle_free`, `rules::animal`) and Direct or Redirect a
+    /// Spell (a spell's weapon, `rules::spell_weapon`) are played; Demoralize and Recall
+    /// Knowledge take their DCs from the GM's rulings. R11 all but Treat Poison (the seed
+    /// defines no poison; Initiate Standard Strike: the GM's strikes as data, `rules::strike`;
+    /// Treat a Wound: `rules::treat_wound`; Lock or Unlock a Weapon in a Locked Gauntlet:
+    /// `rules::gauntlet`). R12 Run, Coup de Grace (lethal and nonlethal, a rogue's sneak attack
+    /// on it), full-action spells, Load a One-Handed Simple Firearm, Administer a Potion and
+    /// Push an Animal (not past an animal's limits). R13 Disable Device, Find Tracks (the GM's
+    /// rulings), 1-round spells and Load a Two-Handed Simple Firearm. R14 all but other
+    /// abilities' free actions (stances: the GM's data, `rules::stance`). R15 attacks of
+    /// opportunity, readied actions, counterspells with the same spell, Counter and
+    /// immediate-action abilities on "a foe attacks you" (`rules::counter`), not counterspells
+    /// with another spell. R20 all but a source of burn. R3 (every readied action and trigger
+    /// of the seed, 1-round and complex actions), R17 (R17.7 first aid, the bleeding R17.5
+    /// names stopped by Treat a Wound; Constitution damage and drain: `rules::con_loss`), R6
+    /// (spells with spell resistance, Aid Another on attacks, skills and spells, Spell Combat
     /// and Spellstrike), R10 (every maneuver, on items, ropes and shields too), R18 (the
     /// confusion of three head injuries, `rules::confusion`, the injuries on the skills fray
     /// rolls) and R21 (R21.8: shots at each increment of the mount's move) are played whole.
