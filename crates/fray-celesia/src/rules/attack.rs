@@ -837,13 +837,8 @@ pub fn attack(
             act: "scores degrees of success against",
             on: Some(target),
             detail: {
-                let count = i32::from(w.damage.count);
                 let lance = i32::from(super::mounted::lance_charge(state, attacker, target, w));
-                let rolled = match critical {
-                    Critical::Multiplied => count * extra,
-                    Critical::Maximized => 0,
-                    Critical::No => count * (1 + lance + extra),
-                };
+                let rolled = dice_rolled(i32::from(w.damage.count), lance, critical, extra);
                 format!(
                     "{} over the DV: {full} extra {} dice{}; rolls {rolled}d{}{}",
                     total - dv,
@@ -920,6 +915,61 @@ struct Hit {
     coup_de_grace: bool,
 }
 
+/// How many of a hit's weapon dice are rolled: `count` once plus once per degree (twice the
+/// base on a lance's mounted charge), only the degree dice beside a critical's multiplied
+/// maximum, none when the Critical Hit Deck's card maximizes them. [CEL-R5.5, R5.6, A26, G6]
+fn dice_rolled(count: i32, lance: i32, critical: Critical, extra: i32) -> i32 {
+    match critical {
+        Critical::Multiplied => count * extra,
+        Critical::Maximized => 0,
+        Critical::No => count * (1 + lance + extra),
+    }
+}
+
+/// A hit's weapon dice: rolled once plus once per degree of success (`extra`; a lance on a
+/// mounted charge rolls its base dice twice, CEL-A26), or on a critical their maximum ×
+/// (`multiplier` + lance) with the degree dice rolled, or, when the Critical Hit Deck's card
+/// says normal damage, every one of them at its maximum and nothing multiplied. Returns the
+/// total rolled; the fixed parts go to `m`. [CEL-R5.5, R5.6, G6]
+pub(crate) fn weapon_dice(
+    table: &mut Table<'_, Celesia>,
+    roller: CombatantId,
+    (count, sides): (u16, u16),
+    (multiplier, lance): (i32, i32),
+    (critical, extra): (Critical, i32),
+    m: &mut Mods,
+) -> Result<i32, Interrupt> {
+    let count = i32::from(count);
+    let rolled_count = dice_rolled(count, lance, critical, extra);
+    let rolled = if rolled_count > 0 {
+        let n = rolled_count.min(i32::from(fray_core::DamageDice::MAX_COUNT)) as u16;
+        table.roll(RollRequest::new(
+            n,
+            sides,
+            Some(roller),
+            RollPurpose::Damage,
+            "CEL-R5.5",
+        ))? as i32
+    } else {
+        0
+    };
+    match critical {
+        Critical::Multiplied => m.push(
+            "critical: maximum × multiplier",
+            "CEL-R5.6",
+            count * i32::from(sides) * (multiplier + lance),
+        ),
+        // CEL-G6: the card's normal damage, every weapon die maximized, none multiplied.
+        Critical::Maximized => m.push(
+            "critical, Critical Hit Deck card: normal damage maximized",
+            "CEL-G6",
+            count * i32::from(sides) * (1 + lance + extra),
+        ),
+        Critical::No => {}
+    }
+    Ok(rolled)
+}
+
 /// [`damage`], with sneak attack: precision damage, "not multiplied when you score a critical
 /// hit, but … maximized" (CEL-R5.6; fray rolls it only on a coup de grace, a critical).
 fn damage_of(
@@ -935,42 +985,18 @@ fn damage_of(
         critical, extra, ..
     } = hit;
     let dice = w.damage;
-    let (count, sides) = (i32::from(dice.count), dice.sides);
     // CEL-A26: a lance on a mounted charge doubles its weapon dice (not the degree dice) and
     // static bonuses; with a critical, +1 to the multiplier instead of doubling the dice.
     let lance = i32::from(super::mounted::lance_charge(state, attacker, target, w));
-    let rolled_count = match critical {
-        Critical::Multiplied => count * extra,
-        Critical::Maximized => 0,
-        Critical::No => count * (1 + lance + extra),
-    };
-    let rolled = if rolled_count > 0 {
-        let n = rolled_count.min(i32::from(fray_core::DamageDice::MAX_COUNT)) as u16;
-        table.roll(RollRequest::new(
-            n,
-            sides,
-            Some(attacker),
-            RollPurpose::Damage,
-            "CEL-R5.5",
-        ))? as i32
-    } else {
-        0
-    };
     let mut m = Mods::default();
-    match critical {
-        Critical::Multiplied => m.push(
-            "critical: maximum × multiplier",
-            "CEL-R5.6",
-            count * i32::from(sides) * (w.multiplier + lance),
-        ),
-        // CEL-G6: the card's normal damage, every weapon die maximized, none multiplied.
-        Critical::Maximized => m.push(
-            "critical, Critical Hit Deck card: normal damage maximized",
-            "CEL-G6",
-            count * i32::from(sides) * (1 + lance + extra),
-        ),
-        Critical::No => {}
-    }
+    let rolled = weapon_dice(
+        table,
+        attacker,
+        (dice.count, dice.sides),
+        (w.multiplier, lance),
+        (critical, extra),
+        &mut m,
+    )?;
     let before = m.total();
     ability_damage(state, attacker, w, &mut m);
     // CEL-R16.11 (a): a weakened attack holds back some or all of the ability bonus, to 0.

@@ -26,7 +26,7 @@ use crate::spell::{Spell, SpellWeapon};
 use crate::state::State;
 use crate::Celesia;
 use fray_core::event::{AttackResult, Event};
-use fray_core::protocol::{refuse as no, Illegal, Interrupt, RollPurpose, RollRequest};
+use fray_core::protocol::{refuse as no, Illegal, Interrupt, RollPurpose};
 use fray_core::{CombatantId, Table};
 
 /// The rule of Direct or Redirect a Spell.
@@ -307,38 +307,15 @@ fn damage(
     critical: Critical,
     extra: i32,
 ) -> Result<(), Interrupt> {
-    let (count, sides) = (i32::from(w.dice.count), w.dice.sides);
-    let rolled_count = match critical {
-        Critical::Multiplied => count * extra,
-        Critical::Maximized => 0,
-        Critical::No => count * (1 + extra),
-    };
-    let rolled = if rolled_count > 0 {
-        let n = rolled_count.min(i32::from(fray_core::DamageDice::MAX_COUNT)) as u16;
-        table.roll(RollRequest::new(
-            n,
-            sides,
-            Some(caster),
-            RollPurpose::Damage,
-            "CEL-R5.5",
-        ))? as i32
-    } else {
-        0
-    };
     let mut m = Mods::default();
-    match critical {
-        Critical::Multiplied => m.push(
-            "critical: maximum × multiplier",
-            "CEL-R5.6",
-            count * i32::from(sides) * 2,
-        ),
-        Critical::Maximized => m.push(
-            "critical, Critical Hit Deck card: normal damage maximized",
-            "CEL-G6",
-            count * i32::from(sides) * (1 + extra),
-        ),
-        Critical::No => {}
-    }
+    let rolled = attack::weapon_dice(
+        table,
+        caster,
+        (w.dice.count, w.dice.sides),
+        (2, 0),
+        (critical, extra),
+        &mut m,
+    )?;
     m.push("spell weapon", "", w.dice.bonus);
     m.push("caster level", RULE, w.bonus(caster_level));
     let amount = (rolled + m.total()).max(state.options.minimum_damage);
