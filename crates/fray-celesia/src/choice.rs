@@ -132,6 +132,9 @@ pub enum Choice {
     /// Guide the mount with the knees to use both hands this turn (free, DC 5 Ride).
     /// [CEL-R21.4]
     Knees,
+    /// Take (`true`) or release its light or one-handed melee weapon in both hands (free, its
+    /// own turn; a reading). [CEL-R5.1, R16.6]
+    Grip(bool),
     /// Ready a simple action for a trigger; the turn ends at once (simple, 1 act). [CEL-R3.9]
     Ready(Trigger, Readied),
     /// Complete the readied action against the foe that set the trigger off (reaction).
@@ -298,7 +301,7 @@ pub enum Choice {
 
 /// The free actions of CEL-R14 and elsewhere that fray plays, by the word the GM names them
 /// with (`strenuous_free_actions`, CEL-G4).
-pub const FREE_ACTIONS: [&str; 15] = [
+pub const FREE_ACTIONS: [&str; 16] = [
     "release",
     "fast-mount",
     "fast-dismount",
@@ -314,6 +317,7 @@ pub const FREE_ACTIONS: [&str; 15] = [
     "cease",
     "handle",
     "stance",
+    "grip",
 ];
 
 impl Choice {
@@ -341,6 +345,8 @@ impl Choice {
             Choice::Cease(..) => "cease",
             // CEL-R14 Initiate or Change Stance.
             Choice::Stance(_) => "stance",
+            // A change of grip (Pathfinder's free action; a reading, docs/celesia.md).
+            Choice::Grip(_) => "grip",
             _ => return None,
         })
     }
@@ -534,6 +540,7 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::FastMount(m) => format!("mount {} fast", k(m)),
         Choice::FastDismount(p) => format!("dismount {} {} fast", p.x, p.y),
         Choice::Knees => "knees".into(),
+        Choice::Grip(two) => format!("grip {}", if *two { "two" } else { "one" }),
         Choice::LetPass => "let-pass".into(),
         Choice::Block => "block".into(),
         Choice::CoupDeGrace(t, form, nonlethal) => format!(
@@ -955,6 +962,8 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["mount", m, "fast"] => Choice::FastMount(who(m)?),
         ["dismount", x, y, "fast"] => Choice::FastDismount(Pos::new(number(x)?, number(y)?)),
         ["knees"] => Choice::Knees,
+        ["grip", "two"] => Choice::Grip(true),
+        ["grip", "one"] => Choice::Grip(false),
         ["let-pass"] => Choice::LetPass,
         ["block"] => Choice::Block,
         ["coup-de-grace", t, rest @ ..] if rest.len() <= 2 => {
@@ -1182,7 +1191,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                  grapple WHO, maintain pin|choke|damage FORM \
                  lethal|nonlethal|move X Y|tie, release, escape [control] [artist], drink ITEM, administer ITEM WHO, use ITEM [WHO], overrun WHO|X Y, sunder WHO \
                  ITEM [spare], drag WHO DIR, reposition WHO X Y, steal WHO ITEM, pick-up ITEM|rope|item NAME, \
-                 mount WHO [fast], dismount X Y [fast], knees, \
+                 mount WHO [fast], dismount X Y [fast], knees, grip two|one, \
                  dirty-trick WHO CONDITION, clear WHO CONDITION, weaken N, cleave WHO, lunge, \
                  aid FRIEND FOE attack|defense|save|touch, aid FRIEND SKILL, \
                  coup-de-grace WHO [FORM] [nonlethal], run X Y, disable DEVICE, total defense, fight \

@@ -195,6 +195,7 @@ fray_core::combatant_entry! {
         #[serde(default)]
         injuries: Vec<Spanned<String>>,
         in_hand: Option<Spanned<Vec<String>>>,
+        two_handed_grip: Option<Spanned<bool>>,
         mount: Option<Spanned<String>>,
         ride: Option<Spanned<i64>>,
         #[serde(default)]
@@ -1118,6 +1119,7 @@ impl CombatantBuilder for Builder<'_> {
             control: None,
             mount_charge: None,
             knees: None,
+            grip: false,
             readied: None,
             stance: None,
             stance_turn: None,
@@ -1244,6 +1246,9 @@ impl CombatantBuilder for Builder<'_> {
                 }
             }
         }
+        // CEL-R5.1: its one-handed melee weapon held in both hands from the start (checked
+        // once the fight is set up: `check_grips`).
+        fighter.grip = c.two_handed_grip.as_ref().is_some_and(|g| *g.get_ref());
         // CEL-R9–R13: ammunition counted where the entry gives it, and what is loaded at the
         // start (a weapon that is loaded starts full unless `loaded` says less).
         match crate::rules::ammo::start(
@@ -1343,6 +1348,7 @@ impl CombatantBuilder for Builder<'_> {
         }
         state.gear_book = gear_book.into();
         seat_riders(&file, def, &mut state, &mut cx.errors);
+        check_grips(&file, def, &state, &mut cx.errors);
         link_handlers(&file, def, &mut state, &mut cx.errors);
         fill_spaces(&file, def, &mut state, &mut cx.errors);
         state.terrain = read_terrain(&file, def, &state, &mut cx.errors).into();
@@ -1409,6 +1415,40 @@ fn fill_spaces(
 
 /// Seats each rider on the mount its `mount` key names: a combatant of its own side on its own
 /// square, not itself a rider, with one rider. [CEL-R21.2, R21.3]
+/// Refuses a `two_handed_grip` its combatant cannot hold (`rules::grip::refusal`), naming the
+/// rule. [CEL-R5.1, R9, R18]
+fn check_grips(
+    file: &SourceFile<'_>,
+    def: &EncounterDef,
+    state: &State,
+    errors: &mut Vec<FileError>,
+) {
+    let mut reported = Vec::new();
+    for id in state.ids().filter(|&id| state.f(id).grip) {
+        let Some((rule, why)) = crate::rules::grip::refusal(state, id) else {
+            continue;
+        };
+        let group = &state.roster.combatants[id.index()].group;
+        let entry = def
+            .combatants
+            .iter()
+            .position(|c| c.id.as_ref().is_some_and(|k| k.get_ref() == group));
+        let span = entry
+            .and_then(|i| def.combatants[i].two_handed_grip.as_ref())
+            .map_or(0..0, |g| g.span());
+        let field = Some(format!(
+            "combatants[{}].two_handed_grip",
+            entry.unwrap_or(0)
+        ));
+        // A group's members share the entry: one error for it.
+        if reported.contains(&entry) {
+            continue;
+        }
+        reported.push(entry);
+        errors.push(file.error(span, field, &format!("{why} ({rule})")));
+    }
+}
+
 fn seat_riders(
     file: &SourceFile<'_>,
     def: &EncounterDef,

@@ -180,6 +180,10 @@ impl Ruleset for Celesia {
             Some(false) => out.push("dealing lethal damage".to_string()),
             None => {}
         }
+        // Seed, Attack, Melee: a one-handed weapon held in both hands (`rules::grip`).
+        if f.grip {
+            out.push("weapon in both hands".to_string());
+        }
         // CEL-R9 Ready or Drop a Shield.
         if let Some(s) = &state.p(who).shield {
             match f.shield {

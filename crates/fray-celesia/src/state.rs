@@ -734,6 +734,8 @@ pub struct Fighter {
     pub mount_charge: Option<CombatantId>,
     /// This turn's Ride check to guide its mount with the knees: passed or failed. [CEL-R21.4]
     pub knees: Option<bool>,
+    /// Its light or one-handed melee weapon held in both hands (`rules::grip`). [CEL-R5.1]
+    pub grip: bool,
     /// The action it readied and its trigger, until the start of its next turn. [CEL-R3.9]
     pub readied: Option<(crate::rules::ready::Trigger, crate::rules::ready::Readied)>,
     /// Steady Aim acts spent in a row for its next ranged attack. [CEL-R9]

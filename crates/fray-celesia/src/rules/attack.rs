@@ -4,7 +4,7 @@
 
 use super::crit_deck::Critical;
 use super::{injury, ModifierSink, Mods, Sources};
-use crate::content::{Hands, Weapon, WeaponKind};
+use crate::content::{Weapon, WeaponKind};
 use crate::state::{modifier, reaches, Special, State, DEX, STR, WIS};
 use crate::Celesia;
 use fray_core::event::{AttackResult, Event};
@@ -334,8 +334,7 @@ fn special_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut Mods
     if sp.has(Special::PowerAttack) {
         let k = k(Special::PowerAttack);
         // A double weapon's main end in Multiweapon Fighting is wielded in one hand.
-        let both_hands = w.hands == Hands::Two && !(w.double.is_some() && off_hand_of.is_some());
-        let one_and_a_half = (w.kind == WeaponKind::Melee && both_hands)
+        let one_and_a_half = super::grip::two_handed_blow(state, attacker, w)
             || (w.kind == WeaponKind::Natural && !w.secondary);
         let bonus = if half {
             k
@@ -1095,8 +1094,8 @@ pub fn ability_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut 
         return;
     }
     match w.kind {
-        // A double weapon's main end in Multiweapon Fighting is wielded as a one-handed weapon.
-        WeaponKind::Melee if w.hands == Hands::Two && !(w.double.is_some() && hand.is_some()) => {
+        // A two-handed weapon, or a one-handed one held in both hands (`rules::grip`).
+        WeaponKind::Melee if super::grip::two_handed_blow(state, attacker, w) => {
             m.push("1.5 × STR", "CEL-R5.1", one_and_a_half(s));
             m.push("1.5 × DEX", "CEL-R5.1", one_and_a_half(d));
         }

@@ -20,6 +20,7 @@ pub mod fire;
 pub mod first_aid;
 pub mod gauntlet;
 pub mod grapple;
+pub mod grip;
 pub mod hazard;
 pub mod injury;
 pub mod intervene;

@@ -1390,6 +1390,7 @@ pub fn perform(
         }
         Choice::Feint(t) => super::feint::feint(state, table, who, t)?,
         Choice::Stance(m) => super::stance::take(state, table, who, m),
+        Choice::Grip(two) => super::grip::take(state, table, who, two),
         Choice::Strike(m, t) => super::strike::strike(state, table, who, m, t)?,
         Choice::Multiweapon(t, main, off) => {
             super::multiweapon::perform(state, table, who, t, (main, off))?;
@@ -1398,6 +1399,7 @@ pub fn perform(
     }
     injury::strain(state, table, who, cost);
     free_action_taken(state, table, who, choice);
+    super::grip::settle(state, table);
     tidy(state, table)?;
     // CEL-R3.9: foes that readied an action for "if a foe moves adjacent to me".
     super::ready::after_move(state, table, who, from)?;
