@@ -1445,7 +1445,7 @@ fn check_grips(
             continue;
         }
         reported.push(entry);
-        errors.push(file.error(span, field, &format!("{why} ({rule})")));
+        errors.push(file.error(span, field, format!("{why} ({rule})")));
     }
 }
 
