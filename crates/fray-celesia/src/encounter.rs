@@ -1349,6 +1349,7 @@ impl CombatantBuilder for Builder<'_> {
         state.gear_book = gear_book.into();
         seat_riders(&file, def, &mut state, &mut cx.errors);
         check_grips(&file, def, &state, &mut cx.errors);
+        state.gripped = crate::state::CacheFlag(state.ids().any(|id| state.f(id).grip));
         link_handlers(&file, def, &mut state, &mut cx.errors);
         fill_spaces(&file, def, &mut state, &mut cx.errors);
         state.terrain = read_terrain(&file, def, &state, &mut cx.errors).into();
@@ -1425,7 +1426,7 @@ fn check_grips(
 ) {
     let mut reported = Vec::new();
     for id in state.ids().filter(|&id| state.f(id).grip) {
-        let Some((rule, why)) = crate::rules::grip::refusal(state, id) else {
+        let Some((rule, why)) = crate::rules::grip::refusal(state, id, true) else {
             continue;
         };
         let group = &state.roster.combatants[id.index()].group;

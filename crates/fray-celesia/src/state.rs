@@ -1498,6 +1498,10 @@ pub struct State {
     /// the default tactics weigh casting one on a foe (`hinder_tactics`; worked out once on
     /// load; a cache, no part of equality or hashing).
     pub hindering: CacheFlag,
+    /// Someone has held a weapon in both hands in this fight (`rules::grip`: from the
+    /// encounter's `two_handed_grip`, or a `grip two`): only then does `grip::settle` look at
+    /// everyone after each action (a cache, no part of equality or hashing).
+    pub gripped: CacheFlag,
     /// Two combatants last found standing on different sides (`Ruleset::outcome`; a cache, no
     /// part of equality or hashing).
     pub standing_pair: StandingPair,
@@ -1637,6 +1641,7 @@ impl State {
             aiding: CacheFlag(false),
             healing: CacheFlag(false),
             hindering: CacheFlag(false),
+            gripped: CacheFlag(false),
             standing_pair: Default::default(),
             foe_sight: Default::default(),
         }

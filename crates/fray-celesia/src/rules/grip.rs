@@ -20,33 +20,39 @@ use fray_core::{CombatantId, Table};
 /// The rule a grip's refusals name (seed, Attack, Melee: 1.5 × STR and DEX with two hands).
 pub const RULE: &str = "CEL-R5.1";
 
-/// Why `who` cannot hold its weapon in both hands now (the rule and the reason), or `None`.
-/// Untracked hands (no `in_hand`) hold every weapon of the entry; a strapped shield takes a
-/// hand unless it leaves the arm free to wield (a buckler, `hand = false`).
-pub fn refusal(state: &State, who: CombatantId) -> Option<(&'static str, String)> {
+/// Why `who` cannot hold its weapon in both hands now (the rule and, when `explain`, the
+/// reason in words: none is written otherwise), or `None`. Untracked hands (no `in_hand`) hold
+/// every weapon of the entry; a strapped shield takes a hand unless it leaves the arm free to
+/// wield (a buckler, `hand = false`).
+pub fn refusal(state: &State, who: CombatantId, explain: bool) -> Option<(&'static str, String)> {
+    let words = |why: &dyn Fn() -> String| if explain { why() } else { String::new() };
     let p = state.p(who);
-    let held: Vec<(Item, &Weapon)> = (0..p.melee.len().min(64))
+    let mut held = (0..p.melee.len().min(64))
         .map(|i| Item::Melee(i as u8))
         .chain(p.ranged.iter().map(|_| Item::Ranged))
-        .filter_map(|item| state.held(who, item).map(|w| (item, w)))
-        .filter(|(_, w)| w.kind != WeaponKind::NaturalRanged)
-        .collect();
-    let Some(&(_, w)) = held.first() else {
-        return Some((RULE, "it holds no weapon to take in both hands".to_string()));
-    };
-    if let Some((_, other)) = held.get(1) {
+        .filter_map(|item| state.held(who, item))
+        .filter(|w| w.kind != WeaponKind::NaturalRanged);
+    let Some(w) = held.next() else {
         return Some((
             RULE,
-            format!(
-                "it holds a second weapon, the {}: both hands are on weapons",
-                other.name
-            ),
+            words(&|| "it holds no weapon to take in both hands".to_string()),
+        ));
+    };
+    if let Some(other) = held.next() {
+        return Some((
+            RULE,
+            words(&|| {
+                format!(
+                    "it holds a second weapon, the {}: both hands are on weapons",
+                    other.name
+                )
+            }),
         ));
     }
     if w.kind != WeaponKind::Melee || w.hands == Hands::Two {
         return Some((
             RULE,
-            format!("the {} is not a light or one-handed melee weapon", w.name),
+            words(&|| format!("the {} is not a light or one-handed melee weapon", w.name)),
         ));
     }
     let f = state.f(who);
@@ -56,21 +62,24 @@ pub fn refusal(state: &State, who: CombatantId) -> Option<(&'static str, String)
         let name = p.shield.as_ref().map_or("shield", |s| s.name.as_str());
         return Some((
             "CEL-R9",
-            format!("its strapped {name} takes the other hand (`drop shield` frees it)"),
+            words(&|| format!("its strapped {name} takes the other hand (`drop shield` frees it)")),
         ));
     }
     if super::wield::hands(state, who) < 2 {
         let arm = f.injuries.arms.lost() > 0;
         return Some((
             "CEL-R18",
-            format!(
-                "one intact hand and arm is left (\"{}\")",
-                if arm {
-                    "cannot use two-handed items if only one intact arm and intact hand remaining"
-                } else {
-                    "cannot use two-handed items if only one intact hand remaining"
-                }
-            ),
+            words(&|| {
+                format!(
+                    "one intact hand and arm is left (\"{}\")",
+                    if arm {
+                        "cannot use two-handed items if only one intact arm and intact hand \
+                         remaining"
+                    } else {
+                        "cannot use two-handed items if only one intact hand remaining"
+                    }
+                )
+            }),
         ));
     }
     None
@@ -88,7 +97,7 @@ pub fn two_handed_blow(state: &State, who: CombatantId, w: &Weapon) -> bool {
             w.kind == WeaponKind::Melee
                 && f.grip
                 && f.hand.is_none()
-                && refusal(state, who).is_none()
+                && refusal(state, who, false).is_none()
         }
         Hands::Light => false,
     }
@@ -98,7 +107,7 @@ pub fn two_handed_blow(state: &State, who: CombatantId, w: &Weapon) -> bool {
 pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     if state.f(who).grip {
         out.push(Choice::Grip(false));
-    } else if refusal(state, who).is_none() {
+    } else if refusal(state, who, false).is_none() {
         out.push(Choice::Grip(true));
     }
 }
@@ -116,7 +125,7 @@ pub fn check(explain: bool, state: &State, who: CombatantId, two: bool) -> Resul
             "it already holds its weapon in both hands".to_string()
         });
     }
-    match refusal(state, who) {
+    match refusal(state, who, explain) {
         Some((rule, why)) => no(explain, rule, || why),
         None => Ok(()),
     }
@@ -125,6 +134,9 @@ pub fn check(explain: bool, state: &State, who: CombatantId, two: bool) -> Resul
 /// `who` takes its weapon in both hands (`two`) or lets go with one.
 pub fn take(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId, two: bool) {
     state.fm(who).grip = two;
+    if two {
+        state.gripped = crate::state::CacheFlag(true);
+    }
     table.emit(|| Event::Acted {
         who,
         act: if two {
@@ -141,11 +153,15 @@ pub fn take(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId,
 /// Ends every grip whose second hand has been taken (a shield readied, a weapon drawn, a hand
 /// or arm injury): the grip is not taken back without `grip two`.
 pub fn settle(state: &mut State, table: &mut Table<'_, Celesia>) {
+    // Run after every action: nothing to do while no one has gripped this fight.
+    if !state.gripped.0 {
+        return;
+    }
     for id in state.ids().collect::<Vec<_>>() {
         if !state.f(id).grip {
             continue;
         }
-        if let Some((rule, why)) = refusal(state, id) {
+        if let Some((rule, why)) = refusal(state, id, true) {
             state.fm(id).grip = false;
             table.emit(|| Event::Acted {
                 who: id,
