@@ -55,6 +55,13 @@ pub fn refusal(state: &State, who: CombatantId, explain: bool) -> Option<(&'stat
             words(&|| format!("the {} is not a light or one-handed melee weapon", w.name)),
         ));
     }
+    // CEL-A34: a grappled creature takes no action that needs two hands.
+    if state.grappled(who) {
+        return Some((
+            "CEL-A34",
+            words(&|| "a grappled creature takes no action that needs two hands".to_string()),
+        ));
+    }
     let f = state.f(who);
     let shield =
         f.shield == super::shield::ShieldAt::Strapped && p.shield.as_ref().is_some_and(|s| s.hand);
@@ -93,10 +100,12 @@ pub fn two_handed_blow(state: &State, who: CombatantId, w: &Weapon) -> bool {
     let f = state.f(who);
     match w.hands {
         Hands::Two => w.kind == WeaponKind::Melee && !(w.double.is_some() && f.hand.is_some()),
+        // CEL-R21.4: a rider's second hand is on the reins unless it guides with its knees.
         Hands::One => {
             w.kind == WeaponKind::Melee
                 && f.grip
                 && f.hand.is_none()
+                && !(f.riding.is_some() && f.knees != Some(true))
                 && refusal(state, who, false).is_none()
         }
         Hands::Light => false,
@@ -253,5 +262,20 @@ mod tests {
         assert_eq!(err.rule, "CEL-R18");
         let s = hal("longsword", "shield = \"buckler\"");
         assert!(check_action(false, &s, HAL, &Choice::Grip(true)).is_ok());
+    }
+
+    /// A grappled creature takes no action that needs two hands (CEL-A34): `grip two` is
+    /// refused, and a grip held counts for nothing while the grapple lasts.
+    #[test]
+    fn no_grip_in_a_grapple() {
+        let mut s = hal("longsword", "");
+        s.fm(HAL).held_by = Some(CombatantId(1));
+        let err = check_action(true, &s, HAL, &Choice::Grip(true)).unwrap_err();
+        assert_eq!(err.rule, "CEL-A34");
+        s.fm(HAL).grip = true;
+        let w = s.p(HAL).melee[0].clone();
+        assert!(!two_handed_blow(&s, HAL, &w));
+        s.fm(HAL).held_by = None;
+        assert!(two_handed_blow(&s, HAL, &w));
     }
 }
