@@ -1089,23 +1089,31 @@ pub fn ability_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut 
     let hand = state.f(attacker).hand;
     if hand.is_some_and(|(_, off)| off) && !w.kind.is_ranged() {
         // CEL-R5.1, R9 Multiweapon Fighting: half the positive STR and DEX, penalties in full.
-        m.push("½ STR (off hand)", "CEL-R5.1", super::multiweapon::half(s));
-        m.push("½ DEX (off hand)", "CEL-R5.1", super::multiweapon::half(d));
+        m.push(
+            scaled(s, "½ STR (off hand)", "STR"),
+            "CEL-R5.1",
+            super::multiweapon::half(s),
+        );
+        m.push(
+            scaled(d, "½ DEX (off hand)", "DEX"),
+            "CEL-R5.1",
+            super::multiweapon::half(d),
+        );
         return;
     }
     match w.kind {
         // A two-handed weapon, or a one-handed one held in both hands (`rules::grip`).
         WeaponKind::Melee if super::grip::two_handed_blow(state, attacker, w) => {
-            m.push("1.5 × STR", "CEL-R5.1", one_and_a_half(s));
-            m.push("1.5 × DEX", "CEL-R5.1", one_and_a_half(d));
+            m.push(scaled(s, "1.5 × STR", "STR"), "CEL-R5.1", one_and_a_half(s));
+            m.push(scaled(d, "1.5 × DEX", "DEX"), "CEL-R5.1", one_and_a_half(d));
         }
         WeaponKind::Melee => {
             m.push("STR", "CEL-R5.1", s);
             m.push("DEX", "CEL-R5.1", d);
         }
         WeaponKind::Natural => {
-            m.push("1.5 × STR", "CEL-R5.2", one_and_a_half(s));
-            m.push("1.5 × DEX", "CEL-R5.2", one_and_a_half(d));
+            m.push(scaled(s, "1.5 × STR", "STR"), "CEL-R5.2", one_and_a_half(s));
+            m.push(scaled(d, "1.5 × DEX", "DEX"), "CEL-R5.2", one_and_a_half(d));
         }
         WeaponKind::Unarmed => {
             m.push("STR", "CEL-R5.4", s);
@@ -1124,10 +1132,25 @@ pub fn ability_damage(state: &State, attacker: CombatantId, w: &Weapon, m: &mut 
         }
         // Seed (Attack, Natural): 1.5 × each positive STR, DEX and WIS; penalties in full.
         WeaponKind::NaturalRanged => {
-            m.push("1.5 × STR", "CEL-R5.2", one_and_a_half(s));
-            m.push("1.5 × DEX", "CEL-R5.2", one_and_a_half(d));
-            m.push("1.5 × WIS", "CEL-R5.2", one_and_a_half(wis));
+            m.push(scaled(s, "1.5 × STR", "STR"), "CEL-R5.2", one_and_a_half(s));
+            m.push(scaled(d, "1.5 × DEX", "DEX"), "CEL-R5.2", one_and_a_half(d));
+            m.push(
+                scaled(wis, "1.5 × WIS", "WIS"),
+                "CEL-R5.2",
+                one_and_a_half(wis),
+            );
         }
+    }
+}
+
+/// The label of an ability's part of damage: its scaled name for a bonus, its plain name for a
+/// penalty, which the seed never multiplies nor halves (Attack, Melee and Natural: "Negative
+/// Strength or Dexterity modifiers are never multiplied", "are not halved").
+fn scaled(modifier: i32, scaled_name: &'static str, plain_name: &'static str) -> &'static str {
+    if modifier < 0 {
+        plain_name
+    } else {
+        scaled_name
     }
 }
 
