@@ -21,7 +21,18 @@ fn legal(state: &State, who: CombatantId, c: Choice) -> Option<Choice> {
 
 /// The default action of `who` if it is a trained animal or a handler with an animal waiting
 /// for a command (one look at its profile otherwise).
+#[inline]
 pub fn turn(state: &State, who: CombatantId) -> Option<Choice> {
+    // At every decision: this test inline in the caller, the rest out of line (issue 16).
+    if state.p(who).animal.is_none() && !state.p(who).handles {
+        return None;
+    }
+    animal_or_handler_turn(state, who)
+}
+
+/// [`turn`], for a trained animal or a handler.
+#[inline(never)]
+fn animal_or_handler_turn(state: &State, who: CombatantId) -> Option<Choice> {
     let p = state.p(who);
     if p.animal.is_none() && !p.handles {
         return None;

@@ -27,7 +27,18 @@ use fray_core::CombatantId;
 
 /// A feint of the foe of `attack` (an `Attack` with a melee form) with what it gains over the
 /// blows it replaces (hit points over the turn, > 0), when it gains anything. [CEL-R11]
+#[inline]
 pub fn gain(state: &State, who: CombatantId, attack: Choice) -> Option<(f64, Choice)> {
+    // At every blow decision: this test inline in the caller, the rest out of line (issue 16).
+    if state.p(who).gm_said.feint.bluff.is_none() {
+        return None;
+    }
+    feint_gain(state, who, attack)
+}
+
+/// [`gain`], for a combatant the GM lets feint.
+#[inline(never)]
+fn feint_gain(state: &State, who: CombatantId, attack: Choice) -> Option<(f64, Choice)> {
     let Choice::Attack(t, form) = attack else {
         return None;
     };

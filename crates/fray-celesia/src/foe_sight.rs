@@ -65,6 +65,7 @@ impl FoeSight {
     /// True when it is known that no foe of `who` up stands within `radius` squares
     /// (`State::each_foe_within` would visit nobody): kept from the last search for `who`,
     /// with the same radius, and every foe it found down there still down.
+    #[inline]
     pub fn nobody_in_reach(&self, state: &State, who: CombatantId, radius: i32) -> bool {
         let Some((down, r)) = unpack(self.unreached.load(Relaxed), who) else {
             return false;

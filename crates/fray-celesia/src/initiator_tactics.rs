@@ -39,7 +39,18 @@ pub fn counter(state: &State, reactor: CombatantId) -> Choice {
 }
 
 /// With no stance active, the first stance it knows it may take now. [CEL-R14]
+#[inline]
 pub fn stance(state: &State, who: CombatantId) -> Option<Choice> {
+    // At every decision: this test inline in the caller, the rest out of line (issue 16).
+    if state.p(who).known == 0 || state.f(who).stance.is_some() {
+        return None;
+    }
+    first_stance(state, who)
+}
+
+/// [`stance`], for an initiator with no stance.
+#[inline(never)]
+fn first_stance(state: &State, who: CombatantId) -> Option<Choice> {
     if state.p(who).known == 0 || state.f(who).stance.is_some() {
         return None;
     }
@@ -50,7 +61,18 @@ pub fn stance(state: &State, who: CombatantId) -> Option<Choice> {
 
 /// The strike on the foe of `blow` (an `Attack` with a melee form) that gains most over the two
 /// blows its acts replace, with that gain (hit points, > 0). [CEL-R11]
+#[inline]
 pub fn strike_gain(state: &State, who: CombatantId, blow: Choice) -> Option<(f64, Choice)> {
+    // At every decision: this test inline in the caller, the rest out of line (issue 16).
+    if state.p(who).known == 0 || state.f(who).acts_left < 2 {
+        return None;
+    }
+    best_strike(state, who, blow)
+}
+
+/// [`strike_gain`], for an initiator with two acts.
+#[inline(never)]
+fn best_strike(state: &State, who: CombatantId, blow: Choice) -> Option<(f64, Choice)> {
     if state.p(who).known == 0 || state.f(who).acts_left < 2 {
         return None;
     }

@@ -42,7 +42,18 @@ use fray_core::CombatantId;
 /// Spell Combat or Spellstrike on the foe of `blow` (an `Attack` with a melee form), with what
 /// it gains over the blows its acts would have been (hit points, > 0), when one gains
 /// anything. [CEL-R9 Spell Combat, R11 Spellstrike]
+#[inline]
 pub fn gain(state: &State, who: CombatantId, blow: Choice) -> Option<(f64, Choice)> {
+    // At every blow decision: this test inline in the caller, the rest out of line (issue 16).
+    if !(state.p(who).feats.spell_combat || state.p(who).feats.spellstrike) {
+        return None;
+    }
+    magus_gain(state, who, blow)
+}
+
+/// [`gain`], for a magus.
+#[inline(never)]
+fn magus_gain(state: &State, who: CombatantId, blow: Choice) -> Option<(f64, Choice)> {
     let Choice::Attack(t, form) = blow else {
         return None;
     };

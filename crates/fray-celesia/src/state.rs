@@ -1502,6 +1502,14 @@ pub struct State {
     /// encounter's `two_handed_grip`, or a `grip two`): only then does `grip::settle` look at
     /// everyone after each action (a cache, no part of equality or hashing).
     pub gripped: CacheFlag,
+    /// Someone has been aided in this fight (never cleared: set where an aid is given,
+    /// `rules::aid`, `rules::aid_check`): only then does a turn's start look for the aids its
+    /// combatant gave, to end them (`rules::round`; a cache, no part of equality or hashing).
+    pub aided: CacheFlag,
+    /// Someone has delayed its turn in this fight (never cleared: set where `delaying` becomes
+    /// true, `rules::round`): only then does the end of a turn look for a delaying combatant to
+    /// rejoin (a cache, no part of equality or hashing).
+    pub delayed: CacheFlag,
     /// Two combatants last found standing on different sides (`Ruleset::outcome`; a cache, no
     /// part of equality or hashing).
     pub standing_pair: StandingPair,
@@ -1642,6 +1650,8 @@ impl State {
             healing: CacheFlag(false),
             hindering: CacheFlag(false),
             gripped: CacheFlag(false),
+            aided: CacheFlag(false),
+            delayed: CacheFlag(false),
             standing_pair: Default::default(),
             foe_sight: Default::default(),
         }

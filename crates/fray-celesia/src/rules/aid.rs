@@ -144,6 +144,7 @@ pub fn aid(
     if amount == 0 {
         return Ok(());
     }
+    state.aided = crate::state::CacheFlag(true);
     state.fm(friend).aids.push(Aid {
         aider,
         foe,

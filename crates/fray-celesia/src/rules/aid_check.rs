@@ -338,6 +338,7 @@ pub fn aid_skill(
     if amount == 0 {
         return Ok(());
     }
+    state.aided = crate::state::CacheFlag(true);
     state.fm(friend).skill_aids.push(SkillAid {
         aider: who,
         skill,

@@ -190,7 +190,17 @@ pub fn spend_shot(state: &mut State, who: CombatantId) {
 
 /// What `who`'s ranged weapon has left, for its controller and the GM only (an `ammunition`
 /// event): a foe's remaining shots are not seen across the table. [CEL-R9]
+#[inline]
 pub fn report(state: &State, table: &mut Table<'_, Celesia>, who: CombatantId, rule: &'static str) {
+    // After every shot; only an event, so nothing to work out when no log is kept (issue 16).
+    if table.events_enabled() {
+        report_kept(state, table, who, rule);
+    }
+}
+
+/// [`report`], when the log is kept.
+#[inline(never)]
+fn report_kept(state: &State, table: &mut Table<'_, Celesia>, who: CombatantId, rule: &'static str) {
     let Some(w) = state.p(who).ranged.as_ref() else {
         return;
     };

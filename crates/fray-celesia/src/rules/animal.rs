@@ -508,10 +508,22 @@ pub fn may_strike(state: &State, animal: CombatantId, foe: CombatantId) -> bool 
 
 /// At the end of a trained animal's turn, a trick that is done ends: `come` once it is next to
 /// its handler, `attack` once its foe is down or gone. [CEL-R9 Handle an Animal]
+#[inline]
 pub fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, animal: CombatantId) {
-    let Some(c) = state.f(animal).command else {
-        return;
-    };
+    // At every turn's end: this test inline in the caller, the rest out of line (issue 16).
+    if let Some(c) = state.f(animal).command {
+        command_done(state, table, animal, c);
+    }
+}
+
+/// [`end_of_turn`], for an animal under the command `c`.
+#[inline(never)]
+fn command_done(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    animal: CombatantId,
+    c: Command,
+) {
     let Some(handler) = trained(state, animal).map(|t| t.handler) else {
         return;
     };

@@ -70,15 +70,32 @@ pub fn check(explain: bool, state: &State, who: CombatantId, m: u8) -> Result<()
 /// CEL-R15: `attacker` declares the attack `choice`: its target, if it may counter
 /// ([`can_counter`]), is asked first. Returns whether the attack can still be made (a counter
 /// that provokes may have dropped the attacker, or its target).
+#[inline]
 pub fn before_attack(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     attacker: CombatantId,
     choice: &Choice,
 ) -> Result<bool, Interrupt> {
-    let Some(target) = super::ready::attacked(choice) else {
-        return Ok(true);
-    };
+    // Before every action: this test inline in the caller, the rest out of line (issue 16).
+    // Exact: [`can_counter`] needs a target that knows some maneuver.
+    match super::ready::attacked(choice) {
+        Some(target) if state.p(target).known != 0 => {
+            counter_first(state, table, attacker, target, choice)
+        }
+        _ => Ok(true),
+    }
+}
+
+/// [`before_attack`], on a target that knows maneuvers.
+#[inline(never)]
+fn counter_first(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    attacker: CombatantId,
+    target: CombatantId,
+    choice: &Choice,
+) -> Result<bool, Interrupt> {
     if !state.enemies(target, attacker) || !can_counter(state, target) {
         return Ok(true);
     }

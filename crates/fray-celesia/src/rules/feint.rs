@@ -301,10 +301,17 @@ pub fn holds(state: &State, who: CombatantId, target: CombatantId) -> bool {
 
 /// At the end of `who`'s turn, its feints made before this round lapse unused: this was the
 /// next turn they could be used in. [CEL-R11]
+#[inline]
 pub fn lapse(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId) {
-    if state.f(who).feints.is_empty() {
-        return;
+    // At every turn's end: this test inline in the caller, the rest out of line (issue 16).
+    if !state.f(who).feints.is_empty() {
+        feints_lapse(state, table, who);
     }
+}
+
+/// [`lapse`], for a combatant holding feints.
+#[inline(never)]
+fn feints_lapse(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId) {
     let round = state.round;
     let lapsed: Vec<CombatantId> = state
         .f(who)

@@ -108,14 +108,26 @@ fn save_against_fire(
 /// At the start of its turn a creature on fire saves (the GM's save and DC, by default
 /// Reflex DC 15): success puts the fire out, failure costs the fire's damage (by default 1d6).
 /// [CEL-R11 Extinguish Flames, reading of Pathfinder's Catching on Fire]
+#[inline]
 pub fn burn(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     who: CombatantId,
 ) -> Result<(), Interrupt> {
+    // At every turn's start: this test inline in the caller, the burning out of line (issue 16).
     if !state.f(who).on_fire || state.f(who).absent() {
         return Ok(());
     }
+    burning(state, table, who)
+}
+
+/// [`burn`], for a combatant on fire.
+#[inline(never)]
+fn burning(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+) -> Result<(), Interrupt> {
     if save_against_fire(state, table, who, false)? {
         return Ok(());
     }

@@ -161,11 +161,18 @@ pub fn take(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId,
 
 /// Ends every grip whose second hand has been taken (a shield readied, a weapon drawn, a hand
 /// or arm injury): the grip is not taken back without `grip two`.
+#[inline]
 pub fn settle(state: &mut State, table: &mut Table<'_, Celesia>) {
-    // Run after every action: nothing to do while no one has gripped this fight.
-    if !state.gripped.0 {
-        return;
+    // Run after every action: nothing to do while no one has gripped this fight (this test
+    // inline in the caller, the rest out of line: issue 16).
+    if state.gripped.0 {
+        settle_grips(state, table);
     }
+}
+
+/// [`settle`], once someone has gripped.
+#[inline(never)]
+fn settle_grips(state: &mut State, table: &mut Table<'_, Celesia>) {
     for id in state.ids().collect::<Vec<_>>() {
         if !state.f(id).grip {
             continue;

@@ -337,17 +337,31 @@ pub fn overrun_ends(state: &State, who: CombatantId, t: CombatantId, out: &mut V
 /// anything else at the start of its turn (CEL-R10.9); a pinned creature can only try to
 /// escape (Pathfinder's pinned, CEL-A34); a grappled one cannot move nor use two-handed
 /// weapons (Pathfinder's grappled, CEL-A34).
+#[inline]
 pub fn grapple_limits(
     explain: bool,
     state: &State,
     who: CombatantId,
     choice: &Choice,
 ) -> Result<(), Illegal> {
+    // In every legality check: this test inline in the caller, the rest out of line (issue 16).
     let f = state.f(who);
     // CEL-R10.10 Tie Up: the ropes pin a creature out of any grapple too.
     if f.hold.is_none() && f.held_by.is_none() && f.tied.is_none() {
         return Ok(());
     }
+    held_limits(explain, state, who, choice)
+}
+
+/// [`grapple_limits`], for a grappler, a grappled or a tied-up creature.
+#[inline(never)]
+fn held_limits(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    choice: &Choice,
+) -> Result<(), Illegal> {
+    let f = state.f(who);
     if f.hold.is_some() && !f.maintained && !matches!(choice, Choice::Maintain(_) | Choice::Release)
     {
         return no(explain, "CEL-R10.9", || {

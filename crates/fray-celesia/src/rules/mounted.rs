@@ -44,14 +44,27 @@ pub fn seat_in_order(state: &mut State, order: &mut Vec<CombatantId>) {
 /// rider has two acts left; failed, the check takes the rider's whole turn and the frightened
 /// mount does nothing. A disabled rider takes 1 damage per act the check used (CEL-R17.2).
 /// Returns whether the mount may act.
+#[inline]
 pub fn control(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     mount: CombatantId,
 ) -> Result<bool, Interrupt> {
-    let Some(rider) = state.f(mount).rider else {
-        return Ok(true);
-    };
+    // At every turn: this test inline in the caller, the rest out of line (issue 16).
+    match state.f(mount).rider {
+        Some(rider) => control_ridden(state, table, mount, rider),
+        None => Ok(true),
+    }
+}
+
+/// [`control`], for a mount with its rider.
+#[inline(never)]
+fn control_ridden(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    mount: CombatantId,
+    rider: CombatantId,
+) -> Result<bool, Interrupt> {
     if state.p(mount).combat_trained || !state.up(rider) {
         return Ok(true);
     }
@@ -86,7 +99,20 @@ pub fn control(
 
 /// The rider's act budget: the control check's simple action or whole turn (R21.1), at most two
 /// acts after its mount moved more than 5 ft this round (R21.6). `(acts, reason)` to apply.
+#[inline]
 pub fn budget(state: &State, rider: CombatantId, acts: i32) -> (i32, Option<&'static str>) {
+    // At every turn: this test inline in the caller, the rest out of line (issue 16). Neither
+    // controlling a mount nor riding, nothing below applies.
+    let f = state.f(rider);
+    if f.control.is_none() && f.riding.is_none() {
+        return (acts, None);
+    }
+    rider_budget(state, rider, acts)
+}
+
+/// [`budget`], for a rider.
+#[inline(never)]
+fn rider_budget(state: &State, rider: CombatantId, acts: i32) -> (i32, Option<&'static str>) {
     match state.f(rider).control {
         Some(false) => {
             return (
@@ -172,16 +198,28 @@ fn moved_on(state: &State, mount: CombatantId) -> bool {
 /// increment of its speed". Before a ridden mount's second (or later) Move act, the point where
 /// it has completed one increment and moves on: it now takes a double move, and its rider may
 /// shoot there.
+#[inline]
 pub fn before_move(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     mount: CombatantId,
     choice: &Choice,
 ) -> Result<(), Interrupt> {
+    // After every action: this test inline in the caller, the rest out of line (issue 16).
     if state.f(mount).rider.is_none() || !matches!(choice, Choice::Approach(_) | Choice::MoveTo(_))
     {
         return Ok(());
     }
+    ridden_move(state, table, mount)
+}
+
+/// [`before_move`], for a ridden mount's Move.
+#[inline(never)]
+fn ridden_move(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    mount: CombatantId,
+) -> Result<(), Interrupt> {
     let f = state.fm(mount);
     f.saddle.increments = f.saddle.increments.saturating_add(1);
     if f.saddle.increments >= 2 {
@@ -588,7 +626,36 @@ pub fn mount_or_dismount(
 /// R21.2) or dismounts first; a mount that lost its rider avoids combat (R21.11: it may move,
 /// defend or end its turn, not attack). Mounting needs a riderless mount of its side, up and
 /// larger than it, next to it; dismounting, a free square next to it. [CEL-R9]
+#[inline]
 pub fn limits(
+    explain: bool,
+    state: &State,
+    who: CombatantId,
+    choice: &Choice,
+) -> Result<(), Illegal> {
+    // In every legality check: this test inline in the caller, the rest out of line (issue
+    // 16). Exact: below, every refusal but mounting's, dismounting's and the knees' needs it to
+    // ride or be a riderless mount.
+    let f = state.f(who);
+    if f.riding.is_none()
+        && !f.riderless
+        && !matches!(
+            choice,
+            Choice::Mount(_)
+                | Choice::FastMount(_)
+                | Choice::Dismount(_)
+                | Choice::FastDismount(_)
+                | Choice::Knees
+        )
+    {
+        return Ok(());
+    }
+    mounted_limits(explain, state, who, choice)
+}
+
+/// [`limits`], for a rider, a riderless mount, or a choice to mount, dismount or guide.
+#[inline(never)]
+fn mounted_limits(
     explain: bool,
     state: &State,
     who: CombatantId,

@@ -157,14 +157,27 @@ pub fn performing(state: &State, who: CombatantId) -> bool {
 
 /// The start of `who`'s turn, after bleeding: a 1-round action taken whole takes effect now;
 /// one whose actor is no longer up is lost. [CEL-R3.7]
+#[inline]
 pub fn at_turn_start(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     who: CombatantId,
 ) -> Result<(), Interrupt> {
-    let Some(under_way) = state.f(who).one_round else {
-        return Ok(());
-    };
+    // At every turn: this test inline in the caller, the rest out of line (issue 16).
+    match state.f(who).one_round {
+        Some(under_way) => take_effect(state, table, who, under_way),
+        None => Ok(()),
+    }
+}
+
+/// [`at_turn_start`], for a 1-round action under way.
+#[inline(never)]
+fn take_effect(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    under_way: OneRound,
+) -> Result<(), Interrupt> {
     if !state.up(who) {
         state.fm(who).one_round = None;
         lost(state, table, who, under_way, "its performer is down".into());
@@ -179,14 +192,27 @@ pub fn at_turn_start(
 
 /// Once the turn's acts are known: a split 1-round action is completed with the first acts of
 /// the turn, and takes effect (CEL-A12); too few acts this turn and it is lost. [CEL-R3.7]
+#[inline]
 pub fn finish_split(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     who: CombatantId,
 ) -> Result<(), Interrupt> {
-    let Some(under_way) = state.f(who).one_round else {
-        return Ok(());
-    };
+    // At every turn: this test inline in the caller, the rest out of line (issue 16).
+    match state.f(who).one_round {
+        Some(under_way) => complete_split(state, table, who, under_way),
+        None => Ok(()),
+    }
+}
+
+/// [`finish_split`], for a 1-round action under way.
+#[inline(never)]
+fn complete_split(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    under_way: OneRound,
+) -> Result<(), Interrupt> {
     state.fm(who).one_round = None;
     let still = i32::from(ACTS - under_way.done.min(ACTS));
     let left = state.f(who).acts_left;

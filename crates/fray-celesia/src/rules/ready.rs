@@ -465,6 +465,7 @@ pub fn lapse(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId
 }
 
 /// The creature an action attacks, if it is an attack (for "if a foe attacks me").
+#[inline]
 pub fn attacked(choice: &Choice) -> Option<CombatantId> {
     match *choice {
         Choice::Attack(t, _)
@@ -483,18 +484,32 @@ pub fn attacked(choice: &Choice) -> Option<CombatantId> {
 /// for "if a foe attacks me" may take it first. Returns whether the attack can still be made
 /// (the attacker still up, the attack still legal: a readied step may have taken the target
 /// out of reach).
+#[inline]
 pub fn before_attack(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     attacker: CombatantId,
     choice: &Choice,
 ) -> Result<bool, Interrupt> {
-    let Some(target) = attacked(choice) else {
-        return Ok(true);
-    };
-    if !matches!(state.f(target).readied, Some((Trigger::FoeAttacks, _)))
-        || !state.enemies(target, attacker)
-    {
+    // Before every action: this test inline in the caller, the rest out of line (issue 16).
+    match attacked(choice) {
+        Some(target) if matches!(state.f(target).readied, Some((Trigger::FoeAttacks, _))) => {
+            readied_for_attack(state, table, attacker, target, choice)
+        }
+        _ => Ok(true),
+    }
+}
+
+/// [`before_attack`], on a target that readied an action for a foe's attack.
+#[inline(never)]
+fn readied_for_attack(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    attacker: CombatantId,
+    target: CombatantId,
+    choice: &Choice,
+) -> Result<bool, Interrupt> {
+    if !state.enemies(target, attacker) {
         return Ok(true);
     }
     if !fire(state, table, target, attacker)? {
@@ -516,15 +531,28 @@ pub fn before_attack(
 /// CEL-R3.9, R15: `mover` moved from `from` by its own action: each foe (in initiative order)
 /// that readied an action for "if a foe moves adjacent to me", and that `mover` was not next
 /// to before, may take it now that `mover` is.
+#[inline]
 pub fn after_move(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     mover: CombatantId,
     from: Pos,
 ) -> Result<(), Interrupt> {
+    // After every action: this test inline in the caller, the rest out of line (issue 16).
     if state.f(mover).pos == from {
         return Ok(());
     }
+    moved_near(state, table, mover, from)
+}
+
+/// [`after_move`], for a combatant that moved.
+#[inline(never)]
+fn moved_near(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    mover: CombatantId,
+    from: Pos,
+) -> Result<(), Interrupt> {
     // Most moves have nobody waiting for a foe to come near (issue 16: no list built then).
     if !state
         .fighters

@@ -343,7 +343,8 @@ fn rejoin(
     table: &mut Table<'_, Celesia>,
     last: CombatantId,
 ) -> Result<(), Interrupt> {
-    if !state.fighters.iter().any(|f| f.delaying) {
+    // Nobody delayed in this fight (`State::delayed`): nobody delays now (issue 16).
+    if !state.delayed.0 || !state.fighters.iter().any(|f| f.delaying) {
         return Ok(());
     }
     let mut after = last;
@@ -448,7 +449,10 @@ fn start_of_turn(
     who: CombatantId,
 ) -> Result<bool, Interrupt> {
     let surprise = state.surprise_round;
-    super::aid::expire(state, who);
+    // Nobody aided in this fight (`State::aided`): no aid to end (issue 16).
+    if state.aided.0 {
+        super::aid::expire(state, who);
+    }
     super::ready::lapse(state, table, who);
     let f = state.fm(who);
     // CEL-R3.3: unused reactions are lost at the start of one's turn.
@@ -757,6 +761,7 @@ fn act_loop(
         if matches!(choice, Choice::Delay) {
             // CEL-R1.7, A43: the turn has begun (its reaction is lost); no new one until the
             // delayed turn is done.
+            state.delayed = crate::state::CacheFlag(true);
             let f = state.fm(who);
             f.delaying = true;
             f.acts_left = 0;
@@ -1408,6 +1413,7 @@ pub fn perform(
 
 /// A free action counts against the GM's limit (CEL-G2), and one the GM deems strenuous costs
 /// a disabled creature 1 hit point, as an act does (CEL-G4, CEL-R17.2).
+#[inline]
 pub(super) fn free_action_taken(
     state: &mut State,
     table: &mut Table<'_, Celesia>,

@@ -315,10 +315,18 @@ fn hold(state: &mut State, caster: CombatantId, l: &Lasting, until: Expiry) {
 
 /// At the end of `caster`'s turn: each concentration spell it did not concentrate on this turn
 /// (and did not cast this turn) ends. [CEL-R11 Concentrate to Maintain an Active Spell]
+#[inline]
 pub fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, caster: CombatantId) {
+    // At every turn's end: this test inline in the caller, the rest out of line (issue 16).
     if state.f(caster).lasting.is_empty() {
         return;
     }
+    end_concentration(state, table, caster);
+}
+
+/// [`end_of_turn`], for a caster with lasting effects.
+#[inline(never)]
+fn end_concentration(state: &mut State, table: &mut Table<'_, Celesia>, caster: CombatantId) {
     let round = state.round;
     let book = state.spellbook.clone();
     end(

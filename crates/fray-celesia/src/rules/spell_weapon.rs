@@ -156,7 +156,22 @@ fn within(
 
 /// The weapon's attack of the round, at the start of its caster's turn (when it can act) and as
 /// the spell takes effect. [CEL-R9, R4, R5]
+#[inline]
 pub fn strike(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    caster: CombatantId,
+) -> Result<(), Interrupt> {
+    // At every turn's start: this test inline in the caller, the rest out of line (issue 16).
+    if state.f(caster).spell_weapon.is_none() {
+        return Ok(());
+    }
+    weapon_strike(state, table, caster)
+}
+
+/// [`strike`], for a caster with a spell's weapon.
+#[inline(never)]
+fn weapon_strike(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     caster: CombatantId,
@@ -409,7 +424,18 @@ pub fn redirect(
 
 /// Default tactics: a weapon whose target is down, gone, out of range or out of sight is
 /// pointed at the nearest foe that is up and may be attacked. [CEL-R9]
+#[inline]
 pub fn tactic(state: &State, who: CombatantId) -> Option<Choice> {
+    // At every decision: this test inline in the caller, the rest out of line (issue 16).
+    if state.f(who).spell_weapon.is_none() {
+        return None;
+    }
+    redirect_tactic(state, who)
+}
+
+/// [`tactic`], for a caster with a spell's weapon.
+#[inline(never)]
+fn redirect_tactic(state: &State, who: CombatantId) -> Option<Choice> {
     let g = of(state, who)?;
     let spell = &state.spellbook[usize::from(g.spell)];
     if state.up(g.target) && within(false, state, who, g.target, spell).is_ok() {
@@ -428,7 +454,18 @@ pub fn tactic(state: &State, who: CombatantId) -> Option<Choice> {
 /// its reach (no blow to make this turn) casts it at the nearest foe up it may aim at: a
 /// weapon's rounds of attacks are worth the casting's 2 acts when no blow is lost for them.
 /// [CEL-R9, R11]
+#[inline]
 pub fn cast_tactic(state: &State, who: CombatantId) -> Option<Choice> {
+    // At every decision: this test inline in the caller, the rest out of line (issue 16).
+    if state.p(who).magic.spells.is_empty() {
+        return None;
+    }
+    weapon_cast_tactic(state, who)
+}
+
+/// [`cast_tactic`], for a caster.
+#[inline(never)]
+fn weapon_cast_tactic(state: &State, who: CombatantId) -> Option<Choice> {
     if state.p(who).magic.spells.is_empty() || of(state, who).is_some() {
         return None;
     }

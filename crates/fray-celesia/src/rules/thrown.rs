@@ -71,10 +71,17 @@ pub fn fly_on(state: &mut State, who: CombatantId, at: Pos) {
 }
 
 /// The throw is over: the weapon lies where it landed, and the log says where. [CEL-R7.3]
+#[inline]
 pub fn land(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId) {
-    let Some(at) = state.fm(who).flight.take() else {
-        return;
-    };
+    // After every shot: this test inline in the caller, the rest out of line (issue 16).
+    if let Some(at) = state.fm(who).flight.take() {
+        lands_at(state, table, who, at);
+    }
+}
+
+/// [`land`], for a thrown weapon that flew to `at`.
+#[inline(never)]
+fn lands_at(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId, at: Pos) {
     state.fm(who).thrown.push(at);
     state.strewn = true;
     let name = state.p(who).ranged.as_ref().map(|w| w.name.clone());

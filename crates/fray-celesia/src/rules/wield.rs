@@ -443,7 +443,18 @@ pub fn start_in_hand(
 
 /// The default tactics' use of this module: a combatant whose hands are tracked and hold no
 /// weapon draws one, its first melee weapon if it has room, else its ranged weapon.
+#[inline]
 pub fn tactic(state: &State, who: CombatantId) -> Option<Choice> {
+    // At every decision: this test inline in the caller, the rest out of line (issue 16).
+    if !state.f(who).hands_tracked {
+        return None;
+    }
+    draw_tactic(state, who)
+}
+
+/// [`tactic`], for a combatant whose hands are tracked.
+#[inline(never)]
+fn draw_tactic(state: &State, who: CombatantId) -> Option<Choice> {
     if !state.f(who).hands_tracked || hands_busy(state, who) > 0 {
         return None;
     }
