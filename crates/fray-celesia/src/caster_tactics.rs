@@ -37,7 +37,7 @@ use fray_core::CombatantId;
 
 /// The damaging spell the default tactics cast now, if one is worth more than the blows its
 /// acts would be. [CEL-R9, R11, R12]
-#[inline]
+#[inline(always)]
 pub fn cast(state: &State, who: CombatantId) -> Option<Choice> {
     // At every decision: this test inline in the caller, the rest out of line (issue 16).
     if state.p(who).magic.spells.is_empty() {

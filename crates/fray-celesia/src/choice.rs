@@ -323,6 +323,7 @@ pub const FREE_ACTIONS: [&str; 16] = [
 impl Choice {
     /// The free action this is (a word of [`FREE_ACTIONS`]), if it is one: counted against
     /// `free_actions_per_turn` (CEL-G2) and strenuous where the GM says (CEL-G4).
+    #[inline]
     pub fn free_action(self) -> Option<&'static str> {
         Some(match self {
             Choice::Release => "release",

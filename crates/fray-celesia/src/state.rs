@@ -1091,6 +1091,7 @@ impl fray_core::conditions::ConditionKind for Caused {
 
 impl Fighter {
     /// Has `trick`, whatever gave it. [CEL-R4.5]
+    #[inline]
     pub fn has_trick(&self, trick: Trick) -> bool {
         !self.tricks.is_empty() && Caused::each(trick).iter().any(|&c| self.tricks.has(c))
     }

@@ -313,6 +313,7 @@ pub fn check(
 /// CEL-R13 Load a Two-Handed Simple Firearm, without Rapid Reload or a cartridge: a 1-round
 /// action (`rules::one_round` plays it: 3 acts or split, no reactions, loaded at the start of the
 /// next turn).
+#[inline]
 pub fn one_round_load(state: &State, who: CombatantId, choice: &Choice) -> bool {
     // `matches!`, not `==`: the derived comparison is a call (asked for every choice's cost and
     // legality; issue 16).

@@ -17,6 +17,7 @@ pub fn sighted(state: &State, who: CombatantId) -> bool {
 }
 
 /// CEL-R4.5 row 8: advantage on attack rolls "against sighted opponents when invisible".
+#[inline]
 pub fn attack_sources(
     state: &State,
     attacker: CombatantId,

@@ -26,6 +26,7 @@ pub fn open(state: &State, who: CombatantId, target: CombatantId) -> bool {
 
 /// Refuses an action on `target` that `who` has no line of effect to, naming `rule` (the
 /// action's). [CEL-R7.1, R11; Pathfinder's line of effect]
+#[inline]
 pub fn check(
     explain: bool,
     state: &State,

@@ -44,7 +44,7 @@ pub fn seat_in_order(state: &mut State, order: &mut Vec<CombatantId>) {
 /// rider has two acts left; failed, the check takes the rider's whole turn and the frightened
 /// mount does nothing. A disabled rider takes 1 damage per act the check used (CEL-R17.2).
 /// Returns whether the mount may act.
-#[inline]
+#[inline(always)]
 pub fn control(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
@@ -198,7 +198,7 @@ fn moved_on(state: &State, mount: CombatantId) -> bool {
 /// increment of its speed". Before a ridden mount's second (or later) Move act, the point where
 /// it has completed one increment and moves on: it now takes a double move, and its rider may
 /// shoot there.
-#[inline]
+#[inline(always)]
 pub fn before_move(
     state: &mut State,
     table: &mut Table<'_, Celesia>,

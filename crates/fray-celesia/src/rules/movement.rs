@@ -354,6 +354,7 @@ impl LastDestination {
     }
 
     /// Forgets the destination (a new question, a move).
+    #[inline]
     pub fn forget(&mut self) {
         *self.0.get_mut().unwrap_or_else(|e| e.into_inner()) = None;
     }

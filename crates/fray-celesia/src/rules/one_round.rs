@@ -69,6 +69,7 @@ pub struct OneRound {
 }
 
 /// The kind of 1-round action `choice` is, if it is one.
+#[inline]
 pub fn kind(state: &State, who: CombatantId, choice: &Choice) -> Option<&'static Kind> {
     ACTIONS.iter().find(|k| (k.is)(state, who, choice))
 }

@@ -531,7 +531,7 @@ fn readied_for_attack(
 /// CEL-R3.9, R15: `mover` moved from `from` by its own action: each foe (in initiative order)
 /// that readied an action for "if a foe moves adjacent to me", and that `mover` was not next
 /// to before, may take it now that `mover` is.
-#[inline]
+#[inline(always)]
 pub fn after_move(
     state: &mut State,
     table: &mut Table<'_, Celesia>,

@@ -338,13 +338,28 @@ fn round_from(
 /// CEL-R1.7: at the end of any other combatant's turn, each delaying combatant (in initiative
 /// order) may end its delay: it takes its turn now, and its place in the order becomes the one
 /// directly after the combatant that just acted.
+#[inline(always)]
 fn rejoin(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     last: CombatantId,
 ) -> Result<(), Interrupt> {
-    // Nobody delayed in this fight (`State::delayed`): nobody delays now (issue 16).
-    if !state.delayed.0 || !state.fighters.iter().any(|f| f.delaying) {
+    // Nobody delayed in this fight (`State::delayed`): nobody delays now (issue 16; this test
+    // inline in the caller, the rest out of line).
+    if !state.delayed.0 {
+        return Ok(());
+    }
+    rejoin_delayed(state, table, last)
+}
+
+/// [`rejoin`], once someone has delayed.
+#[inline(never)]
+fn rejoin_delayed(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    last: CombatantId,
+) -> Result<(), Interrupt> {
+    if !state.fighters.iter().any(|f| f.delaying) {
         return Ok(());
     }
     let mut after = last;
@@ -975,10 +990,20 @@ fn no_opportunity(
 /// where nobody has ridden or held (`State::linked`, most fights) it looks at nobody; else
 /// nobody riding or holding now is one pass over the fighters, not one per rule: the grapple
 /// pass then changes nothing, and the mounted one has nothing to do.
+#[inline(always)]
 fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
-    // Nobody has ridden or held (`State::linked`): nothing to look at (issue 16).
-    if !state.linked.0
-        || state
+    // Nobody has ridden or held (`State::linked`): nothing to look at (issue 16; this test
+    // inline in the caller, the rest out of line).
+    if !state.linked.0 {
+        return Ok(());
+    }
+    tidy_links(state, table)
+}
+
+/// [`tidy`], once someone has ridden or held.
+#[inline(never)]
+fn tidy_links(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
+    if state
             .fighters
             .iter()
             .all(|f| f.riding.is_none() && f.hold.is_none())
@@ -1413,7 +1438,7 @@ pub fn perform(
 
 /// A free action counts against the GM's limit (CEL-G2), and one the GM deems strenuous costs
 /// a disabled creature 1 hit point, as an act does (CEL-G4, CEL-R17.2).
-#[inline]
+#[inline(always)]
 pub(super) fn free_action_taken(
     state: &mut State,
     table: &mut Table<'_, Celesia>,

@@ -216,7 +216,7 @@ pub fn ready_or_drop(
 /// Provoke) and a carried one strapped on, each while no foe threatens it (so nothing is
 /// provoked), strapping also when that costs no act (right after a Move, BAB +1). Picking it
 /// up never comes free, and under threat its act goes to the fight. [CEL-R9]
-#[inline]
+#[inline(always)]
 pub fn tactic(state: &State, who: CombatantId) -> Option<Choice> {
     // At every decision: this test inline in the caller, the rest out of line (issue 16).
     if matches!(state.f(who).shield, ShieldAt::Strapped) || state.p(who).shield.is_none() {

@@ -37,6 +37,7 @@ pub const ONE_ROUND: one_round::Kind = one_round::Kind {
     effect: one_round_effect,
 };
 
+#[inline]
 fn is_one_round(state: &State, _: CombatantId, choice: &Choice) -> bool {
     matches!(*choice, Choice::Cast(i, ..)
         if state.spellbook.get(usize::from(i)).is_some_and(|s| s.casting == Casting::OneRound))

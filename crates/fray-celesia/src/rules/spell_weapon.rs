@@ -424,7 +424,7 @@ pub fn redirect(
 
 /// Default tactics: a weapon whose target is down, gone, out of range or out of sight is
 /// pointed at the nearest foe that is up and may be attacked. [CEL-R9]
-#[inline]
+#[inline(always)]
 pub fn tactic(state: &State, who: CombatantId) -> Option<Choice> {
     // At every decision: this test inline in the caller, the rest out of line (issue 16).
     if state.f(who).spell_weapon.is_none() {
@@ -454,7 +454,7 @@ fn redirect_tactic(state: &State, who: CombatantId) -> Option<Choice> {
 /// its reach (no blow to make this turn) casts it at the nearest foe up it may aim at: a
 /// weapon's rounds of attacks are worth the casting's 2 acts when no blow is lost for them.
 /// [CEL-R9, R11]
-#[inline]
+#[inline(always)]
 pub fn cast_tactic(state: &State, who: CombatantId) -> Option<Choice> {
     // At every decision: this test inline in the caller, the rest out of line (issue 16).
     if state.p(who).magic.spells.is_empty() {

@@ -71,7 +71,7 @@ pub fn fly_on(state: &mut State, who: CombatantId, at: Pos) {
 }
 
 /// The throw is over: the weapon lies where it landed, and the log says where. [CEL-R7.3]
-#[inline]
+#[inline(always)]
 pub fn land(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId) {
     // After every shot: this test inline in the caller, the rest out of line (issue 16).
     if let Some(at) = state.fm(who).flight.take() {

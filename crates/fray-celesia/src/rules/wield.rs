@@ -231,6 +231,7 @@ pub fn check(
 }
 
 /// Remembers that `who` has just moved (a Move simple action), for a draw combined with it.
+#[inline]
 pub fn note_move(state: &mut State, who: CombatantId, choice: &Choice) {
     // A draw or a shield readied or dropped with the Move (CEL-R9) keeps it for the other.
     if matches!(
@@ -443,7 +444,7 @@ pub fn start_in_hand(
 
 /// The default tactics' use of this module: a combatant whose hands are tracked and hold no
 /// weapon draws one, its first melee weapon if it has room, else its ranged weapon.
-#[inline]
+#[inline(always)]
 pub fn tactic(state: &State, who: CombatantId) -> Option<Choice> {
     // At every decision: this test inline in the caller, the rest out of line (issue 16).
     if !state.f(who).hands_tracked {
