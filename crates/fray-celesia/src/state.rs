@@ -8,6 +8,7 @@ use fray_core::{CombatantId, Occupancy, Pos, Roster, SideId, Standing};
 use std::sync::Arc;
 
 /// `floor((score − 10) / 2)`, the d20 ability modifier (CEL-A30).
+#[inline]
 pub fn modifier(score: i32) -> i32 {
     (score - 10).div_euclid(2)
 }
@@ -2272,11 +2273,13 @@ fn roster_bit(id: CombatantId) -> u64 {
 
 /// Can weapon `w` reach a foe `gap` squares away (nearest square to nearest square, see
 /// [`State::gap`])? A reach weapon cannot strike adjacent foes; nobody strikes a space it shares.
+#[inline]
 pub fn reaches(w: &Weapon, gap: i32) -> bool {
     reaches_plus(w, gap, 0)
 }
 
 /// [`reaches`] with `extra` feet of reach (Lunge, CEL-R16.4).
+#[inline]
 pub fn reaches_plus(w: &Weapon, gap: i32, extra: i32) -> bool {
     let d = gap * fray_core::grid::SQUARE_FT;
     gap > 0 && d <= w.reach.max(5) + extra && !(w.reach_only && d <= 5)

@@ -201,12 +201,23 @@ fn initiator_attack_mods(state: &State, attacker: CombatantId, m: &mut impl Modi
 /// ranged attack roll, Power Attack, Precision Strike, Combat Expertise and Reckless Offense on
 /// a melee one (touch attacks too: only their damage bonus is excluded, CEL-R16.3, R16.6, R16.7).
 /// [CEL-R16]
+#[inline]
 pub fn special_attack_mods(
     state: &State,
     attacker: CombatantId,
     ranged: bool,
     m: &mut impl ModifierSink,
 ) {
+    // On every attack roll: none in use (most attackers), nothing to push (issue 16; this test
+    // inline in the caller, the rest out of line).
+    if !state.f(attacker).specials.is_empty() {
+        specials_in_use(state, attacker, ranged, m);
+    }
+}
+
+/// [`special_attack_mods`], with some special attack option in use.
+#[inline(never)]
+fn specials_in_use(state: &State, attacker: CombatantId, ranged: bool, m: &mut impl ModifierSink) {
     let sp = state.f(attacker).specials;
     let k = |s: Special| super::special::step_of(state, attacker, s);
     if sp.has(Special::MartialPower) {

@@ -365,7 +365,18 @@ pub fn lose_hp(
 }
 
 /// A disabled creature's act or reaction costs it 1 hit point. [CEL-R17.2]
+#[inline(always)]
 pub fn strain(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId, acts: i32) {
+    // After every action and reaction: this test inline in the caller, the rest out of line
+    // (issue 16). Exact: above 0 hit points the band is Healthy or Dead, never Disabled.
+    if acts > 0 && state.f(who).hp <= 0 {
+        strained(state, table, who, acts);
+    }
+}
+
+/// [`strain`], at 0 hit points or below.
+#[inline(never)]
+fn strained(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId, acts: i32) {
     if acts > 0 && state.band(who) == Band::Disabled && !state.f(who).dead {
         lose_hp(
             state,
