@@ -30,9 +30,7 @@ use fray_core::CombatantId;
 #[inline]
 pub fn gain(state: &State, who: CombatantId, attack: Choice) -> Option<(f64, Choice)> {
     // At every blow decision: this test inline in the caller, the rest out of line (issue 16).
-    if state.p(who).gm_said.feint.bluff.is_none() {
-        return None;
-    }
+    state.p(who).gm_said.feint.bluff?;
     feint_gain(state, who, attack)
 }
 

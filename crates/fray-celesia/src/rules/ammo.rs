@@ -200,7 +200,12 @@ pub fn report(state: &State, table: &mut Table<'_, Celesia>, who: CombatantId, r
 
 /// [`report`], when the log is kept.
 #[inline(never)]
-fn report_kept(state: &State, table: &mut Table<'_, Celesia>, who: CombatantId, rule: &'static str) {
+fn report_kept(
+    state: &State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+    rule: &'static str,
+) {
     let Some(w) = state.p(who).ranged.as_ref() else {
         return;
     };

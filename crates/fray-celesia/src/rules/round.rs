@@ -1004,9 +1004,9 @@ fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interru
 #[inline(never)]
 fn tidy_links(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
     if state
-            .fighters
-            .iter()
-            .all(|f| f.riding.is_none() && f.hold.is_none())
+        .fighters
+        .iter()
+        .all(|f| f.riding.is_none() && f.hold.is_none())
     {
         return Ok(());
     }

@@ -427,9 +427,7 @@ pub fn redirect(
 #[inline(always)]
 pub fn tactic(state: &State, who: CombatantId) -> Option<Choice> {
     // At every decision: this test inline in the caller, the rest out of line (issue 16).
-    if state.f(who).spell_weapon.is_none() {
-        return None;
-    }
+    state.f(who).spell_weapon?;
     redirect_tactic(state, who)
 }
 
