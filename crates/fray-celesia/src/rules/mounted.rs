@@ -426,10 +426,13 @@ fn fall(
     Ok(())
 }
 
+/// The condition of a mount whose rider is knocked out in the saddle. [CEL-R21.2, R21.11]
+const UNGUIDED: &str = "unguided, its rider knocked out: avoids combat";
+
 /// After each action: a rider whose mount fell (down or gone) makes a DC 15 Ride check for a
 /// soft fall, else takes 1d6 (R21.10); a rider knocked out (down) stays in the saddle on d100 ≤
-/// 50 (75 with a military saddle), else falls and takes 1d6, and its mount, without it, avoids
-/// combat (R21.11).
+/// 50 (75 with a military saddle), else falls and takes 1d6; either way its mount, without it
+/// to guide it, avoids combat (R21.11), until a rider still in the saddle is up again (R21.2).
 pub fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Interrupt> {
     // Run after every action: nobody riding (most fights) is one quick pass.
     if state.fighters.iter().all(|f| f.riding.is_none()) {
@@ -468,7 +471,20 @@ pub fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Int
             }
             continue;
         }
-        if state.up(rider) || state.f(rider).saddle_checked || state.f(rider).absent() {
+        if state.up(rider) {
+            // R21.2: a rider up again in the saddle directs its mount again.
+            if state.f(mount).riderless {
+                state.fm(mount).riderless = false;
+                table.emit(|| Event::Condition {
+                    who: mount,
+                    condition: UNGUIDED,
+                    gained: false,
+                    rule: "CEL-R21.2",
+                });
+            }
+            continue;
+        }
+        if state.f(rider).saddle_checked || state.f(rider).absent() {
             continue;
         }
         state.fm(rider).saddle_checked = true;
@@ -504,7 +520,18 @@ pub fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Int
             .into(),
             rule: "CEL-R21.11",
         });
-        if !stays {
+        if stays {
+            // R21.2, R21.11: the mount "will not use any of them unless directed by its rider",
+            // and "without you to guide it, your mount avoids combat": a rider knocked out in
+            // the saddle guides it no more than one on the ground (a reading, audit 9).
+            state.fm(mount).riderless = true;
+            table.emit(|| Event::Condition {
+                who: mount,
+                condition: UNGUIDED,
+                gained: true,
+                rule: "CEL-R21.11",
+            });
+        } else {
             fall(state, table, rider, "CEL-R21.11")?;
             state.fm(mount).riderless = true;
             table.emit(|| Event::Condition {
@@ -623,8 +650,8 @@ pub fn mount_or_dismount(
 }
 
 /// What being mounted forbids: a rider moves only on its mount (it directs the mount's moves,
-/// R21.2) or dismounts first; a mount that lost its rider avoids combat (R21.11: it may move,
-/// defend or end its turn, not attack). Mounting needs a riderless mount of its side, up and
+/// R21.2) or dismounts first; a mount that lost its rider, or whose rider is knocked out in the
+/// saddle, avoids combat (R21.11: it may move, defend or end its turn, not attack). Mounting needs a riderless mount of its side, up and
 /// larger than it, next to it; dismounting, a free square next to it. [CEL-R9]
 #[inline]
 pub fn limits(
@@ -777,7 +804,9 @@ fn mounted_limits(
             | Choice::StandUp
     );
     Illegal::unless(!(f.riderless && fights), explain, "CEL-R21.11", || {
-        "without its rider the mount avoids combat (it may move away or defend)".to_string()
+        "without its rider to guide it (fallen, or knocked out in the saddle) the mount avoids \
+         combat (it may move away or defend)"
+            .to_string()
     })
 }
 
@@ -850,6 +879,32 @@ mod tests {
             limits(false, &s, kay, &Choice::Shoot(orc)).is_ok(),
             "a single increment: shots as its acts allow"
         );
+    }
+
+    /// CEL-R21.2, R21.11: a rider knocked out who stays in the saddle (d100 50) guides its
+    /// mount no more: the horse's attack is refused, its move is not; up again (healed to 1 hp),
+    /// she guides it again and it may attack.
+    #[test]
+    fn a_rider_knocked_out_in_the_saddle_guides_nothing() {
+        use fray_core::driver::ScriptedDriver;
+        use fray_core::event::VecSink;
+        use fray_core::runner::Limits;
+        let mut s = mounted();
+        let (kay, horse, orc) = (CombatantId(0), CombatantId(1), CombatantId(2));
+        let hoof = Choice::Attack(orc, 0);
+        assert!(limits(false, &s, horse, &hoof).is_ok());
+        s.fm(kay).hp = -15;
+        assert!(!s.up(kay));
+        let mut driver = ScriptedDriver::new(vec![50], Vec::new());
+        let mut sink = VecSink::default();
+        let mut table = Table::new(&mut driver, &mut sink, None, &Limits::default());
+        tidy(&mut s, &mut table).expect("scripted dice");
+        assert_eq!(s.f(kay).riding, Some(horse), "d100 50: stays in the saddle");
+        assert!(limits(false, &s, horse, &hoof).is_err());
+        assert!(limits(false, &s, horse, &Choice::End).is_ok());
+        s.fm(kay).hp = 1;
+        tidy(&mut s, &mut table).expect("no die");
+        assert!(limits(false, &s, horse, &hoof).is_ok());
     }
 
     /// CEL-R21.3, R21.2: the rider shares the mount's square and moves with it; pushed off its

@@ -25,13 +25,7 @@ pub fn initiative(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(
         .filter(|&c| !super::mounted::ridden(state, c))
         .collect();
     for &who in &ids {
-        let roll = table.roll(RollRequest::new(
-            1,
-            20,
-            Some(who),
-            RollPurpose::Initiative,
-            "CEL-R1.1",
-        ))?;
+        let roll = initiative_die(state, table, who)?;
         let total = roll as i32 + state.initiative_modifier(who);
         let f = state.fm(who);
         f.initiative = total;
@@ -70,6 +64,46 @@ pub fn initiative(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(
         groups: state.order.iter().map(|&c| vec![c]).collect(),
     });
     Ok(())
+}
+
+/// `who`'s initiative die (CEL-R1.1). "An initiative check is a Dexterity check": an ability
+/// check, so a shaken or sickened combatant (two head injuries) rolls it with disadvantage
+/// (CEL-R4.5 rows 15, 16), as a deafened one does (row 6); the GM's log says why.
+fn initiative_die(
+    state: &State,
+    table: &mut Table<'_, Celesia>,
+    who: CombatantId,
+) -> Result<u32, Interrupt> {
+    let mut dis = super::check_disadvantage(state, who, super::CheckKind::Ability);
+    if state.f(who).has_trick(crate::state::Trick::Deafened) {
+        dis.add("deafened");
+    }
+    if dis.count() == 0 {
+        return table.roll(RollRequest::new(
+            1,
+            20,
+            Some(who),
+            RollPurpose::Initiative,
+            "CEL-R1.1",
+        ));
+    }
+    let (die, pool) = attack::roll_d20(
+        table,
+        who,
+        -dis.count(),
+        RollPurpose::Initiative,
+        "CEL-R1.1",
+    )?;
+    table.emit(|| Event::Ruling {
+        rule: "CEL-R4.5",
+        text: format!(
+            "{} rolls initiative, a Dexterity check (CEL-R1.1), with disadvantage ({}): {}",
+            state.roster.name(who),
+            dis.text(),
+            pool.unwrap_or_default()
+        ),
+    });
+    Ok(die)
 }
 
 /// Tied combatants roll d20s against each other until every one has its place. [CEL-R1.3]
@@ -1581,4 +1615,38 @@ pub fn move_to(
         hidden: super::concealment::hidden(state, who),
         rule,
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture::{Fixture, FIGHTER};
+    use fray_core::driver::ScriptedDriver;
+    use fray_core::event::VecSink;
+    use fray_core::runner::Limits;
+
+    /// CEL-R1.1, R4.5 row 16: initiative is a Dexterity check, so Sick (two head injuries,
+    /// sickened) rolls two d20s and keeps the lower; Hale rolls one. With dice 17, 4 for Sick
+    /// and 10 for Hale: Sick's die is 4 (total 4 + DEX 0), Hale acts first.
+    #[test]
+    fn a_sickened_combatant_rolls_initiative_with_disadvantage() {
+        let mut s = Fixture::new()
+            .with(
+                "sick",
+                "heroes",
+                [0, 0],
+                &format!("{FIGHTER}\nhead_injuries = 2"),
+            )
+            .with("hale", "foes", [5, 0], FIGHTER)
+            .state();
+        let (sick, hale) = (CombatantId(0), CombatantId(1));
+        assert!(s.f(sick).injuries.sickened());
+        let mut driver = ScriptedDriver::new(vec![17, 4, 10], Vec::new());
+        let mut sink = VecSink::default();
+        let mut table = Table::new(&mut driver, &mut sink, None, &Limits::default());
+        initiative(&mut s, &mut table).expect("scripted dice");
+        assert_eq!(s.f(sick).initiative_die, 4);
+        assert_eq!(s.f(hale).initiative_die, 10);
+        assert_eq!(s.order, vec![hale, sick]);
+    }
 }
