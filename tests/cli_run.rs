@@ -1553,7 +1553,9 @@ side = "foes"
 at = [8, 0]
 monster = "kobold"
 "#,
-        &["15", "2", "10"],
+        // The veteran, sickened by its head injuries, rolls initiative with disadvantage
+        // (CEL-R1.1, R4.5 row 16): 2d20kl1, both dice typed on one line, 2 and 20, the 2 kept.
+        &["15", "2 20", "10"],
     );
     t.send("cond vet -confused");
     let refused = t.until_prompt();
