@@ -472,6 +472,11 @@ pub fn tidy(state: &mut State, table: &mut Table<'_, Celesia>) -> Result<(), Int
             continue;
         }
         if state.up(rider) {
+            // R21.11: "If you are knocked unconscious, you have a 50% chance to stay in the
+            // saddle": each time, so a rider up again rolls again when next knocked out.
+            if state.f(rider).saddle_checked {
+                state.fm(rider).saddle_checked = false;
+            }
             // R21.2: a rider up again in the saddle directs its mount again.
             if state.f(mount).riderless {
                 state.fm(mount).riderless = false;
@@ -895,7 +900,7 @@ mod tests {
         assert!(limits(false, &s, horse, &hoof).is_ok());
         s.fm(kay).hp = -15;
         assert!(!s.up(kay));
-        let mut driver = ScriptedDriver::new(vec![50], Vec::new());
+        let mut driver = ScriptedDriver::new(vec![50, 51, 3], Vec::new());
         let mut sink = VecSink::default();
         let mut table = Table::new(&mut driver, &mut sink, None, &Limits::default());
         tidy(&mut s, &mut table).expect("scripted dice");
@@ -905,6 +910,14 @@ mod tests {
         s.fm(kay).hp = 1;
         tidy(&mut s, &mut table).expect("no die");
         assert!(limits(false, &s, horse, &hoof).is_ok());
+        // Knocked out a second time, Kay rolls again (R21.11: each time): d100 51 falls.
+        s.fm(kay).hp = -15;
+        tidy(&mut s, &mut table).expect("scripted dice");
+        assert_eq!(
+            s.f(kay).riding,
+            None,
+            "d100 51: falls the second time (1d6 3)"
+        );
     }
 
     /// CEL-R21.3, R21.2: the rider shares the mount's square and moves with it; pushed off its
