@@ -1499,6 +1499,17 @@ impl ContentSet for Content {
         parsed: &ContentFile,
         errors: &mut Vec<FileError>,
     ) {
+        // A spell's weapon names a weapon of some file (CEL-R9, R5.6): checked once every
+        // file's weapons are read; its numbers are taken as an encounter loads.
+        for (i, sp) in parsed.spell.iter().enumerate() {
+            crate::spell::check_weapon_shape(
+                file,
+                &format!("spell[{i}]"),
+                sp,
+                &self.weapons,
+                errors,
+            );
+        }
         // Items after every file's spells: an item may cast one (CEL-R11).
         for (i, it) in parsed.item.iter().enumerate() {
             let at = format!("item[{i}]");
@@ -1587,6 +1598,43 @@ mod tests {
         let err = Content::load(&[("c.toml", "[[weapon]]\nname = \"x\"\ndamage = \"1x6\"\n")])
             .unwrap_err();
         assert!(err.to_string().contains("weapon[0].damage"), "{err}");
+    }
+
+    /// A spell's `weapon_shape` names a weapon of some content file, read after every file's
+    /// weapons (here the weapon's file comes second); an unknown one, or one without
+    /// `weapon`, is refused naming file, line and field. [CEL-R9, R5.6]
+    #[test]
+    fn a_spell_weapons_shape_is_a_known_weapon() {
+        let spell = |shape: &str, weapon: &str| {
+            format!(
+                "[[spell]]\nname = \"blade\"\nspell_resistance = false\nlevel = 2\ncasting = \"standard\"\n\
+                 range = \"ranged\"\nrange_ft = 100\n{weapon}rounds_per_level = 1\n\
+                 weapon_shape = \"{shape}\"\n"
+            )
+        };
+        let dice = "weapon = \"1d8\"\nweapon_ability = \"wis\"\n";
+        let axe = "[[weapon]]\nname = \"axe\"\ndamage = \"1d8\"\nthreat = 19\nmultiplier = 3\n";
+        let c = Content::load(&[("s.toml", &spell("axe", dice)), ("w.toml", axe)]).unwrap();
+        let blade = c.spells.get("blade").unwrap();
+        assert_eq!(blade.weapon_shape.as_deref(), Some("axe"));
+        let w = blade.weapon.unwrap();
+        assert_eq!(
+            (w.threat, w.multiplier),
+            (20, 2),
+            "taken as an encounter loads"
+        );
+        let err = Content::load(&[("s.toml", &spell("axes", dice)), ("w.toml", axe)])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("s.toml:11") && err.contains("spell[0].weapon_shape"),
+            "{err}"
+        );
+        assert!(err.contains("unknown weapon `axes`"), "{err}");
+        let err = Content::load(&[("s.toml", &spell("axe", "")), ("w.toml", axe)])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("`weapon_shape` goes with `weapon`"), "{err}");
     }
 
     /// CEL-R12 sneak attack: one count of d6s per level, as `bab` has, each 0 to 40; anything

@@ -1312,7 +1312,16 @@ impl CombatantBuilder for Builder<'_> {
             let items = p.items.iter().chain(&p.stored);
             for sp in p.magic.spells.iter().chain(items.filter_map(|g| g.spell())) {
                 if !book.iter().any(|b| b.name == sp.name) {
-                    book.push(sp.clone());
+                    let mut sp = sp.clone();
+                    // CEL-R5.6: a spell's weapon takes its shape's critical (checked on load).
+                    let shape = sp
+                        .weapon_shape
+                        .as_deref()
+                        .and_then(|n| self.content.weapons.get(n));
+                    if let (Some(w), Some(shape)) = (sp.weapon.as_mut(), shape) {
+                        w.shaped_as(shape);
+                    }
+                    book.push(sp);
                 }
             }
         }
@@ -1356,6 +1365,7 @@ impl CombatantBuilder for Builder<'_> {
         crate::support_tactics::prepare(&mut state);
         crate::heal_tactics::prepare(&mut state);
         crate::hinder_tactics::prepare(&mut state);
+        crate::grip_tactics::prepare(&mut state);
         state
     }
 

@@ -18,12 +18,14 @@ pub mod feint_tactics;
 #[cfg(test)]
 pub(crate) mod fixture;
 pub mod foe_sight;
+pub mod grip_tactics;
 pub mod heal_tactics;
 pub mod hinder_tactics;
 pub mod initiator;
 pub mod initiator_tactics;
 pub mod magus_tactics;
 pub mod maneuver_tactics;
+pub mod natural_ranged_tactics;
 pub mod rules;
 pub mod space;
 pub mod spell;

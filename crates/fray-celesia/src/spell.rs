@@ -436,6 +436,12 @@ pub struct SpellWeapon {
     pub per_levels: i32,
     /// The most that bonus adds (`max_bonus`).
     pub max_bonus: i32,
+    /// Lowest natural die that threatens a critical: 20, or the threat of the weapon named by
+    /// `weapon_shape` (its entry in weapons.toml). [CEL-R5.6]
+    pub threat: u32,
+    /// Critical multiplier: ×2, or the multiplier of the weapon named by `weapon_shape`.
+    /// [CEL-R5.6]
+    pub multiplier: i32,
 }
 
 impl SpellWeapon {
@@ -501,6 +507,10 @@ pub struct Spell {
     /// The weapon it makes, if it makes one (it lasts `rounds_per_level` rounds per caster
     /// level). [CEL-R9 Direct or Redirect a Spell]
     pub weapon: Option<SpellWeapon>,
+    /// The weapon of weapons.toml whose threat range and multiplier its weapon takes
+    /// (`weapon_shape`; taken as an encounter loads, so an encounter's own weapon of that
+    /// name counts). [CEL-R5.6]
+    pub weapon_shape: Option<String>,
     /// Haste for this many rounds per (effective) caster level (0: not haste). [CEL-R3.4]
     pub haste_rounds_per_level: i32,
     /// A condition it gives (the advantage table's conditions, CEL-R4.5), for
@@ -559,6 +569,7 @@ fn read_weapon(
                 "weapon_per_levels",
                 s.weapon_per_levels.as_ref().map(|v| v.span()),
             ),
+            ("weapon_shape", s.weapon_shape.as_ref().map(|v| v.span())),
         ] {
             if let Some(span) = span {
                 errors.push(file.error(span, Some(f(key)), format!("`{key}` goes with `weapon`")));
@@ -628,6 +639,11 @@ fn read_weapon(
         ability: ability?,
         per_levels,
         max_bonus,
+        // Seed, Attack: "Unless otherwise specified, the threat range for a critical hit on an
+        // attack roll is 20, and the multiplier is ×2"; `weapon_shape` is resolved once every
+        // weapon is read ([`weapon_shape`]).
+        threat: 20,
+        multiplier: 2,
     })
 }
 
@@ -655,6 +671,7 @@ pub(crate) struct SpellFile {
     weapon: Option<Spanned<String>>,
     weapon_ability: Option<Spanned<String>>,
     weapon_per_levels: Option<Spanned<i64>>,
+    weapon_shape: Option<Spanned<String>>,
     haste_rounds_per_level: Option<Spanned<i64>>,
     condition: Option<Spanned<String>>,
     penalty: Option<Spanned<String>>,
@@ -698,6 +715,37 @@ impl SpellFile {
     /// Where its name is.
     pub(crate) fn name_span(&self) -> std::ops::Range<usize> {
         self.name.span()
+    }
+}
+
+/// Checks that the weapon a spell's `weapon_shape` names is a weapon of the content (every
+/// file's weapons read), an error naming the field otherwise. [CEL-R9, R5.6]
+pub(crate) fn check_weapon_shape(
+    file: &SourceFile<'_>,
+    at: &str,
+    s: &SpellFile,
+    weapons: &fray_core::catalog::Catalog<crate::content::Weapon>,
+    errors: &mut Vec<FileError>,
+) {
+    let Some(shape) = s.weapon.as_ref().and(s.weapon_shape.as_ref()) else {
+        return;
+    };
+    if weapons.get(shape.get_ref()).is_none() {
+        errors.push(file.error(
+            shape.span(),
+            Some(format!("{at}.weapon_shape")),
+            weapons.unknown("weapon", shape.get_ref(), "fray content celesia weapons"),
+        ));
+    }
+}
+
+impl SpellWeapon {
+    /// Takes the threat range and multiplier of `shape`, the weapon its spell's
+    /// `weapon_shape` names (Pathfinder's spiritual weapon takes the deity's favoured
+    /// weapon's). [CEL-R5.6]
+    pub fn shaped_as(&mut self, shape: &crate::content::Weapon) {
+        self.threat = shape.threat;
+        self.multiplier = shape.multiplier;
     }
 }
 
@@ -1060,6 +1108,7 @@ pub(crate) fn read(
         max_levels,
         heal,
         weapon,
+        weapon_shape: s.weapon_shape.as_ref().map(|n| n.get_ref().clone()),
         haste_rounds_per_level: haste,
         condition,
         penalty,

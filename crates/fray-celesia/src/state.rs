@@ -1512,6 +1512,10 @@ pub struct State {
     /// true, `rules::round`): only then does the end of a turn look for a delaying combatant to
     /// rejoin (a cache, no part of equality or hashing).
     pub delayed: CacheFlag,
+    /// As the fight began, some combatant held its weapon in both hands or could take it so
+    /// (`rules::grip`): only then do the default tactics weigh `grip two` and `grip one`
+    /// (`grip_tactics`; worked out once on load; a cache, no part of equality or hashing).
+    pub grip_minded: CacheFlag,
     /// Two combatants last found standing on different sides (`Ruleset::outcome`; a cache, no
     /// part of equality or hashing).
     pub standing_pair: StandingPair,
@@ -1654,6 +1658,7 @@ impl State {
             gripped: CacheFlag(false),
             aided: CacheFlag(false),
             delayed: CacheFlag(false),
+            grip_minded: CacheFlag(false),
             standing_pair: Default::default(),
             foe_sight: Default::default(),
         }

@@ -102,7 +102,19 @@ fn can_finish_foe(state: &State, who: CombatantId) -> bool {
     finish
 }
 
+/// The act the default tactics choose for `who`: [`plan`]'s, with a change of grip before it
+/// where one is worth it (`grip_tactics`, looked at only where someone could grip).
 pub(crate) fn action(state: &State, who: CombatantId) -> Choice {
+    let c = plan(state, who);
+    if state.grip_minded.0 {
+        crate::grip_tactics::adjust(state, who, c)
+    } else {
+        c
+    }
+}
+
+/// The act the default tactics choose for `who`, its grip as it is.
+pub(crate) fn plan(state: &State, who: CombatantId) -> Choice {
     let f = state.f(who);
     // Each act while disabled costs a hit point (CEL-R17.2): do not act into the dying band.
     // Unless every foe still up is as badly off (else two such foes would wait forever).
@@ -374,9 +386,10 @@ fn treat_wound(state: &State, who: CombatantId) -> Option<Choice> {
     best.and_then(|(_, _, t)| legal(state, who, Choice::TreatWound(t)))
 }
 
-/// The blow `blow` (an `Attack` with a melee form), or a trip, a disarm, a feint of its foe or
-/// the magus's Spell Combat or Spellstrike on it when one gains more over it (issue 16;
-/// [`crate::maneuver_tactics`], [`crate::feint_tactics`], [`crate::magus_tactics`]; the first
+/// The blow `blow` (an `Attack` with a melee form), or a trip, a disarm, a feint of its foe,
+/// the magus's Spell Combat or Spellstrike, or a natural ranged attack on it when one gains
+/// more over it (issue 16; [`crate::maneuver_tactics`], [`crate::feint_tactics`],
+/// [`crate::magus_tactics`], [`crate::natural_ranged_tactics`]; the first
 /// of those when they gain the same). A foe it holds a feint on
 /// is struck: the feint is for that blow (CEL-R11).
 fn instead_of_blow(state: &State, who: CombatantId, blow: Choice) -> Choice {
@@ -390,10 +403,14 @@ fn instead_of_blow(state: &State, who: CombatantId, blow: Choice) -> Choice {
     let magus = crate::magus_tactics::gain(state, who, blow);
     let aid = crate::support_tactics::aid(state, who, blow);
     let strike = crate::initiator_tactics::strike_gain(state, who, blow);
-    // The greatest gain; the first of equals (a maneuver, a feint, the magus's, an aid, then a
-    // strike).
+    let spit = crate::natural_ranged_tactics::gain(state, who, blow);
+    // The greatest gain; the first of equals (a maneuver, a feint, the magus's, an aid, a
+    // strike, then a natural ranged attack).
     let mut best: Option<(f64, Choice)> = None;
-    for (g, c) in [maneuver, feint, magus, aid, strike].into_iter().flatten() {
+    for (g, c) in [maneuver, feint, magus, aid, strike, spit]
+        .into_iter()
+        .flatten()
+    {
         if best.is_none_or(|(b, _)| g > b) {
             best = Some((g, c));
         }

@@ -1534,6 +1534,7 @@ pub fn coup_de_grace(
             hp,
             rule: "CEL-R12",
         });
+        super::spell_weapon::caster_dead(state, table, target);
     }
     Ok(())
 }

@@ -131,6 +131,7 @@ pub fn settle(
             hp,
             rule: "CEL-R17.9",
         });
+        super::spell_weapon::caster_dead(state, table, who);
         return;
     }
     injury::settle(state, table, who, before);

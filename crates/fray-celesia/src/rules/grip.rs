@@ -112,6 +112,41 @@ pub fn two_handed_blow(state: &State, who: CombatantId, w: &Weapon) -> bool {
     }
 }
 
+/// The damage a two-handed grip would add to each blow of `who` with `w` (0 where the grip
+/// counts for nothing: a light or two-handed weapon, Multiweapon Fighting, a rider guiding
+/// with the reins): the half again of each positive STR and DEX, and Power Attack's ×1.5
+/// while it is in use. [Seed, Attack, Melee; CEL-R5.1, R16.6, R21.4]
+pub fn blow_gain(state: &State, who: CombatantId, w: &Weapon) -> i32 {
+    use super::attack::one_and_a_half;
+    let f = state.f(who);
+    if w.kind != WeaponKind::Melee
+        || w.hands != Hands::One
+        || f.hand.is_some()
+        || (f.riding.is_some() && f.knees != Some(true))
+    {
+        return 0;
+    }
+    let half_again = |m: i32| one_and_a_half(m) - m;
+    let (s, d) = (
+        state.m(who, crate::state::STR),
+        state.m(who, crate::state::DEX),
+    );
+    let power = if f.specials.has(crate::state::Special::PowerAttack) {
+        super::special::step_of(state, who, crate::state::Special::PowerAttack)
+    } else {
+        0
+    };
+    half_again(s) + half_again(d) + power
+}
+
+/// The hand a grip takes besides the weapon's own (1 while `who` holds its weapon in both
+/// hands): no hand is free for a somatic component, Spell Combat, a steal or a sleight of
+/// hand until it lets go (`grip one`). [Seed, Attack, Melee: "a one handed weapon using two
+/// hands"; CEL-R9]
+pub fn hand_taken(state: &State, who: CombatantId) -> i32 {
+    i32::from(state.f(who).grip)
+}
+
 /// The grip options of `who`: take it where it may, release it where it holds one.
 pub fn options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     if state.f(who).grip {

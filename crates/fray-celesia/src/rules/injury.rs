@@ -326,6 +326,10 @@ pub fn settle(
             rule: "CEL-R20.2",
         });
     }
+    // CEL-R9: a dead caster's spell weapon vanishes.
+    if now == Band::Dead && band != Band::Dead {
+        super::spell_weapon::caster_dead(state, table, who);
+    }
 }
 
 /// Damage without a roll (strain, bleeding, a fall, a failed stabilization save): `amount`

@@ -104,7 +104,8 @@ pub fn bar_cast(
 /// Whether `who` has a hand free beside the weapon `w` it attacks with: its intact hands less
 /// the weapons it holds (only `w` while its hands are not tracked), a strapped shield's hand
 /// (`shield::hands_taken`'s reading: every shield but the buckler, here tracked or not) and a
-/// hand on the reins. [CEL-R9 Spell Combat: "you must have one hand free"; R18, R21.4]
+/// hand on the reins, and the second hand of a two-handed grip (`grip one` frees it). [CEL-R9
+/// Spell Combat: "you must have one hand free"; R18, R21.4; seed, Attack, Melee]
 pub fn hand_free(state: &State, who: CombatantId, w: &Weapon) -> bool {
     let f = state.f(who);
     // Tracked, `hands_busy` counts the strapped shield's hand already.
@@ -116,7 +117,8 @@ pub fn hand_free(state: &State, who: CombatantId, w: &Weapon) -> bool {
         (wield::hands_for(w), i32::from(strapped_takes_hand))
     };
     let reins = i32::from(f.riding.is_some() && f.knees != Some(true));
-    wield::hands(state, who) - held - shield - reins >= 1
+    let grip = super::grip::hand_taken(state, who);
+    wield::hands(state, who) - held - shield - reins - grip >= 1
 }
 
 /// The melee form `form` of `who` if it can use it now.

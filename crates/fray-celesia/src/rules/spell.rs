@@ -212,14 +212,24 @@ pub(crate) fn castable(
     }
     // CEL-R9 (hands tracked, `in_hand`): a somatic component needs a free hand (Pathfinder's,
     // the seed defers to it, CEL-A34): weapons in both hands, or one and a strapped shield, bar
-    // it (a reading, docs/celesia.md).
-    if spell.somatic && state.f(who).hands_tracked && super::wield::free_hands(state, who) == 0 {
+    // it (a reading, docs/celesia.md); so does a weapon held in both hands, tracked or not
+    // (`grip one` frees a hand).
+    let f = state.f(who);
+    if spell.somatic && (f.hands_tracked || f.grip) && super::wield::hands_to_use(state, who) == 0 {
         return no(explain, "CEL-R9", || {
-            format!(
-                "no free hand for the somatic component of {} (its hands hold weapons or a \
-                 strapped shield: sheathe or drop one first)",
-                spell.name
-            )
+            if f.grip {
+                format!(
+                    "no free hand for the somatic component of {}: it holds its weapon in both \
+                     hands (`grip one` first)",
+                    spell.name
+                )
+            } else {
+                format!(
+                    "no free hand for the somatic component of {} (its hands hold weapons or a \
+                     strapped shield: sheathe or drop one first)",
+                    spell.name
+                )
+            }
         });
     }
     if !has_slot(state, who, spell.level) {

@@ -9,13 +9,14 @@
 //! the caster's BAB + the spell's `weapon_ability` modifier against DV, with the advantage
 //! table's rows about the target only (the weapon is not a creature: the caster's own
 //! conditions are not the weapon's); it scores degrees of success and criticals (threat 20,
-//! ×2) as a weapon does (CEL-R5.5, R5.6), and deals its dice + 1 per `weapon_per_levels` caster
+//! ×2, or those of the weapon its `weapon_shape` names) as a weapon does (CEL-R5.5, R5.6), and
+//! deals its dice + 1 per `weapon_per_levels` caster
 //! levels (at most `max_bonus`). It attacks only while its target is within the spell's range
 //! and in the caster's line of effect; a redirect takes effect at the weapon's next attack.
 //! The weapon is no creature: it occupies no square, cannot be attacked, flanks nothing,
 //! provokes nothing and takes no attacks of opportunity. It ends when its rounds are over (at
 //! the start of its caster's turn, CEL-A39), when its caster dismisses it (CEL-R9) or casts
-//! another (one weapon per caster), or is dead; spell resistance is tried the first time it
+//! another (one weapon per caster), or dies (logged); spell resistance is tried the first time it
 //! attacks each target it is aimed at (a resisted weapon ends).
 
 use super::crit_deck::Critical;
@@ -131,6 +132,14 @@ pub fn end(state: &mut State, table: &mut Table<'_, Celesia>, caster: CombatantI
     });
 }
 
+/// Its caster is dead: the weapon vanishes, logged (`end`; nothing when it has none). Called
+/// where a combatant dies (`injury::settle`, `con_loss::settle`, a coup de grace). [CEL-R9]
+pub fn caster_dead(state: &mut State, table: &mut Table<'_, Celesia>, caster: CombatantId) {
+    if state.f(caster).spell_weapon.is_some() {
+        end(state, table, caster, "its caster is dead");
+    }
+}
+
 /// Whether `t` is a target the weapon of `spell` may attack: not its caster, present, in the
 /// caster's line of effect and within the spell's range. [CEL-R9, R6.2]
 fn within(
@@ -218,9 +227,10 @@ fn weapon_strike(
     let mut dv_mods = Mods::default();
     attack::defense_into(state, t, &mut dv_mods);
     let dv = 10 + dv_mods.total();
-    // A natural 20 always hits, a natural 1 always misses (CEL-A3); threat 20 (CEL-R5.6).
+    // A natural 20 always hits, a natural 1 always misses (CEL-A3); the threat range is its
+    // shape's, else 20 (CEL-R5.6).
     let hit = die == 20 || (die != 1 && total >= dv);
-    let mut critical = hit && die >= 20 && !state.p(t).immune_crit;
+    let mut critical = hit && die >= w.threat && !state.p(t).immune_crit;
     let mut confirmation = None;
     if critical && state.options.crit_confirmation {
         let (confirmed, text) = attack::confirm_critical(table, caster, net, bonus.total(), dv)?;
@@ -327,7 +337,7 @@ fn damage(
         table,
         caster,
         (w.dice.count, w.dice.sides),
-        (2, 0),
+        (w.multiplier, 0),
         (critical, extra),
         &mut m,
     )?;

@@ -128,6 +128,19 @@ pub fn free_hands(state: &State, who: CombatantId) -> i32 {
     }
 }
 
+/// Hands `who` has free to use (a somatic component, a steal, sleight of hand): its
+/// [`free_hands`], but a weapon held in both hands takes both, tracked or not, until it lets
+/// go (`grip one`). Strapping on a shield or drawing a weapon takes the hand from the grip
+/// instead (the grip ends, `grip::settle`). [CEL-R9; seed, Attack, Melee]
+pub fn hands_to_use(state: &State, who: CombatantId) -> i32 {
+    let grip = super::grip::hand_taken(state, who);
+    if state.f(who).hands_tracked {
+        (free_hands(state, who) - grip).max(0)
+    } else {
+        (hands(state, who) - 2 * grip).max(0)
+    }
+}
+
 /// Whether `who` has a hand free to take an item with: arms, a free hand, and no two-handed
 /// manufactured weapon as its first melee form. [CEL-R10.13 Steal "at least one hand free";
 /// CEL-R11 Sleight of Hand, a reading]
@@ -135,7 +148,7 @@ pub fn hand_free(state: &State, who: CombatantId) -> bool {
     let two_handed = state.melee_forms(who).next().is_some_and(|(_, w)| {
         w.hands == Hands::Two && !matches!(w.kind, WeaponKind::Natural | WeaponKind::Unarmed)
     });
-    state.p(who).arms > 0 && free_hands(state, who) >= 1 && !two_handed
+    state.p(who).arms > 0 && hands_to_use(state, who) >= 1 && !two_handed
 }
 
 /// May `who` take `item` into its hands (drawing it or picking it up)? Always while its hands
