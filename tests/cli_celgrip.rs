@@ -2,7 +2,7 @@
 //! Attack's ×1.5) through the real `fray` binary: the damage of a longsword held in both hands
 //! and then in one, a grip lost when a shield is strapped on, and the refusals of a grip with a
 //! strapped shield (an action) and with one intact hand (an entry, on load, naming file, line
-//! and field).
+//! and field); the default tactics taking the grip, and a hand injury ending it.
 
 #[path = "support/cli.rs"]
 mod cli;
@@ -87,4 +87,63 @@ fn no_grip_without_a_free_intact_hand() {
             && err.contains("(CEL-R18)"),
         "{err}"
     );
+}
+
+/// The default tactics take the grip (issue 16, `grip_tactics`): in `examples/celesia/duel.toml`
+/// the West fighter (a lone longsword, STR 15: +2, 3 in both hands) takes it in both hands (a
+/// free action) before its first blow, and each of its hits then adds 1.5 × STR; the East
+/// fighter's short sword is light (nothing to gain): it never grips. The same seed gives the same fight byte for byte.
+#[test]
+fn the_default_tactics_take_the_grip_before_a_blow() {
+    let run = || {
+        let out = fray(&[
+            "fight",
+            "examples/celesia/duel.toml",
+            "--seed",
+            "1",
+            "--json",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let text = run();
+    assert_eq!(text, run(), "the same fight");
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    let grip = lines
+        .iter()
+        .position(|l| l["act"] == "takes its weapon in both hands")
+        .expect("a grip taken");
+    assert_eq!(lines[grip]["who"], "w-fighter");
+    let first_blow = lines
+        .iter()
+        .position(|l| l["type"] == "attack" && l["attacker"] == "w-fighter")
+        .expect("a blow");
+    assert!(grip < first_blow, "the grip comes before the blow");
+    assert!(!lines
+        .iter()
+        .any(|l| l["act"] == "takes its weapon in both hands" && l["who"] == "e-fighter"));
+    let west_hits: Vec<&serde_json::Value> = lines
+        .iter()
+        .filter(|l| l["type"] == "damage" && l["target"] == "e-fighter")
+        .collect();
+    assert!(!west_hits.is_empty());
+    for hit in west_hits {
+        let labels = hit["modifiers"].as_array().unwrap();
+        assert!(labels.iter().any(|m| m["label"] == "1.5 × STR"), "{hit}");
+    }
+}
+
+/// A hand injury taken in place of damage ends the grip at once (CEL-R18, golden `jv04`):
+/// 12 with the grip, then 10 without.
+#[test]
+fn a_hand_injury_ends_the_grip() {
+    let lines = events("tests/golden/celesia/jv04-grip-lost-to-a-hand-injury.toml");
+    assert!(lines
+        .iter()
+        .any(|l| l["act"] == "loses its two-handed grip" && l["rule"] == "CEL-R18"));
+    let d: Vec<i64> = damages(&lines).iter().map(|(n, _)| *n).collect();
+    assert_eq!(d, vec![12, 0, 10]);
 }
