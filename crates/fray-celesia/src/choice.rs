@@ -291,9 +291,13 @@ pub enum Choice {
     /// Initiate or Change Stance: the stance at this place of `State::maneuver_book` (free, once
     /// per turn). [CEL-R14]
     Stance(u8),
-    /// Initiate Standard Strike: the strike at this place of `State::maneuver_book` on the foe
-    /// (standard, 2 acts; Provoke if its data says so). [CEL-R11]
+    /// Initiate Standard Strike or Initiate Full-Attack Strike: the strike at this place of
+    /// `State::maneuver_book` on the foe (standard, 2 acts, or full, 3 acts, by its data's
+    /// `initiation`: `rules::strike::acts`; Provoke if its data says so). [CEL-R11, R12]
     Strike(u8, CombatantId),
+    /// Initiate Boost: the boost at this place of `State::maneuver_book` (simple, 1 act;
+    /// Provoke if its data says so). [CEL-R9]
+    Boost(u8),
     /// Counter, or Use an Immediate-Action Ability: the one at this place of
     /// `State::maneuver_book`, against the attack declared on it (reaction). [CEL-R15]
     Counter(u8),
@@ -413,6 +417,7 @@ impl Choice {
             | Choice::Dismiss(..)
             | Choice::Redirect(_)
             | Choice::SpellCombat(..)
+            | Choice::Boost(_)
             | Choice::Sleight(.., true)
             | Choice::Sheathe(_) => 1,
             Choice::Charge(_)
@@ -432,6 +437,7 @@ impl Choice {
             | Choice::Concentrate(..)
             | Choice::Lock(_)
             | Choice::Unlock(_)
+            // A standard strike; a full-attack strike takes 3 (rules::strike::acts).
             | Choice::Strike(..)
             | Choice::Feint(_) => 2,
             // Grapple and Grapple, Continued: 2, 1 with Improved Grapple (rules::grapple::acts).
@@ -650,6 +656,7 @@ pub fn text(state: &State, choice: &Choice) -> String {
         Choice::Feint(t) => format!("feint {}", k(t)),
         Choice::Stance(m) => format!("stance {}", maneuver_key(state, *m)),
         Choice::Strike(m, t) => format!("strike {} {}", maneuver_key(state, *m), k(t)),
+        Choice::Boost(m) => format!("boost {}", maneuver_key(state, *m)),
         Choice::Counter(m) => format!("counter {}", maneuver_key(state, *m)),
         Choice::FindTracks => "find-tracks".into(),
         Choice::Recall(t) => format!("recall {}", k(t)),
@@ -734,7 +741,7 @@ fn maneuver_index(state: &State, w: &str) -> Result<u8, Illegal> {
         .ok_or_else(|| {
             let keys: Vec<String> = state.maneuver_book.iter().map(|m| m.key()).collect();
             unreadable(format!(
-                "no stance, strike or counter `{w}` known in this encounter{}",
+                "no stance, strike, boost or counter `{w}` known in this encounter{}",
                 fray_core::loader::did_you_mean(w, keys.iter().map(String::as_str))
             ))
         })?;
@@ -1143,6 +1150,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
         ["feint", t] => Choice::Feint(who(t)?),
         ["stance", m] => Choice::Stance(maneuver_index(state, m)?),
         ["strike", m, t] => Choice::Strike(maneuver_index(state, m)?, who(t)?),
+        ["boost", m] => Choice::Boost(maneuver_index(state, m)?),
         ["counter", m] => Choice::Counter(maneuver_index(state, m)?),
         ["find-tracks"] => Choice::FindTracks,
         ["recall", t] => Choice::Recall(who(t)?),
@@ -1199,7 +1207,7 @@ pub fn parse(state: &State, input: &str) -> Result<Choice, Illegal> {
                  defensively, stand up, drop prone, deal nonlethal|lethal|weapon, power-attack, precision-strike, \
                  combat-expertise, reckless-offense, deadly-aim, reckless-aim, delay, end, ready \
                  foe-adjacent|foe-attacks|foe-casts ACTION, crawl DIR, steady aim, drop ITEM, weaken \
-                 ability|degrees N, first-aid WHO, treat-wound WHO, power-attack|… STEP, draw ITEM [ITEM], sheathe ITEM, lock ITEM, unlock ITEM, ready shield, drop shield, pick-up shield, spell-resistance lower|reactivate, load, prepare, multiweapon WHO MAIN OFF, cast SPELL [WHO] [defensively], spell-combat FOE [FORM] SPELL [WHO] [defensively [int]], spellstrike FOE [FORM] SPELL [defensively], demoralize WHO, find-tracks; rejoin, wait; or aoo WHO, decline, injury KIND, \
+                 ability|degrees N, first-aid WHO, treat-wound WHO, power-attack|… STEP, draw ITEM [ITEM], sheathe ITEM, lock ITEM, unlock ITEM, ready shield, drop shield, pick-up shield, spell-resistance lower|reactivate, load, prepare, multiweapon WHO MAIN OFF, cast SPELL [WHO] [defensively], spell-combat FOE [FORM] SPELL [WHO] [defensively [int]], spellstrike FOE [FORM] SPELL [defensively], demoralize WHO, find-tracks, stance NAME, strike NAME WHO, boost NAME; rejoin, wait; or aoo WHO, decline, injury KIND, \
                  no injury, let-pass, block, complete WHO; the GM: dc N, shaken N, no effect, acts N, normal damage, usual critical"
             )))
         }

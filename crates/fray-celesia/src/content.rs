@@ -531,6 +531,8 @@ pub struct ContentFile {
     #[serde(default)]
     pub(crate) strike: Vec<crate::initiator::StrikeFile>,
     #[serde(default)]
+    pub(crate) boost: Vec<crate::initiator::BoostFile>,
+    #[serde(default)]
     pub(crate) counter: Vec<crate::initiator::CounterFile>,
 }
 
@@ -671,7 +673,7 @@ pub(crate) fn check_int(
     }
 }
 
-fn keyword<T: Copy>(
+pub(crate) fn keyword<T: Copy>(
     file: &SourceFile<'_>,
     field: &str,
     value: &Option<Spanned<String>>,
@@ -1268,15 +1270,16 @@ impl ContentFile {
 pub const MAX_LEVEL: usize = 20;
 
 impl Content {
-    /// The file's `[[stance]]`, `[[strike]]` and `[[counter]]` entries, one catalog for the
-    /// three (a name is unique across them: `stance NAME`, `strike NAME`). [CEL-R11, R14, R15]
+    /// The file's `[[stance]]`, `[[strike]]`, `[[boost]]` and `[[counter]]` entries, one catalog
+    /// for the four (a name is unique across them: `stance NAME`, `strike NAME`, `boost NAME`).
+    /// [CEL-R9, R11, R12, R14, R15]
     fn read_maneuvers(
         &mut self,
         file: &SourceFile<'_>,
         parsed: &ContentFile,
         errors: &mut Vec<FileError>,
     ) {
-        use crate::initiator::{read_counter, read_stance, read_strike};
+        use crate::initiator::{read_boost, read_counter, read_stance, read_strike};
         let stances = parsed.stance.iter().enumerate().map(|(i, s)| {
             let at = format!("stance[{i}]");
             (read_stance(file, &at, s, errors), at)
@@ -1285,6 +1288,10 @@ impl Content {
         for (i, s) in parsed.strike.iter().enumerate() {
             let at = format!("strike[{i}]");
             read.push((read_strike(file, &at, s, errors), at));
+        }
+        for (i, b) in parsed.boost.iter().enumerate() {
+            let at = format!("boost[{i}]");
+            read.push((read_boost(file, &at, b, errors), at));
         }
         for (i, c) in parsed.counter.iter().enumerate() {
             let at = format!("counter[{i}]");

@@ -50,6 +50,8 @@ fray_core::encounter_file! {
         #[serde(default)]
         strike: Vec<crate::initiator::StrikeFile>,
         #[serde(default)]
+        boost: Vec<crate::initiator::BoostFile>,
+        #[serde(default)]
         counter: Vec<crate::initiator::CounterFile>,
     }
 }
@@ -262,8 +264,8 @@ fn read_known(
                     entry.span(),
                     at,
                     format!(
-                        "`{}` is a {}: list stances in `stances`, strikes and counters in \
-                         `maneuvers`",
+                        "`{}` is a {}: list stances in `stances`, strikes, boosts and \
+                         counters in `maneuvers`",
                         entry.get_ref(),
                         m.what()
                     ),
@@ -968,6 +970,7 @@ impl CombatantBuilder for Builder<'_> {
             item: Vec::new(),
             stance: def.stance.clone(),
             strike: def.strike.clone(),
+            boost: def.boost.clone(),
             counter: def.counter.clone(),
         };
         if let Cow::Owned(content) = self.content.with_inline(&cx.file, &inline, &mut cx.errors) {
@@ -1125,6 +1128,7 @@ impl CombatantBuilder for Builder<'_> {
             stance_turn: None,
             maneuvers_spent: [0; crate::initiator::MAX_BOOK],
             striking: None,
+            boosted: 0,
             countering: None,
             aim_acts: 0,
             aim_clock: 0,

@@ -1,7 +1,8 @@
 //! The initiator's maneuvers and stances as content data (`content/celesia/maneuvers.toml`:
-//! `[[stance]]`, `[[strike]]`, `[[counter]]`). The seed names the actions — Initiate or Change
-//! Stance (CEL-R14), Initiate Standard Strike (CEL-R11), Counter and Use an Immediate-Action
-//! Ability (CEL-R15) — and Martial Power's "knowledge of at least one maneuver or stance"
+//! `[[stance]]`, `[[strike]]`, `[[boost]]`, `[[counter]]`). The seed names the actions — Initiate
+//! or Change Stance (CEL-R14), Initiate Standard Strike (CEL-R11), Initiate Full-Attack Strike
+//! (CEL-R12), Initiate Boost (CEL-R9), Counter and Use an Immediate-Action Ability (CEL-R15) —
+//! and Martial Power's "knowledge of at least one maneuver or stance"
 //! (CEL-R16.5), but defines no maneuver or stance: the GM supplies them as data, read here with
 //! every error naming its file, line and field. The file's entries are fray's sample content,
 //! not the seed's.
@@ -19,6 +20,10 @@ pub const MAX_BOOK: usize = 16;
 pub const MAX_USES: i64 = 20;
 /// Most rounds a strike's condition lasts (`rounds`).
 pub const MAX_ROUNDS: i64 = 10;
+/// Most attacks one strike makes (`attacks`).
+pub const MAX_STRIKE_ATTACKS: i64 = 4;
+/// Most dice a strike or boost adds to a hit's damage (`dice`).
+pub const MAX_EXTRA_DICE: u16 = 20;
 
 /// A stance: modifiers that hold while it is active. [CEL-R14 Initiate or Change Stance]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -35,8 +40,56 @@ pub struct Stance {
     pub speed: i32,
 }
 
-/// A standard strike: a melee attack with the wielded weapon (2 acts) with its own modifiers.
-/// [CEL-R11 Initiate Standard Strike]
+/// A strike's initiation action: the seed's two strike actions. [CEL-R11 Initiate Standard
+/// Strike, CEL-R12 Initiate Full-Attack Strike]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Initiation {
+    /// "an initiation action of standard": a standard action, 2 consecutive acts (CEL-R11).
+    Standard,
+    /// "an initiation action of full-attack": a full action, 3 consecutive acts (CEL-R12).
+    FullAttack,
+    /// "… or full-round": a full action too, 3 consecutive acts (CEL-R12; the seed's
+    /// conversion, "Full-Attack and Full-Round Actions Are Full Actions (3 acts)").
+    FullRound,
+}
+
+impl Initiation {
+    /// The words of the data (`standard`, `full-attack`, `full-round`).
+    pub const KEYS: [(&'static str, Initiation); 3] = [
+        ("standard", Initiation::Standard),
+        ("full-attack", Initiation::FullAttack),
+        ("full-round", Initiation::FullRound),
+    ];
+
+    /// Acts the initiation takes: 2 for a standard action, 3 for a full one. [CEL-R3.1]
+    pub fn acts(self) -> i32 {
+        match self {
+            Initiation::Standard => 2,
+            Initiation::FullAttack | Initiation::FullRound => 3,
+        }
+    }
+
+    /// The rule of its action (`CEL-R11` standard, `CEL-R12` full).
+    pub fn rule(self) -> &'static str {
+        match self {
+            Initiation::Standard => "CEL-R11",
+            Initiation::FullAttack | Initiation::FullRound => "CEL-R12",
+        }
+    }
+
+    /// Its word in the data and the log.
+    pub fn key(self) -> &'static str {
+        match self {
+            Initiation::Standard => "standard",
+            Initiation::FullAttack => "full-attack",
+            Initiation::FullRound => "full-round",
+        }
+    }
+}
+
+/// A strike: `attacks` melee attacks with the wielded weapon, each with the strike's own
+/// modifiers, initiated as a standard action (2 acts) or a full action (3 acts). [CEL-R11
+/// Initiate Standard Strike, CEL-R12 Initiate Full-Attack Strike]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Strike {
     /// To the strike's attack roll.
@@ -51,6 +104,57 @@ pub struct Strike {
     /// Rounds the condition lasts.
     pub rounds: u8,
     /// Initiating it provokes attacks of opportunity (Provoke subtype).
+    pub provoke: bool,
+    /// Its initiation action (standard by default).
+    pub initiation: Initiation,
+    /// Melee attacks it makes on its foe, each with its numbers (1 to [`MAX_STRIKE_ATTACKS`]).
+    pub attacks: u8,
+}
+
+/// When a boost's effects end: the two ends the seed's own effects state ("until the end of
+/// your turn", the charge's advantage; "until the start of your next turn", Martial Power's).
+/// [CEL-R9 Initiate Boost]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Until {
+    /// At the end of the turn it is initiated in.
+    EndOfTurn,
+    /// At the start of the initiator's next turn (its attacks of opportunity and DV between
+    /// turns count it).
+    StartOfNextTurn,
+}
+
+impl Until {
+    /// The words of the data (`end-of-turn`, `start-of-next-turn`).
+    pub const KEYS: [(&'static str, Until); 2] = [
+        ("end-of-turn", Until::EndOfTurn),
+        ("start-of-next-turn", Until::StartOfNextTurn),
+    ];
+
+    /// Its end in words (`until the end of its turn`).
+    pub fn words(self) -> &'static str {
+        match self {
+            Until::EndOfTurn => "until the end of its turn",
+            Until::StartOfNextTurn => "until the start of its next turn",
+        }
+    }
+}
+
+/// A boost: modifiers that hold from its initiation (a simple action, 1 act) until its stated
+/// end — to attack rolls, to a hit's damage (a bonus and dice), to DV. [CEL-R9 Initiate Boost]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Boost {
+    /// To its attack rolls.
+    pub attack: i32,
+    /// Added to each hit's damage.
+    pub damage: i32,
+    /// Dice added to each hit's damage (rolled once a hit, not multiplied on a critical).
+    pub dice: Option<DamageDice>,
+    /// To its DV.
+    pub dv: i32,
+    /// When its effects end.
+    pub until: Until,
+    /// Initiating it provokes attacks of opportunity (its data's subtype; the seed's Initiate
+    /// Boost has none).
     pub provoke: bool,
 }
 
@@ -75,6 +179,8 @@ pub enum Kind {
     Stance(Stance),
     /// A strike maneuver.
     Strike(Strike),
+    /// A boost maneuver.
+    Boost(Boost),
     /// A counter maneuver or an immediate-action ability.
     Counter(Counter),
 }
@@ -113,6 +219,14 @@ impl Maneuver {
         }
     }
 
+    /// The boost, if it is one.
+    pub fn boost(&self) -> Option<Boost> {
+        match self.kind {
+            Kind::Boost(b) => Some(b),
+            _ => None,
+        }
+    }
+
     /// The counter or immediate-action ability, if it is one.
     pub fn counter(&self) -> Option<Counter> {
         match self.kind {
@@ -121,11 +235,13 @@ impl Maneuver {
         }
     }
 
-    /// What it is, in a word (`stance`, `strike`, `counter`, `immediate-action ability`).
+    /// What it is, in a word (`stance`, `strike`, `boost`, `counter`, `immediate-action
+    /// ability`).
     pub fn what(&self) -> &'static str {
         match self.kind {
             Kind::Stance(_) => "stance",
             Kind::Strike(_) => "strike",
+            Kind::Boost(_) => "boost",
             Kind::Counter(c) if c.immediate => "immediate-action ability",
             Kind::Counter(_) => "counter",
         }
@@ -156,6 +272,25 @@ pub(crate) struct StrikeFile {
     damage: Option<Spanned<i64>>,
     condition: Option<Spanned<String>>,
     rounds: Option<Spanned<i64>>,
+    #[serde(default)]
+    provoke: bool,
+    uses: Option<Spanned<i64>>,
+    initiation: Option<Spanned<String>>,
+    attacks: Option<Spanned<i64>>,
+    #[allow(dead_code)]
+    description: Option<String>,
+}
+
+/// One `[[boost]]` of a content file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BoostFile {
+    name: Spanned<String>,
+    attack: Option<Spanned<i64>>,
+    dice: Option<Spanned<String>>,
+    damage: Option<Spanned<i64>>,
+    dv: Option<Spanned<i64>>,
+    until: Spanned<String>,
     #[serde(default)]
     provoke: bool,
     uses: Option<Spanned<i64>>,
@@ -236,17 +371,7 @@ pub(crate) fn read_strike(
     errors: &mut Vec<FileError>,
 ) -> Option<(Maneuver, std::ops::Range<usize>)> {
     let before = errors.len();
-    let dice = s.dice.as_ref().and_then(|d| {
-        let dice = DamageDice::parse_dice(d.get_ref()).filter(|x| x.count <= 20);
-        if dice.is_none() {
-            errors.push(file.error(
-                d.span(),
-                Some(format!("{at}.dice")),
-                "expected damage dice like `1d6` or `2d4+1` (at most 20 dice)",
-            ));
-        }
-        dice
-    });
+    let dice = extra_dice(file, at, &s.dice, errors);
     let condition = s.condition.as_ref().and_then(|c| {
         let trick = Trick::from_key(c.get_ref());
         if trick.is_none() {
@@ -274,6 +399,22 @@ pub(crate) fn read_strike(
         ));
     }
     let rounds = int(file, at, "rounds", &s.rounds, (1, MAX_ROUNDS, 1), errors);
+    let initiation = crate::content::keyword(
+        file,
+        &format!("{at}.initiation"),
+        &s.initiation,
+        &Initiation::KEYS,
+        Initiation::Standard,
+        errors,
+    );
+    let attacks = int(
+        file,
+        at,
+        "attacks",
+        &s.attacks,
+        (1, MAX_STRIKE_ATTACKS, 1),
+        errors,
+    );
     let strike = Strike {
         attack: int(file, at, "attack", &s.attack, (-10, 10, 0), errors),
         dice,
@@ -281,6 +422,8 @@ pub(crate) fn read_strike(
         condition,
         rounds: rounds as u8,
         provoke: s.provoke,
+        initiation,
+        attacks: attacks as u8,
     };
     let uses = int(file, at, "uses", &s.uses, (1, MAX_USES, 1), errors);
     name_ok(file, at, &s.name, errors);
@@ -294,6 +437,76 @@ pub(crate) fn read_strike(
             s.name.span(),
         )
     })
+}
+
+/// Reads and checks one `[[boost]]` (`at`: `boost[0]`): an `until` of the two ends, and at
+/// least one effect (a boost of no effect is a mistake in the data).
+pub(crate) fn read_boost(
+    file: &SourceFile<'_>,
+    at: &str,
+    b: &BoostFile,
+    errors: &mut Vec<FileError>,
+) -> Option<(Maneuver, std::ops::Range<usize>)> {
+    let before = errors.len();
+    let until = crate::content::keyword(
+        file,
+        &format!("{at}.until"),
+        &Some(b.until.clone()),
+        &Until::KEYS,
+        Until::EndOfTurn,
+        errors,
+    );
+    let boost = Boost {
+        attack: int(file, at, "attack", &b.attack, (-10, 10, 0), errors),
+        damage: int(file, at, "damage", &b.damage, (-10, 40, 0), errors),
+        dice: extra_dice(file, at, &b.dice, errors),
+        dv: int(file, at, "dv", &b.dv, (-10, 10, 0), errors),
+        until,
+        provoke: b.provoke,
+    };
+    if errors.len() == before
+        && boost.attack == 0
+        && boost.damage == 0
+        && boost.dice.is_none()
+        && boost.dv == 0
+    {
+        errors.push(file.error(
+            b.name.span(),
+            Some(format!("{at}.name")),
+            "a boost needs an effect: one of `attack`, `damage`, `dice` or `dv` not 0",
+        ));
+    }
+    let uses = int(file, at, "uses", &b.uses, (1, MAX_USES, 1), errors);
+    name_ok(file, at, &b.name, errors);
+    (errors.len() == before).then(|| {
+        (
+            Maneuver {
+                name: b.name.get_ref().clone(),
+                kind: Kind::Boost(boost),
+                uses: uses as u8,
+            },
+            b.name.span(),
+        )
+    })
+}
+
+/// A strike's or boost's `dice`: damage dice, at most [`MAX_EXTRA_DICE`].
+fn extra_dice(
+    file: &SourceFile<'_>,
+    at: &str,
+    dice: &Option<Spanned<String>>,
+    errors: &mut Vec<FileError>,
+) -> Option<DamageDice> {
+    let d = dice.as_ref()?;
+    let parsed = DamageDice::parse_dice(d.get_ref()).filter(|x| x.count <= MAX_EXTRA_DICE);
+    if parsed.is_none() {
+        errors.push(file.error(
+            d.span(),
+            Some(format!("{at}.dice")),
+            format!("expected damage dice like `1d6` or `2d4+1` (at most {MAX_EXTRA_DICE} dice)"),
+        ));
+    }
+    parsed
 }
 
 /// Reads and checks one `[[counter]]` (`at`: `counter[0]`).
@@ -356,6 +569,7 @@ fn name_ok(file: &SourceFile<'_>, at: &str, name: &Spanned<String>, errors: &mut
 
 #[cfg(test)]
 mod tests {
+    use super::{Initiation, Until};
     use crate::content::Content;
     use fray_core::catalog::ContentSet;
 
@@ -378,6 +592,88 @@ mod tests {
             .any(|m| m.what() == "immediate-action ability"));
         assert!(c.maneuvers.iter().filter(|m| m.what() == "stance").count() >= 2);
         assert!(c.maneuvers.iter().filter(|m| m.what() == "strike").count() >= 2);
+        let storm = c.maneuvers.get("storm of blades").and_then(|m| m.strike());
+        let storm = storm.expect("storm of blades");
+        assert_eq!(
+            (storm.initiation, storm.attacks),
+            (Initiation::FullAttack, 2)
+        );
+        assert_eq!(storm.initiation.acts(), 3);
+        assert_eq!(
+            cut.strike().map(|s| s.initiation),
+            Some(Initiation::Standard)
+        );
+        let edge = c.maneuvers.get("sharpened-edge").and_then(|m| m.boost());
+        assert_eq!(
+            edge.map(|b| (b.attack, b.until)),
+            Some((1, Until::EndOfTurn))
+        );
+        let skin = c.maneuvers.get("stone skin").expect("stone skin");
+        assert_eq!(skin.what(), "boost");
+        assert_eq!(
+            skin.boost().map(|b| (b.dv, b.until)),
+            Some((2, Until::StartOfNextTurn))
+        );
+        assert_eq!(skin.uses, 2);
+    }
+
+    /// Boosts and full-attack strikes: every bad field named with its file, line and field.
+    #[test]
+    fn bad_boosts_and_full_attack_strikes_name_file_line_and_field() {
+        let err = load("[[boost]]\nname = \"b\"\nattack = 1\n").unwrap_err();
+        assert!(
+            err.contains("m.toml:1") && err.contains("missing key `until`"),
+            "{err}"
+        );
+        let err =
+            load("[[boost]]\nname = \"b\"\nuntil = \"next-round\"\nattack = 1\n").unwrap_err();
+        assert!(
+            err.contains("m.toml:3")
+                && err.contains("boost[0].until")
+                && err.contains("end-of-turn"),
+            "{err}"
+        );
+        let err = load("[[boost]]\nname = \"b\"\nuntil = \"end-of-turn\"\n").unwrap_err();
+        assert!(
+            err.contains("m.toml:2") && err.contains("boost[0].name") && err.contains("an effect"),
+            "{err}"
+        );
+        let err = load("[[boost]]\nname = \"b\"\nuntil = \"end-of-turn\"\ndice = \"21d6\"\n")
+            .unwrap_err();
+        assert!(
+            err.contains("m.toml:4") && err.contains("boost[0].dice") && err.contains("at most 20"),
+            "{err}"
+        );
+        let err = load("[[boost]]\nname = \"b\"\nuntil = \"end-of-turn\"\ndv = 11\n").unwrap_err();
+        assert!(err.contains("boost[0].dv"), "{err}");
+        let err = load("[[boost]]\nname = \"b\"\nuntil = \"end-of-turn\"\ndv = 1\nuses = 0\n")
+            .unwrap_err();
+        assert!(err.contains("boost[0].uses"), "{err}");
+        let err = load("[[boost]]\nname = \"b\"\nuntil = \"end-of-turn\"\ndv = 1\nrounds = 2\n")
+            .unwrap_err();
+        assert!(err.contains("rounds"), "{err}");
+        let err = load("[[strike]]\nname = \"s\"\ninitiation = \"swift\"\n").unwrap_err();
+        assert!(
+            err.contains("m.toml:3")
+                && err.contains("strike[0].initiation")
+                && err.contains("full-round"),
+            "{err}"
+        );
+        let err = load("[[strike]]\nname = \"s\"\nattacks = 5\n").unwrap_err();
+        assert!(
+            err.contains("m.toml:3") && err.contains("strike[0].attacks"),
+            "{err}"
+        );
+        let err = load(
+            "[[strike]]\nname = \"s\"\n[[boost]]\nname = \"S\"\nuntil = \"end-of-turn\"\ndv = 1\n",
+        )
+        .unwrap_err();
+        assert!(err.contains("duplicate maneuver"), "{err}");
+        let ok = load(
+            "[[strike]]\nname = \"s\"\ninitiation = \"full-round\"\nattacks = 4\n\
+             [[boost]]\nname = \"b\"\nuntil = \"start-of-next-turn\"\ndamage = -2\n",
+        );
+        assert!(ok.is_ok(), "{:?}", ok.err());
     }
 
     #[test]

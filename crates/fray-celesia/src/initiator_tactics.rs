@@ -1,20 +1,40 @@
-//! When the default tactics use the initiator's stances, strikes and counters (issue 16;
-//! CEL-R11, R14, R15; the policy in docs/celesia.md, "Default tactics"). Nothing here is looked
-//! at for a combatant that knows none (`Profile::known == 0`: every bench fight):
+//! When the default tactics use the initiator's stances, strikes, boosts and counters (issue
+//! 16; CEL-R9, R11, R12, R14, R15; the policy in docs/celesia.md, "Default tactics"). Nothing
+//! here is looked at for a combatant that knows none (`Profile::known == 0`: every bench fight):
 //!
 //! - with no stance active it takes the first stance it knows (a free action);
-//! - a strike replaces the two blows its two acts could be: it is taken when its expected
-//!   damage, `a′·(D + d + b)`, beats `2·a·D` (`a`, `a′`: the blow's and the strike's chance to
-//!   hit, `D` the blow's mean damage, `d` and `b` the strike's mean dice and bonus), the
-//!   strike with the greatest gain first;
+//! - a strike replaces the blows its acts could be (2 for a standard strike, 3 for a full-attack
+//!   or full-round one): it is taken when its expected damage, `n·a′·(D + d + b)` for its `n`
+//!   attacks, beats `acts·a·D` (`a`, `a′`: the blow's and the strike's chance to hit, `D` the
+//!   blow's mean damage, `d` and `b` the strike's mean dice and bonus), the strike with the
+//!   greatest gain first;
+//! - a boost replaces one blow, `a·D`, and is worth what it adds to the `k` blows its act leaves
+//!   this turn, `k·(a″·(D + d + b) − a·D)` (`a″`: the chance to hit with its attack bonus), and,
+//!   if it holds until the start of its next turn, what its DV bonus takes from each foe
+//!   threatening it now: 3 blows of that foe (an act budget) times the fall of its chance to
+//!   hit times its mean damage; the boost of the greatest gain is taken when that gain is
+//!   above 0;
 //! - attacked with a reaction left, it counters with the readied counter of the largest DV
 //!   bonus.
 
 use crate::choice::Choice;
+use crate::content::WeaponKind;
+use crate::initiator::Until;
 use crate::maneuver_tactics::{bonus_and_dv, chance, mean_damage};
 use crate::rules::legal::check_action;
 use crate::state::State;
-use fray_core::CombatantId;
+use fray_core::{CombatantId, DamageDice};
+
+/// The blows a foe is counted to make on a combatant before its next turn (one act budget,
+/// CEL-R3.2), for a boost's DV bonus.
+const FOE_BLOWS: f64 = 3.0;
+
+/// The mean of damage dice (0 without).
+fn mean_dice(dice: Option<DamageDice>) -> f64 {
+    dice.map_or(0.0, |x| {
+        f64::from(x.count) * (f64::from(x.sides) + 1.0) / 2.0 + f64::from(x.bonus)
+    })
+}
 
 /// The readied counter of `reactor` with the largest DV bonus (the first of equals), else
 /// decline. [CEL-R15]
@@ -59,8 +79,8 @@ fn first_stance(state: &State, who: CombatantId) -> Option<Choice> {
         .find(|c| check_action(false, state, who, c).is_ok())
 }
 
-/// The strike on the foe of `blow` (an `Attack` with a melee form) that gains most over the two
-/// blows its acts replace, with that gain (hit points, > 0). [CEL-R11]
+/// The strike on the foe of `blow` (an `Attack` with a melee form) that gains most over the
+/// blows its acts replace, with that gain (hit points, > 0). [CEL-R11, R12]
 #[inline]
 pub fn strike_gain(state: &State, who: CombatantId, blow: Choice) -> Option<(f64, Choice)> {
     // At every decision: this test inline in the caller, the rest out of line (issue 16).
@@ -99,16 +119,76 @@ fn best_strike(state: &State, who: CombatantId, blow: Choice) -> Option<(f64, Ch
         if check_action(false, state, who, &pick).is_err() {
             continue;
         }
-        let dice = s.dice.map_or(0.0, |x| {
-            f64::from(x.count) * (f64::from(x.sides) + 1.0) / 2.0 + f64::from(x.bonus)
-        });
+        let dice = mean_dice(s.dice);
         let hit = chance(strike_bonus + s.attack, dv, 0, true);
-        let gain = hit * (strike_d + dice + f64::from(s.damage)) - 2.0 * plain * d;
+        let (attacks, acts) = (f64::from(s.attacks), f64::from(s.initiation.acts()));
+        let gain = attacks * hit * (strike_d + dice + f64::from(s.damage)) - acts * plain * d;
         if gain > 0.0 && best.is_none_or(|(g, _)| gain > g) {
             best = Some((gain, pick));
         }
     }
     best
+}
+
+/// The boost that gains most over the blow `blow` (an `Attack` with a melee form) whose act it
+/// takes, with that gain (hit points, > 0). [CEL-R9]
+pub fn boost_gain(state: &State, who: CombatantId, blow: Choice) -> Option<(f64, Choice)> {
+    if state.p(who).known == 0 {
+        return None;
+    }
+    let Choice::Attack(t, form) = blow else {
+        return None;
+    };
+    let w = state.p(who).melee.get(usize::from(form))?;
+    let (bonus, dv) = bonus_and_dv(state, who, t, w);
+    let plain = chance(bonus, dv, 0, true);
+    let d = mean_damage(state, who, w);
+    let after = f64::from(state.f(who).acts_left - 1);
+    let mut best: Option<(f64, Choice)> = None;
+    for (i, m) in state.maneuver_book.iter().enumerate() {
+        let Some(b) = m.boost() else {
+            continue;
+        };
+        let pick = Choice::Boost(i as u8);
+        if check_action(false, state, who, &pick).is_err() {
+            continue;
+        }
+        let boosted = chance(bonus + b.attack, dv, 0, true);
+        let blows = after * (boosted * (d + mean_dice(b.dice) + f64::from(b.damage)) - plain * d);
+        let guard = if b.until == Until::StartOfNextTurn && b.dv != 0 {
+            guarded(state, who, b.dv)
+        } else {
+            0.0
+        };
+        let gain = blows + guard - plain * d;
+        if gain > 0.0 && best.is_none_or(|(g, _)| gain > g) {
+            best = Some((gain, pick));
+        }
+    }
+    best
+}
+
+/// What a DV bonus of `dv` until `who`'s next turn takes from the foes up threatening it now:
+/// [`FOE_BLOWS`] blows each, times the fall of its chance to hit, times its mean damage.
+fn guarded(state: &State, who: CombatantId, dv: i32) -> f64 {
+    let mut worth = 0.0;
+    state.each_foe_within(who, state.reach_squares, |o| {
+        if !state.up(o) || !state.threatens(o, who) {
+            return;
+        }
+        // Its blow as `maneuver_tactics::blow_odds` has it: the first usable melee form.
+        let improved = state.p(o).feats.improved_unarmed;
+        let Some((_, w)) = state
+            .melee_forms(o)
+            .find(|(_, w)| w.kind != WeaponKind::Unarmed || improved)
+        else {
+            return;
+        };
+        let (bonus, versus) = bonus_and_dv(state, o, who, w);
+        let fall = chance(bonus, versus, 0, true) - chance(bonus, versus + dv, 0, true);
+        worth += FOE_BLOWS * fall * mean_damage(state, o, w);
+    });
+    worth
 }
 
 #[cfg(test)]

@@ -829,8 +829,11 @@ pub struct Fighter {
     /// Uses spent of each strike and counter, by place in `State::maneuver_book`: one used up is
     /// no longer readied. [CEL-R11, R15]
     pub maneuvers_spent: [u8; crate::initiator::MAX_BOOK],
-    /// The strike being made now (its attack roll and damage read it). [CEL-R11]
+    /// The strike being made now (its attack roll and damage read it). [CEL-R11, R12]
     pub striking: Option<u8>,
+    /// Its boosts in effect, as bits over `State::maneuver_book` (their modifiers read by
+    /// attack, damage and DV; ended at their `until`). [CEL-R9 Initiate Boost]
+    pub boosted: u16,
     /// A counter's DV bonus against the next attack of this foe (the attack that triggered it),
     /// until that attack or the start of its next turn. [CEL-R15 Counter]
     pub countering: Option<(CombatantId, i32)>,

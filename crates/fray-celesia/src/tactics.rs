@@ -402,12 +402,20 @@ fn instead_of_blow(state: &State, who: CombatantId, blow: Choice) -> Choice {
     let feint = crate::feint_tactics::gain(state, who, blow);
     let magus = crate::magus_tactics::gain(state, who, blow);
     let aid = crate::support_tactics::aid(state, who, blow);
-    let strike = crate::initiator_tactics::strike_gain(state, who, blow);
+    // An initiator's strike and boost (one look at `known` for everyone else).
+    let (strike, boost) = if state.p(who).known == 0 {
+        (None, None)
+    } else {
+        (
+            crate::initiator_tactics::strike_gain(state, who, blow),
+            crate::initiator_tactics::boost_gain(state, who, blow),
+        )
+    };
     let spit = crate::natural_ranged_tactics::gain(state, who, blow);
     // The greatest gain; the first of equals (a maneuver, a feint, the magus's, an aid, a
-    // strike, then a natural ranged attack).
+    // strike, a boost, then a natural ranged attack).
     let mut best: Option<(f64, Choice)> = None;
-    for (g, c) in [maneuver, feint, magus, aid, strike, spit]
+    for (g, c) in [maneuver, feint, magus, aid, strike, boost, spit]
         .into_iter()
         .flatten()
     {

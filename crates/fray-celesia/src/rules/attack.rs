@@ -174,9 +174,9 @@ pub fn attack_bonus_into(
         step * i32::from(state.f(attacker).weakened),
     );
     special_attack_mods(state, attacker, w.kind.is_ranged(), m);
-    // CEL-R14 stance, CEL-R11 strike: the GM's data (`crate::initiator`).
+    // CEL-R14 stance, CEL-R11/R12 strike, CEL-R9 boost: the GM's data (`crate::initiator`).
     let f = state.f(attacker);
-    if f.stance.is_some() || f.striking.is_some() {
+    if f.stance.is_some() || f.striking.is_some() || f.boosted != 0 {
         initiator_attack_mods(state, attacker, m);
     }
     if w.kind.is_ranged() && w.range > 0 && feet > w.range {
@@ -185,15 +185,22 @@ pub fn attack_bonus_into(
     }
 }
 
-/// The active stance's and the strike's modifiers to an attack roll (out of line: only an
-/// initiator reads it). [CEL-R11, R14]
+/// The active stance's, the strike's and the boosts' modifiers to an attack roll (out of line:
+/// only an initiator reads it). [CEL-R9, R11, R12, R14]
 #[inline(never)]
 fn initiator_attack_mods(state: &State, attacker: CombatantId, m: &mut impl ModifierSink) {
     if let Some(s) = super::stance::active(state, attacker) {
         m.push("stance", "CEL-R14", s.attack);
     }
     if let Some(s) = super::strike::current(state, attacker) {
-        m.push("strike", "CEL-R11", s.attack);
+        m.push("strike", s.initiation.rule(), s.attack);
+    }
+    if state.f(attacker).boosted != 0 {
+        m.push(
+            "boost",
+            super::boost::RULE,
+            super::boost::totals(state, attacker).0,
+        );
     }
 }
 
@@ -321,6 +328,9 @@ pub fn defense_into(state: &State, target: CombatantId, m: &mut impl ModifierSin
             "CEL-R14",
             super::stance::active(state, target).map_or(0, |s| s.dv),
         );
+    }
+    if f.boosted != 0 {
+        m.push("boost", "CEL-R9", super::boost::totals(state, target).2);
     }
     m.push("GM's ruling", "CEL-G11", f.gm_dv);
 }
@@ -1018,7 +1028,7 @@ fn damage_of(
     special_damage(state, attacker, w, &mut m);
     m.push("weapon", "", dice.bonus);
     let f = state.f(attacker);
-    if f.stance.is_some() || f.striking.is_some() {
+    if f.stance.is_some() || f.striking.is_some() || f.boosted != 0 {
         initiator_damage(state, table, attacker, &mut m)?;
     }
     if hit.sneak_dice > 0 {
@@ -1060,8 +1070,9 @@ fn damage_of(
     Ok(dealt)
 }
 
-/// The active stance's damage bonus, and the strike's dice (rolled once: not multiplied on a
-/// critical, a reading), shown as a modifier of their own, and bonus. [CEL-R11, R14]
+/// The active stance's damage bonus, the strike's dice and bonus, and each boost's (dice rolled
+/// once a hit: not multiplied on a critical, a reading), each shown as a modifier of its own.
+/// [CEL-R9, R11, R12, R14]
 #[inline(never)]
 fn initiator_damage(
     state: &State,
@@ -1072,22 +1083,40 @@ fn initiator_damage(
     if let Some(s) = super::stance::active(state, attacker) {
         m.push("stance", "CEL-R14", s.damage);
     }
-    let Some(s) = super::strike::current(state, attacker) else {
-        return Ok(());
-    };
-    m.push("strike", "CEL-R11", s.damage);
-    let Some(dice) = s.dice else {
-        return Ok(());
-    };
+    if let Some(s) = super::strike::current(state, attacker) {
+        let rule = s.initiation.rule();
+        m.push("strike", rule, s.damage);
+        if let Some(dice) = s.dice {
+            let rolled = extra_dice(table, attacker, dice, rule)?;
+            m.push("strike dice", rule, rolled);
+        }
+    }
+    let rule = super::boost::RULE;
+    for (_, b) in super::boost::active(state, attacker) {
+        m.push("boost", rule, b.damage);
+        if let Some(dice) = b.dice {
+            let rolled = extra_dice(table, attacker, dice, rule)?;
+            m.push("boost dice", rule, rolled);
+        }
+    }
+    Ok(())
+}
+
+/// A strike's or boost's dice added to a hit's damage, rolled, with their bonus.
+fn extra_dice(
+    table: &mut Table<'_, Celesia>,
+    attacker: CombatantId,
+    dice: fray_core::DamageDice,
+    rule: &'static str,
+) -> Result<i32, Interrupt> {
     let rolled = table.roll(RollRequest::new(
         dice.count,
         dice.sides,
         Some(attacker),
         RollPurpose::Damage,
-        "CEL-R11",
+        rule,
     ))?;
-    m.push("strike dice", "CEL-R11", rolled as i32 + dice.bonus);
-    Ok(())
+    Ok(rolled as i32 + dice.bonus)
 }
 
 /// The ability bonus to damage by wield and kind. [CEL-R5.1–R5.4, A15]

@@ -122,6 +122,8 @@ pub fn cost(state: &State, who: CombatantId, choice: &Choice) -> i32 {
             Choice::Load | Choice::Prepare => super::ammo::acts(state, who, choice),
             Choice::Push(animal, ..) => super::animal::push_acts(state, animal),
             Choice::Handle(..) => super::animal::handle_acts(state, who),
+            // CEL-R11, R12: a standard strike 2, a full-attack or full-round one 3.
+            Choice::Strike(m, _) => super::strike::acts(state, m),
             _ => choice.acts(),
         },
     }

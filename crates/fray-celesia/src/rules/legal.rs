@@ -194,6 +194,7 @@ fn action_options(state: &State, who: CombatantId, out: &mut Vec<Choice>) {
     super::animal::animal_options(state, who, &mut candidates);
     super::feint::options(state, who, &mut candidates);
     super::stance::options(state, who, &mut candidates);
+    super::boost::options(state, who, &mut candidates);
     super::grip::options(state, who, &mut candidates);
     super::aid_check::options(state, who, &mut candidates);
     candidates.extend([
@@ -427,6 +428,7 @@ pub fn check_deed(
         Choice::Stance(m) => super::stance::check(explain, state, who, m),
         Choice::Grip(two) => super::grip::check(explain, state, who, two),
         Choice::Strike(m, t) => super::strike::check(explain, state, who, m, t),
+        Choice::Boost(m) => super::boost::check(explain, state, who, m),
         Choice::Attack(t, form) => {
             target_ok(t, "CEL-R9")?;
             let Some((_, w)) = state

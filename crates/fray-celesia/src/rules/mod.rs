@@ -6,6 +6,7 @@ pub mod ammo;
 pub mod animal;
 pub mod attack;
 pub mod belonging;
+pub mod boost;
 pub mod complex;
 pub mod con_loss;
 pub mod concealment;

@@ -8,6 +8,7 @@ use super::attack::{self, Form};
 use super::belonging::Belonging;
 use super::{complex, injury, legal, movement};
 use crate::choice::Choice;
+use crate::initiator::Until;
 use crate::state::{Asking, Band, Paused, State};
 use crate::Celesia;
 use fray_core::event::Event;
@@ -502,6 +503,10 @@ fn start_of_turn(
     if state.aided.0 {
         super::aid::expire(state, who);
     }
+    // CEL-R9: boosts "until the start of its next turn" end.
+    if state.f(who).boosted != 0 {
+        super::boost::end(state, table, who, Until::StartOfNextTurn);
+    }
     super::ready::lapse(state, table, who);
     let f = state.fm(who);
     // CEL-R3.3: unused reactions are lost at the start of one's turn.
@@ -851,6 +856,10 @@ fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: Combatant
     }
     super::feint::lapse(state, table, who);
     super::animal::end_of_turn(state, table, who);
+    // CEL-R9: boosts "until the end of its turn" end.
+    if state.f(who).boosted != 0 {
+        super::boost::end(state, table, who, Until::EndOfTurn);
+    }
     // CEL-R11: a concentration spell not maintained this turn ends with it.
     super::spell_lasting::end_of_turn(state, table, who);
     if state.f(who).hold.is_some() && !state.f(who).maintained {
@@ -1456,6 +1465,7 @@ pub fn perform(
         Choice::Stance(m) => super::stance::take(state, table, who, m),
         Choice::Grip(two) => super::grip::take(state, table, who, two),
         Choice::Strike(m, t) => super::strike::strike(state, table, who, m, t)?,
+        Choice::Boost(m) => super::boost::initiate(state, table, who, m)?,
         Choice::Multiweapon(t, main, off) => {
             super::multiweapon::perform(state, table, who, t, (main, off))?;
         }

@@ -115,8 +115,9 @@ pub fn saves(state: &State, who: CombatantId) -> i32 {
     active(state, who).map_or(0, |s| s.saves)
 }
 
-/// What the status shows of `who`'s stance, strikes and counters: the active stance, and each
-/// strike or counter it knows with its uses left (`sapphire-cut 1/1 left`). [CEL-R11, R14, R15]
+/// What the status shows of `who`'s stance, strikes, boosts and counters: the active stance,
+/// each boost in effect (`boost sharpened edge`), and each strike, boost or counter it knows
+/// with its uses left (`sapphire-cut 1/1 left`). [CEL-R9, R11, R12, R14, R15]
 pub fn status_words(state: &State, who: CombatantId) -> Vec<String> {
     let known = state.p(who).known;
     if known == 0 {
@@ -131,6 +132,12 @@ pub fn status_words(state: &State, who: CombatantId) -> Vec<String> {
                 .maneuver_book
                 .get(usize::from(m))
                 .map_or("?", |e| e.name.as_str())
+        ));
+    }
+    for (i, _) in super::boost::active(state, who) {
+        out.push(format!(
+            "boost {}",
+            state.maneuver_book[usize::from(i)].name
         ));
     }
     for (i, m) in state.maneuver_book.iter().enumerate() {
