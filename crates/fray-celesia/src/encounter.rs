@@ -1129,6 +1129,7 @@ impl CombatantBuilder for Builder<'_> {
             maneuvers_spent: [0; crate::initiator::MAX_BOOK],
             striking: None,
             boosted: 0,
+            maneuvering: false,
             countering: None,
             aim_acts: 0,
             aim_clock: 0,

@@ -834,6 +834,10 @@ pub struct Fighter {
     /// Its boosts in effect, as bits over `State::maneuver_book` (their modifiers read by
     /// attack, damage and DV; ended at their `until`). [CEL-R9 Initiate Boost]
     pub boosted: u16,
+    /// In a stance, making a strike or boosted: whether attack rolls, damage and DV read the
+    /// initiator's modifiers (one look for everyone else; kept by `rules::stance::refresh`).
+    /// [CEL-R9, R11, R12, R14]
+    pub maneuvering: bool,
     /// A counter's DV bonus against the next attack of this foe (the attack that triggered it),
     /// until that attack or the start of its next turn. [CEL-R15 Counter]
     pub countering: Option<(CombatantId, i32)>,

@@ -175,8 +175,7 @@ pub fn attack_bonus_into(
     );
     special_attack_mods(state, attacker, w.kind.is_ranged(), m);
     // CEL-R14 stance, CEL-R11/R12 strike, CEL-R9 boost: the GM's data (`crate::initiator`).
-    let f = state.f(attacker);
-    if f.stance.is_some() || f.striking.is_some() || f.boosted != 0 {
+    if state.f(attacker).maneuvering {
         initiator_attack_mods(state, attacker, m);
     }
     if w.kind.is_ranged() && w.range > 0 && feet > w.range {
@@ -322,17 +321,28 @@ pub fn defense_into(state: &State, target: CombatantId, m: &mut impl ModifierSin
     if f.specials.has(Special::Lunge) {
         m.push("lunge", "CEL-R16.4", -2);
     }
-    if f.stance.is_some() {
-        m.push(
-            "stance",
-            "CEL-R14",
-            super::stance::active(state, target).map_or(0, |s| s.dv),
-        );
-    }
-    if f.boosted != 0 {
-        m.push("boost", "CEL-R9", super::boost::totals(state, target).2);
+    if f.maneuvering {
+        initiator_defense(state, target, m);
     }
     m.push("GM's ruling", "CEL-G11", f.gm_dv);
+}
+
+/// The active stance's and the boosts' DV bonus (out of line: only an initiator reads it).
+/// [CEL-R9, R14]
+#[inline(never)]
+fn initiator_defense(state: &State, target: CombatantId, m: &mut impl ModifierSink) {
+    m.push(
+        "stance",
+        "CEL-R14",
+        super::stance::active(state, target).map_or(0, |s| s.dv),
+    );
+    if state.f(target).boosted != 0 {
+        m.push(
+            "boost",
+            super::boost::RULE,
+            super::boost::totals(state, target).2,
+        );
+    }
 }
 
 /// The damage bonus of the special attack options in use. [CEL-R16.3, R16.6, R16.7]
@@ -1027,8 +1037,7 @@ fn damage_of(
     let ability = m.total() - before;
     special_damage(state, attacker, w, &mut m);
     m.push("weapon", "", dice.bonus);
-    let f = state.f(attacker);
-    if f.stance.is_some() || f.striking.is_some() || f.boosted != 0 {
+    if state.f(attacker).maneuvering {
         initiator_damage(state, table, attacker, &mut m)?;
     }
     if hit.sneak_dice > 0 {

@@ -53,8 +53,9 @@ pub fn check(explain: bool, state: &State, who: CombatantId, m: u8) -> Result<()
     let entry = state.maneuver_book.get(usize::from(m));
     let name = entry.map_or("?", |e| e.name.as_str());
     if entry.and_then(|e| e.boost()).is_none() {
+        let what = entry.map_or("?", |e| e.what());
         return no(explain, RULE, || {
-            format!("`{name}` is not a boost maneuver")
+            format!("`{name}` is not a boost maneuver but a {what}")
         });
     }
     if !super::stance::knows(state, who, m) {
@@ -95,6 +96,7 @@ pub fn initiate(
         f.maneuvers_spent[usize::from(m)] += 1;
         f.boosted |= 1 << m;
     }
+    super::stance::refresh(state, who);
     let left = super::strike::uses_left(state, who, m);
     table.emit(|| Event::Acted {
         who,
@@ -115,12 +117,15 @@ pub fn initiate(
 
 /// CEL-R9: the boosts of `who` that end now: at the end of its turn those `until` it
 /// (`Until::EndOfTurn`), at the start of its turn every one still in effect.
+#[cold]
+#[inline(never)]
 pub fn end(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId, at: Until) {
     let ending: Vec<(u8, Boost)> = active(state, who)
         .filter(|(_, b)| at == Until::StartOfNextTurn || b.until == Until::EndOfTurn)
         .collect();
     for (m, b) in ending {
         state.fm(who).boosted &= !(1 << m);
+        super::stance::refresh(state, who);
         table.emit(|| Event::Acted {
             who,
             act: "loses its boost",

@@ -503,10 +503,6 @@ fn start_of_turn(
     if state.aided.0 {
         super::aid::expire(state, who);
     }
-    // CEL-R9: boosts "until the start of its next turn" end.
-    if state.f(who).boosted != 0 {
-        super::boost::end(state, table, who, Until::StartOfNextTurn);
-    }
     super::ready::lapse(state, table, who);
     let f = state.fm(who);
     // CEL-R3.3: unused reactions are lost at the start of one's turn.
@@ -528,6 +524,7 @@ fn start_of_turn(
     f.defensive = false;
     // CEL-R15: a counter's bonus not spent by the attack it answered ends.
     f.countering = None;
+    let boosted = f.boosted != 0;
     f.specials = Default::default();
     // CEL-R16.5: Martial Power's temporary hit points last until the start of its next turn.
     let temp_hp = std::mem::take(&mut f.temp_hp);
@@ -557,6 +554,10 @@ fn start_of_turn(
             gained: true,
             rule: "CEL-R21.7",
         });
+    }
+    if boosted {
+        // CEL-R9: boosts "until the start of its next turn" end.
+        super::boost::end(state, table, who, Until::StartOfNextTurn);
     }
     let ends_flat_footed = !surprise || !state.options.flatfooted_until_regular_turn;
     let was_flat = state.f(who).flat_footed;
@@ -856,10 +857,6 @@ fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: Combatant
     }
     super::feint::lapse(state, table, who);
     super::animal::end_of_turn(state, table, who);
-    // CEL-R9: boosts "until the end of its turn" end.
-    if state.f(who).boosted != 0 {
-        super::boost::end(state, table, who, Until::EndOfTurn);
-    }
     // CEL-R11: a concentration spell not maintained this turn ends with it.
     super::spell_lasting::end_of_turn(state, table, who);
     if state.f(who).hold.is_some() && !state.f(who).maintained {
@@ -879,6 +876,7 @@ fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: Combatant
     f.magus = Default::default();
     // CEL-A34: a confused creature's behaviour was this turn's.
     f.confusion.turn = None;
+    let boosted = f.boosted != 0;
     // Acts left unspent come between the acts before and after them. [CEL-R3.1]
     f.act_clock += f.acts_left.max(0) as u32;
     f.acts_left = 0;
@@ -886,6 +884,10 @@ fn end_of_turn(state: &mut State, table: &mut Table<'_, Celesia>, who: Combatant
     // own turn count in the turn they are taken in: docs/celesia.md, *GM hooks*).
     for f in &mut state.fighters {
         f.free_actions = 0;
+    }
+    if boosted {
+        // CEL-R9: boosts "until the end of its turn" end.
+        super::boost::end(state, table, who, Until::EndOfTurn);
     }
     // CEL-R3.7: no reactions while it performs a 1-round action.
     if !state.surprise_round && state.up(who) && !super::one_round::performing(state, who) {

@@ -12,6 +12,14 @@ use fray_core::event::Event;
 use fray_core::protocol::{refuse as no, Illegal};
 use fray_core::{CombatantId, Table};
 
+/// Keeps `Fighter::maneuvering` true while `who` is in a stance, makes a strike or has a boost in
+/// effect (what attack rolls, damage and DV look at first). Called wherever those change.
+#[inline]
+pub fn refresh(state: &mut State, who: CombatantId) {
+    let f = state.fm(who);
+    f.maneuvering = f.stance.is_some() || f.striking.is_some() || f.boosted != 0;
+}
+
 /// `who`'s active stance, if any (a look at one field for everyone else).
 #[inline]
 pub fn active(state: &State, who: CombatantId) -> Option<Stance> {
@@ -69,6 +77,7 @@ pub fn take(state: &mut State, table: &mut Table<'_, Celesia>, who: CombatantId,
         f.stance = Some(m);
         f.stance_turn = Some(f.turns);
     }
+    refresh(state, who);
     let Some(entry) = state.maneuver_book.get(usize::from(m)) else {
         return;
     };

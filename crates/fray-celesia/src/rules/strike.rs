@@ -176,6 +176,7 @@ pub fn strike(
             break;
         }
         state.fm(who).striking = Some(m);
+        super::stance::refresh(state, who);
         let out = attack::attack(
             state,
             table,
@@ -186,6 +187,7 @@ pub fn strike(
             rule,
         );
         state.fm(who).striking = None;
+        super::stance::refresh(state, who);
         if out?.result != AttackResult::Miss {
             hit(state, table, who, (m, s), t, form);
         }
