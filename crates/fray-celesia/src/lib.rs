@@ -291,13 +291,15 @@ impl RulesetBundle for Celesia {
     /// Every rule is played at least in part; the `partial` ones are listed (docs/celesia.md,
     /// *What fray does not play, and why*: each part left out is one the seed names without
     /// defining it). R9 all but Search of an area (no traps, hidden objects or footprints;
-    /// Search for invisible creatures is played) and Initiate Boost (the data has no boosts);
+    /// Search for invisible creatures is played); Initiate Boost is played over the GM's boosts
+    /// as data (`rules::boost`);
     /// Handle an Animal (free with `handle_free`, `rules::animal`) and Direct or Redirect a
     /// Spell (a spell's weapon, `rules::spell_weapon`) are played; Demoralize and Recall
     /// Knowledge take their DCs from the GM's rulings. R11 all but Treat Poison (the seed
     /// defines no poison; Initiate Standard Strike: the GM's strikes as data, `rules::strike`;
     /// Treat a Wound: `rules::treat_wound`; Lock or Unlock a Weapon in a Locked Gauntlet:
-    /// `rules::gauntlet`). R12 Run, Coup de Grace (lethal and nonlethal, a rogue's sneak attack
+    /// `rules::gauntlet`). R12 Run, Initiate Full-Attack Strike (the GM's strikes with
+    /// `initiation = "full-attack"`, `rules::strike`), Coup de Grace (lethal and nonlethal, a rogue's sneak attack
     /// on it), full-action spells, Load a One-Handed Simple Firearm, Administer a Potion and
     /// Push an Animal (not past an animal's limits). R13 Disable Device, Find Tracks (the GM's
     /// rulings), 1-round spells and Load a Two-Handed Simple Firearm. R14 all but other
