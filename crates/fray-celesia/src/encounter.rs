@@ -186,6 +186,7 @@ fray_core::combatant_entry! {
         netted: bool,
         #[serde(default)]
         on_fire: bool,
+        conditions: Option<Spanned<Vec<Spanned<String>>>>,
         shield_strapped: Option<Spanned<bool>>,
         rope: Option<Spanned<i64>>,
         ammo: Option<Spanned<i64>>,
@@ -1103,6 +1104,7 @@ impl CombatantBuilder for Builder<'_> {
             task: None,
             act_clock: 0,
             tricks: Default::default(),
+            table_conditions: Default::default(),
             reach_bonus: 0,
             dropped: 0,
             dropped_ranged: false,
@@ -1174,6 +1176,7 @@ impl CombatantBuilder for Builder<'_> {
             hand: None,
         };
         let mut fighter = fighter;
+        read_conditions(&file, i, c, &mut fighter, errors);
         // CEL-R18: head injuries taken before the fight (counted toward the CON cap, as any
         // injury); three or more: permanently confused (`rules::confusion`).
         let head = int(&file, i, "head_injuries", &c.head_injuries, (0, 5), errors).unwrap_or(0);
@@ -1503,6 +1506,48 @@ fn seat_riders(
                 format!(
                     "`{key}` is not a mount for it: expected a combatant of its side on its \
                      square, not itself riding, with no other rider"
+                ),
+            )),
+        }
+    }
+}
+
+/// The entry's `conditions`: each a condition of the advantage table (CEL-R4.5), once, at
+/// most all eleven; each lasts until the GM ends it (`cond WHO -NAME`). [CEL-G13]
+fn read_conditions(
+    file: &SourceFile<'_>,
+    i: usize,
+    c: &CombatantDef,
+    fighter: &mut Fighter,
+    errors: &mut Vec<FileError>,
+) {
+    use crate::rules::table_condition::{Settable, MAX_LISTED};
+    let list = c
+        .conditions
+        .as_ref()
+        .map_or(&[][..], |t| t.get_ref().as_slice());
+    if let Some(extra) = list.get(MAX_LISTED) {
+        errors.push(file.error(
+            extra.span(),
+            Some(field(i, "conditions")),
+            format!("at most {MAX_LISTED} conditions (each once)"),
+        ));
+    }
+    for name in list.iter().take(MAX_LISTED) {
+        match Settable::named(name.get_ref()) {
+            Some(s) if s.set_on(fighter) => errors.push(file.error(
+                name.span(),
+                Some(field(i, "conditions")),
+                format!("`{}` is listed twice", name.get_ref()),
+            )),
+            Some(s) => s.put(fighter, true),
+            None => errors.push(file.error(
+                name.span(),
+                Some(field(i, "conditions")),
+                format!(
+                    "no condition `{}` of the advantage table (CEL-R4.5); expected one of {}",
+                    name.get_ref(),
+                    Settable::names()
                 ),
             )),
         }

@@ -234,6 +234,7 @@ impl Ruleset for Celesia {
         for trick in f.trick_kinds() {
             out.push(fray_core::conditions::ConditionKind::key(trick).to_string());
         }
+        out.extend(f.table_conditions.iter().map(|c| c.key().to_string()));
         if f.acts_left > 0 {
             out.push(format!("{} acts left", f.acts_left));
         }

@@ -671,6 +671,9 @@ pub struct Fighter {
     /// Advantage-table conditions with their cause (a dirty trick, a spell, Demoralize), each
     /// until the start of its giver's turn. [CEL-R10.7, R6.2, R9, A39]
     pub tricks: fray_core::conditions::Conditions<Caused>,
+    /// The table's conditions with no cause in the seed (cowering, stunned …), the GM's.
+    /// [CEL-R4.5, G13]
+    pub table_conditions: crate::rules::table_condition::TableConditions,
     /// Extra reach of its own attacks until the end of its turn (Lunge, CEL-R16.4), in feet.
     pub reach_bonus: i32,
     /// Items it has dropped (a disarm, CEL-R10.3): bit `i` for melee form `i`.
@@ -1040,6 +1043,8 @@ pub enum Cause {
     Demoralize,
     /// A strike maneuver's hit. [CEL-R11 Initiate Standard Strike]
     Strike,
+    /// The GM, in the encounter or mid-fight, until the GM ends it. [CEL-G13]
+    Gm,
 }
 
 impl Cause {
@@ -1050,6 +1055,7 @@ impl Cause {
             Cause::Spell => "CEL-R6.2",
             Cause::Demoralize => "CEL-R9",
             Cause::Strike => "CEL-R11",
+            Cause::Gm => "CEL-G13",
         }
     }
 }
@@ -1073,13 +1079,22 @@ impl Caused {
         }
     }
 
+    /// `trick` set by the GM, in the encounter or mid-fight. [CEL-G13]
+    pub fn gm(trick: Trick) -> Caused {
+        Caused {
+            trick,
+            cause: Cause::Gm,
+        }
+    }
+
     /// Every cause of `trick` (for a presence test that ignores the cause).
-    fn each(trick: Trick) -> [Caused; 4] {
+    fn each(trick: Trick) -> [Caused; 5] {
         [
             Cause::DirtyTrick,
             Cause::Spell,
             Cause::Demoralize,
             Cause::Strike,
+            Cause::Gm,
         ]
         .map(|cause| Caused { trick, cause })
     }

@@ -644,6 +644,9 @@ pub fn sources_into(
     if ft.has_trick(crate::state::Trick::Blinded) {
         adv.add("blind target");
     }
+    // CEL-R4.5 rows 5, 9, 11: cowering, stunned target; frightened attacker.
+    super::table_condition::target_advantage(ft, adv);
+    super::table_condition::attacker_disadvantage(fa, dis);
     // Firing into melee needs an ally within 1 square of the target (CEL-R7.2): the flanking
     // walk, over the same side within the longest reach (at least 1 square), found none when
     // `ally_near` is false, so the second walk is skipped (issue 16).

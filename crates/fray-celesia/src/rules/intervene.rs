@@ -1,7 +1,7 @@
 //! The GM's interventions (CEL-G13: "manual adjustment of any roll, DC, DV or HP — always
 //! available"): hit points (damage, or healing with its effects on the dying, CEL-R17.8, and
 //! on nonlethal damage, CEL-R20.6), prone, total concealment, invisibility, a net, confusion
-//! (CEL-A34), a DV or
+//! (CEL-A34), the advantage table's conditions (CEL-R4.5: blinded … panicked), a DV or
 //! save-and-check DC
 //! adjustment, a lasting ability penalty (CEL-R6.2), a combatant's square, one leaving the
 //! fight, a ruling. Taken at each round's start and before each action.
@@ -227,6 +227,17 @@ fn apply(
                 // CEL-A34: the parent game's confused condition (`rules::confusion`).
                 return super::confusion::intervene(state, table, intervention, id, *gained);
             }
+            // CEL-R4.5: the advantage table's conditions (rules/table_condition.rs).
+            if let Some(done) = super::table_condition::intervene(
+                state,
+                table,
+                intervention,
+                id,
+                condition,
+                *gained,
+            ) {
+                return done;
+            }
             if let Some(ix) = penalised_ability(condition) {
                 return ability_penalty(state, table, intervention, id, ix, condition, *gained);
             }
@@ -249,8 +260,9 @@ fn apply(
             let Some(current) = flag(state, id, condition).map(|f| *f) else {
                 return refuse(format!(
                     "`{condition}` is not a condition the GM can set in Celesia yet; prone, \
-                     concealed, invisible, netted, on-fire, confused, dv+N / dv-N, dc+N / dc-N and str-N … \
-                     cha-N are"
+                     concealed, invisible, netted, on-fire, confused, {}, dv+N / dv-N, dc+N / \
+                     dc-N and str-N … cha-N are",
+                    super::table_condition::Settable::names()
                 ));
             };
             if current == *gained {

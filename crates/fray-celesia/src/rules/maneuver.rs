@@ -96,7 +96,9 @@ impl Attempt {
         if state.grappled(attacker) && !self.grapple {
             disadvantage.add("grappled");
         }
-        let (adv, rule) = (self.advantage, self.rule);
+        let (mut adv, rule) = (self.advantage, self.rule);
+        // CEL-R4.5 row 11: a stunned target.
+        super::table_condition::maneuver_advantage(state.f(target), &mut adv);
         let net = adv.count() - disadvantage.count();
         let (die, pool) = roll_d20(table, attacker, net, RollPurpose::Attack, rule)?;
         let total = die as i32 + self.bonus.total();

@@ -56,6 +56,7 @@ pub mod spell_weapon;
 pub mod stance;
 pub mod stray;
 pub mod strike;
+pub mod table_condition;
 pub mod terrain;
 pub mod thrown;
 pub mod treat_wound;
@@ -276,8 +277,8 @@ impl Crippled {
 }
 
 /// Disadvantage on `who`'s saves and checks: shaken and sickened (a dirty trick's, or two head
-/// injuries), blind on Strength and Dexterity skill checks, and a head injury on Intelligence,
-/// Wisdom and Charisma skill checks and Will saves. [CEL-R4.5 rows 1, 15, 16; CEL-R10.7;
+/// injuries), frightened and panicked (the GM's), blind on Strength and Dexterity skill checks, and a head injury on Intelligence,
+/// Wisdom and Charisma skill checks and Will saves. [CEL-R4.5 rows 1, 9, 12, 15, 16; CEL-R10.7;
 /// CEL-R18]
 pub fn check_disadvantage(
     state: &crate::state::State,
@@ -293,6 +294,8 @@ pub fn check_disadvantage(
     if f.has_trick(Trick::Sickened) || f.injuries.sickened() {
         dis.add("sickened");
     }
+    // CEL-R4.5 rows 9, 12: frightened, panicked.
+    table_condition::check_disadvantage(f, &mut dis);
     let (physical, mental) = match kind {
         CheckKind::Skill { physical } => (physical, !physical),
         CheckKind::Crippling(skill) => {

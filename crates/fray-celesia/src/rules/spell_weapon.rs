@@ -318,6 +318,8 @@ fn target_sources(state: &State, t: CombatantId) -> (Sources, Sources) {
     if state.pinned(t) {
         adv.add("pinned target");
     }
+    // Cowering, stunned (rows 5, 11).
+    super::table_condition::target_advantage(ft, &mut adv);
     (adv, dis)
 }
 

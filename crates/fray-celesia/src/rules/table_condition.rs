@@ -1,0 +1,270 @@
+//! The advantage table's conditions the seed gives no way to cause (CEL-R4.5 rows 5, 8, 9, 11,
+//! 12: cowering, fascinated, frightened, stunned, panicked), and the GM's hand on every
+//! condition of the table (CEL-G13): `cond WHO NAME` / `cond WHO -NAME` and the encounter's
+//! `conditions = [...]` set any of the eleven, until the GM ends it.
+//!
+//! Adopted reading (docs/celesia.md, *Saves and checks*): the seed defines these five by their
+//! row only, so each plays exactly its row and nothing else; the six a dirty trick also gives
+//! (`state::Trick`) set this way are their own entry (`Cause::Gm`), never timed, never cleared
+//! by an act, and play the rows they already play.
+
+use crate::state::{Caused, Fighter, State, Trick};
+use crate::Celesia;
+use fray_core::conditions::{ConditionKind, Expiry};
+use fray_core::event::Event;
+use fray_core::intervention::Intervention;
+use fray_core::{CombatantId, Interrupt, Table};
+
+/// A condition of the advantage table with no cause in the seed. [CEL-R4.5]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TableCondition {
+    /// Attack rolls against it have advantage (row 5).
+    Cowering,
+    /// Disadvantage on its skill checks made as reactions (row 8).
+    Fascinated,
+    /// Disadvantage on its attack rolls, saving throws, skill checks and ability checks
+    /// (row 9).
+    Frightened,
+    /// Attack rolls and combat maneuver checks against it have advantage (row 11).
+    Stunned,
+    /// Disadvantage on its saving throws, skill checks and ability checks (row 12).
+    Panicked,
+}
+
+impl TableCondition {
+    /// Every one, in the seed's order.
+    pub const ALL: [TableCondition; 5] = [
+        TableCondition::Cowering,
+        TableCondition::Fascinated,
+        TableCondition::Frightened,
+        TableCondition::Stunned,
+        TableCondition::Panicked,
+    ];
+
+    /// Its name in the log, the status line, `cond` and the encounter.
+    pub fn key(self) -> &'static str {
+        match self {
+            TableCondition::Cowering => "cowering",
+            TableCondition::Fascinated => "fascinated",
+            TableCondition::Frightened => "frightened",
+            TableCondition::Stunned => "stunned",
+            TableCondition::Panicked => "panicked",
+        }
+    }
+}
+
+/// The [`TableCondition`]s a combatant has: one bit each.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct TableConditions(u8);
+
+impl TableConditions {
+    /// Has `c`.
+    #[inline]
+    pub fn has(self, c: TableCondition) -> bool {
+        self.0 & (1 << c as u8) != 0
+    }
+    /// None at all (the usual case: every roll asks first).
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    /// Gives or takes `c`.
+    pub fn set(&mut self, c: TableCondition, on: bool) {
+        if on {
+            self.0 |= 1 << c as u8;
+        } else {
+            self.0 &= !(1 << c as u8);
+        }
+    }
+    /// Those it has, in the seed's order.
+    pub fn iter(self) -> impl Iterator<Item = TableCondition> {
+        TableCondition::ALL
+            .into_iter()
+            .filter(move |&c| self.has(c))
+    }
+}
+
+/// One of the eleven conditions of the table the GM can set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Settable {
+    /// One a dirty trick also gives (blinded, dazzled, deafened, entangled, shaken, sickened).
+    Trick(Trick),
+    /// One with no cause in the seed.
+    Row(TableCondition),
+}
+
+/// The most conditions one encounter entry lists: each of the eleven once.
+pub const MAX_LISTED: usize = Trick::ALL.len() + TableCondition::ALL.len();
+
+impl Settable {
+    /// The condition `name` names, if it is one of the eleven.
+    pub fn named(name: &str) -> Option<Settable> {
+        let key = fray_core::catalog::name_key(name);
+        Trick::from_key(&key).map(Settable::Trick).or_else(|| {
+            TableCondition::ALL
+                .into_iter()
+                .find(|c| c.key() == key)
+                .map(Settable::Row)
+        })
+    }
+
+    /// Every name, in the table's order of `state::Trick` then [`TableCondition`].
+    pub fn names() -> String {
+        Trick::ALL
+            .map(|t| t.key())
+            .into_iter()
+            .chain(TableCondition::ALL.map(|c| c.key()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Its name.
+    pub fn key(self) -> &'static str {
+        match self {
+            Settable::Trick(t) => t.key(),
+            Settable::Row(c) => c.key(),
+        }
+    }
+
+    /// The GM has set it on `f`.
+    pub fn set_on(self, f: &Fighter) -> bool {
+        match self {
+            Settable::Trick(trick) => f.tricks.has(Caused::gm(trick)),
+            Settable::Row(c) => f.table_conditions.has(c),
+        }
+    }
+
+    /// Gives it to `f` or takes the GM's away, until the GM ends it.
+    pub fn put(self, f: &mut Fighter, on: bool) {
+        match self {
+            Settable::Trick(trick) if on => {
+                f.tricks.add(Caused::gm(trick), Expiry::Indefinite);
+            }
+            Settable::Trick(trick) => {
+                f.tricks.remove(Caused::gm(trick));
+            }
+            Settable::Row(c) => f.table_conditions.set(c, on),
+        }
+    }
+
+    /// `f` has it, whatever gave it.
+    fn held(self, f: &Fighter) -> bool {
+        match self {
+            Settable::Trick(trick) => f.has_trick(trick),
+            Settable::Row(c) => f.table_conditions.has(c),
+        }
+    }
+}
+
+/// `cond WHO NAME` / `cond WHO -NAME` for a condition of the table: `None` when `name` is not
+/// one. Refused: setting one the GM set already, ending one the GM did not set (a dirty
+/// trick's, a spell's, Demoralize's or a strike's ends by its own rule). The condition's end is
+/// logged only when nothing else still gives it. [CEL-G13; CEL-R4.5]
+pub fn intervene(
+    state: &mut State,
+    table: &mut Table<'_, Celesia>,
+    intervention: &Intervention,
+    id: CombatantId,
+    name: &str,
+    gained: bool,
+) -> Option<Result<(), Interrupt>> {
+    let condition = Settable::named(name)?;
+    let who = state.roster.name(id);
+    if condition.set_on(state.f(id)) == gained {
+        return Some(Err(intervention.refused(if gained {
+            format!("{who} is {name} already (the GM's)")
+        } else if condition.held(state.f(id)) {
+            format!("{who}'s {name} is not the GM's: it ends by its own rule")
+        } else {
+            format!("{who} is not {name}")
+        })));
+    }
+    condition.put(state.fm(id), gained);
+    if gained || !condition.held(state.f(id)) {
+        table.emit(|| Event::Condition {
+            who: id,
+            condition: condition.key(),
+            gained,
+            rule: "GM",
+        });
+    }
+    Some(Ok(()))
+}
+
+/// The rows of a target's conditions on an attack roll against it: cowering and stunned
+/// (rows 5, 11). [CEL-R4.5]
+#[inline]
+pub fn target_advantage(ft: &Fighter, adv: &mut super::Sources) {
+    if !ft.table_conditions.is_empty() {
+        if ft.table_conditions.has(TableCondition::Cowering) {
+            adv.add("cowering target");
+        }
+        if ft.table_conditions.has(TableCondition::Stunned) {
+            adv.add("stunned target");
+        }
+    }
+}
+
+/// A frightened attacker's attack rolls (row 9). [CEL-R4.5]
+#[inline]
+pub fn attacker_disadvantage(fa: &Fighter, dis: &mut super::Sources) {
+    if fa.table_conditions.has(TableCondition::Frightened) {
+        dis.add("frightened");
+    }
+}
+
+/// A combat maneuver check against a stunned target has advantage (row 11). [CEL-R4.5]
+#[inline]
+pub fn maneuver_advantage(ft: &Fighter, adv: &mut super::Sources) {
+    if ft.table_conditions.has(TableCondition::Stunned) {
+        adv.add("stunned target");
+    }
+}
+
+/// A frightened or panicked creature's saves, skill checks and ability checks (rows 9, 12).
+/// [CEL-R4.5]
+#[inline]
+pub fn check_disadvantage(f: &Fighter, dis: &mut super::Sources) {
+    if !f.table_conditions.is_empty() {
+        for c in [TableCondition::Frightened, TableCondition::Panicked] {
+            if f.table_conditions.has(c) {
+                dis.add(c.key());
+            }
+        }
+    }
+}
+
+/// A fascinated creature's skill checks made as reactions (row 8). [CEL-R4.5]
+pub fn reaction_disadvantage(f: &Fighter, dis: &mut super::Sources) {
+    if f.table_conditions.has(TableCondition::Fascinated) {
+        dis.add("fascinated");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_is_read_back_and_no_other() {
+        let names = Settable::names();
+        let listed: Vec<&str> = names.split(", ").collect();
+        assert_eq!(listed.len(), MAX_LISTED);
+        for name in listed {
+            assert_eq!(Settable::named(name).map(Settable::key), Some(name));
+        }
+        assert_eq!(Settable::named("grappled"), None);
+        assert_eq!(Settable::named("stun"), None);
+    }
+
+    #[test]
+    fn the_set_holds_each_condition_on_its_own() {
+        let mut set = TableConditions::default();
+        assert!(set.is_empty());
+        set.set(TableCondition::Stunned, true);
+        set.set(TableCondition::Panicked, true);
+        assert!(set.has(TableCondition::Stunned) && !set.has(TableCondition::Cowering));
+        set.set(TableCondition::Stunned, false);
+        assert_eq!(set.iter().collect::<Vec<_>>(), [TableCondition::Panicked]);
+    }
+}
