@@ -211,7 +211,7 @@ fn apply(
             who,
             condition,
             gained,
-            ..
+            rounds,
         } => {
             let id = combatant(state, intervention, who)?;
             for what in [Adjusted::Dv, Adjusted::Dc] {
@@ -234,7 +234,7 @@ fn apply(
                 intervention,
                 id,
                 condition,
-                *gained,
+                (*gained, *rounds),
             ) {
                 return done;
             }

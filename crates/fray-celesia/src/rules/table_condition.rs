@@ -157,19 +157,26 @@ impl Settable {
 }
 
 /// `cond WHO NAME` / `cond WHO -NAME` for a condition of the table: `None` when `name` is not
-/// one. Refused: setting one the GM set already, ending one the GM did not set (a dirty
-/// trick's, a spell's, Demoralize's or a strike's ends by its own rule). The condition's end is
-/// logged only when nothing else still gives it. [CEL-G13; CEL-R4.5]
+/// one. `(gained, rounds)`: set or ended, and the `ROUNDS` typed. Refused: a number of rounds
+/// (it lasts until the GM ends it), setting one the GM set already, ending one the GM did not
+/// set (a dirty trick's, a spell's, Demoralize's or a strike's ends by its own rule). The
+/// condition's end is logged only when nothing else still gives it. [CEL-G13; CEL-R4.5]
 pub fn intervene(
     state: &mut State,
     table: &mut Table<'_, Celesia>,
     intervention: &Intervention,
     id: CombatantId,
     name: &str,
-    gained: bool,
+    (gained, rounds): (bool, Option<u32>),
 ) -> Option<Result<(), Interrupt>> {
     let condition = Settable::named(name)?;
     let who = state.roster.name(id);
+    if rounds.is_some() {
+        return Some(Err(intervention.refused(format!(
+            "the GM's {name} lasts until `cond {} -{name}` ends it: no number of rounds",
+            state.roster.key(id)
+        ))));
+    }
     if condition.set_on(state.f(id)) == gained {
         return Some(Err(intervention.refused(if gained {
             format!("{who} is {name} already (the GM's)")
@@ -244,6 +251,138 @@ pub fn reaction_disadvantage(f: &Fighter, dis: &mut super::Sources) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixture::{Fixture, FIGHTER};
+    use crate::rules::intervene::intervene;
+    use crate::rules::CheckKind;
+    use fray_core::driver::ScriptedDriver;
+    use fray_core::event::VecSink;
+    use fray_core::runner::Limits;
+
+    const HAL: CombatantId = CombatantId(0);
+    const ORC: CombatantId = CombatantId(1);
+
+    fn fight() -> State {
+        Fixture::new()
+            .with("hal", "heroes", [0, 0], FIGHTER)
+            .monster("orc", "orcs", [1, 0], "orc")
+            .state()
+    }
+
+    /// The GM's `cond` line on `state`: the events, or the refusal's reason.
+    fn cond(state: &mut State, line: &str) -> Result<Vec<Event>, String> {
+        let iv = Intervention::parse(line)
+            .and_then(Result::ok)
+            .expect("a cond line");
+        let mut driver = ScriptedDriver::new(Vec::new(), Vec::new());
+        let mut sink = VecSink::default();
+        let done = {
+            let mut table = Table::new(&mut driver, &mut sink, None, &Limits::default());
+            intervene(state, &mut table, &iv)
+        };
+        match done {
+            Ok(()) => Ok(sink.events.into_iter().map(|e| e.1).collect()),
+            Err(Interrupt::Error(fray_core::protocol::Fault::IllegalChoice {
+                illegal, ..
+            })) => {
+                assert_eq!(illegal.rule, "GM");
+                Err(illegal.reason)
+            }
+            Err(other) => panic!("{other:?}"),
+        }
+    }
+
+    fn condition(name: &'static str, gained: bool) -> Event {
+        Event::Condition {
+            who: ORC,
+            condition: name,
+            gained,
+            rule: "GM",
+        }
+    }
+
+    /// CEL-G13: the GM sets a stunned orc, which then plays row 11 on an attack roll and a
+    /// combat maneuver's advantage; setting it twice, ending it twice, naming it with rounds,
+    /// or naming no condition of the table is refused, and the refusal changes nothing.
+    #[test]
+    fn the_gm_sets_and_ends_a_stunned_foe() {
+        let mut s = fight();
+        assert_eq!(
+            cond(&mut s, "cond orc stunned"),
+            Ok(vec![condition("stunned", true)])
+        );
+        let w = s.melee_forms(HAL).next().expect("a sword").1.clone();
+        let (adv, dis) = crate::rules::attack::sources(&s, HAL, ORC, &w);
+        assert_eq!((adv.text().as_str(), dis.count()), ("stunned target", 0));
+        let mut maneuver = crate::rules::Sources::default();
+        maneuver_advantage(s.f(ORC), &mut maneuver);
+        assert_eq!(maneuver.text(), "stunned target");
+        let before = s.f(ORC).clone();
+        let again = cond(&mut s, "cond orc stunned").expect_err("set twice");
+        assert!(again.contains("Orc is stunned already"), "{again}");
+        let timed = cond(&mut s, "cond orc cowering 2").expect_err("rounds");
+        assert!(timed.contains("no number of rounds"), "{timed}");
+        assert_eq!(*s.f(ORC), before, "refusals change nothing");
+        assert_eq!(
+            cond(&mut s, "cond orc -stunned"),
+            Ok(vec![condition("stunned", false)])
+        );
+        assert!(s.f(ORC).table_conditions.is_empty());
+        let ended = cond(&mut s, "cond orc -stunned").expect_err("not stunned");
+        assert!(ended.contains("Orc is not stunned"), "{ended}");
+        let unknown = cond(&mut s, "cond orc dazed").expect_err("no such condition");
+        assert!(unknown.contains(&Settable::names()), "{unknown}");
+    }
+
+    /// The GM's shaken is its own entry beside a dirty trick's: ending the GM's leaves the
+    /// trick's (no end logged: still shaken); the trick's is not the GM's to end.
+    #[test]
+    fn the_gms_shaken_stands_beside_a_dirty_tricks() {
+        let mut s = fight();
+        assert_eq!(
+            cond(&mut s, "cond orc shaken"),
+            Ok(vec![condition("shaken", true)])
+        );
+        s.fm(ORC).tricks.add(
+            Caused::dirty_trick(Trick::Shaken),
+            Expiry::StartOfTurn { who: HAL, round: 2 },
+        );
+        assert_eq!(cond(&mut s, "cond orc -shaken"), Ok(vec![]));
+        assert!(s.f(ORC).has_trick(Trick::Shaken), "the dirty trick's stays");
+        let theirs = cond(&mut s, "cond orc -shaken").expect_err("the trick's");
+        assert!(theirs.contains("not the GM's"), "{theirs}");
+    }
+
+    /// Rows 9 and 12: frightened and panicked give disadvantage on saves, ability and skill
+    /// checks; only frightened on attack rolls; row 8 (fascinated) only on a reaction's skill
+    /// check.
+    #[test]
+    fn frightened_and_panicked_play_their_rows() {
+        let mut s = fight();
+        let w = s.melee_forms(ORC).next().expect("a weapon").1.clone();
+        for (name, on_attack) in [("frightened", true), ("panicked", false)] {
+            cond(&mut s, &format!("cond orc {name}")).expect("set");
+            for kind in [
+                CheckKind::Save,
+                CheckKind::Will,
+                CheckKind::Ability,
+                CheckKind::Skill { physical: true },
+            ] {
+                let dis = crate::rules::check_disadvantage(&s, ORC, kind);
+                assert_eq!(dis.text(), name, "{kind:?}");
+            }
+            let (_, dis) = crate::rules::attack::sources(&s, ORC, HAL, &w);
+            assert_eq!(dis.count() == 1, on_attack, "{name}: {}", dis.text());
+            cond(&mut s, &format!("cond orc -{name}")).expect("end");
+        }
+        cond(&mut s, "cond orc fascinated").expect("set");
+        let kind = CheckKind::Skill { physical: true };
+        assert_eq!(crate::rules::check_disadvantage(&s, ORC, kind).count(), 0);
+        let mut dis = crate::rules::Sources::default();
+        reaction_disadvantage(s.f(ORC), &mut dis);
+        assert_eq!(dis.text(), "fascinated");
+        let (adv, dis) = crate::rules::attack::sources(&s, HAL, ORC, &w);
+        assert_eq!((adv.count(), dis.count()), (0, 0), "no row on attacks");
+    }
 
     #[test]
     fn every_name_is_read_back_and_no_other() {
