@@ -885,6 +885,60 @@ fn the_gm_adjusts_a_celesia_dv_at_the_prompt() {
     t.finish();
 }
 
+/// CEL-G13, R4.5: the GM sets a condition of the advantage table at the prompt (`cond WHO
+/// shaken`), the status shows it, setting it twice and naming no condition of the table are
+/// refused (with the list), `cond WHO -shaken` ends it, and undo brings it back.
+#[test]
+fn the_gm_sets_and_ends_a_celesia_table_condition_at_the_prompt() {
+    let (mut t, _) = example_session(
+        "celesia-cond",
+        "celesia/duel.toml",
+        &["--seed", "3", "--no-autosave"],
+    );
+    t.send("r");
+    t.until_prompt();
+    t.send("r");
+    t.until_prompt();
+    t.send("status");
+    assert!(!t.until_prompt().contains("shaken"));
+    t.send("cond e-fighter shaken");
+    let chunk = t.until_prompt();
+    assert!(
+        chunk.contains("GM intervention: cond e-fighter shaken"),
+        "{chunk}"
+    );
+    assert!(chunk.contains("East fighter is now shaken"), "{chunk}");
+    t.send("status");
+    let status = t.until_prompt();
+    assert!(status.contains("shaken"), "{status}");
+    t.send("cond e-fighter shaken");
+    let twice = t.until_prompt();
+    assert!(
+        twice.contains("! ") && twice.contains("shaken already"),
+        "{twice}"
+    );
+    t.send("cond e-fighter dazed");
+    let unknown = t.until_prompt();
+    assert!(
+        unknown.contains("! ") && unknown.contains("stunned, panicked"),
+        "{unknown}"
+    );
+    t.send("cond e-fighter -shaken");
+    let ended = t.until_prompt();
+    assert!(
+        ended.contains("East fighter is no longer shaken"),
+        "{ended}"
+    );
+    t.send("status");
+    assert!(!t.until_prompt().contains("shaken"));
+    t.send("undo");
+    t.until_prompt();
+    t.send("status");
+    assert!(t.until_prompt().contains("shaken"));
+    t.send("quit");
+    t.finish();
+}
+
 /// A Celesia wizard with burning hands next to a kobold (the prompt tests of its save).
 const CONE: &str = r#"[[combatants]]
 id = "kell"

@@ -1105,6 +1105,7 @@ impl CombatantBuilder for Builder<'_> {
             act_clock: 0,
             tricks: Default::default(),
             table_conditions: Default::default(),
+            reacting: false,
             reach_bonus: 0,
             dropped: 0,
             dropped_ranged: false,

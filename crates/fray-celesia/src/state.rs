@@ -674,6 +674,10 @@ pub struct Fighter {
     /// The table's conditions with no cause in the seed (cowering, stunned …), the GM's.
     /// [CEL-R4.5, G13]
     pub table_conditions: crate::rules::table_condition::TableConditions,
+    /// Taking a reaction now (a readied action, freeing itself from a hazard): its skill
+    /// checks are made as reactions (a fascinated creature's have disadvantage). [CEL-R4.5
+    /// row 8; R3.9, R10.10]
+    pub reacting: bool,
     /// Extra reach of its own attacks until the end of its turn (Lunge, CEL-R16.4), in feet.
     pub reach_bonus: i32,
     /// Items it has dropped (a disarm, CEL-R10.3): bit `i` for melee form `i`.

@@ -6,7 +6,7 @@
 //! they are removed"); and Escape from a Net (CEL-R11: DC 20 Escape Artist).
 
 use super::attack::{cmb, cmd};
-use super::{check_disadvantage, roll_check_die_with, CheckKind};
+use super::{roll_check_die, CheckKind};
 use crate::choice::Choice;
 use crate::state::{HoldUse, State};
 use crate::Celesia;
@@ -153,7 +153,6 @@ pub fn escape_net(
         against: "DC",
         results: ("free", "still entangled"),
         rule: "CEL-R11",
-        reaction: false,
     }
     .roll(state, table, who)?;
     if free {
@@ -231,7 +230,6 @@ pub fn escape_artist(
         against: "CMD",
         results: ("escaped", "still held"),
         rule: "CEL-R9",
-        reaction: false,
     };
     if !check.roll(state, table, who)? {
         return Ok(());
@@ -264,7 +262,6 @@ pub fn free_itself_artist(
         against: "CMD",
         results: ("escaped", "still held"),
         rule: "CEL-R10.10",
-        reaction: true,
     };
     if !check.roll(state, table, who)? {
         return Ok(false);
@@ -295,7 +292,6 @@ pub fn ropes(
             against: "DC",
             results: ("free", "still tied up"),
             rule: "CEL-R10.10",
-            reaction: false,
         }
         .roll(state, table, who)?
     } else {
@@ -362,8 +358,6 @@ struct Skill {
     against: &'static str,
     results: (&'static str, &'static str),
     rule: &'static str,
-    /// Made as a reaction: a fascinated creature has disadvantage on it (CEL-R4.5 row 8).
-    reaction: bool,
 }
 
 impl Skill {
@@ -376,11 +370,7 @@ impl Skill {
     ) -> Result<bool, Interrupt> {
         let bonus = state.p(who).escape_artist;
         let kind = CheckKind::Skill { physical: true };
-        let mut disadvantage = check_disadvantage(state, who, kind);
-        if self.reaction {
-            super::table_condition::reaction_disadvantage(state.f(who), &mut disadvantage);
-        }
-        let (roll, dice) = roll_check_die_with(table, who, disadvantage, self.rule)?;
+        let (roll, dice) = roll_check_die(state, table, who, kind, self.rule)?;
         // CEL-R9: a friend's Aid Another on this check.
         let aid = super::aid_check::take(state, who, super::aid_check::Skill::EscapeArtist);
         let ((label, source), penalty) = self.penalty;

@@ -131,11 +131,15 @@ fn free_itself(
         }
     };
     state.fm(who).reactions -= 1;
-    if artist {
+    // Its Escape Artist check is a skill check made as a reaction (CEL-R4.5 row 8).
+    state.fm(who).reacting = true;
+    let free = if artist {
         super::escape::free_itself_artist(state, table, who, grappler)
     } else {
         super::grapple::free_itself(state, table, who, grappler)
-    }
+    };
+    state.fm(who).reacting = false;
+    free
 }
 
 /// `who` is in the hazard `h`: the file's damage, or the log says its effect is the GM's.

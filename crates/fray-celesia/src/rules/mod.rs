@@ -295,7 +295,7 @@ pub fn check_disadvantage(
         dis.add("sickened");
     }
     // CEL-R4.5 rows 9, 12: frightened, panicked.
-    table_condition::check_disadvantage(f, &mut dis);
+    table_condition::check_disadvantage(f, kind, &mut dis);
     let (physical, mental) = match kind {
         CheckKind::Skill { physical } => (physical, !physical),
         CheckKind::Crippling(skill) => {

@@ -692,7 +692,10 @@ fn fire(
         1
     };
     state.fm(reactor).acts_left = budget;
-    round::perform(state, table, reactor, choice)?;
+    state.fm(reactor).reacting = true;
+    let done = round::perform(state, table, reactor, choice);
+    state.fm(reactor).reacting = false;
+    done?;
     let f = state.fm(reactor);
     f.acts_left = acts_left;
     f.act_clock = act_clock;

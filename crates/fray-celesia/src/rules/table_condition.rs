@@ -228,23 +228,24 @@ pub fn maneuver_advantage(ft: &Fighter, adv: &mut super::Sources) {
     }
 }
 
-/// A frightened or panicked creature's saves, skill checks and ability checks (rows 9, 12).
-/// [CEL-R4.5]
+/// A frightened or panicked creature's saves, skill checks and ability checks (rows 9, 12),
+/// and a fascinated one's skill checks made as reactions (row 8: while it takes a reaction,
+/// `Fighter::reacting`). [CEL-R4.5]
 #[inline]
-pub fn check_disadvantage(f: &Fighter, dis: &mut super::Sources) {
+pub fn check_disadvantage(f: &Fighter, kind: super::CheckKind, dis: &mut super::Sources) {
     if !f.table_conditions.is_empty() {
         for c in [TableCondition::Frightened, TableCondition::Panicked] {
             if f.table_conditions.has(c) {
                 dis.add(c.key());
             }
         }
-    }
-}
-
-/// A fascinated creature's skill checks made as reactions (row 8). [CEL-R4.5]
-pub fn reaction_disadvantage(f: &Fighter, dis: &mut super::Sources) {
-    if f.table_conditions.has(TableCondition::Fascinated) {
-        dis.add("fascinated");
+        let skill = matches!(
+            kind,
+            super::CheckKind::Skill { .. } | super::CheckKind::Crippling(_)
+        );
+        if skill && f.reacting && f.table_conditions.has(TableCondition::Fascinated) {
+            dis.add("fascinated");
+        }
     }
 }
 
@@ -377,9 +378,16 @@ mod tests {
         cond(&mut s, "cond orc fascinated").expect("set");
         let kind = CheckKind::Skill { physical: true };
         assert_eq!(crate::rules::check_disadvantage(&s, ORC, kind).count(), 0);
-        let mut dis = crate::rules::Sources::default();
-        reaction_disadvantage(s.f(ORC), &mut dis);
+        s.fm(ORC).reacting = true;
+        let dis = crate::rules::check_disadvantage(&s, ORC, kind);
         assert_eq!(dis.text(), "fascinated");
+        let save = crate::rules::check_disadvantage(&s, ORC, CheckKind::Save);
+        assert_eq!(
+            save.count(),
+            0,
+            "a save made as a reaction is no skill check"
+        );
+        s.fm(ORC).reacting = false;
         let (adv, dis) = crate::rules::attack::sources(&s, HAL, ORC, &w);
         assert_eq!((adv.count(), dis.count()), (0, 0), "no row on attacks");
     }
