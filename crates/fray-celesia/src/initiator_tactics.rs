@@ -90,19 +90,47 @@ pub fn strike_gain(state: &State, who: CombatantId, blow: Choice) -> Option<(f64
     best_strike(state, who, blow)
 }
 
+/// A plain melee blow the tactics weigh a strike or a boost against: its foe, its attack bonus
+/// against that foe's DV, its chance to hit and its mean damage.
+struct Blow {
+    target: CombatantId,
+    bonus: i32,
+    dv: i32,
+    plain: f64,
+    damage: f64,
+}
+
+impl Blow {
+    /// `blow` (an `Attack` with a melee form) as the tactics value it, or `None`.
+    fn of(state: &State, who: CombatantId, blow: Choice) -> Option<Blow> {
+        let Choice::Attack(target, form) = blow else {
+            return None;
+        };
+        let w = state.p(who).melee.get(usize::from(form))?;
+        let (bonus, dv) = bonus_and_dv(state, who, target, w);
+        Some(Blow {
+            target,
+            bonus,
+            dv,
+            plain: chance(bonus, dv, 0, true),
+            damage: mean_damage(state, who, w),
+        })
+    }
+}
+
 /// [`strike_gain`], for an initiator with two acts.
 #[inline(never)]
 fn best_strike(state: &State, who: CombatantId, blow: Choice) -> Option<(f64, Choice)> {
     if state.p(who).known == 0 || state.f(who).acts_left < 2 {
         return None;
     }
-    let Choice::Attack(t, form) = blow else {
-        return None;
-    };
-    let w = state.p(who).melee.get(usize::from(form))?;
-    let (bonus, dv) = bonus_and_dv(state, who, t, w);
-    let plain = chance(bonus, dv, 0, true);
-    let d = mean_damage(state, who, w);
+    let Blow {
+        target: t,
+        dv,
+        plain,
+        damage: d,
+        ..
+    } = Blow::of(state, who, blow)?;
     // The strike's own weapon (`rules::strike::form`), which may not be the blow's.
     let sw = state
         .p(who)
@@ -136,13 +164,13 @@ pub fn boost_gain(state: &State, who: CombatantId, blow: Choice) -> Option<(f64,
     if state.p(who).known == 0 {
         return None;
     }
-    let Choice::Attack(t, form) = blow else {
-        return None;
-    };
-    let w = state.p(who).melee.get(usize::from(form))?;
-    let (bonus, dv) = bonus_and_dv(state, who, t, w);
-    let plain = chance(bonus, dv, 0, true);
-    let d = mean_damage(state, who, w);
+    let Blow {
+        bonus,
+        dv,
+        plain,
+        damage: d,
+        ..
+    } = Blow::of(state, who, blow)?;
     let after = f64::from(state.f(who).acts_left - 1);
     let mut best: Option<(f64, Choice)> = None;
     for (i, m) in state.maneuver_book.iter().enumerate() {
