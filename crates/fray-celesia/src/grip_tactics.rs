@@ -97,24 +97,7 @@ mod tests {
     const HAL: CombatantId = CombatantId(0);
     const ORC: CombatantId = CombatantId(1);
 
-    /// Hal, a fighter 3 (STR 16, DEX 14) with `weapon` and more entry keys, next to an orc.
-    fn hal(weapon: &str, more: &str) -> State {
-        let mut s = Fixture::new()
-            .with(
-                "hal",
-                "h",
-                [0, 0],
-                &format!(
-                    "class = \"fighter\"\nlevel = 3\nhp = 30\nweapon = \"{weapon}\"\n\
-                     scores = {{ str = 16, dex = 14, con = 14 }}\n{more}"
-                ),
-            )
-            .monster("orc", "f", [1, 0], "orc")
-            .state();
-        s.fm(HAL).acts_left = 3;
-        s.fm(HAL).turns = 1;
-        s
-    }
+    use crate::rules::grip::tests::hal;
 
     /// A longsword and nothing else: the grip adds 1 (STR +3 → 4) + 1 (DEX +2 → 3) to each
     /// blow, so it is taken before the blow, and then the blow is struck.

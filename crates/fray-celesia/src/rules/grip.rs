@@ -226,7 +226,7 @@ fn settle_grips(state: &mut State, table: &mut Table<'_, Celesia>) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::fixture::Fixture;
     use crate::rules::legal::check_action;
@@ -234,8 +234,9 @@ mod tests {
 
     const HAL: CombatantId = CombatantId(0);
 
-    /// A fighter 3 (STR 16, DEX 14) with `weapon` and more entry keys, beside an orc.
-    fn hal(weapon: &str, more: &str) -> State {
+    /// A fighter 3 (STR 16, DEX 14) with `weapon` and more entry keys, beside an orc (also
+    /// `grip_tactics`' fixture).
+    pub(crate) fn hal(weapon: &str, more: &str) -> State {
         let mut s = Fixture::new()
             .with(
                 "hal",
